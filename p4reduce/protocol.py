@@ -1,0 +1,128 @@
+"""Wire constants and the aggregation-header codec (docs/protocol.md).
+
+This is the only place that knows the byte layout; the host agent, the
+software aggregator, the scapy layer and the tests all go through it.
+"""
+from __future__ import annotations
+
+import enum
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+PROTOCOL_VERSION = 1
+AGG_UDP_PORT = 0xBEE0  # 48864
+NONE = 0xFFFFFFFF  # "no block": bootstrap round's block, end-of-stream look-ahead
+MAX_WORKERS = 32
+MAX_SLOTS = 1 << 15  # 15 bits of slot index in `pool`
+EXP_BIAS = 127
+INT_EXP = EXP_BIAS  # exponent byte used for int32 tensors (ignored by receivers)
+
+HEADER = struct.Struct("!BBHBBHIIBBH")
+HEADER_LEN = HEADER.size  # 20
+VALUE_DTYPE = np.dtype(">i4")
+
+
+class MsgType(enum.IntEnum):
+    DATA = 1
+    RESULT = 2
+    QUERY = 3
+
+
+class Flags(enum.IntFlag):
+    NONE = 0
+    OVERFLOW = 1
+
+
+class Mode(str, enum.Enum):
+    """Who sends in a data round (docs/protocol.md section 4)."""
+
+    SPARSE = "sparse"
+    DENSE = "dense"
+
+
+class MalformedPacket(ValueError):
+    """A datagram that does not follow the wire format; `reason` names why."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class AggHeader:
+    msg_type: int
+    job_id: int
+    worker_id: int
+    slot: int
+    version: int  # shadow version bit of the slot's round (round mod 2)
+    block: int
+    next_block: int = NONE
+    exp: int = INT_EXP
+    next_exp: int = INT_EXP
+    count: int = 0
+    flags: int = 0
+    proto_version: int = PROTOCOL_VERSION
+
+    @property
+    def pool(self) -> int:
+        return (self.version & 1) << 15 | self.slot
+
+    @property
+    def lookahead_key(self) -> int:
+        return lookahead_key(self.next_block, self.next_exp)
+
+    def pack(self) -> bytes:
+        if not 0 <= self.slot < MAX_SLOTS:
+            raise ValueError(f"slot {self.slot} outside 0..{MAX_SLOTS - 1}")
+        return HEADER.pack(
+            self.proto_version, self.msg_type, self.job_id, self.worker_id,
+            self.flags, self.pool, self.block, self.next_block, self.exp,
+            self.next_exp, self.count,
+        )
+
+    @classmethod
+    def unpack(cls, buf: bytes | memoryview) -> AggHeader:
+        """Decode and check the header and the payload length (not semantics)."""
+        if len(buf) < HEADER_LEN:
+            raise MalformedPacket("truncated", f"{len(buf)} < {HEADER_LEN} bytes")
+        (ver, mtype, job, worker, flags, pool, block, nxt, exp, nexp,
+         count) = HEADER.unpack_from(buf)
+        if ver != PROTOCOL_VERSION:
+            raise MalformedPacket("bad_version", str(ver))
+        if mtype not in _MSG_TYPES:
+            raise MalformedPacket("bad_type", str(mtype))
+        if len(buf) != HEADER_LEN + 4 * count:
+            raise MalformedPacket(
+                "bad_length", f"{len(buf)} bytes for count={count}")
+        return cls(mtype, job, worker, pool & 0x7FFF, pool >> 15, block, nxt,
+                   exp, nexp, count, flags, ver)
+
+
+_MSG_TYPES = frozenset(int(t) for t in MsgType)
+
+
+def lookahead_key(next_block: int, next_exp: int) -> int:
+    """Min over keys = smallest next block, ties -> largest exponent."""
+    return next_block << 8 | (255 - next_exp)
+
+
+def split_key(key: int) -> tuple[int, int]:
+    return key >> 8, 255 - (key & 0xFF)
+
+
+def encode(header: AggHeader, values: np.ndarray | None = None) -> bytes:
+    """UDP payload: header plus `header.count` big-endian int32 values."""
+    if values is None:
+        if header.count:
+            raise ValueError("count > 0 but no values given")
+        return header.pack()
+    if len(values) != header.count:
+        raise ValueError(f"{len(values)} values for count={header.count}")
+    return header.pack() + np.asarray(values).astype(VALUE_DTYPE, copy=False).tobytes()
+
+
+def decode_values(buf: bytes | memoryview, count: int) -> np.ndarray:
+    """The int32 values behind the header, as native-endian int32."""
+    return np.frombuffer(buf, VALUE_DTYPE, count, HEADER_LEN).astype(np.int32)
