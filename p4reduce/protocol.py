@@ -19,8 +19,9 @@ MAX_SLOTS = 1 << 15  # 15 bits of slot index in `pool`
 EXP_BIAS = 127
 INT_EXP = EXP_BIAS  # exponent byte used for int32 tensors (ignored by receivers)
 
-HEADER = struct.Struct("!BBHBBHIIBBH")
-HEADER_LEN = HEADER.size  # 20
+HEADER = struct.Struct("!BBHBBHHIIBBH")
+HEADER_LEN = HEADER.size  # 22
+EPOCH_MOD = 1 << 16
 VALUE_DTYPE = np.dtype(">i4")
 
 
@@ -57,6 +58,7 @@ class AggHeader:
     worker_id: int
     slot: int
     version: int  # shadow version bit of the slot's round (round mod 2)
+    epoch: int  # allreduce sequence number of the job, mod 2^16
     block: int
     next_block: int = NONE
     exp: int = INT_EXP
@@ -78,7 +80,7 @@ class AggHeader:
             raise ValueError(f"slot {self.slot} outside 0..{MAX_SLOTS - 1}")
         return HEADER.pack(
             self.proto_version, self.msg_type, self.job_id, self.worker_id,
-            self.flags, self.pool, self.block, self.next_block, self.exp,
+            self.flags, self.pool, self.epoch, self.block, self.next_block, self.exp,
             self.next_exp, self.count,
         )
 
@@ -87,7 +89,7 @@ class AggHeader:
         """Decode and check the header and the payload length (not semantics)."""
         if len(buf) < HEADER_LEN:
             raise MalformedPacket("truncated", f"{len(buf)} < {HEADER_LEN} bytes")
-        (ver, mtype, job, worker, flags, pool, block, nxt, exp, nexp,
+        (ver, mtype, job, worker, flags, pool, epoch, block, nxt, exp, nexp,
          count) = HEADER.unpack_from(buf)
         if ver != PROTOCOL_VERSION:
             raise MalformedPacket("bad_version", str(ver))
@@ -96,8 +98,8 @@ class AggHeader:
         if len(buf) != HEADER_LEN + 4 * count:
             raise MalformedPacket(
                 "bad_length", f"{len(buf)} bytes for count={count}")
-        return cls(mtype, job, worker, pool & 0x7FFF, pool >> 15, block, nxt,
-                   exp, nexp, count, flags, ver)
+        return cls(mtype, job, worker, pool & 0x7FFF, pool >> 15, epoch, block,
+                   nxt, exp, nexp, count, flags, ver)
 
 
 _MSG_TYPES = frozenset(int(t) for t in MsgType)
