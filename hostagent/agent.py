@@ -1,0 +1,241 @@
+"""The host agent: block-sparse allreduce of numpy arrays over the p4reduce protocol."""
+from __future__ import annotations
+
+import math
+import selectors
+import socket
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hostagent import fixedpoint
+from hostagent.blocks import BlockPlan
+from hostagent.config import WorkerConfig
+from hostagent.stream import Stream
+from p4reduce.protocol import (EPOCH_MOD, AggHeader, MalformedPacket, MsgType)
+
+SOCKET_BUFFER_BYTES = 8 << 20
+WIRE_OVERHEAD = 14 + 20 + 8  # Ethernet + IPv4 + UDP headers per datagram
+SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.int32))
+
+
+@dataclass
+class AllreduceStats:
+    """What one allreduce cost this worker."""
+
+    elements: int = 0
+    blocks: int = 0
+    nonzero_blocks: int = 0
+    packets_sent: int = 0
+    packets_received: int = 0
+    payload_bytes_sent: int = 0
+    retransmissions: int = 0
+    queries: int = 0
+    ignored_packets: int = 0
+    seconds: float = 0.0
+    per_slot_retries: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def wire_bytes_sent(self) -> int:
+        return self.payload_bytes_sent + WIRE_OVERHEAD * self.packets_sent
+
+    @property
+    def density(self) -> float:
+        return self.nonzero_blocks / self.blocks if self.blocks else 0.0
+
+
+class AgentFailed(RuntimeError):
+    """A previous allreduce failed; slot state must be reset on both sides."""
+
+
+class HostAgent:
+    """One worker's endpoint. Call `allreduce` the same number of times, with
+    tensors of the same shape, on every worker of the job."""
+
+    def __init__(self, config: WorkerConfig) -> None:
+        self.config = config
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
+            self._sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
+        self._sock.bind(config.bind)
+        # Connected: the kernel drops datagrams from anyone but the aggregator.
+        self._sock.connect(config.aggregator)
+        self._sock.setblocking(False)
+        self._rounds = [0] * config.num_slots
+        self._epoch = 0
+        self._failed: str | None = None
+        self.last_stats = AllreduceStats()
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return self._sock.getsockname()
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def __enter__(self) -> HostAgent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def reset(self) -> None:
+        """Forget round/epoch state, to pair with a reset of the job on the aggregator."""
+        self._rounds = [0] * self.config.num_slots
+        self._epoch = 0
+        self._failed = None
+
+    # -- public API -------------------------------------------------------------
+    def allreduce(self, array: np.ndarray) -> np.ndarray:
+        """Sum of `array` over all workers of the job (a new array, same shape and dtype).
+
+        int32 sums are exact; float32 sums are exact up to the fixed-point bound
+        of docs/protocol.md section 5.
+        """
+        if self._failed is not None:
+            raise AgentFailed(f"an earlier allreduce failed ({self._failed}); reset the job on "
+                              "the aggregator and call reset() on every worker")
+        array = np.asarray(array)
+        if array.dtype not in SUPPORTED_DTYPES:
+            raise TypeError(f"allreduce supports float32 and int32 arrays, not {array.dtype}")
+        cfg = self.config
+        flat = np.ascontiguousarray(array).reshape(-1)
+        if array.dtype == np.float32:
+            fixedpoint.check_float_input(flat)
+        else:
+            fixedpoint.check_int_input(flat, cfg.num_workers)
+        epoch = self._epoch
+        self._epoch = (self._epoch + 1) % EPOCH_MOD
+        plan = BlockPlan.build(flat, cfg.block_size, cfg.num_slots)
+        out = np.zeros_like(plan.blocks)
+        stats = self.last_stats = AllreduceStats(
+            elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
+        started = time.perf_counter()
+        try:
+            streams = self._make_streams(plan, out, epoch)
+            self._run(streams, stats)
+        except BaseException as exc:
+            self._failed = f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            stats.seconds = time.perf_counter() - started
+        for s in streams:
+            self._rounds[s.slot - cfg.slot_base] = s.round
+        if any(s.overflow for s in streams):
+            raise OverflowError("the aggregator reported an int32 overflow in the sum")
+        return out.reshape(-1)[: flat.size].reshape(array.shape)
+
+    # -- internals --------------------------------------------------------------
+    def _make_streams(self, plan: BlockPlan, out: np.ndarray, epoch: int) -> list[Stream]:
+        cfg = self.config
+        is_float = plan.blocks.dtype == np.float32
+        n = cfg.num_workers
+
+        def quantize(block: int, exp: int) -> np.ndarray:
+            values = plan.blocks[block]
+            return fixedpoint.quantize(values, exp, n) if is_float else values
+
+        def deliver(block: int, exp: int, values: np.ndarray) -> None:
+            out[block] = fixedpoint.dequantize(values, exp, n) if is_float else values
+
+        streams = []
+        for s in range(plan.num_streams):
+            mine = plan.stream_blocks(s, cfg.num_slots)
+            streams.append(Stream(
+                job_id=cfg.job_id, worker_id=cfg.worker_id, slot=cfg.slot_base + s,
+                round_=self._rounds[s], epoch=epoch, mode=cfg.mode, my_blocks=mine,
+                my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
+                block_size=cfg.block_size, quantize=quantize, deliver=deliver))
+        return streams
+
+    def _send(self, packet: bytes, stats: AllreduceStats) -> None:
+        try:
+            self._sock.send(packet)
+        except (BlockingIOError, ConnectionRefusedError):
+            pass  # buffer full / aggregator not up yet: the retransmission timer covers it
+        stats.packets_sent += 1
+        stats.payload_bytes_sent += len(packet)
+
+    def _run(self, streams: list[Stream], stats: AllreduceStats) -> None:
+        cfg = self.config
+        by_slot = {s.slot: s for s in streams}
+        remaining = len(streams)
+        timeouts = {s.slot: cfg.timeout for s in streams}
+        deadlines = {}
+        now = time.monotonic()
+        for s in streams:
+            self._send(s.start(), stats)
+            deadlines[s.slot] = now + cfg.timeout
+        sel = selectors.DefaultSelector()
+        sel.register(self._sock, selectors.EVENT_READ)
+        buf = bytearray(65535)
+        view = memoryview(buf)
+        next_check = now + cfg.timeout
+        try:
+            while remaining:
+                wait = max(0.0, next_check - time.monotonic())
+                if sel.select(wait):
+                    while True:
+                        try:
+                            n = self._sock.recv_into(buf)
+                        except (BlockingIOError, InterruptedError):
+                            break
+                        except ConnectionRefusedError:
+                            continue  # ICMP from an aggregator that is not up (yet)
+                        stats.packets_received += 1
+                        payload = view[:n]
+                        try:
+                            h = AggHeader.unpack(payload)
+                        except MalformedPacket:
+                            stats.ignored_packets += 1
+                            continue
+                        stream = by_slot.get(h.slot)
+                        if (stream is None or h.msg_type != MsgType.RESULT or h.job_id != cfg.job_id
+                                or h.worker_id != cfg.worker_id):
+                            stats.ignored_packets += 1
+                            continue
+                        before = stream.round
+                        reply = stream.on_result(h, payload)
+                        if stream.round == before:
+                            stats.ignored_packets += 1
+                            continue
+                        if stream.done:
+                            remaining -= 1
+                            continue
+                        if reply is not None:
+                            self._send(reply, stats)
+                        timeouts[h.slot] = cfg.timeout
+                        deadlines[h.slot] = time.monotonic() + cfg.timeout
+                now = time.monotonic()
+                if now >= next_check:
+                    next_check = self._expire(streams, deadlines, timeouts, now, stats)
+        finally:
+            sel.close()
+
+    def _expire(self, streams: list[Stream], deadlines: dict[int, float],
+                timeouts: dict[int, float], now: float, stats: AllreduceStats) -> float:
+        """Retransmit for every stream whose timer ran out; returns the next check time."""
+        cfg = self.config
+        earliest = math.inf
+        for s in streams:
+            if s.done:
+                continue
+            if deadlines[s.slot] <= now:
+                s.retries += 1
+                if s.retries > cfg.max_retries:
+                    raise TimeoutError(
+                        f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot {s.slot} "
+                        f"block {'bootstrap' if s.block == 0xFFFFFFFF else s.block} "
+                        f"(round {s.round}) after {cfg.max_retries} retries")
+                assert s.pending is not None
+                self._send(s.pending, stats)
+                stats.per_slot_retries[s.slot] = stats.per_slot_retries.get(s.slot, 0) + 1
+                if s.pending_is_query:
+                    stats.queries += 1
+                else:
+                    stats.retransmissions += 1
+                timeouts[s.slot] = min(timeouts[s.slot] * 2, cfg.max_timeout)
+                deadlines[s.slot] = now + timeouts[s.slot]
+            earliest = min(earliest, deadlines[s.slot])
+        return earliest

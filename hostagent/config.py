@@ -1,0 +1,37 @@
+"""Configuration of one worker of a job."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS, MAX_WORKERS, Mode
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    job_id: int
+    worker_id: int
+    num_workers: int
+    aggregator: tuple[str, int] = ("127.0.0.1", AGG_UDP_PORT)
+    mode: Mode = Mode.SPARSE
+    slot_base: int = 0
+    num_slots: int = 256  # streams in flight = window of outstanding packets
+    block_size: int = 256  # values per packet; 32 for the P4 switch
+    bind: tuple[str, int] = ("0.0.0.0", 0)
+    timeout: float = 0.02  # first retransmission timeout, seconds
+    max_timeout: float = 0.2  # backoff cap
+    max_retries: int = 50  # expiries of one round before giving up
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", Mode(self.mode))
+        if not 1 <= self.num_workers <= MAX_WORKERS:
+            raise ValueError(f"num_workers {self.num_workers} outside 1..{MAX_WORKERS}")
+        if not 0 <= self.worker_id < self.num_workers:
+            raise ValueError(f"worker_id {self.worker_id} outside 0..{self.num_workers - 1}")
+        if self.num_slots < 1 or self.slot_base < 0 or self.slot_base + self.num_slots > MAX_SLOTS:
+            raise ValueError(f"slots {self.slot_base}+{self.num_slots} outside 0..{MAX_SLOTS - 1}")
+        if not 1 <= self.block_size <= 16000:
+            raise ValueError(f"block_size {self.block_size} outside 1..16000")
+        if not 0 < self.timeout <= self.max_timeout:
+            raise ValueError("need 0 < timeout <= max_timeout")
+        if self.max_retries < 1:
+            raise ValueError("max_retries must be >= 1")

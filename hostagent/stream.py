@@ -1,0 +1,93 @@
+"""Worker side of one stream: the round-by-round state machine of docs/protocol.md section 7."""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType,
+                               decode_values, encode)
+
+
+class ProtocolError(RuntimeError):
+    """The aggregator's answers contradict the protocol."""
+
+
+class Stream:
+    """One stream (slot) of one allreduce.
+
+    `quantize(block, exp)` turns a block index into int32 values at the agreed
+    exponent; `deliver(block, exp, values)` stores an aggregated block.
+    """
+
+    def __init__(self, *, job_id: int, worker_id: int, slot: int, round_: int, epoch: int,
+                 mode: Mode, my_blocks: list[int], my_exps: dict[int, int], block_size: int,
+                 quantize: Callable[[int, int], np.ndarray],
+                 deliver: Callable[[int, int, np.ndarray], None]) -> None:
+        self.job_id, self.worker_id, self.slot = job_id, worker_id, slot
+        self.round = round_
+        self.epoch = epoch
+        self.mode = mode
+        self._mine = my_blocks  # ascending, NONE-terminated
+        self._exps = my_exps
+        self._pos = 0
+        self._block_size = block_size
+        self._quantize = quantize
+        self._deliver = deliver
+        self.block = NONE  # current round; NONE = bootstrap
+        self.exp = EXP_BIAS
+        self.done = False
+        self.overflow = False
+        self.pending: bytes | None = None  # what to (re)send on timeout
+        self.pending_is_query = False
+        self.retries = 0
+
+    def _header(self, msg_type: MsgType, count: int) -> AggHeader:
+        nxt = self._mine[self._pos]
+        return AggHeader(msg_type, self.job_id, self.worker_id, self.slot, self.round & 1,
+                         self.epoch, self.block, nxt, self.exp,
+                         self._exps.get(nxt, 0), count)
+
+    def start(self) -> bytes:
+        """The bootstrap DATA packet announcing this worker's first block."""
+        self.pending = encode(self._header(MsgType.DATA, 0))
+        return self.pending
+
+    def on_result(self, h: AggHeader, payload: bytes | memoryview) -> bytes | None:
+        """Handle a RESULT; returns the next packet to send now, if any.
+
+        Results of other rounds (duplicates, re-sends of rounds already done)
+        are ignored.
+        """
+        if self.done or h.version != self.round & 1 or h.epoch != self.epoch or h.block != self.block:
+            return None
+        if h.block != NONE:
+            if h.count != self._block_size:
+                raise ProtocolError(f"slot {self.slot}: result for block {h.block} has {h.count} values")
+            self.overflow |= bool(h.flags & Flags.OVERFLOW)
+            self._deliver(h.block, self.exp, decode_values(payload, h.count))
+        self.round += 1
+        self.retries = 0
+        self.block, self.exp = h.next_block, h.next_exp
+        if self.block == NONE:
+            self.done = True
+            self.pending = None
+            return None
+        mine = self._mine[self._pos]
+        if mine < self.block:
+            raise ProtocolError(f"slot {self.slot}: aggregator moved to block {self.block} "
+                                f"but this worker's block {mine} was never aggregated")
+        if mine == self.block:
+            self._pos += 1
+            values = self._quantize(mine, self.exp)
+            self.pending = encode(self._header(MsgType.DATA, self._block_size), values)
+            self.pending_is_query = False
+            return self.pending
+        if self.mode is Mode.DENSE:
+            self.pending = encode(self._header(MsgType.DATA, 0))
+            self.pending_is_query = False
+            return self.pending
+        # Sparse mode: stay silent; on timeout ask for the result instead.
+        self.pending = encode(self._header(MsgType.QUERY, 0))
+        self.pending_is_query = True
+        return None

@@ -1,0 +1,50 @@
+"""Job description for the software aggregator."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p4reduce.protocol import MAX_SLOTS, MAX_WORKERS, Mode
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    job_id: int
+    num_workers: int
+    mode: Mode = Mode.SPARSE
+    slot_base: int = 0
+    num_slots: int = 256
+    block_size: int = 256
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", Mode(self.mode))
+        if not 0 <= self.job_id < 1 << 16:
+            raise ValueError(f"job_id {self.job_id} outside 0..65535")
+        if not 1 <= self.num_workers <= MAX_WORKERS:
+            raise ValueError(
+                f"job {self.job_id}: num_workers {self.num_workers} outside 1..{MAX_WORKERS}")
+        if self.num_slots < 1 or self.slot_base < 0 or self.slot_base + self.num_slots > MAX_SLOTS:
+            raise ValueError(
+                f"job {self.job_id}: slots {self.slot_base}..{self.slot_base + self.num_slots - 1}"
+                f" outside 0..{MAX_SLOTS - 1}")
+        if not 1 <= self.block_size <= 16000:
+            raise ValueError(f"job {self.job_id}: block_size {self.block_size} outside 1..16000")
+
+    @classmethod
+    def parse(cls, text: str) -> JobSpec:
+        """Parse the CLI form `JOB:WORKERS[:key=value,...]`, e.g. `1:4:mode=dense,block_size=32`."""
+        parts = text.split(":", 2)
+        if len(parts) < 2:
+            raise ValueError(f"job spec {text!r}: expected JOB:WORKERS[:key=value,...]")
+        try:
+            kwargs: dict[str, object] = {"job_id": int(parts[0]), "num_workers": int(parts[1])}
+            for item in filter(None, parts[2].split(",") if len(parts) == 3 else []):
+                key, _, value = item.partition("=")
+                if key not in ("mode", "slot_base", "num_slots", "block_size"):
+                    raise ValueError(f"unknown key {key!r}")
+                kwargs[key] = value if key == "mode" else int(value)
+        except ValueError as exc:
+            raise ValueError(f"job spec {text!r}: {exc}") from None
+        return cls(**kwargs)  # type: ignore[arg-type]
+
+    def slot_range(self) -> range:
+        return range(self.slot_base, self.slot_base + self.num_slots)

@@ -1,0 +1,120 @@
+"""Packet-in, packets-out core of the software aggregator (no sockets here)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from p4reduce.protocol import AggHeader, MalformedPacket, MsgType, decode_values
+from software_aggregator.config import JobSpec
+from software_aggregator.counters import Counters
+from software_aggregator.slot import SlotState
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    job_id: int
+    worker_id: int
+    payload: bytes
+
+
+@dataclass
+class Handled:
+    """What one datagram caused: the validated sender (if any) and the replies."""
+
+    event: str
+    sender: tuple[int, int] | None = None  # (job_id, worker_id) of a well-formed packet
+    replies: list[Outgoing] = field(default_factory=list)
+
+
+class _Job:
+    def __init__(self, spec: JobSpec) -> None:
+        self.spec = spec
+        self.slots: dict[int, SlotState] = {}
+
+    def slot(self, index: int) -> SlotState:
+        state = self.slots.get(index)
+        if state is None:
+            s = self.spec
+            state = self.slots[index] = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size)
+        return state
+
+
+# Events that mean the packet was accepted; every other event is a drop reason.
+_ACCEPTED = frozenset({"counted", "completed", "resent"})
+
+
+class AggregatorEngine:
+    """Validates datagrams, dispatches them to slots and counts everything.
+
+    `handle` never raises on bad input: every rejected datagram is counted as
+    `drop_<reason>` and nothing else changes.
+    """
+
+    def __init__(self, jobs: Iterable[JobSpec] = ()) -> None:
+        self.counters = Counters()
+        self._jobs: dict[int, _Job] = {}
+        for spec in jobs:
+            self.add_job(spec)
+
+    # -- job management -------------------------------------------------------
+    def add_job(self, spec: JobSpec) -> None:
+        if spec.job_id in self._jobs:
+            raise ValueError(f"job {spec.job_id} already exists")
+        for other in self._jobs.values():
+            if set(other.spec.slot_range()) & set(spec.slot_range()):
+                raise ValueError(f"job {spec.job_id}: slots overlap job {other.spec.job_id}")
+        self._jobs[spec.job_id] = _Job(spec)
+
+    def reset_job(self, job_id: int) -> None:
+        """Forget all slot state of a job (e.g. after a worker crashed)."""
+        self._jobs[job_id] = _Job(self.job(job_id))
+
+    def remove_job(self, job_id: int) -> None:
+        self.job(job_id)
+        del self._jobs[job_id]
+
+    def job(self, job_id: int) -> JobSpec:
+        try:
+            return self._jobs[job_id].spec
+        except KeyError:
+            raise KeyError(f"unknown job {job_id}") from None
+
+    def jobs(self) -> list[JobSpec]:
+        return [j.spec for j in self._jobs.values()]
+
+    # -- packets --------------------------------------------------------------
+    def handle(self, payload: bytes | memoryview) -> Handled:
+        self.counters.add("packets_in")
+        self.counters.add("bytes_in", len(payload))
+        result = self._dispatch(payload)
+        self.counters.add(result.event if result.event in _ACCEPTED else f"drop_{result.event}")
+        for out in result.replies:
+            self.counters.add("packets_out")
+            self.counters.add("bytes_out", len(out.payload))
+        return result
+
+    def _dispatch(self, payload: bytes | memoryview) -> Handled:
+        try:
+            h = AggHeader.unpack(payload)
+        except MalformedPacket as exc:
+            return Handled(exc.reason)
+        if h.msg_type == MsgType.RESULT:
+            return Handled("bad_type")
+        job = self._jobs.get(h.job_id)
+        if job is None:
+            return Handled("unknown_job")
+        spec = job.spec
+        if h.worker_id >= spec.num_workers:
+            return Handled("bad_worker")
+        if not spec.slot_base <= h.slot < spec.slot_base + spec.num_slots:
+            return Handled("bad_slot")
+        if h.count not in (0, spec.block_size) or (h.msg_type == MsgType.QUERY and h.count):
+            return Handled("bad_count")
+        slot = job.slot(h.slot)
+        if h.msg_type == MsgType.QUERY:
+            event, packets = slot.on_query(h)
+        else:
+            values = decode_values(payload, h.count) if h.count else None
+            event, packets = slot.on_data(h, values)
+        return Handled(event, (h.job_id, h.worker_id),
+                       [Outgoing(h.job_id, w, p) for w, p in packets])

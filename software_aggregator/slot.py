@@ -1,0 +1,138 @@
+"""State machine of one aggregation slot (one stream of a job).
+
+Mirrors docs/protocol.md sections 3, 4 and 6. Software has memory to spare, so
+a slot keeps every result of the running allreduce instead of only the shadow
+copy: that is what lets silent (sparse-mode) workers recover lost results.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType,
+                               encode, lookahead_key, split_key)
+
+END_KEY = lookahead_key(NONE, 0)
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+_WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
+
+
+def epoch_is_newer(candidate: int, current: int) -> bool:
+    """Serial-number comparison mod 2^16 (RFC 1982 style)."""
+    return 0 < (candidate - current) % (1 << 16) < 1 << 15
+
+
+@dataclass
+class StoredResult:
+    version: int
+    payload: bytearray  # RESULT with worker_id to be rewritten
+
+    def for_worker(self, worker_id: int) -> bytes:
+        self.payload[_WORKER_ID_OFFSET] = worker_id
+        return bytes(self.payload)
+
+
+class SlotState:
+    """Aggregation of one slot; `on_data`/`on_query` return (worker_id, payload) pairs to send."""
+
+    def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode,
+                 block_size: int) -> None:
+        self.job_id = job_id
+        self.slot = slot
+        self.num_workers = num_workers
+        self.mode = mode
+        self.block_size = block_size
+        self.all_workers = (1 << num_workers) - 1
+        self.round = 0
+        self.epoch: int | None = None  # epoch of the latest started allreduce
+        self.block = NONE  # block of the current round; NONE = bootstrap
+        self.exp = EXP_BIAS  # agreed exponent of the current round
+        self.expected = self.all_workers
+        self.seen = 0
+        self.acc = np.zeros(block_size, dtype=np.int64)
+        self.keys = [END_KEY] * num_workers  # each worker's last announced look-ahead
+        self.history: dict[tuple[int, int], StoredResult] = {}
+
+    # -- round identification -------------------------------------------------
+    def _is_current(self, h: AggHeader) -> bool:
+        if h.version != self.round & 1 or h.block != self.block:
+            return False
+        if self.block == NONE and self.seen == 0:
+            # A bootstrap round adopts the epoch of its first counted packet,
+            # provided it is newer than the allreduce the slot last served.
+            return self.epoch is None or epoch_is_newer(h.epoch, self.epoch)
+        return h.epoch == self.epoch
+
+    def _resend(self, h: AggHeader) -> tuple[str, list[tuple[int, bytes]]]:
+        stored = self.history.get((h.epoch, h.block))
+        if stored is None or stored.version != h.version:
+            return "stale", []
+        return "resent", [(h.worker_id, stored.for_worker(h.worker_id))]
+
+    # -- packet handlers ------------------------------------------------------
+    def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, bytes]]]:
+        if self._is_current(h):
+            return "pending", []
+        return self._resend(h)
+
+    def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, bytes]]]:
+        """Returns (event, packets); event names what happened, for counters."""
+        if not self._is_current(h):
+            return self._resend(h)
+        bit = 1 << h.worker_id
+        if not self.expected & bit:
+            return "unexpected", []
+        if self.seen & bit:
+            return "duplicate", []
+        if h.exp != self.exp:
+            return "bad_exp", []
+        if self.block == NONE and h.count:
+            return "bad_count", []
+        if self.seen == 0:
+            self.epoch = h.epoch
+        if values is not None:
+            self.acc += values
+        self.keys[h.worker_id] = h.lookahead_key
+        self.seen |= bit
+        if self.seen != self.expected:
+            return "counted", []
+        return "completed", self._complete()
+
+    def _complete(self) -> list[tuple[int, bytes]]:
+        assert self.epoch is not None
+        next_block, next_exp = split_key(min(self.keys))
+        flags = Flags.NONE
+        values = None
+        if self.block != NONE:
+            if self.acc.min() < INT32_MIN or self.acc.max() > INT32_MAX:
+                flags = Flags.OVERFLOW
+            values = self.acc.astype(np.int32)  # wraps like the switch would
+        header = AggHeader(MsgType.RESULT, self.job_id, 0, self.slot, self.round & 1,
+                           self.epoch, self.block, next_block, self.exp, next_exp,
+                           0 if values is None else self.block_size, int(flags))
+        stored = StoredResult(self.round & 1, bytearray(encode(header, values)))
+        if self.block == NONE:
+            # Every worker has started this allreduce, so no one can still
+            # need results of the previous one.
+            self.history.clear()
+        self.history[(self.epoch, self.block)] = stored
+        out = [(w, stored.for_worker(w)) for w in range(self.num_workers)]
+        self._advance(next_block, next_exp)
+        return out
+
+    def _advance(self, next_block: int, next_exp: int) -> None:
+        self.round += 1
+        self.seen = 0
+        self.acc[:] = 0
+        self.block = next_block
+        if next_block == NONE:  # stream finished: next round bootstraps the next allreduce
+            self.exp = EXP_BIAS
+            self.expected = self.all_workers
+            return
+        self.exp = next_exp
+        if self.mode is Mode.DENSE:
+            self.expected = self.all_workers
+        else:
+            self.expected = sum(1 << w for w, key in enumerate(self.keys)
+                                if key >> 8 == next_block)
