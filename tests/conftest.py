@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import json
+import pathlib
+import threading
+from typing import Callable, Sequence
+
+import numpy as np
+import pytest
+
+from hostagent import HostAgent, WorkerConfig
+from software_aggregator import AggregatorServer, JobSpec
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+GOLDEN_PATH = ROOT / "docs" / "golden_packets.json"
+
+
+@pytest.fixture(scope="session")
+def golden() -> dict:
+    return json.loads(GOLDEN_PATH.read_text())
+
+
+def run_workers(fn: Callable[[int], object], n: int, timeout: float = 60.0) -> list:
+    """Run fn(rank) in n threads; re-raise the first failure."""
+    results: list = [None] * n
+    errors: list[BaseException] = []
+
+    def target(rank: int) -> None:
+        try:
+            results[rank] = fn(rank)
+        except BaseException as exc:  # noqa: BLE001 - surfaced below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=target, args=(r,), daemon=True) for r in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)
+    if any(t.is_alive() for t in threads):
+        raise TimeoutError("workers did not finish")
+    if errors:
+        raise errors[0]
+    return results
+
+
+def allreduce_all(arrays: Sequence[np.ndarray], *, mode: str = "sparse", block_size: int = 16,
+                  num_slots: int = 8, repeat: int = 1, server: AggregatorServer | None = None,
+                  job_id: int = 1, **cfg: object) -> tuple[list[np.ndarray], list[HostAgent], dict]:
+    """Allreduce `arrays` (one per worker) through a software aggregator on loopback."""
+    n = len(arrays)
+    own = server is None
+    if own:
+        server = AggregatorServer([JobSpec(job_id, n, mode=mode, num_slots=num_slots,
+                                           block_size=block_size)], port=0).start()
+    agents = [HostAgent(WorkerConfig(job_id, r, n, aggregator=server.address, mode=mode,
+                                     num_slots=num_slots, block_size=block_size, **cfg))
+              for r in range(n)]
+    try:
+        def work(rank: int) -> np.ndarray:
+            out = None
+            for _ in range(repeat):
+                out = agents[rank].allreduce(arrays[rank])
+            return out
+        results = run_workers(work, n)
+        return results, agents, server.counters()
+    finally:
+        for a in agents:
+            a.close()
+        if own:
+            server.stop()
+
+
+def block_sparse(rng: np.random.Generator, length: int, block_size: int, density: float,
+                 dtype: type = np.float32, scale: float = 1.0) -> np.ndarray:
+    """A tensor whose blocks are non-zero with probability `density`."""
+    nblocks = -(-length // block_size)
+    keep = rng.random(nblocks) < density
+    mask = np.repeat(keep, block_size)[:length]
+    if dtype == np.int32:
+        values = rng.integers(-1000, 1000, size=length).astype(np.int32)
+        values[values == 0] = 1
+    else:
+        values = (rng.standard_normal(length) * scale).astype(np.float32)
+    return np.where(mask, values, 0).astype(dtype)

@@ -1,0 +1,137 @@
+"""End-to-end allreduce over real UDP sockets on loopback through the software aggregator."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import allreduce_all, block_sparse
+from hostagent import HostAgent, WorkerConfig, fixedpoint
+from hostagent.agent import AgentFailed
+from p4reduce.protocol import EXP_BIAS
+
+
+def exact_sum(arrays):
+    return np.sum([a.astype(np.float64) for a in arrays], axis=0)
+
+
+def assert_float_within_bound(result, arrays, block_size):
+    """Documented bound: n * 2^(e_b + k - 31) per block + half an ulp of float32."""
+    n = len(arrays)
+    exact = exact_sum(arrays).reshape(-1)
+    flat = [a.reshape(-1) for a in arrays]
+    nblocks = -(-exact.size // block_size)
+    pad = nblocks * block_size - exact.size
+    exps = np.max([fixedpoint.block_exponents(np.pad(f, (0, pad)).reshape(nblocks, block_size))
+                   for f in flat], axis=0).astype(np.int64)
+    bound = n * np.ldexp(1.0, exps - EXP_BIAS + fixedpoint.log2_ceil(n) - 31)
+    bound = np.repeat(bound, block_size)[: exact.size] + np.abs(exact) * 2.0**-24
+    err = np.abs(result.reshape(-1).astype(np.float64) - exact)
+    assert (err <= bound).all(), f"max excess {np.max(err - bound)}"
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+@pytest.mark.parametrize("density", [0.0, 0.01, 0.1, 1.0])
+def test_int32_exact(mode, n, density):
+    rng = np.random.default_rng(n * 100 + int(density * 100))
+    arrays = [block_sparse(rng, 1000, 16, density, np.int32) for _ in range(n)]
+    results, _, counters = allreduce_all(arrays, mode=mode, block_size=16, num_slots=8)
+    expected = np.sum(arrays, axis=0, dtype=np.int64)
+    for r in results:
+        assert r.dtype == np.int32
+        np.testing.assert_array_equal(r, expected)
+    assert not any(k.startswith("drop_") for k in counters), counters
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+@pytest.mark.parametrize("n", [2, 4, 8])
+@pytest.mark.parametrize("density", [0.0, 0.01, 0.1, 1.0])
+def test_float32_within_bound(mode, n, density):
+    rng = np.random.default_rng(n + int(density * 1000))
+    # 1001 elements: the block size 13 does not divide the tensor length.
+    arrays = [block_sparse(rng, 1001, 13, density, scale=10.0 ** rng.integers(-3, 4))
+              for _ in range(n)]
+    results, _, _ = allreduce_all(arrays, mode=mode, block_size=13, num_slots=7)
+    for r in results:
+        assert r.dtype == np.float32 and r.shape == (1001,)
+        assert_float_within_bound(r, arrays, 13)
+        np.testing.assert_array_equal(r, results[0])  # every worker gets identical bits
+
+
+def test_shapes_preserved_and_input_untouched():
+    rng = np.random.default_rng(7)
+    arrays = [rng.standard_normal((3, 5, 7)).astype(np.float32) for _ in range(2)]
+    copies = [a.copy() for a in arrays]
+    results, _, _ = allreduce_all(arrays, block_size=8)
+    assert results[0].shape == (3, 5, 7)
+    for a, c in zip(arrays, copies):
+        np.testing.assert_array_equal(a, c)
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_empty_and_all_zero_tensors(mode):
+    empty = [np.zeros((0, 4), np.float32) for _ in range(3)]
+    results, agents, counters = allreduce_all(empty, mode=mode)
+    assert results[0].shape == (0, 4) and agents[0].last_stats.packets_sent == 0
+    zeros = [np.zeros(100, np.float32) for _ in range(3)]
+    results, agents, _ = allreduce_all(zeros, mode=mode, block_size=10, num_slots=4)
+    np.testing.assert_array_equal(results[0], zeros[0])
+    # Only the bootstrap round of each used stream: one header-only packet per slot.
+    assert agents[0].last_stats.packets_sent == 4
+
+
+def test_repeated_allreduces_of_different_sizes_reuse_slots():
+    rng = np.random.default_rng(3)
+    sizes = [50, 7, 300, 0, 123]
+    from conftest import run_workers
+    from software_aggregator import AggregatorServer, JobSpec
+    with AggregatorServer([JobSpec(4, 3, num_slots=5, block_size=4)], port=0) as srv:
+        agents = [HostAgent(WorkerConfig(4, r, 3, aggregator=srv.address, num_slots=5,
+                                         block_size=4)) for r in range(3)]
+        data = [[block_sparse(rng, s, 4, 0.3, np.int32) for s in sizes] for _ in range(3)]
+        outs = run_workers(lambda r: [agents[r].allreduce(x) for x in data[r]], 3)
+        for i, s in enumerate(sizes):
+            np.testing.assert_array_equal(outs[0][i], sum(d[i] for d in data))
+            np.testing.assert_array_equal(outs[2][i], outs[0][i])
+        for a in agents:
+            a.close()
+
+
+def test_bytes_sent_proportional_to_nonzero_blocks():
+    """Sparse mode: besides one bootstrap header per stream, a worker sends
+    exactly one full packet per non-zero block, at any density."""
+    rng = np.random.default_rng(11)
+    B, S, L = 32, 16, 32 * 400
+    for density in (0.01, 0.1, 0.5, 1.0):
+        arrays = [block_sparse(rng, L, B, density) for _ in range(4)]
+        _, agents, _ = allreduce_all(arrays, block_size=B, num_slots=S)
+        for a in agents:
+            st = a.last_stats
+            assert st.retransmissions == 0 and st.queries == 0
+            assert st.payload_bytes_sent == S * 22 + st.nonzero_blocks * (22 + 4 * B)
+            assert st.packets_sent == S + st.nonzero_blocks
+
+
+def test_unsupported_dtype_and_bad_values_send_nothing():
+    cfg = WorkerConfig(1, 0, 2, aggregator=("127.0.0.1", 9))
+    with HostAgent(cfg) as agent:
+        with pytest.raises(TypeError, match="float64"):
+            agent.allreduce(np.zeros(4))
+        with pytest.raises(ValueError, match="NaN"):
+            agent.allreduce(np.array([1, np.nan], np.float32))
+        with pytest.raises(OverflowError):
+            agent.allreduce(np.array([2**30 + 5], np.int32))
+        assert agent.last_stats.packets_sent == 0
+
+
+def test_timeout_names_slot_then_agent_refuses_until_reset():
+    cfg = WorkerConfig(1, 0, 2, aggregator=("127.0.0.1", 9), num_slots=2, block_size=4,
+                       timeout=0.001, max_timeout=0.002, max_retries=3)
+    with HostAgent(cfg) as agent:
+        with pytest.raises(TimeoutError, match="slot 0 block bootstrap"):
+            agent.allreduce(np.ones(8, np.float32))
+        with pytest.raises(AgentFailed):
+            agent.allreduce(np.ones(8, np.float32))
+        agent.reset()
+        with pytest.raises(TimeoutError):
+            agent.allreduce(np.ones(8, np.float32))
