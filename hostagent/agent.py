@@ -12,6 +12,7 @@ import numpy as np
 from hostagent import fixedpoint
 from hostagent.blocks import BlockPlan
 from hostagent.config import WorkerConfig
+from hostagent.rto import RtoEstimator
 from hostagent.stream import Stream
 from p4reduce.protocol import (EPOCH_MOD, AggHeader, MalformedPacket, MsgType)
 
@@ -65,6 +66,7 @@ class HostAgent:
         self._rounds = [0] * config.num_slots
         self._epoch = 0
         self._failed: str | None = None
+        self._rto = RtoEstimator(config.timeout, config.timeout, config.max_timeout)
         self.last_stats = AllreduceStats()
 
     @property
@@ -161,17 +163,20 @@ class HostAgent:
         cfg = self.config
         by_slot = {s.slot: s for s in streams}
         remaining = len(streams)
-        timeouts = {s.slot: cfg.timeout for s in streams}
+        rto = self._rto
+        timeouts = {s.slot: rto.rto for s in streams}
         deadlines = {}
+        round_start = {}
         now = time.monotonic()
         for s in streams:
             self._send(s.start(), stats)
-            deadlines[s.slot] = now + cfg.timeout
+            deadlines[s.slot] = now + timeouts[s.slot]
+            round_start[s.slot] = now
         sel = selectors.DefaultSelector()
         sel.register(self._sock, selectors.EVENT_READ)
         buf = bytearray(65535)
         view = memoryview(buf)
-        next_check = now + cfg.timeout
+        next_check = now + rto.rto
         try:
             while remaining:
                 wait = max(0.0, next_check - time.monotonic())
@@ -195,18 +200,22 @@ class HostAgent:
                                 or h.worker_id != cfg.worker_id):
                             stats.ignored_packets += 1
                             continue
-                        before = stream.round
+                        before, retried = stream.round, stream.retries
                         reply = stream.on_result(h, payload)
                         if stream.round == before:
                             stats.ignored_packets += 1
                             continue
+                        now = time.monotonic()
+                        if not retried:
+                            rto.sample(now - round_start[h.slot])
                         if stream.done:
                             remaining -= 1
                             continue
                         if reply is not None:
                             self._send(reply, stats)
-                        timeouts[h.slot] = cfg.timeout
-                        deadlines[h.slot] = time.monotonic() + cfg.timeout
+                        round_start[h.slot] = now
+                        timeouts[h.slot] = rto.rto
+                        deadlines[h.slot] = now + timeouts[h.slot]
                 now = time.monotonic()
                 if now >= next_check:
                     next_check = self._expire(streams, deadlines, timeouts, now, stats)

@@ -17,8 +17,8 @@ class WorkerConfig:
     num_slots: int = 256  # streams in flight = window of outstanding packets
     block_size: int = 256  # values per packet; 32 for the P4 switch
     bind: tuple[str, int] = ("0.0.0.0", 0)
-    timeout: float = 0.02  # first retransmission timeout, seconds
-    max_timeout: float = 0.2  # backoff cap
+    timeout: float = 0.05  # initial and minimum retransmission timeout, seconds
+    max_timeout: float = 0.5  # cap for the adaptive timeout and its backoff
     max_retries: int = 50  # expiries of one round before giving up
 
     def __post_init__(self) -> None:

@@ -59,3 +59,18 @@ def check_int_input(flat: np.ndarray, num_workers: int) -> None:
         raise OverflowError(
             f"int32 element {int(flat[idx])} at flat index {idx} exceeds {limit} = (2^31-1)//"
             f"{num_workers}: the sum over {num_workers} workers could overflow int32")
+
+
+def tensor_error_bound(inputs: list[np.ndarray], block_size: int) -> np.ndarray:
+    """Per-element bound on |allreduce(inputs) - exact sum| for float32 inputs:
+    the quantization bound of each block's agreed exponent plus half a float32 ulp."""
+    n = len(inputs)
+    flat = [np.asarray(x, dtype=np.float32).reshape(-1) for x in inputs]
+    length = flat[0].size
+    nblocks = -(-length // block_size)
+    pad = nblocks * block_size - length
+    exps = np.max([block_exponents(np.pad(f, (0, pad)).reshape(nblocks, block_size))
+                   for f in flat], axis=0).astype(np.int64)
+    per_block = n * np.ldexp(1.0, exps - EXP_BIAS + log2_ceil(n) - 31)
+    exact = np.sum([f.astype(np.float64) for f in flat], axis=0)
+    return np.repeat(per_block, block_size)[:length] + np.abs(exact) * 2.0**-24

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from hostagent import HostAgent, WorkerConfig
+from p4reduce.synthetic import block_sparse  # noqa: F401  (re-exported for tests)
 from software_aggregator import AggregatorServer, JobSpec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -68,17 +69,3 @@ def allreduce_all(arrays: Sequence[np.ndarray], *, mode: str = "sparse", block_s
             a.close()
         if own:
             server.stop()
-
-
-def block_sparse(rng: np.random.Generator, length: int, block_size: int, density: float,
-                 dtype: type = np.float32, scale: float = 1.0) -> np.ndarray:
-    """A tensor whose blocks are non-zero with probability `density`."""
-    nblocks = -(-length // block_size)
-    keep = rng.random(nblocks) < density
-    mask = np.repeat(keep, block_size)[:length]
-    if dtype == np.int32:
-        values = rng.integers(-1000, 1000, size=length).astype(np.int32)
-        values[values == 0] = 1
-    else:
-        values = (rng.standard_normal(length) * scale).astype(np.float32)
-    return np.where(mask, values, 0).astype(dtype)

@@ -7,7 +7,6 @@ import pytest
 from conftest import allreduce_all, block_sparse
 from hostagent import HostAgent, WorkerConfig, fixedpoint
 from hostagent.agent import AgentFailed
-from p4reduce.protocol import EXP_BIAS
 
 
 def exact_sum(arrays):
@@ -15,16 +14,8 @@ def exact_sum(arrays):
 
 
 def assert_float_within_bound(result, arrays, block_size):
-    """Documented bound: n * 2^(e_b + k - 31) per block + half an ulp of float32."""
-    n = len(arrays)
     exact = exact_sum(arrays).reshape(-1)
-    flat = [a.reshape(-1) for a in arrays]
-    nblocks = -(-exact.size // block_size)
-    pad = nblocks * block_size - exact.size
-    exps = np.max([fixedpoint.block_exponents(np.pad(f, (0, pad)).reshape(nblocks, block_size))
-                   for f in flat], axis=0).astype(np.int64)
-    bound = n * np.ldexp(1.0, exps - EXP_BIAS + fixedpoint.log2_ceil(n) - 31)
-    bound = np.repeat(bound, block_size)[: exact.size] + np.abs(exact) * 2.0**-24
+    bound = fixedpoint.tensor_error_bound(arrays, block_size)
     err = np.abs(result.reshape(-1).astype(np.float64) - exact)
     assert (err <= bound).all(), f"max excess {np.max(err - bound)}"
 

@@ -1,0 +1,5 @@
+import sys
+
+from p4reduce.cli import main
+
+sys.exit(main())
