@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import select
 import selectors
 import socket
 import time
@@ -14,7 +15,7 @@ from hostagent.blocks import BlockPlan
 from hostagent.config import WorkerConfig
 from hostagent.rto import RtoEstimator
 from hostagent.stream import Stream
-from p4reduce.protocol import (EPOCH_MOD, AggHeader, MalformedPacket, MsgType)
+from p4reduce.protocol import EPOCH_MOD, NONE, AggHeader, MalformedPacket, MsgType
 
 SOCKET_BUFFER_BYTES = 8 << 20
 WIRE_OVERHEAD = 14 + 20 + 8  # Ethernet + IPv4 + UDP headers per datagram
@@ -87,6 +88,34 @@ class HostAgent:
         self._rounds = [0] * self.config.num_slots
         self._epoch = 0
         self._failed = None
+
+    def reset_job(self, timeout: float = 5.0) -> None:
+        """Ask a software aggregator to forget the job's slot state, then reset() locally.
+
+        Call it from one worker (or use the controller for a switch) once every
+        worker has stopped sending; then call reset() on the others.
+        """
+        cfg = self.config
+        request = AggHeader(MsgType.RESET, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, 0,
+                            NONE).pack()
+        deadline = time.monotonic() + timeout
+        buf = bytearray(65535)
+        while time.monotonic() < deadline:
+            self._send(request, self.last_stats)
+            until = min(deadline, time.monotonic() + self._rto.rto)
+            while time.monotonic() < until:
+                ready, _, _ = select.select([self._sock], [], [], until - time.monotonic())
+                if not ready:
+                    break
+                try:
+                    n = self._sock.recv_into(buf)
+                except (BlockingIOError, ConnectionRefusedError):
+                    continue
+                if bytes(buf[:n]) == request:
+                    self.reset()
+                    return
+        raise TimeoutError(f"job {cfg.job_id}: the aggregator did not acknowledge RESET "
+                           f"within {timeout} s")
 
     # -- public API -------------------------------------------------------------
     def allreduce(self, array: np.ndarray) -> np.ndarray:
@@ -162,81 +191,82 @@ class HostAgent:
     def _run(self, streams: list[Stream], stats: AllreduceStats) -> None:
         cfg = self.config
         by_slot = {s.slot: s for s in streams}
-        remaining = len(streams)
-        rto = self._rto
-        timeouts = {s.slot: rto.rto for s in streams}
-        deadlines = {}
-        round_start = {}
-        now = time.monotonic()
+        timers = {s.slot: _RoundTimer(self._rto.rto, time.monotonic()) for s in streams}
         for s in streams:
             self._send(s.start(), stats)
-            deadlines[s.slot] = now + timeouts[s.slot]
-            round_start[s.slot] = now
+        remaining = len(streams)
         sel = selectors.DefaultSelector()
         sel.register(self._sock, selectors.EVENT_READ)
         buf = bytearray(65535)
         view = memoryview(buf)
-        next_check = now + rto.rto
+        next_check = time.monotonic() + self._rto.rto
         try:
             while remaining:
-                wait = max(0.0, next_check - time.monotonic())
-                if sel.select(wait):
-                    while True:
-                        try:
-                            n = self._sock.recv_into(buf)
-                        except (BlockingIOError, InterruptedError):
-                            break
-                        except ConnectionRefusedError:
-                            continue  # ICMP from an aggregator that is not up (yet)
-                        stats.packets_received += 1
-                        payload = view[:n]
-                        try:
-                            h = AggHeader.unpack(payload)
-                        except MalformedPacket:
-                            stats.ignored_packets += 1
-                            continue
-                        stream = by_slot.get(h.slot)
-                        if (stream is None or h.msg_type != MsgType.RESULT or h.job_id != cfg.job_id
-                                or h.worker_id != cfg.worker_id):
-                            stats.ignored_packets += 1
-                            continue
-                        before, retried = stream.round, stream.retries
-                        reply = stream.on_result(h, payload)
-                        if stream.round == before:
-                            stats.ignored_packets += 1
-                            continue
-                        now = time.monotonic()
-                        if not retried:
-                            rto.sample(now - round_start[h.slot])
-                        if stream.done:
-                            remaining -= 1
-                            continue
-                        if reply is not None:
-                            self._send(reply, stats)
-                        round_start[h.slot] = now
-                        timeouts[h.slot] = rto.rto
-                        deadlines[h.slot] = now + timeouts[h.slot]
+                if sel.select(max(0.0, next_check - time.monotonic())):
+                    remaining -= self._drain(buf, view, by_slot, timers, stats)
                 now = time.monotonic()
-                if now >= next_check:
-                    next_check = self._expire(streams, deadlines, timeouts, now, stats)
+                if remaining and now >= next_check:
+                    next_check = self._expire(streams, timers, now, stats)
         finally:
             sel.close()
 
-    def _expire(self, streams: list[Stream], deadlines: dict[int, float],
-                timeouts: dict[int, float], now: float, stats: AllreduceStats) -> float:
+    def _drain(self, buf: bytearray, view: memoryview, by_slot: dict[int, Stream],
+               timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
+        """Process every queued datagram; returns how many streams finished."""
+        cfg = self.config
+        finished = 0
+        while True:
+            try:
+                n = self._sock.recv_into(buf)
+            except (BlockingIOError, InterruptedError):
+                return finished
+            except ConnectionRefusedError:
+                continue  # ICMP from an aggregator that is not up (yet)
+            stats.packets_received += 1
+            payload = view[:n]
+            try:
+                h = AggHeader.unpack(payload)
+            except MalformedPacket:
+                stats.ignored_packets += 1
+                continue
+            stream = by_slot.get(h.slot)
+            if stream is None or h.job_id != cfg.job_id or h.worker_id != cfg.worker_id:
+                stats.ignored_packets += 1
+                continue
+            if h.msg_type == MsgType.PENDING:
+                stream.on_pending(h)
+                continue
+            if h.msg_type != MsgType.RESULT:
+                stats.ignored_packets += 1
+                continue
+            before, retried = stream.round, stream.retries
+            reply = stream.on_result(h, payload)
+            if stream.round == before:
+                stats.ignored_packets += 1
+                continue
+            now = time.monotonic()
+            if not retried:  # Karn: a retransmitted round's latency is ambiguous
+                self._rto.sample(now - timers[h.slot].started)
+            if stream.done:
+                finished += 1
+                continue
+            if reply is not None:
+                self._send(reply, stats)
+            timers[h.slot] = _RoundTimer(self._rto.rto, now)
+
+    def _expire(self, streams: list[Stream], timers: dict[int, _RoundTimer], now: float,
+                stats: AllreduceStats) -> float:
         """Retransmit for every stream whose timer ran out; returns the next check time."""
         cfg = self.config
         earliest = math.inf
         for s in streams:
             if s.done:
                 continue
-            if deadlines[s.slot] <= now:
+            timer = timers[s.slot]
+            if timer.deadline <= now:
+                if now - timer.started >= cfg.failure_timeout:
+                    raise AllreduceTimeout(cfg, s, now - timer.started)
                 s.retries += 1
-                if s.retries > cfg.max_retries:
-                    raise TimeoutError(
-                        f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot {s.slot} "
-                        f"block {'bootstrap' if s.block == 0xFFFFFFFF else s.block} "
-                        f"(round {s.round}) after {cfg.max_retries} retries")
                 assert s.pending is not None
                 self._send(s.pending, stats)
                 stats.per_slot_retries[s.slot] = stats.per_slot_retries.get(s.slot, 0) + 1
@@ -244,7 +274,41 @@ class HostAgent:
                     stats.queries += 1
                 else:
                     stats.retransmissions += 1
-                timeouts[s.slot] = min(timeouts[s.slot] * 2, cfg.max_timeout)
-                deadlines[s.slot] = now + timeouts[s.slot]
-            earliest = min(earliest, deadlines[s.slot])
+                timer.backoff(now, cfg.max_timeout)
+            earliest = min(earliest, timer.deadline)
         return earliest
+
+
+@dataclass
+class _RoundTimer:
+    """Retransmission timer of one stream's current round."""
+
+    timeout: float
+    started: float
+    deadline: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.deadline = self.started + self.timeout
+
+    def backoff(self, now: float, cap: float) -> None:
+        self.timeout = min(self.timeout * 2, cap)
+        self.deadline = now + self.timeout
+
+
+class AllreduceTimeout(TimeoutError):
+    """A round made no progress within `failure_timeout`; names the missing workers when known."""
+
+    def __init__(self, cfg: WorkerConfig, stream: Stream, waited: float) -> None:
+        self.slot, self.block, self.round = stream.slot, stream.block, stream.round
+        bitmap = stream.missing_workers
+        self.missing_workers = (None if bitmap is None else
+                                [w for w in range(cfg.num_workers) if bitmap >> w & 1])
+        what = "bootstrap" if stream.block == NONE else f"block {stream.block}"
+        if self.missing_workers is not None:
+            why = f"the aggregator is still waiting for worker(s) {self.missing_workers}"
+        else:
+            why = ("the aggregator gave no status (a switch never does; a software aggregator "
+                   "that restarted or lost the job's state does not know the round)")
+        super().__init__(f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot "
+                         f"{stream.slot} {what} (round {stream.round}) in {waited:.1f} s; {why}. "
+                         "Stop all workers, reset the job, then call reset() on every worker.")

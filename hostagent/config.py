@@ -19,7 +19,7 @@ class WorkerConfig:
     bind: tuple[str, int] = ("0.0.0.0", 0)
     timeout: float = 0.05  # initial and minimum retransmission timeout, seconds
     max_timeout: float = 0.5  # cap for the adaptive timeout and its backoff
-    max_retries: int = 50  # expiries of one round before giving up
+    failure_timeout: float = 10.0  # a round without progress for this long fails the allreduce
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -33,5 +33,5 @@ class WorkerConfig:
             raise ValueError(f"block_size {self.block_size} outside 1..16000")
         if not 0 < self.timeout <= self.max_timeout:
             raise ValueError("need 0 < timeout <= max_timeout")
-        if self.max_retries < 1:
-            raise ValueError("max_retries must be >= 1")
+        if self.failure_timeout < self.timeout:
+            raise ValueError("failure_timeout must be >= timeout")

@@ -41,6 +41,7 @@ class Stream:
         self.pending: bytes | None = None  # what to (re)send on timeout
         self.pending_is_query = False
         self.retries = 0
+        self.missing_workers: int | None = None  # bitmap from the aggregator's last PENDING
 
     def _header(self, msg_type: MsgType, count: int) -> AggHeader:
         nxt = self._mine[self._pos]
@@ -52,6 +53,11 @@ class Stream:
         """The bootstrap DATA packet announcing this worker's first block."""
         self.pending = encode(self._header(MsgType.DATA, 0))
         return self.pending
+
+    def on_pending(self, h: AggHeader) -> None:
+        """The aggregator says the current round still waits for some workers."""
+        if h.version == self.round & 1 and h.epoch == self.epoch and h.block == self.block:
+            self.missing_workers = h.next_block
 
     def on_result(self, h: AggHeader, payload: bytes | memoryview) -> bytes | None:
         """Handle a RESULT; returns the next packet to send now, if any.
@@ -68,6 +74,7 @@ class Stream:
             self._deliver(h.block, self.exp, decode_values(payload, h.count))
         self.round += 1
         self.retries = 0
+        self.missing_workers = None
         self.block, self.exp = h.next_block, h.next_exp
         if self.block == NONE:
             self.done = True

@@ -29,6 +29,8 @@ class MsgType(enum.IntEnum):
     DATA = 1
     RESULT = 2
     QUERY = 3
+    PENDING = 4  # software aggregator: round still incomplete; next_block = missing-worker bitmap
+    RESET = 5  # forget all slot state of a job; the aggregator echoes it as the acknowledgement
 
 
 class Flags(enum.IntFlag):

@@ -40,7 +40,7 @@ class _Job:
 
 
 # Events that mean the packet was accepted; every other event is a drop reason.
-_ACCEPTED = frozenset({"counted", "completed", "resent"})
+_ACCEPTED = frozenset({"counted", "completed", "resent", "reset"})
 
 
 class AggregatorEngine:
@@ -98,7 +98,7 @@ class AggregatorEngine:
             h = AggHeader.unpack(payload)
         except MalformedPacket as exc:
             return Handled(exc.reason)
-        if h.msg_type == MsgType.RESULT:
+        if h.msg_type in (MsgType.RESULT, MsgType.PENDING):
             return Handled("bad_type")
         job = self._jobs.get(h.job_id)
         if job is None:
@@ -108,8 +108,12 @@ class AggregatorEngine:
             return Handled("bad_worker")
         if not spec.slot_base <= h.slot < spec.slot_base + spec.num_slots:
             return Handled("bad_slot")
-        if h.count not in (0, spec.block_size) or (h.msg_type == MsgType.QUERY and h.count):
+        if h.count not in (0, spec.block_size) or (h.msg_type != MsgType.DATA and h.count):
             return Handled("bad_count")
+        if h.msg_type == MsgType.RESET:
+            self.reset_job(h.job_id)
+            return Handled("reset", (h.job_id, h.worker_id),
+                           [Outgoing(h.job_id, h.worker_id, bytes(payload))])
         slot = job.slot(h.slot)
         if h.msg_type == MsgType.QUERY:
             event, packets = slot.on_query(h)

@@ -71,9 +71,16 @@ class SlotState:
         return "resent", [(h.worker_id, stored.for_worker(h.worker_id))]
 
     # -- packet handlers ------------------------------------------------------
+    def _pending(self, h: AggHeader, event: str) -> tuple[str, list[tuple[int, bytes]]]:
+        """Tell a retransmitting or querying worker whom the round still waits for."""
+        missing = self.expected & ~self.seen
+        reply = AggHeader(MsgType.PENDING, self.job_id, h.worker_id, self.slot, h.version,
+                          h.epoch, h.block, missing, h.exp, 0, 0)
+        return event, [(h.worker_id, reply.pack())]
+
     def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, bytes]]]:
         if self._is_current(h):
-            return "pending", []
+            return self._pending(h, "pending")
         return self._resend(h)
 
     def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, bytes]]]:
@@ -84,7 +91,7 @@ class SlotState:
         if not self.expected & bit:
             return "unexpected", []
         if self.seen & bit:
-            return "duplicate", []
+            return self._pending(h, "duplicate")
         if h.exp != self.exp:
             return "bad_exp", []
         if self.block == NONE and h.count:

@@ -26,7 +26,7 @@ def test_exact_results_under_impairment(mode, name):
             LossyRelay(srv.address, SCENARIOS[name], seed=5) as relay:
         agents = [HostAgent(WorkerConfig(1, r, n, aggregator=relay.address, mode=mode,
                                          num_slots=S, block_size=B, timeout=0.005,
-                                         max_timeout=0.05, max_retries=200))
+                                         max_timeout=0.05))
                   for r in range(n)]
         rounds = [[block_sparse(rng, 400, B, d, np.int32) for d in (0.05, 0.3, 1.0)]
                   for _ in range(n)]

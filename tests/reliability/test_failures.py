@@ -1,0 +1,127 @@
+"""Worker crash, aggregator restart, multi-job isolation."""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from conftest import block_sparse, run_workers
+from hostagent import HostAgent, WorkerConfig
+from hostagent.agent import AgentFailed, AllreduceTimeout
+from software_aggregator import AggregatorServer, JobSpec
+
+
+def _agents(server, job, n, **kw):
+    return [HostAgent(WorkerConfig(job, r, n, aggregator=server.address, **kw)) for r in range(n)]
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_silent_worker_is_named_then_reset_recovers(mode):
+    n, kw = 3, dict(mode=mode, num_slots=4, block_size=8, timeout=0.01, failure_timeout=0.5)
+    rng = np.random.default_rng(1)
+    data = [block_sparse(rng, 200, 8, 0.5, np.int32) for _ in range(n)]
+    with AggregatorServer([JobSpec(1, n, mode=mode, num_slots=4, block_size=8)], port=0) as srv:
+        agents = _agents(srv, 1, n, **kw)
+        # Worker 2 "crashes": it never calls allreduce.
+        started = time.monotonic()
+        errors = run_workers(lambda r: _expect_timeout(agents[r], data[r]), 2)
+        elapsed = time.monotonic() - started
+        assert elapsed < 0.5 + 1.0, "failure must be reported within the configured bound"
+        for err in errors:
+            assert err.missing_workers == [2], str(err)
+            assert "waiting for worker(s) [2]" in str(err)
+        with pytest.raises(AgentFailed):
+            agents[0].allreduce(data[0])
+        # Recovery: one worker resets the job on the aggregator, a replacement
+        # for worker 2 starts, the survivors reset locally.
+        agents[0].reset_job()
+        agents[1].reset()
+        agents[2].close()
+        agents[2] = HostAgent(WorkerConfig(1, 2, n, aggregator=srv.address, **kw))
+        outs = run_workers(lambda r: agents[r].allreduce(data[r]), n)
+        for out in outs:
+            np.testing.assert_array_equal(out, sum(data))
+        assert srv.counters()["reset"] == 1
+        for a in agents:
+            a.close()
+
+
+def _expect_timeout(agent, tensor):
+    with pytest.raises(AllreduceTimeout) as info:
+        agent.allreduce(tensor)
+    return info.value
+
+
+def test_worker_dies_mid_allreduce():
+    """Worker 1 stops answering after some rounds: worker 0 fails naming it."""
+    n = 2
+    kw = dict(num_slots=2, block_size=4, timeout=0.01, failure_timeout=0.4)
+    with AggregatorServer([JobSpec(1, n, num_slots=2, block_size=4)], port=0) as srv:
+        agents = _agents(srv, 1, n, **kw)
+        full = np.ones(400, np.int32)
+        stop_after = threading.Event()
+
+        def dying_worker() -> None:
+            agents[1].allreduce(full)  # one good allreduce ...
+            stop_after.set()
+            agents[1].close()  # ... then the process is gone
+
+        t = threading.Thread(target=dying_worker)
+        t.start()
+        np.testing.assert_array_equal(agents[0].allreduce(full), 2 * full)
+        t.join()
+        with pytest.raises(AllreduceTimeout) as info:
+            agents[0].allreduce(full)
+        assert info.value.missing_workers == [1]
+        agents[0].close()
+
+
+def test_aggregator_restart_fails_cleanly():
+    """Documented behaviour: workers do not resume across an aggregator restart; they fail
+    with a timeout that says the aggregator has no status for the round."""
+    n, kw = 2, dict(num_slots=2, block_size=4, timeout=0.01, failure_timeout=0.4)
+    spec = JobSpec(1, n, num_slots=2, block_size=4)
+    srv = AggregatorServer([spec], port=0).start()
+    addr = srv.address
+    agents = _agents(srv, 1, n, **kw)
+    tensor = np.ones(64, np.int32)
+    run_workers(lambda r: agents[r].allreduce(tensor), n)
+    # Worker 0 moves on to the next allreduce; the aggregator restarts meanwhile,
+    # after worker 0's bootstrap reached it but before worker 1's did.
+    srv.stop()
+    srv2 = AggregatorServer([spec], host=addr[0], port=addr[1]).start()
+    try:
+        t = threading.Thread(target=lambda: _expect_timeout(agents[0], tensor))
+        t.start()
+        time.sleep(0.05)
+        with pytest.raises(AllreduceTimeout, match="waiting for worker|gave no status"):
+            agents[1].allreduce(tensor * 0 + np.arange(64, dtype=np.int32))
+        t.join()
+    finally:
+        srv2.stop()
+        for a in agents:
+            a.close()
+
+
+def test_two_jobs_share_one_aggregator_without_interference():
+    jobs = [JobSpec(1, 3, mode="sparse", slot_base=0, num_slots=8, block_size=16),
+            JobSpec(2, 2, mode="dense", slot_base=8, num_slots=4, block_size=32)]
+    rng = np.random.default_rng(9)
+    with AggregatorServer(jobs, port=0) as srv:
+        a1 = _agents(srv, 1, 3, mode="sparse", slot_base=0, num_slots=8, block_size=16)
+        a2 = _agents(srv, 2, 2, mode="dense", slot_base=8, num_slots=4, block_size=32)
+        d1 = [[block_sparse(rng, 3000, 16, 0.2, np.int32) for _ in range(4)] for _ in range(3)]
+        d2 = [[block_sparse(rng, 5000, 32, 0.5) for _ in range(4)] for _ in range(2)]
+        everyone = [(a, d) for a, d in zip(a1, d1)] + [(a, d) for a, d in zip(a2, d2)]
+        outs = run_workers(lambda i: [everyone[i][0].allreduce(x) for x in everyone[i][1]], 5)
+        for it in range(4):
+            for r in range(3):
+                np.testing.assert_array_equal(outs[r][it], sum(d[it] for d in d1))
+            exact = np.sum([d[it].astype(np.float64) for d in d2], axis=0)
+            for r in range(3, 5):
+                assert np.abs(outs[r][it] - exact).max() < 1e-4
+        assert not any(k.startswith("drop_") for k in srv.counters())
+        for a in a1 + a2:
+            a.close()

@@ -1,0 +1,81 @@
+"""Hostile datagrams: each is dropped and counted; nothing raises; other jobs are unaffected."""
+from __future__ import annotations
+
+import socket
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import run_workers
+from hostagent import HostAgent, WorkerConfig
+from p4reduce.protocol import HEADER, NONE, AggHeader, MsgType, encode
+from software_aggregator import AggregatorEngine, AggregatorServer, JobSpec
+
+JOBS = [JobSpec(1, 2, slot_base=0, num_slots=4, block_size=4),
+        JobSpec(2, 3, mode="dense", slot_base=4, num_slots=4, block_size=4)]
+
+
+def _fresh_engine_with_job2_midway() -> tuple[AggregatorEngine, list[bytes]]:
+    """Job 2 has finished its bootstrap on slot 4; returns the packets that complete round 1."""
+    engine = AggregatorEngine(JOBS)
+    for w in range(3):
+        engine.handle(AggHeader(MsgType.DATA, 2, w, 4, 0, 0, NONE, 0).pack())
+    finish = [encode(AggHeader(MsgType.DATA, 2, w, 4, 1, 0, 0, NONE, count=4),
+                     np.array([w + 1] * 4)) for w in range(3)]
+    return engine, finish
+
+
+header_fields = st.tuples(
+    st.integers(0, 3), st.integers(0, 7), st.sampled_from([1, 2, 3, 0xFFFF]),
+    st.integers(0, 255), st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF),
+    st.sampled_from([0, 1, 4, NONE, 0x7FFFFFFF]), st.sampled_from([0, 8, NONE]),
+    st.integers(0, 255), st.integers(0, 255), st.integers(0, 8))
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.one_of(
+    st.binary(max_size=200),
+    st.tuples(header_fields, st.binary(max_size=40)).map(lambda t: HEADER.pack(*t[0]) + t[1]),
+))
+def test_fuzzed_datagrams_never_raise_or_touch_other_jobs(data):
+    engine, finish = _fresh_engine_with_job2_midway()
+    handled = engine.handle(data)
+    # Whatever it was, job 2's round still completes with exactly its workers' sum,
+    # unless the fuzz input was itself a valid job-2 packet (then the sum may differ).
+    is_job2 = len(data) >= 4 and data[2:4] == b"\x00\x02"
+    outs = [engine.handle(p) for p in finish]
+    results = [r for o in outs for r in o.replies
+               if AggHeader.unpack(r.payload).msg_type == MsgType.RESULT]
+    if not is_job2:
+        assert len(results) == 3
+        assert results[0].payload[-16:] == np.array([6] * 4, ">i4").tobytes()
+    counters = engine.counters.snapshot()
+    assert counters["packets_in"] == 1 + 3 + 3
+    if handled.event not in ("counted", "completed", "resent", "reset"):
+        assert counters[f"drop_{handled.event}"] >= 1
+
+
+def test_server_survives_garbage_and_still_serves():
+    with AggregatorServer(JOBS, port=0) as srv:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        rng = np.random.default_rng(0)
+        for size in [0, 1, 21, 22, 23, 500, 60000]:
+            s.sendto(rng.bytes(size), srv.address)
+        # A replayed RESULT, another job's id, an out-of-range worker, a wrong slot:
+        s.sendto(AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE).pack(), srv.address)
+        s.sendto(AggHeader(MsgType.DATA, 9, 0, 0, 0, 0, NONE).pack(), srv.address)
+        s.sendto(AggHeader(MsgType.DATA, 1, 7, 0, 0, 0, NONE).pack(), srv.address)
+        s.sendto(AggHeader(MsgType.DATA, 1, 0, 5, 0, 0, NONE).pack(), srv.address)
+        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, num_slots=4,
+                                         block_size=4)) for r in range(2)]
+        x = np.arange(10, dtype=np.int32)
+        outs = run_workers(lambda r: agents[r].allreduce(x), 2)
+        np.testing.assert_array_equal(outs[0], 2 * x)
+        drops = srv.engine.counters.drops()
+        for reason in ("bad_type", "unknown_job", "bad_worker", "bad_slot"):
+            assert drops.get(reason, 0) >= 1, (reason, drops)
+        assert sum(drops.values()) >= 11
+        for a in agents:
+            a.close()
+        s.close()
