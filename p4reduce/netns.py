@@ -1,0 +1,183 @@
+"""A star of hosts in network namespaces around a Linux bridge, with impairments.
+
+Used by the reliability tests and the experiment runners when Mininet is not
+wanted. Needs root and iproute2; impairments use `tc netem` when the kernel has
+it and fall back to nftables (random drop, duplication) when it does not.
+"""
+from __future__ import annotations
+
+import functools
+import ipaddress
+import os
+import shutil
+import subprocess
+import uuid
+from dataclasses import dataclass, field
+
+
+class TestbedUnavailable(RuntimeError):
+    """This machine cannot build the testbed; the message says why."""
+
+    __test__ = False  # not a pytest test class despite the name
+
+
+def _run(*argv: str, input_: str | None = None) -> None:
+    proc = subprocess.run(argv, input=input_, text=True, capture_output=True)
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(argv)} failed: {proc.stderr.strip()}")
+
+
+def missing_requirements() -> str | None:
+    """Why namespaces cannot be used here, or None."""
+    if os.geteuid() != 0:
+        return "network namespaces need root"
+    if shutil.which("ip") is None:
+        return "iproute2 (`ip`) is not installed"
+    return None
+
+
+@functools.cache
+def netem_supported() -> bool:
+    """Does this kernel have sch_netem? (Some VM kernels are built without it.)"""
+    if missing_requirements() or shutil.which("tc") is None:
+        return False
+    name = f"p4rt{uuid.uuid4().hex[:6]}"
+    try:
+        _run("ip", "link", "add", name, "type", "dummy")
+    except RuntimeError:
+        return False
+    try:
+        _run("tc", "qdisc", "add", "dev", name, "root", "netem", "delay", "1ms")
+        return True
+    except RuntimeError:
+        return False
+    finally:
+        subprocess.run(["ip", "link", "del", name], capture_output=True)
+
+
+def nft_available() -> bool:
+    return shutil.which("nft") is not None and missing_requirements() is None
+
+
+@dataclass(frozen=True)
+class Impairment:
+    """Applied to a host's link in both directions."""
+
+    loss: float = 0.0  # probability, per direction
+    duplicate: float = 0.0
+    delay_ms: float = 0.0  # netem only
+    jitter_ms: float = 0.0  # netem only; > 0 reorders
+    rate_mbit: float | None = None
+
+    def needs_netem(self) -> bool:
+        return bool(self.delay_ms or self.jitter_ms)
+
+
+@dataclass
+class Host:
+    name: str
+    netns: str
+    ip: str
+    outer: str  # the veth end in the bridge namespace
+    iface: str = "eth0"
+
+
+@dataclass
+class Testbed:
+    """`hosts` namespaces, each with one veth into a bridge namespace."""
+
+    __test__ = False
+
+    num_hosts: int
+    subnet: str = "10.77.0.0/24"
+    hosts: list[Host] = field(default_factory=list)
+    _tag: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
+
+    @property
+    def bridge_ns(self) -> str:
+        return f"p4r-sw-{self._tag}"
+
+    def __enter__(self) -> Testbed:
+        reason = missing_requirements()
+        if reason:
+            raise TestbedUnavailable(reason)
+        net = ipaddress.ip_network(self.subnet)
+        try:
+            _run("ip", "netns", "add", self.bridge_ns)
+            _run("ip", "-n", self.bridge_ns, "link", "add", "br0", "type", "bridge")
+            _run("ip", "-n", self.bridge_ns, "link", "set", "br0", "up")
+            for i in range(self.num_hosts):
+                host = Host(f"h{i}", f"p4r-h{i}-{self._tag}", str(net[i + 1]),
+                            outer=f"p{i}-{self._tag}")
+                self._add_host(host, net.prefixlen)
+                self.hosts.append(host)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def _add_host(self, host: Host, prefix: int) -> None:
+        outer = host.outer
+        _run("ip", "netns", "add", host.netns)
+        _run("ip", "link", "add", outer, "type", "veth", "peer", "name", host.iface,
+             "netns", host.netns)
+        _run("ip", "link", "set", outer, "netns", self.bridge_ns)
+        _run("ip", "-n", self.bridge_ns, "link", "set", outer, "master", "br0", "up")
+        _run("ip", "-n", host.netns, "addr", "add", f"{host.ip}/{prefix}", "dev", host.iface)
+        _run("ip", "-n", host.netns, "link", "set", host.iface, "up")
+        _run("ip", "-n", host.netns, "link", "set", "lo", "up")
+
+    def __exit__(self, *exc: object) -> None:
+        for ns in [h.netns for h in self.hosts] + [self.bridge_ns]:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        self.hosts.clear()
+
+    def command(self, host: Host, argv: list[str]) -> list[str]:
+        return ["ip", "netns", "exec", host.netns, *argv]
+
+    def popen(self, host: Host, argv: list[str], **kwargs: object) -> subprocess.Popen:
+        return subprocess.Popen(self.command(host, argv), **kwargs)  # type: ignore[call-overload]
+
+    def impair(self, host: Host, imp: Impairment) -> str:
+        """Apply `imp` to both directions of the host's link (the egress of each
+        veth end); returns the mechanism used."""
+        ends = [(host.netns, host.iface), (self.bridge_ns, host.outer)]
+        if netem_supported():
+            args = ["netem"]
+            if imp.delay_ms or imp.jitter_ms:
+                args += ["delay", f"{imp.delay_ms}ms", f"{imp.jitter_ms}ms"]
+            if imp.loss:
+                args += ["loss", f"{imp.loss * 100}%"]
+            if imp.duplicate:
+                args += ["duplicate", f"{imp.duplicate * 100}%"]
+            if imp.rate_mbit:
+                args += ["rate", f"{imp.rate_mbit}mbit"]
+            for ns, dev in ends:
+                _run("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev, "root", *args)
+            return "netem"
+        if imp.needs_netem():
+            raise TestbedUnavailable("delay/jitter need sch_netem, which this kernel lacks")
+        if (imp.loss or imp.duplicate) and shutil.which("nft") is None:
+            raise TestbedUnavailable("loss/duplication without netem need nftables (`nft`)")
+        for ns, dev in ends:
+            if imp.rate_mbit:
+                _run("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev, "root",
+                     "tbf", "rate", f"{imp.rate_mbit}mbit", "burst", "64kb", "latency", "50ms")
+            if imp.loss or imp.duplicate:
+                _run("ip", "netns", "exec", ns, "nft", "-f", "-", input_=_nft_egress(dev, imp))
+        return "nftables"
+
+
+def _nft_egress(dev: str, imp: Impairment) -> str:
+    """Random drop, then random duplication, of UDP leaving `dev`."""
+    rules = []
+    if imp.loss:
+        rules.append(f"ip protocol udp numgen random mod 1000000 < {round(imp.loss * 1e6)} drop")
+    if imp.duplicate:
+        rules.append(f"ip protocol udp numgen random mod 1000000 < {round(imp.duplicate * 1e6)} "
+                     f'dup to "{dev}"')
+    body = "\n    ".join(rules)
+    return (f"table netdev p4r_impair_{dev.replace('-', '_')} {{\n"
+            f"  chain egress {{\n"
+            f'    type filter hook egress device "{dev}" priority 0;\n'
+            f"    {body}\n  }}\n}}\n")

@@ -1,0 +1,96 @@
+"""Real processes in network namespaces: one software aggregator host, N worker hosts."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from hostagent.fixedpoint import tensor_error_bound
+from p4reduce.netns import Impairment, Testbed
+from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.synthetic import worker_tensor
+
+
+@dataclass(frozen=True)
+class NetnsRun:
+    workers: int = 3
+    elements: int = 20_000
+    density: float = 0.1
+    dtype: str = "int32"
+    mode: str = "sparse"
+    block_size: int = 64
+    slots: int = 32
+    iterations: int = 3
+    seed: int = 0
+    timeout: float = 0.02  # min retransmission timeout of the workers
+
+
+@dataclass
+class NetnsResult:
+    exact: bool  # int32: equal to numpy; float32: within the documented bound and identical bits
+    seconds: list[float]  # per iteration, max over workers
+    retransmissions: int
+    queries: int
+    mechanism: str
+    aggregator: dict[str, int]
+
+
+def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float = 120.0) -> NetnsResult:
+    py = sys.executable
+    with Testbed(cfg.workers + 1) as tb, tempfile.TemporaryDirectory() as tmp:
+        agg_host, worker_hosts = tb.hosts[0], tb.hosts[1:]
+        mechanism = "none"
+        if impairment is not None:
+            for h in worker_hosts:
+                mechanism = tb.impair(h, impairment)
+        job = f"1:{cfg.workers}:mode={cfg.mode},block_size={cfg.block_size},num_slots={cfg.slots}"
+        agg = tb.popen(agg_host, [py, "-m", "p4reduce", "aggregator", "--bind",
+                                  f"{agg_host.ip}:{AGG_UDP_PORT}", "--job", job],
+                       stdout=subprocess.PIPE, text=True)
+        try:
+            agg.stdout.readline()  # banner: the socket is bound
+            procs = []
+            for rank, h in enumerate(worker_hosts):
+                argv = [py, "-m", "p4reduce", "worker", "--aggregator", f"{agg_host.ip}:{AGG_UDP_PORT}",
+                        "--job", "1", "--rank", str(rank), "--workers", str(cfg.workers),
+                        "--mode", cfg.mode, "--block-size", str(cfg.block_size),
+                        "--slots", str(cfg.slots), "--elements", str(cfg.elements),
+                        "--density", str(cfg.density), "--dtype", cfg.dtype,
+                        "--seed", str(cfg.seed), "--iterations", str(cfg.iterations),
+                        "--timeout", str(cfg.timeout), "--output", f"{tmp}/r{rank}.npy"]
+                procs.append(tb.popen(h, argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True))
+            deadline = time.monotonic() + time_limit
+            reports = []
+            for rank, p in enumerate(procs):
+                out, err = p.communicate(timeout=max(1.0, deadline - time.monotonic()))
+                if p.returncode:
+                    raise RuntimeError(f"worker {rank} failed: {err.strip()[-500:]}")
+                reports.append([json.loads(line) for line in out.splitlines() if line.startswith("{")])
+        finally:
+            agg.terminate()
+            agg_out, _ = agg.communicate(timeout=10)
+        lines = [line for line in agg_out.splitlines() if line.startswith("{")]
+        counters = json.loads(lines[-1]) if lines else {}
+        results = [np.load(Path(tmp) / f"r{r}.npy") for r in range(cfg.workers)]
+    inputs = [worker_tensor(cfg.seed, r, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
+              for r in range(cfg.workers)]
+    exact_sum = np.sum([x.astype(np.float64) for x in inputs], axis=0)
+    if cfg.dtype == "int32":
+        exact = all(np.array_equal(r, exact_sum) for r in results)
+    else:
+        bound = tensor_error_bound(inputs, cfg.block_size)
+        exact = all(np.array_equal(r, results[0]) for r in results) and bool(
+            (np.abs(results[0] - exact_sum) <= bound).all())
+    return NetnsResult(
+        exact=exact,
+        seconds=[max(rep[i]["seconds"] for rep in reports) for i in range(cfg.iterations)],
+        retransmissions=sum(it["retransmissions"] for rep in reports for it in rep),
+        queries=sum(it["queries"] for rep in reports for it in rep),
+        mechanism=mechanism, aggregator=counters)

@@ -1,0 +1,41 @@
+"""Real worker and aggregator processes in network namespaces, with lossy links.
+
+Uses tc netem when the kernel has it, nftables random drop/duplication otherwise
+(delay/reorder scenarios need netem and skip with the reason when it is absent).
+"""
+from __future__ import annotations
+
+import pytest
+
+from p4reduce.netns import Impairment, TestbedUnavailable, missing_requirements, netem_supported
+from p4reduce.netns_experiment import NetnsRun, run
+
+pytestmark = pytest.mark.skipif(missing_requirements() is not None,
+                                reason=f"netns tests: {missing_requirements()}")
+
+SCENARIOS = {
+    "clean": None,
+    "loss1": Impairment(loss=0.01),
+    "loss5": Impairment(loss=0.05),
+    "loss10": Impairment(loss=0.10),
+    "dup10": Impairment(duplicate=0.10),
+    "loss5+dup5": Impairment(loss=0.05, duplicate=0.05),
+    "delay2ms+jitter": Impairment(delay_ms=2, jitter_ms=1),
+    "reorder+loss5": Impairment(delay_ms=1, jitter_ms=1, loss=0.05),
+}
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+@pytest.mark.parametrize("mode, dtype", [("sparse", "int32"), ("dense", "float32")])
+def test_allreduce_exact_over_impaired_links(name, mode, dtype):
+    imp = SCENARIOS[name]
+    if imp is not None and imp.needs_netem() and not netem_supported():
+        pytest.skip("delay/reorder need sch_netem; this kernel is built without it")
+    try:
+        res = run(NetnsRun(workers=3, mode=mode, dtype=dtype, elements=12_000, iterations=2), imp)
+    except TestbedUnavailable as exc:
+        pytest.skip(str(exc))
+    assert res.exact, res
+    if imp is not None and imp.loss >= 0.05:
+        assert res.retransmissions + res.queries > 0
+        assert res.aggregator.get("resent", 0) + res.aggregator.get("drop_duplicate", 0) > 0
