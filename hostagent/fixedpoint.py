@@ -17,12 +17,17 @@ def log2_ceil(n: int) -> int:
     return (n - 1).bit_length()
 
 
+def exponent_bytes(max_abs: np.ndarray) -> np.ndarray:
+    """Biased exponent byte E of each magnitude m, so that m < 2^(E-127)."""
+    _, e = np.frexp(max_abs)
+    return np.clip(e.astype(np.int64) + EXP_BIAS, 0, 255).astype(np.uint8)
+
+
 def block_exponents(blocks: np.ndarray) -> np.ndarray:
     """Biased exponent byte per row of a (nblocks, B) float32 array: max|x| < 2^(E-127)."""
     if blocks.shape[0] == 0:
         return np.zeros(0, dtype=np.uint8)
-    _, e = np.frexp(np.abs(blocks).max(axis=1))
-    return np.clip(e.astype(np.int64) + EXP_BIAS, 0, 255).astype(np.uint8)
+    return exponent_bytes(np.abs(blocks).max(axis=1))
 
 
 def scale_shift(exp: int, num_workers: int) -> int:
@@ -54,7 +59,7 @@ def check_float_input(flat: np.ndarray) -> None:
 def check_int_input(flat: np.ndarray, num_workers: int) -> None:
     """Each |x| <= (2^31-1)//n guarantees no sum of n workers can overflow int32."""
     limit = INT32_MAX // num_workers
-    if flat.size and np.abs(flat.astype(np.int64)).max() > limit:
+    if flat.size and (flat.max() > limit or flat.min() < -limit):
         idx = int(np.argmax(np.abs(flat.astype(np.int64))))
         raise OverflowError(
             f"int32 element {int(flat[idx])} at flat index {idx} exceeds {limit} = (2^31-1)//"
