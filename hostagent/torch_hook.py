@@ -1,0 +1,56 @@
+"""PyTorch DDP communication hook: gradient buckets are allreduced through p4reduce.
+
+    agent = HostAgent(WorkerConfig(job_id=1, worker_id=rank, num_workers=world, ...))
+    ddp_model.register_comm_hook(P4ReduceHookState(agent), p4reduce_hook)
+
+DDP still needs a process group (e.g. gloo) for parameter broadcast at start-up;
+only the gradient allreduce goes through p4reduce. Every rank calls the hook for
+the same buckets in the same order, which is what the protocol requires.
+"""
+# No `from __future__ import annotations`: DDP checks the hook's annotations
+# against the real dist.GradBucket and torch.futures.Future objects.
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+import torch.distributed as dist
+
+from hostagent.agent import HostAgent
+
+
+@dataclass
+class P4ReduceHookState:
+    agent: HostAgent
+    average: bool = True  # DDP semantics: gradients are averaged over ranks
+    buckets: int = 0
+    wire_bytes: int = 0
+    dense_bytes: int = 0
+    nonzero_blocks: int = 0
+    blocks: int = 0
+    seconds: float = 0.0
+    history: list[float] = field(default_factory=list)  # per-bucket block density
+
+    @property
+    def density(self) -> float:
+        return self.nonzero_blocks / self.blocks if self.blocks else 0.0
+
+
+def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
+    grad = bucket.buffer()
+    if grad.dtype != torch.float32:
+        raise TypeError(f"p4reduce_hook supports float32 gradients, not {grad.dtype}")
+    summed = state.agent.allreduce(grad.detach().cpu().numpy())
+    out = torch.from_numpy(np.ascontiguousarray(summed))
+    if state.average:
+        out.div_(state.agent.config.num_workers)
+    st = state.agent.last_stats
+    state.buckets += 1
+    state.wire_bytes += st.wire_bytes_sent
+    state.dense_bytes += grad.numel() * 4
+    state.nonzero_blocks += st.nonzero_blocks
+    state.blocks += st.blocks
+    state.seconds += st.seconds
+    state.history.append(st.density)
+    fut: torch.futures.Future[torch.Tensor] = torch.futures.Future()
+    fut.set_result(out.to(grad.device).view_as(grad))
+    return fut
