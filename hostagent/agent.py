@@ -127,6 +127,7 @@ class HostAgent:
         if self._failed is not None:
             raise AgentFailed(f"an earlier allreduce failed ({self._failed}); reset the job on "
                               "the aggregator and call reset() on every worker")
+        started = time.perf_counter()
         array = np.asarray(array)
         if array.dtype not in SUPPORTED_DTYPES:
             raise TypeError(f"allreduce supports float32 and int32 arrays, not {array.dtype}")
@@ -140,7 +141,6 @@ class HostAgent:
         out = np.zeros((plan.num_blocks, cfg.block_size), dtype=plan.dtype)
         stats = self.last_stats = AllreduceStats(
             elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
-        started = time.perf_counter()
         try:
             streams = self._make_streams(plan, out, epoch)
             self._run(streams, stats)
