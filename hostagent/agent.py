@@ -15,6 +15,7 @@ from hostagent.blocks import BlockPlan
 from hostagent.config import WorkerConfig
 from hostagent.rto import RtoEstimator
 from hostagent.stream import Stream
+from p4reduce.batchio import BatchReceiver, BatchSender
 from p4reduce.protocol import EPOCH_MOD, NONE, AggHeader, MalformedPacket, MsgType
 
 SOCKET_BUFFER_BYTES = 8 << 20
@@ -64,6 +65,9 @@ class HostAgent:
         # Connected: the kernel drops datagrams from anyone but the aggregator.
         self._sock.connect(config.aggregator)
         self._sock.setblocking(False)
+        self._peer = self._sock.getpeername()
+        self._receiver = BatchReceiver(self._sock)
+        self._sender = BatchSender(self._sock)
         self._rounds = [0] * config.num_slots
         self._epoch = 0
         self._failed: str | None = None
@@ -102,6 +106,7 @@ class HostAgent:
         buf = bytearray(65535)
         while time.monotonic() < deadline:
             self._send(request, self.last_stats)
+            self._flush()
             until = min(deadline, time.monotonic() + self._rto.rto)
             while time.monotonic() < until:
                 ready, _, _ = select.select([self._sock], [], [], until - time.monotonic())
@@ -179,12 +184,15 @@ class HostAgent:
         return streams
 
     def _send(self, packet: bytes, stats: AllreduceStats) -> None:
-        try:
-            self._sock.send(packet)
-        except (BlockingIOError, ConnectionRefusedError):
-            pass  # buffer full / aggregator not up yet: the retransmission timer covers it
+        """Queue a packet; `_flush` hands the queue to the kernel in one call."""
+        self._sender.add((packet,), self._peer)
         stats.packets_sent += 1
         stats.payload_bytes_sent += len(packet)
+
+    def _flush(self) -> None:
+        # Refused datagrams (full buffer, aggregator not up yet) are covered by
+        # the retransmission timer.
+        self._sender.flush()
 
     def _run(self, streams: list[Stream], stats: AllreduceStats) -> None:
         cfg = self.config
@@ -192,36 +200,31 @@ class HostAgent:
         timers = {s.slot: _RoundTimer(self._rto.rto, time.monotonic()) for s in streams}
         for s in streams:
             self._send(s.start(), stats)
+        self._flush()
         remaining = len(streams)
         sel = selectors.DefaultSelector()
         sel.register(self._sock, selectors.EVENT_READ)
-        buf = bytearray(65535)
-        view = memoryview(buf)
         next_check = time.monotonic() + self._rto.rto
         try:
             while remaining:
                 if sel.select(max(0.0, next_check - time.monotonic())):
-                    remaining -= self._drain(buf, view, by_slot, timers, stats)
+                    while batch := self._receiver.recv():
+                        remaining -= self._process(batch, by_slot, timers, stats)
+                        self._flush()
                 now = time.monotonic()
                 if remaining and now >= next_check:
                     next_check = self._expire(streams, timers, now, stats)
+                    self._flush()
         finally:
             sel.close()
 
-    def _drain(self, buf: bytearray, view: memoryview, by_slot: dict[int, Stream],
-               timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
-        """Process every queued datagram; returns how many streams finished."""
+    def _process(self, batch: list[tuple[memoryview, tuple[str, int]]], by_slot: dict[int, Stream],
+                 timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
+        """Handle received datagrams; returns how many streams finished."""
         cfg = self.config
         finished = 0
-        while True:
-            try:
-                n = self._sock.recv_into(buf)
-            except (BlockingIOError, InterruptedError):
-                return finished
-            except ConnectionRefusedError:
-                continue  # ICMP from an aggregator that is not up (yet)
+        for payload, _ in batch:
             stats.packets_received += 1
-            payload = view[:n]
             try:
                 h = AggHeader.unpack(payload)
             except MalformedPacket:
@@ -251,6 +254,7 @@ class HostAgent:
             if reply is not None:
                 self._send(reply, stats)
             timers[h.slot] = _RoundTimer(self._rto.rto, now)
+        return finished
 
     def _expire(self, streams: list[Stream], timers: dict[int, _RoundTimer], now: float,
                 stats: AllreduceStats) -> float:

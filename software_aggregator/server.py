@@ -7,6 +7,7 @@ import socket
 import threading
 from typing import Iterable
 
+from p4reduce.batchio import BatchReceiver, BatchSender
 from p4reduce.protocol import AGG_UDP_PORT
 from software_aggregator.config import JobSpec
 from software_aggregator.engine import AggregatorEngine
@@ -70,27 +71,30 @@ class AggregatorServer:
         sel = selectors.DefaultSelector()
         sel.register(self._sock, selectors.EVENT_READ)
         sel.register(self._wakeup_r, selectors.EVENT_READ)
-        buf = bytearray(MAX_DATAGRAM)
-        view = memoryview(buf)
+        receiver = BatchReceiver(self._sock)
+        sender = BatchSender(self._sock)
         try:
             while not self._stop.is_set():
                 sel.select()
-                self._drain(buf, view)
+                while batch := receiver.recv():
+                    for payload, addr in batch:
+                        self._handle(payload, addr, sender)
+                    self._flush(sender)
         finally:
             sel.close()
 
-    def _drain(self, buf: bytearray, view: memoryview) -> None:
-        while True:
-            try:
-                n, addr = self._sock.recvfrom_into(buf)
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError as exc:  # e.g. ICMP port unreachable reported on a later recv
-                log.debug("recv error ignored: %s", exc)
-                continue
-            self.handle_datagram(view[:n], addr)
-
     def handle_datagram(self, payload: memoryview | bytes, addr: tuple[str, int]) -> None:
+        """Process one datagram and send its replies now."""
+        sender = BatchSender(self._sock)
+        self._handle(payload, addr, sender)
+        self._flush(sender)
+
+    def _flush(self, sender: BatchSender) -> None:
+        failed = sender.flush()
+        if failed:  # full buffer or unreachable: the worker will retransmit
+            self.engine.counters.add("send_errors", failed)
+
+    def _handle(self, payload: memoryview | bytes, addr: tuple[str, int], sender: BatchSender) -> None:
         handled = self.engine.handle(payload)
         if handled.sender is not None:
             self._addresses[handled.sender] = addr
@@ -99,8 +103,4 @@ class AggregatorServer:
             if dest is None:
                 self.engine.counters.add("drop_no_address")
                 continue
-            try:
-                self._sock.sendto(out.payload, dest)
-            except OSError as exc:  # full buffer or unreachable: the worker will retransmit
-                self.engine.counters.add("send_errors")
-                log.debug("send to %s failed: %s", dest, exc)
+            sender.add((out.payload,), dest)
