@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Mininet experiments: N workers + an aggregator in a star, density sweep.
+
+    sudo python3 mininet/p4reduce_mininet.py --workers 4 --bw 100 --densities 0.01 0.1 1
+
+Switch: a Linux bridge (`lxbr`, no OVS needed) with the software aggregator on
+its own host. Links are Mininet TCLinks (bandwidth via htb); `--loss` uses
+netem when the kernel has it, else nftables random drop on each worker link;
+`--delay` needs netem. For every density it runs p4reduce workers (real
+processes on the Mininet hosts) and, when PyTorch is installed, a gloo dense
+allreduce over the same links. Writes CSV and a PNG plot of allreduce time and
+goodput versus density.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+if "/usr/lib/python3/dist-packages" not in sys.path:  # Debian's mininet package
+    sys.path.append("/usr/lib/python3/dist-packages")
+
+from p4reduce.netns import Impairment, _nft_egress, netem_supported  # noqa: E402
+from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
+
+PY = sys.executable
+FIELDS = ["method", "workers", "elements", "density", "block_size", "bw_mbit", "loss",
+          "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions"]
+
+
+def build_star(workers: int, bw: float | None, delay_ms: float, loss: float):
+    from mininet.link import TCLink
+    from mininet.net import Mininet
+    from mininet.nodelib import LinuxBridge
+    use_netem = netem_supported()
+    if delay_ms and not use_netem:
+        raise SystemExit("--delay needs sch_netem, which this kernel lacks")
+    net = Mininet(switch=LinuxBridge, controller=None, link=TCLink, autoSetMacs=True)
+    s1 = net.addSwitch("s1", stp=False)
+    agg = net.addHost("agg")
+    hosts = [net.addHost(f"w{i}") for i in range(workers)]
+    link_opts = {}
+    if bw:
+        link_opts["bw"] = bw
+    if use_netem:
+        link_opts.update(delay=f"{delay_ms}ms" if delay_ms else None, loss=loss * 100 or None)
+    net.addLink(agg, s1, **({"bw": bw} if bw else {}))
+    for h in hosts:
+        net.addLink(h, s1, **{k: v for k, v in link_opts.items() if v})
+    net.start()
+    if loss and not use_netem:
+        for h in hosts:
+            h.cmd(f"nft -f - <<'EOF'\n{_nft_egress(h.defaultIntf().name, Impairment(loss=loss))}EOF")
+    return net, agg, hosts
+
+
+def run_p4reduce(agg, hosts, args, density: float) -> dict:
+    job = f"1:{len(hosts)}:block_size={args.block_size},num_slots={args.slots}"
+    server = agg.popen([PY, "-m", "p4reduce", "aggregator", "--bind",
+                        f"{agg.IP()}:{AGG_UDP_PORT}", "--job", job], stdout=subprocess.PIPE,
+                       text=True)
+    server.stdout.readline()
+    procs = [h.popen([PY, "-m", "p4reduce", "worker", "--aggregator", f"{agg.IP()}:{AGG_UDP_PORT}",
+                      "--job", "1", "--rank", str(r), "--workers", str(len(hosts)),
+                      "--block-size", str(args.block_size), "--slots", str(args.slots),
+                      "--elements", str(args.elements), "--density", str(density),
+                      "--iterations", str(args.iterations + 1)],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for r, h in enumerate(hosts)]
+    reports = []
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        if p.returncode:
+            raise RuntimeError(f"worker failed: {err[-400:]}")
+        reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")][1:])  # drop warm-up
+    server.terminate()
+    server.wait(timeout=10)
+    per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
+    return {"median_s": statistics.median(per_iter),
+            "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
+            "retx": sum(it["retransmissions"] + it["queries"] for rep in reports for it in rep)}
+
+
+def run_gloo(hosts, args) -> float | None:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return None
+    master = f"{hosts[0].IP()}:29517"
+    procs = [h.popen([PY, str(ROOT / "mininet" / "gloo_allreduce.py"), "--master", master,
+                      "--rank", str(r), "--workers", str(len(hosts)), "--elements", str(args.elements),
+                      "--iterations", str(args.iterations)], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True,
+                     # gloo would otherwise pick the hostname's address (loopback)
+                     env=dict(os.environ, GLOO_SOCKET_IFNAME=h.defaultIntf().name))
+             for r, h in enumerate(hosts)]
+    reports = []
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        if p.returncode:
+            raise RuntimeError(f"gloo failed: {err[-400:]}")
+        reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")])
+    return statistics.median(max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations))
+
+
+def plot(rows: list[dict], path: pathlib.Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
+    p4 = sorted((r for r in rows if r["method"] == "p4reduce"), key=lambda r: r["density"])
+    d = [r["density"] * 100 for r in p4]
+    a1.plot(d, [r["median_ms"] for r in p4], marker="o", label="p4reduce")
+    a2.plot(d, [r["goodput_mbit"] for r in p4], marker="o", label="p4reduce")
+    for r in rows:
+        if r["method"] == "gloo_dense":
+            a1.axhline(r["median_ms"], color="gray", ls="--", label="gloo dense")
+            a2.axhline(r["goodput_mbit"], color="gray", ls="--", label="gloo dense")
+    for ax, label in ((a1, "allreduce time (ms)"), (a2, "goodput (Mbit/s of tensor)")):
+        ax.set_xscale("log")
+        ax.set_xlabel("non-zero blocks (%)")
+        ax.set_ylabel(label)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    fig.suptitle(f"{rows[0]['workers']} workers, {rows[0]['elements'] * 4 / 2**20:.0f} MB, "
+                 f"{rows[0]['bw_mbit'] or 'unlimited'} Mbit/s links")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--elements", type=int, default=1_000_000)
+    ap.add_argument("--densities", type=float, nargs="+", default=[0.001, 0.01, 0.1, 0.5, 1.0])
+    ap.add_argument("--block-size", type=int, default=256)
+    ap.add_argument("--slots", type=int, default=64)
+    ap.add_argument("--iterations", type=int, default=3)
+    ap.add_argument("--bw", type=float, default=None, help="link bandwidth, Mbit/s")
+    ap.add_argument("--delay", type=float, default=0.0, help="link delay, ms (needs netem)")
+    ap.add_argument("--loss", type=float, default=0.0, help="loss probability per worker link")
+    ap.add_argument("--no-gloo", action="store_true", help="skip the gloo dense baseline")
+    ap.add_argument("--out", default="results/mininet")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        raise SystemExit("Mininet needs root: run with sudo")
+    from mininet.log import setLogLevel
+    setLogLevel("warning")
+    out = pathlib.Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    net, agg, hosts = build_star(args.workers, args.bw, args.delay, args.loss)
+    rows = []
+    tensor_mbit = args.elements * 32 / 1e6
+    try:
+        common = dict(workers=args.workers, elements=args.elements, block_size=args.block_size,
+                      bw_mbit=args.bw, loss=args.loss)
+        if not args.no_gloo:
+            t = run_gloo(hosts, args)
+            if t is not None:
+                rows.append(dict(common, method="gloo_dense", density=1.0, median_ms=t * 1e3,
+                                 goodput_mbit=tensor_mbit / t, wire_bytes_per_worker=None,
+                                 retransmissions=None))
+                print(f"gloo dense: {t * 1e3:.1f} ms", flush=True)
+        for density in args.densities:
+            r = run_p4reduce(agg, hosts, args, density)
+            rows.append(dict(common, method="p4reduce", density=density, median_ms=r["median_s"] * 1e3,
+                             goodput_mbit=tensor_mbit / r["median_s"], wire_bytes_per_worker=r["wire"],
+                             retransmissions=r["retx"]))
+            print(f"p4reduce density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
+                  f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions", flush=True)
+    finally:
+        net.stop()
+    with open(out.with_suffix(".csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    plot(rows, out.with_suffix(".png"))
+    print(f"wrote {out.with_suffix('.csv')} and {out.with_suffix('.png')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
