@@ -1,0 +1,1 @@
+"""P4Runtime controller for the p4reduce switch program."""
