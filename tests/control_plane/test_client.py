@@ -14,7 +14,7 @@ from p4.v1 import p4runtime_pb2_grpc
 from controller.client import NotPrimary, SwitchClient, SwitchUnreachable
 from controller.config import load_config
 from controller.p4info import P4Info, P4InfoError, encode_value
-from tests.controller.test_config import GOOD
+from sample_config import GOOD
 
 BUILD = pathlib.Path(__file__).resolve().parents[2] / "p4src" / "build"
 
