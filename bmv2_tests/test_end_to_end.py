@@ -1,0 +1,72 @@
+"""Real host agents (`p4reduce worker` processes in network namespaces) doing an
+allreduce through the P4 program on simple_switch_grpc."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+
+import numpy as np
+import pytest
+
+from bmv2_tests.conftest import make_workers
+from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch, job_dict
+from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.synthetic import worker_tensor
+
+
+@pytest.fixture
+def hosts(tmp_path):
+    sw = Bmv2Switch(num_ports=3).start(tmp_path)
+    workers = make_workers(sw, 3)
+    namespaces = []
+    try:
+        for w in workers:
+            ns = f"p4r-e2e-{uuid.uuid4().hex[:6]}"
+            namespaces.append(ns)
+            for cmd in (["ip", "netns", "add", ns],
+                        ["ip", "link", "set", w.host_if, "netns", ns],
+                        ["ip", "-n", ns, "link", "set", w.host_if, "address", w.mac],
+                        ["ip", "-n", ns, "addr", "add", f"{w.ip}/24", "dev", w.host_if],
+                        ["ip", "-n", ns, "link", "set", w.host_if, "up"],
+                        ["ip", "-n", ns, "link", "set", "lo", "up"],
+                        # The aggregator is the switch itself: no host answers ARP for it.
+                        ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", w.host_if]):
+                subprocess.run(cmd, check=True, capture_output=True)
+        yield sw, workers, namespaces
+    finally:
+        sw.stop()
+        for ns in namespaces:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+@pytest.mark.parametrize("dtype, density", [("int32", 0.3), ("float32", 0.05)])
+def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density):
+    sw, workers, namespaces = hosts
+    sw.install({"jobs": [job_dict(1, workers, slot_base=0, num_slots=8)]})
+    elements = 5000
+    procs = []
+    for w, ns in zip(workers, namespaces):
+        procs.append(subprocess.Popen(
+            ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker",
+             "--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{w.ip}:{w.udp_port}",
+             "--job", "1", "--rank", str(w.worker_id), "--workers", str(len(workers)),
+             "--mode", "dense", "--block-size", "32", "--slots", "8",
+             "--elements", str(elements), "--density", str(density), "--dtype", dtype,
+             "--iterations", "2", "--output", str(tmp_path / f"r{w.worker_id}.npy")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    for p in procs:
+        out, err = p.communicate(timeout=240)
+        assert p.returncode == 0, err[-1500:]
+    inputs = [worker_tensor(0, r, elements, 32, density, dtype) for r in range(len(workers))]
+    exact = np.sum([x.astype(np.float64) for x in inputs], axis=0)
+    results = [np.load(tmp_path / f"r{r}.npy") for r in range(len(workers))]
+    for r in results:
+        np.testing.assert_array_equal(r, results[0])
+    if dtype == "int32":
+        np.testing.assert_array_equal(results[0], exact)
+    else:
+        from hostagent.fixedpoint import tensor_error_bound
+        assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
+    counters = sw.client.read_counters()
+    assert counters["result_multicast"] > 0 and counters["unknown_worker"] == 0
