@@ -2,6 +2,7 @@
 allreduce through the P4 program on simple_switch_grpc."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import uuid
@@ -11,6 +12,7 @@ import pytest
 
 from bmv2_tests.conftest import make_workers
 from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch, job_dict
+from p4reduce.netns import nft_drop_both_ways
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.synthetic import worker_tensor
 
@@ -40,10 +42,17 @@ def hosts(tmp_path):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-@pytest.mark.parametrize("dtype, density", [("int32", 0.3), ("float32", 0.05)])
-def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density):
+@pytest.mark.parametrize("dtype, density, loss", [("int32", 0.3, 0.0), ("float32", 0.05, 0.0),
+                                                 ("int32", 0.3, 0.05)])
+def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, loss):
     sw, workers, namespaces = hosts
     sw.install({"jobs": [job_dict(1, workers, slot_base=0, num_slots=8)]})
+    if loss:
+        if shutil.which("nft") is None:
+            pytest.skip("packet loss on the worker links needs nftables (`nft`)")
+        for w, ns in zip(workers, namespaces):
+            subprocess.run(["ip", "netns", "exec", ns, "nft", "-f", "-"], check=True, text=True,
+                           input=nft_drop_both_ways(w.host_if, loss), capture_output=True)
     elements = 5000
     procs = []
     for w, ns in zip(workers, namespaces):
@@ -70,3 +79,5 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density):
         assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
     counters = sw.client.read_counters()
     assert counters["result_multicast"] > 0 and counters["unknown_worker"] == 0
+    if loss:  # lost results were recovered by unicast re-sends or retransmitted data
+        assert counters["result_unicast"] + counters["retransmit_dropped"] > 0

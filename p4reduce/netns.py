@@ -168,6 +168,15 @@ class Testbed:
         return "nftables"
 
 
+def nft_drop_both_ways(dev: str, loss: float) -> str:
+    """nftables rules dropping `loss` of the UDP packets entering and leaving `dev`
+    (for links whose other end is not ours to configure, e.g. a BMv2 port)."""
+    rule = f"ip protocol udp numgen random mod 1000000 < {round(loss * 1e6)} drop"
+    chains = "".join(f"  chain {hook} {{\n    type filter hook {hook} device \"{dev}\" priority 0;\n"
+                     f"    {rule}\n  }}\n" for hook in ("ingress", "egress"))
+    return f"table netdev p4r_loss_{dev.replace('-', '_')} {{\n{chains}}}\n"
+
+
 def _nft_egress(dev: str, imp: Impairment) -> str:
     """Random drop, then random duplication, of UDP leaving `dev`."""
     rules = []
