@@ -31,11 +31,12 @@ from p4reduce.netns import Impairment, _nft_egress, netem_supported  # noqa: E40
 from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
 
 PY = sys.executable
-FIELDS = ["method", "workers", "elements", "density", "block_size", "bw_mbit", "loss",
+FIELDS = ["method", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
           "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions"]
 
 
-def build_star(workers: int, bw: float | None, delay_ms: float, loss: float):
+def build_star(workers: int, bw: float | None, delay_ms: float, loss: float,
+               agg_bw: float | None = None):
     from mininet.link import TCLink
     from mininet.net import Mininet
     from mininet.nodelib import LinuxBridge
@@ -51,7 +52,10 @@ def build_star(workers: int, bw: float | None, delay_ms: float, loss: float):
         link_opts["bw"] = bw
     if use_netem:
         link_opts.update(delay=f"{delay_ms}ms" if delay_ms else None, loss=loss * 100 or None)
-    net.addLink(agg, s1, **({"bw": bw} if bw else {}))
+    # The aggregator host's link carries one result copy per worker; a switch
+    # would replicate inside. --agg-bw lets it stand in for an in-switch aggregator.
+    agg_bw = agg_bw or bw
+    net.addLink(agg, s1, **({"bw": agg_bw} if agg_bw else {}))
     for h in hosts:
         net.addLink(h, s1, **{k: v for k, v in link_opts.items() if v})
     net.start()
@@ -144,6 +148,9 @@ def main() -> int:
     ap.add_argument("--slots", type=int, default=64)
     ap.add_argument("--iterations", type=int, default=3)
     ap.add_argument("--bw", type=float, default=None, help="link bandwidth, Mbit/s")
+    ap.add_argument("--agg-bw", type=float, default=None,
+                    help="bandwidth of the aggregator host's link (default: --bw); workers x bw "
+                         "models an aggregator inside the switch")
     ap.add_argument("--delay", type=float, default=0.0, help="link delay, ms (needs netem)")
     ap.add_argument("--loss", type=float, default=0.0, help="loss probability per worker link")
     ap.add_argument("--no-gloo", action="store_true", help="skip the gloo dense baseline")
@@ -155,12 +162,12 @@ def main() -> int:
     setLogLevel("warning")
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    net, agg, hosts = build_star(args.workers, args.bw, args.delay, args.loss)
+    net, agg, hosts = build_star(args.workers, args.bw, args.delay, args.loss, args.agg_bw)
     rows = []
     tensor_mbit = args.elements * 32 / 1e6
     try:
         common = dict(workers=args.workers, elements=args.elements, block_size=args.block_size,
-                      bw_mbit=args.bw, loss=args.loss)
+                      bw_mbit=args.bw, agg_bw_mbit=args.agg_bw or args.bw, loss=args.loss)
         if not args.no_gloo:
             t = run_gloo(hosts, args)
             if t is not None:
