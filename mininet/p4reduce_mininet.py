@@ -65,6 +65,17 @@ def build_star(workers: int, bw: float | None, delay_ms: float, loss: float,
     return net, agg, hosts
 
 
+def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
+    """The JSON lines each process printed, in order; raises if one failed."""
+    reports = []
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        if p.returncode:
+            raise RuntimeError(f"{what} failed: {err[-400:]}")
+        reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")])
+    return reports
+
+
 def run_p4reduce(agg, hosts, args, density: float) -> dict:
     job = f"1:{len(hosts)}:block_size={args.block_size},num_slots={args.slots}"
     server = agg.popen([PY, "-m", "p4reduce", "aggregator", "--bind",
@@ -78,12 +89,7 @@ def run_p4reduce(agg, hosts, args, density: float) -> dict:
                       "--iterations", str(args.iterations + 1)],
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for r, h in enumerate(hosts)]
-    reports = []
-    for p in procs:
-        out, err = p.communicate(timeout=600)
-        if p.returncode:
-            raise RuntimeError(f"worker failed: {err[-400:]}")
-        reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")][1:])  # drop warm-up
+    reports = [rep[1:] for rep in _json_reports(procs, "p4reduce worker")]  # drop warm-up
     server.terminate()
     server.wait(timeout=10)
     per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
@@ -105,12 +111,7 @@ def run_gloo(hosts, args) -> float | None:
                      # gloo would otherwise pick the hostname's address (loopback)
                      env=dict(os.environ, GLOO_SOCKET_IFNAME=h.defaultIntf().name))
              for r, h in enumerate(hosts)]
-    reports = []
-    for p in procs:
-        out, err = p.communicate(timeout=600)
-        if p.returncode:
-            raise RuntimeError(f"gloo failed: {err[-400:]}")
-        reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")])
+    reports = _json_reports(procs, "gloo worker")
     return statistics.median(max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations))
 
 
