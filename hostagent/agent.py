@@ -139,7 +139,7 @@ class HostAgent:
         cfg = self.config
         flat = np.ascontiguousarray(array).reshape(-1)
         if array.dtype == np.int32:
-            fixedpoint.check_int_input(flat, cfg.num_workers)
+            fixedpoint.check_int_input(flat, cfg.scale_workers)
         plan = BlockPlan.build(flat, cfg.block_size, cfg.num_slots)  # float checks happen here
         epoch = self._epoch
         self._epoch = (self._epoch + 1) % EPOCH_MOD
@@ -164,7 +164,7 @@ class HostAgent:
     def _make_streams(self, plan: BlockPlan, out: np.ndarray, epoch: int) -> list[Stream]:
         cfg = self.config
         is_float = plan.dtype == np.float32
-        n = cfg.num_workers
+        n = cfg.scale_workers
 
         def quantize(block: int, exp: int) -> np.ndarray:
             values = plan.block(block)

@@ -20,6 +20,13 @@ class WorkerConfig:
     timeout: float = 0.05  # initial and minimum retransmission timeout, seconds
     max_timeout: float = 0.5  # cap for the adaptive timeout and its backoff
     failure_timeout: float = 10.0  # a round without progress for this long fails the allreduce
+    # Workers summed in the end when this job is a leaf of a hierarchy (for
+    # fixed-point scaling and the int32 bound); default num_workers.
+    total_workers: int | None = None
+
+    @property
+    def scale_workers(self) -> int:
+        return self.total_workers or self.num_workers
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -33,5 +40,7 @@ class WorkerConfig:
             raise ValueError(f"block_size {self.block_size} outside 1..16000")
         if not 0 < self.timeout <= self.max_timeout:
             raise ValueError("need 0 < timeout <= max_timeout")
+        if self.total_workers is not None and not self.num_workers <= self.total_workers <= 1 << 16:
+            raise ValueError(f"total_workers {self.total_workers} must be >= num_workers")
         if self.failure_timeout < self.timeout:
             raise ValueError("failure_timeout must be >= timeout")

@@ -42,7 +42,7 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.fu
     summed = state.agent.allreduce(grad.detach().cpu().numpy())
     out = torch.from_numpy(np.ascontiguousarray(summed))
     if state.average:
-        out.div_(state.agent.config.num_workers)
+        out.div_(state.agent.config.scale_workers)
     st = state.agent.last_stats
     state.buckets += 1
     state.wire_bytes += st.wire_bytes_sent

@@ -77,7 +77,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
                                args.dtype)
     cfg = WorkerConfig(args.job, args.rank, args.workers, aggregator=args.aggregator,
                        mode=Mode(args.mode), slot_base=args.slot_base, num_slots=args.slots,
-                       block_size=args.block_size, bind=args.bind, timeout=args.timeout)
+                       block_size=args.block_size, bind=args.bind, timeout=args.timeout,
+                       total_workers=args.total_workers)
     with HostAgent(cfg) as agent:
         for i in range(args.iterations):
             result = agent.allreduce(tensor)
@@ -117,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     agg.add_argument("--bind", type=_host_port, default=("0.0.0.0", AGG_UDP_PORT))
     agg.add_argument("--job", action="append", required=True,
                      help="JOB:WORKERS[:mode=sparse|dense,block_size=N,slot_base=N,num_slots=N]"
-                          " (repeatable)")
+                          " (repeatable); a leaf of a hierarchy adds "
+                          "upstream=HOST[:PORT],up_job=J,up_rank=R")
     agg.add_argument("--stats-interval", type=float, default=0.0,
                      help="print counters every N seconds (0: only at exit)")
     agg.set_defaults(func=_cmd_aggregator)
@@ -128,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     wk.add_argument("--rank", type=int, required=True)
     wk.add_argument("--workers", type=int, required=True)
     wk.add_argument("--slot-base", type=int, default=0)
+    wk.add_argument("--total-workers", type=int, default=None,
+                    help="workers in the whole hierarchy when the aggregator is a leaf")
     wk.add_argument("--bind", type=_host_port, default=("0.0.0.0", 0))
     wk.add_argument("--timeout", type=float, default=0.05, help="minimum retransmission timeout (s)")
     wk.add_argument("--input", help=".npy file (float32 or int32); default: synthetic tensor")

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p4reduce.protocol import MAX_SLOTS, MAX_WORKERS, Mode
+from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS, MAX_WORKERS, Mode
+from software_aggregator.relay import Upstream
 
 
 @dataclass(frozen=True)
@@ -14,6 +15,7 @@ class JobSpec:
     slot_base: int = 0
     num_slots: int = 256
     block_size: int = 256
+    upstream: Upstream | None = None  # set for a leaf of a hierarchical aggregation
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -31,17 +33,31 @@ class JobSpec:
 
     @classmethod
     def parse(cls, text: str) -> JobSpec:
-        """Parse the CLI form `JOB:WORKERS[:key=value,...]`, e.g. `1:4:mode=dense,block_size=32`."""
+        """Parse the CLI form `JOB:WORKERS[:key=value,...]`, e.g. `1:4:mode=dense,block_size=32`.
+
+        A leaf of a hierarchy adds `upstream=HOST[:PORT],up_job=J,up_rank=R`.
+        """
         parts = text.split(":", 2)
         if len(parts) < 2:
             raise ValueError(f"job spec {text!r}: expected JOB:WORKERS[:key=value,...]")
         try:
             kwargs: dict[str, object] = {"job_id": int(parts[0]), "num_workers": int(parts[1])}
+            up: dict[str, object] = {}
             for item in filter(None, parts[2].split(",") if len(parts) == 3 else []):
                 key, _, value = item.partition("=")
-                if key not in ("mode", "slot_base", "num_slots", "block_size"):
+                if key in ("mode", "slot_base", "num_slots", "block_size"):
+                    kwargs[key] = value if key == "mode" else int(value)
+                elif key == "upstream":
+                    host, _, port = value.partition(":")
+                    up.update(host=host, port=int(port) if port else AGG_UDP_PORT)
+                elif key in ("up_job", "up_rank"):
+                    up["job_id" if key == "up_job" else "rank"] = int(value)
+                else:
                     raise ValueError(f"unknown key {key!r}")
-                kwargs[key] = value if key == "mode" else int(value)
+            if up:
+                if "host" not in up:
+                    raise ValueError("up_job/up_rank need upstream=HOST[:PORT]")
+                kwargs["upstream"] = Upstream(**up)  # type: ignore[arg-type]
         except ValueError as exc:
             raise ValueError(f"job spec {text!r}: {exc}") from None
         return cls(**kwargs)  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ from typing import Iterable
 from p4reduce.protocol import AggHeader, MalformedPacket, MsgType, decode_values
 from software_aggregator.config import JobSpec
 from software_aggregator.counters import Counters
+from software_aggregator.relay import UPSTREAM, RelaySlot
 from software_aggregator.slot import SlotState
 
 
@@ -35,12 +36,17 @@ class _Job:
         state = self.slots.get(index)
         if state is None:
             s = self.spec
-            state = self.slots[index] = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size)
+            if s.upstream is None:
+                state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size)
+            else:
+                state = RelaySlot(s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream)
+            self.slots[index] = state
         return state
 
 
 # Events that mean the packet was accepted; every other event is a drop reason.
-_ACCEPTED = frozenset({"counted", "completed", "resent", "reset"})
+_ACCEPTED = frozenset({"counted", "completed", "resent", "reset", "reforwarded",
+                       "query_forwarded"})
 
 
 class AggregatorEngine:
@@ -83,15 +89,30 @@ class AggregatorEngine:
         return [j.spec for j in self._jobs.values()]
 
     # -- packets --------------------------------------------------------------
-    def handle(self, payload: bytes | memoryview) -> Handled:
+    def handle(self, payload: bytes | memoryview, from_upstream: bool = False) -> Handled:
+        """`from_upstream`: the datagram came from a parent aggregator of a leaf job."""
         self.counters.add("packets_in")
         self.counters.add("bytes_in", len(payload))
-        result = self._dispatch(payload)
+        result = self._from_parent(payload) if from_upstream else self._dispatch(payload)
         self.counters.add(result.event if result.event in _ACCEPTED else f"drop_{result.event}")
         for out in result.replies:
             self.counters.add("packets_out")
             self.counters.add("bytes_out", len(out.payload))
         return result
+
+    def _from_parent(self, payload: bytes | memoryview) -> Handled:
+        try:
+            h = AggHeader.unpack(payload)
+        except MalformedPacket as exc:
+            return Handled(exc.reason)
+        for job in self._jobs.values():
+            up = job.spec.upstream
+            if up is not None and up.job_id == h.job_id and h.slot in job.spec.slot_range():
+                slot = job.slot(h.slot)
+                assert isinstance(slot, RelaySlot)
+                event, packets = slot.on_upstream(h, payload)
+                return Handled(event, None, [Outgoing(job.spec.job_id, w, p) for w, p in packets])
+        return Handled("upstream_unknown")
 
     def _dispatch(self, payload: bytes | memoryview) -> Handled:
         try:

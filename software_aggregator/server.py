@@ -11,6 +11,7 @@ from p4reduce.batchio import BatchReceiver, BatchSender
 from p4reduce.protocol import AGG_UDP_PORT
 from software_aggregator.config import JobSpec
 from software_aggregator.engine import AggregatorEngine
+from software_aggregator.relay import UPSTREAM
 
 log = logging.getLogger(__name__)
 SOCKET_BUFFER_BYTES = 8 << 20
@@ -34,6 +35,10 @@ class AggregatorServer:
         self._sock.bind((host, port))
         self._sock.setblocking(False)
         self._addresses: dict[tuple[int, int], tuple[str, int]] = {}
+        # Parents of leaf jobs, resolved once (only they may send RESULTs to this server).
+        self._upstream_of = {j.job_id: (socket.gethostbyname(j.upstream.host), j.upstream.port)
+                             for j in self.engine.jobs() if j.upstream is not None}
+        self._upstreams = set(self._upstream_of.values())
         self._stop = threading.Event()
         self._wakeup_r, self._wakeup_w = socket.socketpair()
         self._thread: threading.Thread | None = None
@@ -95,10 +100,13 @@ class AggregatorServer:
             self.engine.counters.add("send_errors", failed)
 
     def _handle(self, payload: memoryview | bytes, addr: tuple[str, int], sender: BatchSender) -> None:
-        handled = self.engine.handle(payload)
+        handled = self.engine.handle(payload, from_upstream=addr in self._upstreams)
         if handled.sender is not None:
             self._addresses[handled.sender] = addr
         for out in handled.replies:
+            if out.worker_id == UPSTREAM:
+                sender.add((out.payload,), self._upstream_of[out.job_id])
+                continue
             dest = self._addresses.get((out.job_id, out.worker_id))
             if dest is None:
                 self.engine.counters.add("drop_no_address")

@@ -106,19 +106,27 @@ class SlotState:
             return "counted", []
         return "completed", self._complete()
 
+    def _round_values(self) -> tuple[np.ndarray | None, Flags]:
+        """The round's sums as int32 (None for a bootstrap round) and the overflow flag."""
+        if self.block == NONE:
+            return None, Flags.NONE
+        overflow = self.acc.min() < INT32_MIN or self.acc.max() > INT32_MAX
+        # Wraps like the switch would; the flag tells the workers.
+        return self.acc.astype(np.int32), Flags.OVERFLOW if overflow else Flags.NONE
+
     def _complete(self) -> list[tuple[int, bytes]]:
         assert self.epoch is not None
         next_block, next_exp = split_key(min(self.keys))
-        flags = Flags.NONE
-        values = None
-        if self.block != NONE:
-            if self.acc.min() < INT32_MIN or self.acc.max() > INT32_MAX:
-                flags = Flags.OVERFLOW
-            values = self.acc.astype(np.int32)  # wraps like the switch would
+        values, flags = self._round_values()
         header = AggHeader(MsgType.RESULT, self.job_id, 0, self.slot, self.round & 1,
                            self.epoch, self.block, next_block, self.exp, next_exp,
                            0 if values is None else self.block_size, int(flags))
-        stored = StoredResult(self.round & 1, bytearray(encode(header, values)))
+        return self._publish(encode(header, values), next_block, next_exp)
+
+    def _publish(self, result: bytes, next_block: int, next_exp: int) -> list[tuple[int, bytes]]:
+        """Keep the round's RESULT for re-sends, address a copy to every worker, advance."""
+        assert self.epoch is not None
+        stored = StoredResult(self.round & 1, bytearray(result))
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still
             # need results of the previous one.

@@ -1,0 +1,83 @@
+"""Hierarchical aggregation: a leaf aggregator that is one worker of a parent job.
+
+A leaf sums its local workers' blocks and sends the partial sum upstream as a
+DATA packet of the parent job, announcing the minimum of its workers'
+look-ahead keys; the parent's RESULT comes back and the leaf fans it out to its
+workers. Look-ahead composes: a leaf is expected by its parent in a round
+exactly when one of its workers announced that block. The leaf keeps no
+timers: its workers' retransmissions and queries are forwarded upstream while
+the parent has not answered.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, Mode, MsgType, encode, split_key
+from software_aggregator.slot import SlotState
+
+UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
+_JOB_ID = struct.Struct("!H")
+_JOB_ID_OFFSET = 2
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """Where a leaf job's partial sums go: the parent aggregator, its job and our rank there."""
+
+    host: str
+    port: int = AGG_UDP_PORT
+    job_id: int = 0
+    rank: int = 0
+
+
+class RelaySlot(SlotState):
+    def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode, block_size: int,
+                 upstream: Upstream) -> None:
+        super().__init__(job_id, slot, num_workers, mode, block_size)
+        self.upstream = upstream
+        self.forwarded: bytes | None = None  # this round's partial sum, sent upstream
+
+    def _complete(self) -> list[tuple[int, bytes]]:
+        """All local holders are in: send the partial sum up instead of a RESULT."""
+        assert self.epoch is not None
+        next_block, next_exp = split_key(min(self.keys))
+        values, _ = self._round_values()
+        up = self.upstream
+        header = AggHeader(MsgType.DATA, up.job_id, up.rank, self.slot, self.round & 1,
+                           self.epoch, self.block, next_block, self.exp, next_exp,
+                           0 if values is None else self.block_size)
+        self.forwarded = encode(header, values)
+        return [(UPSTREAM, self.forwarded)]
+
+    def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, bytes]]]:
+        if self.forwarded is not None and self._is_current(h) and self.seen >> h.worker_id & 1:
+            return "reforwarded", [(UPSTREAM, self.forwarded)]  # the parent's answer was lost
+        return super().on_data(h, values)
+
+    def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, bytes]]]:
+        if not self._is_current(h):
+            return self._resend(h)
+        if self.forwarded is not None:
+            return "reforwarded", [(UPSTREAM, self.forwarded)]
+        if self.expected & ~self.seen:
+            return self._pending(h, "pending")
+        # No local worker holds this block: only the parent knows the result.
+        up = self.upstream
+        query = AggHeader(MsgType.QUERY, up.job_id, up.rank, self.slot, h.version, h.epoch,
+                          h.block, NONE)
+        return "query_forwarded", [(UPSTREAM, query.pack())]
+
+    def on_upstream(self, h: AggHeader, payload: bytes | memoryview) -> tuple[str, list[tuple[int, bytes]]]:
+        """The parent's RESULT for this slot: fan it out if it is the current round's."""
+        if h.msg_type != MsgType.RESULT:
+            return "upstream_ignored", []  # PENDING names the parent's ranks, not ours
+        if (h.version != self.round & 1 or h.block != self.block or self.epoch is None
+                or h.epoch != self.epoch):
+            return "upstream_stale", []
+        result = bytearray(payload)
+        _JOB_ID.pack_into(result, _JOB_ID_OFFSET, self.job_id)
+        self.forwarded = None
+        return "completed", self._publish(bytes(result), h.next_block, h.next_exp)
