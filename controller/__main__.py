@@ -1,3 +1,4 @@
+"""`python -m controller install|counters|reset ...`"""
 import sys
 
 from controller.cli import main

@@ -1,102 +1,148 @@
-"""P4Runtime client for the p4reduce switch (grpcio + the official p4runtime stubs)."""
+"""P4Runtime session with one switch (grpcio + the official p4runtime stubs)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import queue
-import shutil
-import subprocess
 import threading
-from typing import Iterable, Iterator
+import time
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import grpc
+from google.rpc import code_pb2, status_pb2
 from p4.v1 import p4runtime_pb2 as p4r
 from p4.v1 import p4runtime_pb2_grpc
 
-from controller.config import Config, JobConfig
-from controller.p4info import P4Info, encode_value, ip_to_int, mac_to_int
+from controller import bmv2
+from controller.config import Config, JobConfig, SwitchConfig
+from controller.errors import NotPrimary, P4InfoError, SwitchError, SwitchUnreachable, WriteError
+from controller.p4info import P4Info
+from controller.pipeline import (EVENT_NAMES, NAMES, LabeledEntity, PipelineNames, check_contract,
+                                 decode_counters, install_entities, multicast_group, table_entry)
 
-INGRESS = "P4ReduceIngress"
-EGRESS = "P4ReduceEgress"
-WORKERS_TABLE = f"{INGRESS}.worker_check.workers"
-L2_TABLE = f"{INGRESS}.forwarding.l2"
-RESULT_DEST_TABLE = f"{EGRESS}.result_dest"
-EVENTS_COUNTER = f"{INGRESS}.events"
-SEEN_BITMAP_SUFFIX = ".seen_bitmap.seen"
-SWITCH_SLOTS = 1024
-EVENT_NAMES = ["data_counted", "result_multicast", "result_unicast", "retransmit_dropped",
-               "unknown_worker", "identity_mismatch", "bad_slot", "malformed", "forwarded"]
+__all__ = ["EVENT_NAMES", "NotPrimary", "SwitchClient", "SwitchError", "SwitchUnreachable",
+           "WriteError", "load_pipeline_files"]
 
-
-class SwitchUnreachable(ConnectionError):
-    """No P4Runtime server answered at the address."""
-
-
-class NotPrimary(RuntimeError):
-    """Another controller with a higher election id is primary."""
+_UPDATE_TYPES = {"insert": p4r.Update.INSERT, "modify": p4r.Update.MODIFY,
+                 "delete": p4r.Update.DELETE}
+_CHANNEL_OPTIONS = [
+    # A BMv2 JSON or a P4Info of a big program exceeds gRPC's 4 MB default.
+    ("grpc.max_send_message_length", 64 << 20),
+    ("grpc.max_receive_message_length", 64 << 20),
+    # Notice a switch that is still starting quickly (default backoff grows to 120 s).
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+]
 
 
 class SwitchClient:
-    """One P4Runtime session with one device, as primary controller."""
+    """One P4Runtime session with one device, normally as primary controller.
 
-    def __init__(self, grpc_addr: str, device_id: int, election_id: int,
-                 channel: grpc.Channel, stub: p4runtime_pb2_grpc.P4RuntimeStub,
-                 requests: queue.Queue, responses: queue.Queue) -> None:
+    Use `SwitchClient.connect(...)` (or `from_config`), then `push_pipeline`
+    (or `use_pipeline` / `fetch_pipeline` for a switch already programmed),
+    `install`, `read_counters`, `reset_job`; `close()` or use it as a context
+    manager.
+    """
+
+    def __init__(self, grpc_addr: str, device_id: int = 0, election_id: int = 1, *,
+                 thrift_port: int = 9090, names: PipelineNames = NAMES,
+                 rpc_timeout: float = 60.0) -> None:
         self.grpc_addr = grpc_addr
         self.device_id = device_id
-        self.election_id = p4r.Uint128(high=0, low=election_id)
-        self._channel = channel
-        self._stub = stub
-        self._requests = requests
-        self._responses = responses
+        self.election_id = election_id
+        self.thrift_port = thrift_port
+        self.names = names
+        self.rpc_timeout = rpc_timeout  # unary RPCs; a pipeline push on BMv2 takes seconds
         self.p4info: P4Info | None = None
-        self.bmv2_json: dict | None = None
+        self.bmv2_json: dict[str, Any] | None = None
+        self.primary = False
+        self._channel: grpc.Channel | None = None
+        self._stub: p4runtime_pb2_grpc.P4RuntimeStub | None = None
+        self._stream: Any = None
+        self._requests: queue.Queue = queue.Queue()
+        self._arbitration: queue.Queue = queue.Queue()
 
-    # -- session ----------------------------------------------------------------
+    # -- session ---------------------------------------------------------------------
     @classmethod
-    def connect(cls, grpc_addr: str, device_id: int = 0, election_id: int = 1,
-                timeout: float = 5.0) -> SwitchClient:
-        channel = grpc.insecure_channel(grpc_addr)
-        try:
-            grpc.channel_ready_future(channel).result(timeout=timeout)
-        except grpc.FutureTimeoutError:
-            channel.close()
-            raise SwitchUnreachable(f"no P4Runtime server at {grpc_addr} "
-                                    f"(waited {timeout} s)") from None
-        stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
-        requests: queue.Queue = queue.Queue()
-        responses: queue.Queue = queue.Queue()
-        stream = stub.StreamChannel(_drain(requests))
-        threading.Thread(target=_pump, args=(stream, responses), daemon=True,
-                         name=f"p4runtime-stream-{grpc_addr}").start()
-        client = cls(grpc_addr, device_id, election_id, channel, stub, requests, responses)
-        client._arbitrate(timeout)
+    def connect(cls, grpc_addr: str, device_id: int = 0, election_id: int = 1, timeout: float = 5.0,
+                *, arbitrate: bool = True, **kwargs: Any) -> SwitchClient:
+        """Open a session; with `arbitrate`, become primary or raise.
+
+        Raises SwitchUnreachable if nothing answers (channel and arbitration
+        together) within `timeout` seconds, NotPrimary if another controller is
+        primary. Reads work without arbitration (`arbitrate=False`).
+        """
+        client = cls(grpc_addr, device_id, election_id, **kwargs)
+        client.open(timeout, arbitrate)
         return client
 
-    def _arbitrate(self, timeout: float) -> None:
+    @classmethod
+    def from_config(cls, switch: SwitchConfig, timeout: float = 5.0, **kwargs: Any) -> SwitchClient:
+        return cls.connect(switch.grpc_addr, switch.device_id, switch.election_id, timeout,
+                           thrift_port=switch.thrift_port, **kwargs)
+
+    def open(self, timeout: float = 5.0, arbitrate: bool = True) -> None:
+        deadline = time.monotonic() + timeout
+        self._channel = grpc.insecure_channel(self.grpc_addr, options=_CHANNEL_OPTIONS)
+        try:
+            grpc.channel_ready_future(self._channel).result(timeout=max(0.0, deadline - time.monotonic()))
+        except grpc.FutureTimeoutError:
+            self.close()
+            raise SwitchUnreachable(f"no P4Runtime server answered at {self.grpc_addr} "
+                                    f"within {timeout:g} s (is the switch running?)") from None
+        self._stub = p4runtime_pb2_grpc.P4RuntimeStub(self._channel)
+        if arbitrate:
+            try:
+                self._arbitrate(deadline, timeout)
+            except BaseException:
+                self.close()
+                raise
+
+    def _arbitrate(self, deadline: float, timeout: float) -> None:
+        assert self._stub is not None
+        self._stream = self._stub.StreamChannel(_drain(self._requests))
+        threading.Thread(target=self._pump, daemon=True,
+                         name=f"p4runtime-stream-{self.grpc_addr}").start()
         req = p4r.StreamMessageRequest()
         req.arbitration.device_id = self.device_id
-        req.arbitration.election_id.CopyFrom(self.election_id)
+        req.arbitration.election_id.CopyFrom(_uint128(self.election_id))
         self._requests.put(req)
         try:
-            msg = self._responses.get(timeout=timeout)
+            msg = self._arbitration.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            self.close()
-            raise SwitchUnreachable(f"{self.grpc_addr}: no arbitration answer within {timeout} s") from None
+            raise SwitchUnreachable(f"{self.grpc_addr}: no arbitration answer for device "
+                                    f"{self.device_id} within {timeout:g} s") from None
         if isinstance(msg, grpc.RpcError):
-            self.close()
-            raise SwitchUnreachable(f"{self.grpc_addr}: stream failed: {msg.details()}") from None
-        if not msg.HasField("arbitration"):
-            self.close()
-            raise SwitchUnreachable(f"{self.grpc_addr}: unexpected first stream message {msg}")
-        if msg.arbitration.status.code != grpc.StatusCode.OK.value[0]:
-            self.close()
-            raise NotPrimary(f"{self.grpc_addr}: not primary for device {self.device_id} "
-                             f"(election id {self.election_id.low}): {msg.arbitration.status.message}")
+            raise _stream_error(self.grpc_addr, self.device_id, msg)
+        if msg.status.code != code_pb2.OK:
+            primary = (msg.election_id.high << 64) | msg.election_id.low
+            raise NotPrimary(f"{self.grpc_addr}: not primary for device {self.device_id} (our election "
+                             f"id {self.election_id}, primary's {primary}): {msg.status.message}")
+        self.primary = True
+
+    def _pump(self) -> None:
+        """Reader of the stream: arbitration answers go to a queue, the rest is dropped
+        (the p4reduce program sends no packet-ins or digests)."""
+        try:
+            for msg in self._stream:
+                if msg.HasField("arbitration"):
+                    self.primary = msg.arbitration.status.code == code_pb2.OK
+                    self._arbitration.put(msg.arbitration)
+        except grpc.RpcError as exc:
+            self.primary = False
+            self._arbitration.put(exc)
 
     def close(self) -> None:
-        self._requests.put(None)
-        self._channel.close()
+        self._requests.put(None)  # ends the request iterator: a clean half-close
+        if self._stream is not None:
+            self._stream.cancel()
+            self._stream = None
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+        self._stub = None
+        self.primary = False
 
     def __enter__(self) -> SwitchClient:
         return self
@@ -104,138 +150,211 @@ class SwitchClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- pipeline ---------------------------------------------------------------
-    def push_pipeline(self, p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path) -> None:
-        self.p4info = P4Info.load(p4info_path)
-        raw_json = pathlib.Path(bmv2_json_path).read_bytes()
-        self.bmv2_json = json.loads(raw_json)
-        req = p4r.SetForwardingPipelineConfigRequest(
-            device_id=self.device_id, election_id=self.election_id,
-            action=p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
-        req.config.p4info.CopyFrom(self.p4info.proto)
-        req.config.p4_device_config = raw_json
-        self._stub.SetForwardingPipelineConfig(req)
+    def __repr__(self) -> str:
+        return (f"SwitchClient({self.grpc_addr!r}, device_id={self.device_id}, "
+                f"election_id={self.election_id}, primary={self.primary})")
 
-    def use_pipeline(self, p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path | None = None) -> None:
-        """Use names from a pipeline already on the switch (no push)."""
+    # -- pipeline ----------------------------------------------------------------------
+    def push_pipeline(self, p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path) -> None:
+        """SetForwardingPipelineConfig (VERIFY_AND_COMMIT) with the BMv2 JSON as device config.
+
+        The P4Info is checked against the controller's contract first, so a
+        mismatched program fails here with a P4InfoError, not at the first write.
+        Multicast groups of the previous pipeline are deleted first (see
+        `clear_multicast_groups`).
+        """
+        info, raw, bmv2_json = load_pipeline_files(p4info_path, bmv2_json_path, self.names)
+        self.clear_multicast_groups()
+        req = p4r.SetForwardingPipelineConfigRequest(
+            device_id=self.device_id, election_id=_uint128(self.election_id),
+            action=p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
+        req.config.p4info.CopyFrom(info.proto)
+        req.config.p4_device_config = raw
+        # Cookie: lets a later GetForwardingPipelineConfig tell which build is running.
+        digest = hashlib.sha256(info.proto.SerializeToString() + raw).digest()
+        req.config.cookie.cookie = int.from_bytes(digest[:8], "big")
+        self._call("SetForwardingPipelineConfig", req, "refused the pipeline")
+        self.p4info, self.bmv2_json = info, bmv2_json
+
+    def clear_multicast_groups(self) -> int:
+        """Delete every multicast group the P4Runtime server knows; return how many.
+
+        Why before a push: simple_switch_grpc forgets its multicast groups on
+        SetForwardingPipelineConfig but BMv2's replication engine keeps them, so
+        groups inserted again after a push would add a second set of replicas
+        (every worker would get each result twice). Deleting them while the
+        server still knows them removes them from BMv2 too.
+        """
+        req = p4r.ReadRequest(device_id=self.device_id)
+        req.entities.add().packet_replication_engine_entry.multicast_group_entry.multicast_group_id = 0  # all
+        try:
+            groups = [e for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
+                      for e in resp.entities if e.HasField("packet_replication_engine_entry")]
+        except grpc.RpcError as exc:
+            if exc.code() in (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.FAILED_PRECONDITION):
+                return 0  # nothing readable (e.g. no pipeline yet): nothing we could delete
+            raise _rpc_error(self.grpc_addr, "refused to list multicast groups", exc) from None
+        self.write([LabeledEntity(self._label(g), g) for g in groups], update="delete")
+        return len(groups)
+
+    def use_pipeline(self, p4info_path: str | pathlib.Path,
+                     bmv2_json_path: str | pathlib.Path | None = None) -> None:
+        """Use the names of a pipeline already on the switch (no push)."""
         self.p4info = P4Info.load(p4info_path)
         if bmv2_json_path is not None:
-            self.bmv2_json = json.loads(pathlib.Path(bmv2_json_path).read_text())
+            self.use_bmv2_json(bmv2_json_path)
+
+    def use_bmv2_json(self, bmv2_json_path: str | pathlib.Path) -> None:
+        """Take register names from the BMv2 JSON of the running program (for reset_job)."""
+        self.bmv2_json = _parse_bmv2_json(_read_bytes(bmv2_json_path, "BMv2 JSON"), bmv2_json_path)
+
+    def fetch_pipeline(self) -> P4Info:
+        """Take the P4Info from the switch itself (GetForwardingPipelineConfig)."""
+        req = p4r.GetForwardingPipelineConfigRequest(
+            device_id=self.device_id,
+            response_type=p4r.GetForwardingPipelineConfigRequest.P4INFO_AND_COOKIE)
+        try:
+            resp = self._stub_or_raise().GetForwardingPipelineConfig(req, timeout=self.rpc_timeout)
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.FAILED_PRECONDITION:  # PI: "No forwarding pipeline config set"
+                raise _rpc_error(self.grpc_addr, "did not return its pipeline", exc) from None
+            resp = p4r.GetForwardingPipelineConfigResponse()
+        if not resp.config.p4info.tables:
+            raise SwitchError(f"{self.grpc_addr}: device {self.device_id} has no pipeline "
+                              "(run `install` first)")
+        self.p4info = P4Info(resp.config.p4info)
+        return self.p4info
 
     def _info(self) -> P4Info:
         if self.p4info is None:
-            raise RuntimeError("push_pipeline() or use_pipeline() first")
+            raise SwitchError("no P4Info: call push_pipeline(), use_pipeline() or fetch_pipeline() first")
         return self.p4info
 
-    # -- writes -----------------------------------------------------------------
-    def table_entry(self, table: str, match: dict[str, int], action: str,
-                    params: dict[str, int]) -> p4r.Entity:
-        info = self._info()
-        t = info.table(table)
-        a = info.action(action)
-        entity = p4r.Entity()
-        entry = entity.table_entry
-        entry.table_id = t.id
-        for name, value in match.items():
-            fid, width = info.match_field(table, name)
-            fm = entry.match.add(field_id=fid)
-            fm.exact.value = encode_value(value, width)
-        entry.action.action.action_id = a.id
-        for name, value in params.items():
-            pid, width = info.param(action, name)
-            entry.action.action.params.add(param_id=pid, value=encode_value(value, width))
-        return entity
+    # -- writes -------------------------------------------------------------------------
+    def write(self, entities: Sequence[LabeledEntity | p4r.Entity], update: str = "insert") -> None:
+        """One WriteRequest with all `entities`.
 
-    @staticmethod
-    def multicast_group(mgid: int, replicas: Iterable[tuple[int, int]]) -> p4r.Entity:
-        entity = p4r.Entity()
-        group = entity.packet_replication_engine_entry.multicast_group_entry
-        group.multicast_group_id = mgid
-        for port, rid in replicas:
-            group.replicas.add(egress_port=port, instance=rid)
-        return entity
+        `update` is insert, modify, delete or upsert (insert; what already
+        exists is then modified). Raises WriteError naming every refused entity.
+        """
+        items = [e if isinstance(e, LabeledEntity) else LabeledEntity(self._label(e), e)
+                 for e in entities]
+        if not items:
+            return
+        if update not in (*_UPDATE_TYPES, "upsert"):
+            raise ValueError(f"update must be one of insert, modify, delete, upsert; got {update!r}")
+        failures = self._write_once(items, _UPDATE_TYPES.get(update, p4r.Update.INSERT))
+        if update == "upsert":
+            retry = [i for i, code, _ in failures if code == code_pb2.ALREADY_EXISTS]
+            failures = [f for f in failures if f[1] != code_pb2.ALREADY_EXISTS]
+            modified = self._write_once([items[i] for i in retry], p4r.Update.MODIFY)
+            failures = sorted(failures + [(retry[j], code, msg) for j, code, msg in modified])
+        if failures:
+            raise self._write_error(items, failures, update)
 
-    def write(self, entities: Iterable[p4r.Entity], update_type: int = p4r.Update.INSERT) -> None:
-        req = p4r.WriteRequest(device_id=self.device_id, election_id=self.election_id)
-        for entity in entities:
-            req.updates.add(type=update_type, entity=entity)
-        if req.updates:
-            self._stub.Write(req)
+    def _write_once(self, items: Sequence[LabeledEntity], update_type: int) -> list[tuple[int, int, str]]:
+        """Send one WriteRequest; return (index, canonical code, message) of refused updates."""
+        if not items:
+            return []
+        req = p4r.WriteRequest(device_id=self.device_id, election_id=_uint128(self.election_id))
+        for item in items:
+            req.updates.add(type=update_type, entity=item.entity)
+        try:
+            self._stub_or_raise().Write(req, timeout=self.rpc_timeout)
+            return []
+        except grpc.RpcError as exc:
+            per_update = _update_errors(exc)
+            if per_update is None:
+                raise _rpc_error(self.grpc_addr, "refused the Write", exc) from None
+            return [(i, code, msg) for i, (code, msg) in enumerate(per_update) if code != code_pb2.OK]
 
-    def job_entities(self, job: JobConfig) -> list[p4r.Entity]:
-        """Worker table entries, result destinations and the multicast group of a job."""
-        out = []
-        for w in job.workers:
-            out.append(self.table_entry(
-                WORKERS_TABLE,
-                {"standard_metadata.ingress_port": w.port, "hdr.ethernet.srcAddr": mac_to_int(w.mac),
-                 "hdr.ipv4.srcAddr": ip_to_int(w.ip), "hdr.udp.srcPort": w.udp_port},
-                f"{INGRESS}.worker_check.set_worker",
-                {"job_id": job.job_id, "worker_id": w.worker_id, "num_workers": job.num_workers,
-                 "mgid": job.mgid, "slot_base": job.slot_base, "num_slots": job.num_slots}))
-            out.append(self.table_entry(
-                RESULT_DEST_TABLE, {"hdr.agg.job_id": job.job_id, "meta.dest_worker": w.worker_id},
-                f"{EGRESS}.set_result_dest",
-                {"mac": mac_to_int(w.mac), "ip": ip_to_int(w.ip), "udp_port": w.udp_port}))
-        out.append(self.multicast_group(job.mgid, [(w.port, w.worker_id) for w in job.workers]))
-        return out
+    def _write_error(self, items: Sequence[LabeledEntity], failures: list[tuple[int, int, str]],
+                     update: str) -> WriteError:
+        listed = [(items[i].label, code_pb2.Code.Name(code), msg) for i, code, msg in failures]
+        lines = "\n  ".join(f"{label}: {code}: {msg}" for label, code, msg in listed)
+        return WriteError(f"{self.grpc_addr}: {len(listed)} of {len(items)} updates ({update}) "
+                          f"refused:\n  {lines}", listed)
+
+    def write_table_entry(self, table: str, match: Mapping[str, int], action: str,
+                          params: Mapping[str, int] | None = None, *, update: str = "upsert") -> None:
+        """Write one exact-match entry; values are integers, encoded with the P4Info bit widths."""
+        entity = table_entry(self._info(), table, match, action, params)
+        key = ", ".join(f"{k}={v:#x}" for k, v in match.items())
+        self.write([LabeledEntity(f"{table} entry ({key})", entity)], update)
+
+    def write_multicast_group(self, mgid: int, replicas: Iterable[tuple[int, int]], *,
+                              update: str = "upsert") -> None:
+        """Create (or, if it exists, replace) multicast group `mgid` with (port, rid) replicas."""
+        self.write([LabeledEntity(f"multicast group {mgid}", multicast_group(mgid, replicas))], update)
 
     def install(self, config: Config) -> None:
-        """Install every job, L2 entry and the broadcast group of `config`."""
-        entities = [e for job in config.jobs for e in self.job_entities(job)]
-        for entry in config.l2:
-            entities.append(self.table_entry(L2_TABLE, {"hdr.ethernet.dstAddr": mac_to_int(entry.mac)},
-                                             f"{INGRESS}.forwarding.to_port", {"port": entry.port}))
-        if config.broadcast is not None:
-            b = config.broadcast
-            entities.append(self.table_entry(L2_TABLE, {"hdr.ethernet.dstAddr": 0xFFFFFFFFFFFF},
-                                             f"{INGRESS}.forwarding.flood", {"mgid": b.mgid}))
-            entities.append(self.multicast_group(b.mgid, [(p, 0) for p in b.ports]))
-        self.write(entities)
+        """Install every job (worker entries, result destinations, multicast group), the
+        L2 entries and the broadcast entry + group of `config`, in one Write.
 
-    # -- reads ------------------------------------------------------------------
-    def read_counters(self) -> dict[str, int]:
-        """Packet counts of the `events` counter, by event name (docs/protocol.md section 8)."""
-        info = self._info()
-        req = p4r.ReadRequest(device_id=self.device_id)
-        req.entities.add().counter_entry.counter_id = info.counter_id(EVENTS_COUNTER)
-        counts = {name: 0 for name in EVENT_NAMES}
-        for resp in self._stub.Read(req):
-            for entity in resp.entities:
-                c = entity.counter_entry
-                if c.index.index < len(EVENT_NAMES):
-                    counts[EVENT_NAMES[c.index.index]] = c.data.packet_count
-        return counts
-
-    # -- reset ------------------------------------------------------------------
-    def reset_commands(self, job: JobConfig) -> list[str]:
-        """Thrift CLI commands that clear a job's seen bitmaps (both versions).
-
-        Clearing the bitmap is enough: the next packet of every slot is then a
-        first arrival, which overwrites the countdown, look-ahead and values.
+        Upsert, so installing the same config again on the same pipeline is
+        harmless: what exists is modified.
         """
-        if self.bmv2_json is None:
-            raise RuntimeError("the BMv2 JSON is needed to name registers: push_pipeline() first")
-        names = [r["name"] for r in self.bmv2_json.get("register_arrays", [])
-                 if r["name"].endswith(SEEN_BITMAP_SUFFIX)]
-        if not names:
-            raise RuntimeError(f"no register named *{SEEN_BITMAP_SUFFIX} in the BMv2 JSON")
-        return [f"register_write {name} {version * SWITCH_SLOTS + slot} 0"
-                for name in names for version in (0, 1)
-                for slot in range(job.slot_base, job.slot_base + job.num_slots)]
+        self.write(install_entities(self._info(), config, self.names), update="upsert")
 
-    def reset_job(self, job: JobConfig, thrift_port: int, cli: str = "simple_switch_CLI") -> None:
-        """Forget all aggregation state of a job (BMv2: through the thrift port,
-        since P4Runtime register writes are not implemented there)."""
-        exe = shutil.which(cli)
-        if exe is None:
-            raise FileNotFoundError(f"{cli} not found: it ships with BMv2 and is needed to reset "
-                                    "registers")
-        proc = subprocess.run([exe, "--thrift-port", str(thrift_port)],
-                              input="\n".join(self.reset_commands(job)) + "\n",
-                              capture_output=True, text=True, timeout=300)
-        if proc.returncode or "Error" in proc.stdout:
-            raise RuntimeError(f"register reset failed: {(proc.stderr or proc.stdout)[-500:]}")
+    # -- reads ---------------------------------------------------------------------------
+    def read_counters(self) -> dict[str, int]:
+        """Packet counts of the events counter by name (docs/protocol.md section 8)."""
+        counter = self._info().counter(self.names.events_counter)
+        req = p4r.ReadRequest(device_id=self.device_id)
+        req.entities.add().counter_entry.counter_id = counter.id  # no index: every cell
+        try:
+            entries = [e.counter_entry for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
+                       for e in resp.entities if e.HasField("counter_entry")]
+        except grpc.RpcError as exc:
+            raise _rpc_error(self.grpc_addr, f"refused to read counter {counter.name}", exc) from None
+        return decode_counters(entries, counter.size)
+
+    # -- BMv2 registers (thrift) -------------------------------------------------------------
+    def reset_commands(self, job: JobConfig, registers: Iterable[str] | None = None) -> list[str]:
+        """simple_switch_CLI commands zeroing every per-slot register of `job`, both versions.
+
+        `registers` defaults to every register array of 2 x 1024 cells in the BMv2 JSON.
+        """
+        if registers is None:
+            if self.bmv2_json is None:
+                raise SwitchError("the BMv2 JSON is needed to name the registers: call "
+                                  "push_pipeline() or use_pipeline(p4info, bmv2_json) first")
+            registers = bmv2.slot_register_arrays(self.bmv2_json)
+        return bmv2.reset_commands(job, registers)
+
+    def reset_job(self, job: JobConfig, thrift_port: int | None = None, *,
+                  registers: Iterable[str] | None = None, cli: str = "simple_switch_CLI") -> int:
+        """Forget all aggregation state of `job` through BMv2's thrift port (P4Runtime
+        register writes are not implemented there). Returns the number of cells written.
+
+        Stop the job's workers first (docs/protocol.md section 7).
+        """
+        commands = self.reset_commands(job, registers)
+        bmv2.run_cli(commands, self.thrift_port if thrift_port is None else thrift_port,
+                     _thrift_host(self.grpc_addr), cli)
+        return len(commands)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _stub_or_raise(self) -> p4runtime_pb2_grpc.P4RuntimeStub:
+        if self._stub is None:
+            raise SwitchError(f"{self.grpc_addr}: not connected (closed, or never opened)")
+        return self._stub
+
+    def _call(self, method: str, request: Any, failure: str) -> Any:
+        try:
+            return getattr(self._stub_or_raise(), method)(request, timeout=self.rpc_timeout)
+        except grpc.RpcError as exc:
+            raise _rpc_error(self.grpc_addr, failure, exc) from None
+
+    def _label(self, entity: p4r.Entity) -> str:
+        if entity.HasField("table_entry"):
+            name = self.p4info.name_of(entity.table_entry.table_id) if self.p4info else \
+                str(entity.table_entry.table_id)
+            return f"{name} entry"
+        if entity.HasField("packet_replication_engine_entry"):
+            group = entity.packet_replication_engine_entry.multicast_group_entry
+            return f"multicast group {group.multicast_group_id}"
+        return entity.WhichOneof("entity") or "entity"
 
 
 def _drain(requests: queue.Queue) -> Iterator[p4r.StreamMessageRequest]:
@@ -243,9 +362,77 @@ def _drain(requests: queue.Queue) -> Iterator[p4r.StreamMessageRequest]:
         yield item
 
 
-def _pump(stream, responses: queue.Queue) -> None:
+def _uint128(value: int) -> p4r.Uint128:
+    return p4r.Uint128(high=value >> 64, low=value & ((1 << 64) - 1))
+
+
+def _thrift_host(grpc_addr: str) -> str | None:
+    """Host part of host:port, for the thrift CLI; None (its default) for local addresses."""
+    if grpc_addr.startswith("unix:"):
+        return None
+    host = grpc_addr.rsplit(":", 1)[0].strip("[]")
+    return None if host in ("", "localhost", "127.0.0.1", "::1", "0.0.0.0") else host
+
+
+def _update_errors(exc: grpc.RpcError) -> list[tuple[int, str]] | None:
+    """Per-update (canonical code, message) of a failed Write, from the
+    grpc-status-details-bin trailer (P4Runtime spec, "Error reporting")."""
+    trailers = exc.trailing_metadata() if hasattr(exc, "trailing_metadata") else None
+    for key, value in trailers or ():
+        if key == "grpc-status-details-bin":
+            status = status_pb2.Status.FromString(value)
+            out = []
+            for detail in status.details:
+                err = p4r.Error()
+                if not detail.Unpack(err):
+                    return None
+                out.append((err.canonical_code, err.message))
+            return out or None
+    return None
+
+
+def _rpc_error(addr: str, failure: str, exc: grpc.RpcError) -> SwitchError:
+    code = exc.code() if hasattr(exc, "code") else None
+    details = exc.details() if hasattr(exc, "details") else str(exc)
+    text = f"{addr} {failure}: {code.name if code else 'error'}: {details}"
+    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        return SwitchUnreachable(text)
+    if code == grpc.StatusCode.PERMISSION_DENIED:
+        return NotPrimary(text)
+    return SwitchError(text)
+
+
+def _stream_error(addr: str, device_id: int, exc: grpc.RpcError) -> SwitchError:
+    code = exc.code() if hasattr(exc, "code") else None
+    if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.ALREADY_EXISTS,
+                grpc.StatusCode.PERMISSION_DENIED):
+        # e.g. another controller already uses our election id
+        return NotPrimary(f"{addr}: arbitration for device {device_id} refused: "
+                          f"{code.name}: {exc.details()}")
+    return _rpc_error(addr, f"closed the stream during arbitration for device {device_id}", exc)
+
+
+def load_pipeline_files(p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path,
+                        names: PipelineNames = NAMES) -> tuple[P4Info, bytes, dict[str, Any]]:
+    """P4Info (contract-checked), raw BMv2 JSON and its parsed form; P4InfoError if unusable."""
+    info = P4Info.load(p4info_path)
+    check_contract(info, names)
+    raw = _read_bytes(bmv2_json_path, "BMv2 JSON")
+    return info, raw, _parse_bmv2_json(raw, bmv2_json_path)
+
+
+def _read_bytes(path: str | pathlib.Path, what: str) -> bytes:
     try:
-        for msg in stream:
-            responses.put(msg)
-    except grpc.RpcError as exc:
-        responses.put(exc)
+        return pathlib.Path(path).read_bytes()
+    except OSError as exc:
+        raise P4InfoError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+
+
+def _parse_bmv2_json(raw: bytes, path: str | pathlib.Path) -> dict[str, Any]:
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise P4InfoError(f"{path} is not a BMv2 JSON: {exc}") from None
+    if not isinstance(data, dict) or "pipelines" not in data:
+        raise P4InfoError(f"{path} is not a BMv2 JSON (no 'pipelines')")
+    return data

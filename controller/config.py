@@ -1,4 +1,8 @@
-"""Switch configuration: jobs, their workers, L2 forwarding (JSON or YAML)."""
+"""Switch configuration: jobs and their workers, L2 forwarding, broadcast (JSON or YAML).
+
+Everything the switch would reject (or, worse, silently mis-handle) is caught
+here with a `ConfigError` naming the job/worker/field, before any write.
+"""
 from __future__ import annotations
 
 import ipaddress
@@ -10,26 +14,39 @@ from typing import Any
 
 import yaml
 
-SWITCH_SLOTS = 1024  # p4src/headers.p4 NUM_SLOTS
-SWITCH_MAX_WORKERS = 32
-_MAC = re.compile(r"^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$")
+from controller.errors import ConfigError
+
+__all__ = ["BroadcastConfig", "Config", "ConfigError", "JobConfig", "L2Entry", "SwitchConfig",
+           "WorkerEntry", "load_config", "parse_config", "SWITCH_SLOTS", "SWITCH_MAX_WORKERS"]
+
+SWITCH_SLOTS = 1024        # docs/protocol.md section 8 (p4src/headers.p4 NUM_SLOTS)
+SWITCH_MAX_WORKERS = 32    # one bit per worker in the seen bitmap
+MAX_PORT = 510             # v1model ports are 9 bits; BMv2 uses 511 as the drop port
+BROADCAST_MAC = "ff:ff:ff:ff:ff:ff"
+_MAC = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
+_GRPC_ADDR = re.compile(r"^(unix:.+|.+:[0-9]{1,5})$")
 
 
-class ConfigError(ValueError):
-    """The configuration is invalid; the message names the offending item."""
+@dataclass(frozen=True)
+class SwitchConfig:
+    grpc_addr: str = "127.0.0.1:9559"
+    device_id: int = 0
+    election_id: int = 1
+    thrift_port: int = 9090   # BMv2 only: registers are not reachable over P4Runtime
 
 
 @dataclass(frozen=True)
 class WorkerEntry:
     worker_id: int
-    port: int  # switch port the worker is attached to
-    mac: str
+    port: int       # switch port the worker is attached to
+    mac: str        # lower-case aa:bb:cc:dd:ee:ff
     ip: str
-    udp_port: int  # the worker's source port; results go back to it
+    udp_port: int   # the worker's source port; its results are sent back to it
 
     @property
     def identity(self) -> tuple[int, str, str, int]:
-        return (self.port, self.mac.lower(), self.ip, self.udp_port)
+        """Key of the worker table: what the switch recognises the worker by."""
+        return (self.port, self.mac, self.ip, self.udp_port)
 
 
 @dataclass(frozen=True)
@@ -45,6 +62,10 @@ class JobConfig:
     def num_workers(self) -> int:
         return len(self.workers)
 
+    @property
+    def slots(self) -> range:
+        return range(self.slot_base, self.slot_base + self.num_slots)
+
 
 @dataclass(frozen=True)
 class L2Entry:
@@ -59,34 +80,30 @@ class BroadcastConfig:
 
 
 @dataclass(frozen=True)
-class SwitchConfig:
-    grpc_addr: str = "127.0.0.1:9559"
-    device_id: int = 0
-    election_id: int = 1
-    thrift_port: int = 9090
-
-
-@dataclass(frozen=True)
 class Config:
     switch: SwitchConfig
     jobs: tuple[JobConfig, ...]
     l2: tuple[L2Entry, ...] = ()
     broadcast: BroadcastConfig | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # free-form, ignored by the controller
 
     def job(self, job_id: int) -> JobConfig:
         for j in self.jobs:
             if j.job_id == job_id:
                 return j
-        raise ConfigError(f"no job {job_id} in the configuration")
+        raise ConfigError(f"no job {job_id} in the configuration "
+                          f"(have: {', '.join(str(j.job_id) for j in self.jobs) or 'none'})")
 
+
+# -- field checks ------------------------------------------------------------------
 
 def _keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict:
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
     unknown = set(data) - required - optional
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}")
+        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)} "
+                          f"(allowed: {sorted(required | optional)})")
     missing = required - set(data)
     if missing:
         raise ConfigError(f"{where}: missing key(s) {sorted(missing)}")
@@ -99,116 +116,175 @@ def _int(where: str, value: Any, lo: int, hi: int) -> int:
     return value
 
 
+def _list(where: str, value: Any) -> list:
+    if not isinstance(value, list):
+        raise ConfigError(f"{where}: expected a list, got {type(value).__name__}")
+    return value
+
+
 def _mac(where: str, value: Any) -> str:
-    if not isinstance(value, str) or not _MAC.match(value):
+    if isinstance(value, int) and not isinstance(value, bool):
+        # YAML 1.1 reads unquoted 10:00:00:00:00:01 as a base-60 integer.
+        raise ConfigError(f"{where}: {value!r} is not a MAC address (quote MACs in YAML)")
+    if not isinstance(value, str) or not _MAC.match(value.lower()):
         raise ConfigError(f"{where}: {value!r} is not a MAC address like 02:00:00:00:00:01")
     return value.lower()
 
 
+def _unicast_mac(where: str, value: Any) -> str:
+    mac = _mac(where, value)
+    if int(mac[:2], 16) & 1:
+        raise ConfigError(f"{where}: {mac} is a multicast/broadcast MAC, not a host's address")
+    return mac
+
+
 def _ip(where: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: {value!r} is not an IPv4 address like 10.0.0.1")
     try:
         return str(ipaddress.IPv4Address(value))
-    except (ipaddress.AddressValueError, ValueError):
-        raise ConfigError(f"{where}: {value!r} is not an IPv4 address") from None
+    except ValueError:
+        raise ConfigError(f"{where}: {value!r} is not an IPv4 address like 10.0.0.1") from None
+
+
+# -- sections ----------------------------------------------------------------------
+
+def _switch(data: Any) -> SwitchConfig:
+    d = _keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port"})
+    addr = d.get("grpc_addr", SwitchConfig.grpc_addr)
+    if not isinstance(addr, str) or not _GRPC_ADDR.match(addr):
+        raise ConfigError(f"switch.grpc_addr: {addr!r} is not a host:port address")
+    return SwitchConfig(
+        grpc_addr=addr,
+        device_id=_int("switch.device_id", d.get("device_id", 0), 0, 2**64 - 1),
+        # Election id 0 can never be primary; P4Runtime carries it as a uint128.
+        election_id=_int("switch.election_id", d.get("election_id", 1), 1, 2**128 - 1),
+        thrift_port=_int("switch.thrift_port", d.get("thrift_port", 9090), 1, 65535))
 
 
 def _worker(where: str, data: Any) -> WorkerEntry:
     d = _keys(where, data, {"worker_id", "port", "mac", "ip", "udp_port"}, set())
-    return WorkerEntry(_int(f"{where}.worker_id", d["worker_id"], 0, SWITCH_MAX_WORKERS - 1),
-                       _int(f"{where}.port", d["port"], 0, 510), _mac(f"{where}.mac", d["mac"]),
-                       _ip(f"{where}.ip", d["ip"]), _int(f"{where}.udp_port", d["udp_port"], 1, 65535))
+    return WorkerEntry(worker_id=_int(f"{where}.worker_id", d["worker_id"], 0, SWITCH_MAX_WORKERS - 1),
+                       port=_int(f"{where}.port", d["port"], 0, MAX_PORT),
+                       mac=_unicast_mac(f"{where}.mac", d["mac"]),
+                       ip=_ip(f"{where}.ip", d["ip"]),
+                       udp_port=_int(f"{where}.udp_port", d["udp_port"], 1, 65535))
 
 
 def _job(where: str, data: Any) -> JobConfig:
     d = _keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode"})
     job_id = _int(f"{where}.job_id", d["job_id"], 0, 65535)
     where = f"job {job_id}"
-    if d.get("mode", "dense") != "dense":
-        raise ConfigError(f"{where}: mode {d['mode']!r}: the switch only runs 'dense' mode")
+    mode = d.get("mode", "dense")
+    if mode != "dense":
+        raise ConfigError(f"{where}.mode: {mode!r}: the switch only runs 'dense' mode "
+                          "('sparse' needs the software aggregator)")
     base = _int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
     count = _int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS)
     if base + count > SWITCH_SLOTS:
         raise ConfigError(f"{where}: slots {base}..{base + count - 1} exceed the switch's "
-                          f"{SWITCH_SLOTS} slots")
-    raw = d["workers"]
-    if not isinstance(raw, list) or not raw:
-        raise ConfigError(f"{where}.workers: expected a non-empty list")
+                          f"{SWITCH_SLOTS} slots (0..{SWITCH_SLOTS - 1})")
+    raw = _list(f"{where}.workers", d["workers"])
+    if not raw:
+        raise ConfigError(f"{where}.workers: a job needs at least one worker")
     if len(raw) > SWITCH_MAX_WORKERS:
         raise ConfigError(f"{where}: {len(raw)} workers, the switch supports at most "
                           f"{SWITCH_MAX_WORKERS}")
-    workers = tuple(_worker(f"{where}.workers[{i}]", w) for i, w in enumerate(raw))
-    ids = sorted(w.worker_id for w in workers)
-    if len(set(ids)) != len(ids):
-        dup = next(i for i in ids if ids.count(i) > 1)
-        raise ConfigError(f"{where}: duplicate worker_id {dup}")
-    if ids != list(range(len(ids))):
-        raise ConfigError(f"{where}: worker ids must be 0..{len(ids) - 1}, got {ids}")
+    workers = tuple(_worker(f"{where} workers[{i}]", w) for i, w in enumerate(raw))
+    seen: set[int] = set()
+    for w in workers:
+        if w.worker_id in seen:
+            raise ConfigError(f"{where}: duplicate worker_id {w.worker_id}")
+        seen.add(w.worker_id)
+    if seen != set(range(len(workers))):
+        # The switch checks worker_id < num_workers and counts num_workers arrivals.
+        raise ConfigError(f"{where}: worker ids must be 0..{len(workers) - 1}, got {sorted(seen)}")
+    # mgid 0 is not a valid P4Runtime multicast group.
     mgid = _int(f"{where}.mgid", d.get("mgid", job_id + 1), 1, 65535)
-    return JobConfig(job_id, base, count, workers, mgid)
+    return JobConfig(job_id, base, count, workers, mgid, mode)
 
 
-def parse_config(data: Any) -> Config:
-    d = _keys("config", data, {"jobs"}, {"switch", "l2", "broadcast", "extra"})
-    sw = _keys("switch", d.get("switch", {}), set(),
-               {"grpc_addr", "device_id", "election_id", "thrift_port"})
-    switch = SwitchConfig(**sw)
-    for name in ("device_id", "election_id", "thrift_port"):
-        _int(f"switch.{name}", getattr(switch, name), 0, 2**63 - 1)
-    if not isinstance(d["jobs"], list):
-        raise ConfigError("jobs: expected a list")
-    jobs = tuple(_job(f"jobs[{i}]", j) for i, j in enumerate(d["jobs"]))
-    seen_jobs: set[int] = set()
-    seen_mgids: dict[int, str] = {}
+def _check_jobs(jobs: tuple[JobConfig, ...]) -> dict[int, str]:
+    """Cross-job checks; returns the multicast groups in use, by owner."""
+    mgids: dict[int, str] = {}
     identities: dict[tuple, str] = {}
-    used_slots: dict[int, int] = {}
+    by_id: dict[int, JobConfig] = {}
     for j in jobs:
-        if j.job_id in seen_jobs:
+        if j.job_id in by_id:
             raise ConfigError(f"duplicate job_id {j.job_id}")
-        seen_jobs.add(j.job_id)
-        if j.mgid in seen_mgids:
-            raise ConfigError(f"job {j.job_id}: mgid {j.mgid} already used by {seen_mgids[j.mgid]}")
-        seen_mgids[j.mgid] = f"job {j.job_id}"
-        for s in range(j.slot_base, j.slot_base + j.num_slots):
-            if s in used_slots:
-                raise ConfigError(f"job {j.job_id}: slot {s} overlaps job {used_slots[s]}")
-            used_slots[s] = j.job_id
+        for other in by_id.values():
+            if j.slot_base < other.slots.stop and other.slot_base < j.slots.stop:
+                raise ConfigError(f"job {j.job_id}: slots {j.slot_base}..{j.slot_base + j.num_slots - 1} "
+                                  f"overlaps job {other.job_id} (slots {other.slot_base}.."
+                                  f"{other.slot_base + other.num_slots - 1})")
+        by_id[j.job_id] = j
+        if j.mgid in mgids:
+            raise ConfigError(f"job {j.job_id}: mgid {j.mgid} already used by {mgids[j.mgid]}")
+        mgids[j.mgid] = f"job {j.job_id}"
         for w in j.workers:
+            # Two entries with one identity would be the same worker-table key.
             if w.identity in identities:
                 raise ConfigError(f"job {j.job_id} worker {w.worker_id}: (port, mac, ip, udp_port) "
                                   f"{w.identity} already used by {identities[w.identity]}")
             identities[w.identity] = f"job {j.job_id} worker {w.worker_id}"
-    l2 = []
-    for i, raw_entry in enumerate(_list("l2", d.get("l2", []))):
-        e = _keys(f"l2[{i}]", raw_entry, {"mac", "port"}, set())
-        l2.append(L2Entry(_mac(f"l2[{i}].mac", e["mac"]), _int(f"l2[{i}].port", e["port"], 0, 510)))
-    broadcast = None
-    if "broadcast" in d:
-        b = _keys("broadcast", d["broadcast"], {"mgid", "ports"}, set())
-        broadcast = BroadcastConfig(_int("broadcast.mgid", b["mgid"], 1, 65535),
-                                    tuple(_int("broadcast.ports", p, 0, 510) for p in _list("broadcast.ports", b["ports"])))
-        if broadcast.mgid in seen_mgids:
-            raise ConfigError(f"broadcast: mgid {broadcast.mgid} already used by "
-                              f"{seen_mgids[broadcast.mgid]}")
-    return Config(switch, jobs, tuple(l2), broadcast, d.get("extra", {}))
+    return mgids
 
 
-def _list(where: str, value: Any) -> list:
-    if not isinstance(value, list):
-        raise ConfigError(f"{where}: expected a list")
-    return value
+def _l2(data: Any) -> tuple[L2Entry, ...]:
+    entries: dict[str, L2Entry] = {}
+    for i, raw in enumerate(_list("l2", data)):
+        e = _keys(f"l2[{i}]", raw, {"mac", "port"}, set())
+        mac = _mac(f"l2[{i}].mac", e["mac"])
+        if mac == BROADCAST_MAC:
+            raise ConfigError(f"l2[{i}].mac: broadcast is configured under 'broadcast', not 'l2'")
+        if mac in entries:
+            raise ConfigError(f"l2[{i}].mac: duplicate entry for {mac}")
+        entries[mac] = L2Entry(mac, _int(f"l2[{i}].port", e["port"], 0, MAX_PORT))
+    return tuple(entries.values())
+
+
+def _broadcast(data: Any, mgids: dict[int, str]) -> BroadcastConfig:
+    b = _keys("broadcast", data, {"mgid", "ports"}, set())
+    mgid = _int("broadcast.mgid", b["mgid"], 1, 65535)
+    if mgid in mgids:
+        raise ConfigError(f"broadcast: mgid {mgid} already used by {mgids[mgid]}")
+    ports = tuple(_int(f"broadcast.ports[{i}]", p, 0, MAX_PORT)
+                  for i, p in enumerate(_list("broadcast.ports", b["ports"])))
+    if not ports:
+        raise ConfigError("broadcast.ports: needs at least one port")
+    if len(set(ports)) != len(ports):
+        raise ConfigError(f"broadcast.ports: duplicate port in {list(ports)}")
+    return BroadcastConfig(mgid, ports)
+
+
+def parse_config(data: Any) -> Config:
+    d = _keys("config", data, {"jobs"}, {"switch", "l2", "broadcast", "extra"})
+    switch = _switch(d.get("switch", {}))
+    jobs = tuple(_job(f"jobs[{i}]", j) for i, j in enumerate(_list("jobs", d["jobs"])))
+    mgids = _check_jobs(jobs)
+    l2 = _l2(d.get("l2", []))
+    broadcast = _broadcast(d["broadcast"], mgids) if d.get("broadcast") is not None else None
+    extra = d.get("extra", {})
+    if not isinstance(extra, dict):
+        raise ConfigError("extra: expected a mapping")
+    return Config(switch, jobs, l2, broadcast, extra)
 
 
 def load_config(source: str | pathlib.Path | dict) -> Config:
-    """Read a config from a dict or a .json/.yaml file."""
+    """Read and validate a config from a dict or a .json / .yaml file."""
     if isinstance(source, dict):
         return parse_config(source)
     path = pathlib.Path(source)
     try:
         text = path.read_text()
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    kind = "JSON" if path.suffix == ".json" else "YAML"
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = json.loads(text) if kind == "JSON" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}") from None
-    return parse_config(data)
+        raise ConfigError(f"{path}: not valid {kind}: {exc}") from None
+    try:
+        return parse_config(data)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None

@@ -1,88 +1,153 @@
-"""Name -> id resolution over a P4Info, with errors that say what exists."""
+"""Name -> id resolution over a P4Info, with errors that say what does exist.
+
+A P4Info that lacks a name the controller uses, or has it with another shape
+(match kind, missing parameter), is how a mismatch between p4src/ and the
+controller shows up; `P4InfoError` names the culprit and lists the candidates.
+"""
 from __future__ import annotations
 
 import pathlib
 from dataclasses import dataclass
+from typing import Mapping, TypeVar
 
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
+from controller.encoding import encode_value  # noqa: F401  (re-exported: older imports)
+from controller.errors import P4InfoError
 
-class P4InfoError(ValueError):
-    """The P4Info does not have what the controller needs."""
+__all__ = ["ActionInfo", "CounterInfo", "FieldInfo", "P4Info", "P4InfoError", "TableInfo",
+           "encode_value"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """A match field or action parameter."""
+    id: int
+    name: str
+    bitwidth: int
+    match_type: str = ""  # match fields only: "EXACT", "LPM", "TERNARY", ...
 
 
 @dataclass(frozen=True)
 class TableInfo:
     id: int
-    match: dict[str, tuple[int, int]]  # match field name -> (id, bitwidth)
-    actions: frozenset[int]
+    name: str
+    match: Mapping[str, FieldInfo]
+    action_ids: frozenset[int]
 
 
 @dataclass(frozen=True)
 class ActionInfo:
     id: int
-    params: dict[str, tuple[int, int]]  # param name -> (id, bitwidth)
+    name: str
+    params: Mapping[str, FieldInfo]
+
+
+@dataclass(frozen=True)
+class CounterInfo:
+    id: int
+    name: str
+    size: int
+    unit: str  # "PACKETS", "BYTES", "BOTH"
 
 
 class P4Info:
-    def __init__(self, info: p4info_pb2.P4Info) -> None:
-        self.proto = info
+    """Read-only view of a P4Info with lookups by fully qualified name.
+
+    A name may also be given as a unique dot-separated suffix of the full name
+    ("worker_check.workers" for "P4ReduceIngress.worker_check.workers"), as the
+    BMv2 CLI allows; ambiguous suffixes are refused.
+    """
+
+    def __init__(self, proto: p4info_pb2.P4Info) -> None:
+        self.proto = proto
         self._tables = {t.preamble.name: TableInfo(
-            t.preamble.id, {m.name: (m.id, m.bitwidth) for m in t.match_fields},
-            frozenset(a.id for a in t.action_refs)) for t in info.tables}
+            t.preamble.id, t.preamble.name,
+            {m.name: FieldInfo(m.id, m.name, m.bitwidth,
+                               p4info_pb2.MatchField.MatchType.Name(m.match_type)) for m in t.match_fields},
+            frozenset(a.id for a in t.action_refs)) for t in proto.tables}
         self._actions = {a.preamble.name: ActionInfo(
-            a.preamble.id, {p.name: (p.id, p.bitwidth) for p in a.params}) for a in info.actions}
-        self._counters = {c.preamble.name: c for c in info.counters}
+            a.preamble.id, a.preamble.name,
+            {p.name: FieldInfo(p.id, p.name, p.bitwidth) for p in a.params}) for a in proto.actions}
+        self._counters = {c.preamble.name: CounterInfo(
+            c.preamble.id, c.preamble.name, c.size,
+            p4info_pb2.CounterSpec.Unit.Name(c.spec.unit)) for c in proto.counters}
+        self._names_by_id = {t.id: name for name, t in self._tables.items()}
+        self._names_by_id.update({a.id: name for name, a in self._actions.items()})
+        self._names_by_id.update({c.id: name for name, c in self._counters.items()})
 
     @classmethod
     def load(cls, path: str | pathlib.Path) -> P4Info:
+        """Parse a P4Info text protobuf (what `p4c --p4runtime-files x.txtpb` writes)."""
+        try:
+            text = pathlib.Path(path).read_text()
+        except OSError as exc:
+            raise P4InfoError(f"cannot read P4Info {path}: {exc.strerror or exc}") from None
+        return cls.parse(text, str(path))
+
+    @classmethod
+    def parse(cls, text: str, source: str = "P4Info") -> P4Info:
         info = p4info_pb2.P4Info()
         try:
-            text_format.Parse(pathlib.Path(path).read_text(), info)
-        except OSError as exc:
-            raise P4InfoError(f"cannot read P4Info {path}: {exc}") from None
+            text_format.Parse(text, info)
         except text_format.ParseError as exc:
-            raise P4InfoError(f"{path} is not a P4Info text protobuf: {exc}") from None
+            raise P4InfoError(f"{source} is not a P4Info text protobuf: {exc}") from None
+        if not info.tables and not info.actions:
+            raise P4InfoError(f"{source} is not a P4Info of a program: it has no tables or actions")
         return cls(info)
 
+    # -- lookups -------------------------------------------------------------------
     def table(self, name: str) -> TableInfo:
         return _lookup("table", name, self._tables)
 
     def action(self, name: str) -> ActionInfo:
         return _lookup("action", name, self._actions)
 
+    def counter(self, name: str) -> CounterInfo:
+        return _lookup("counter", name, self._counters)
+
     def counter_id(self, name: str) -> int:
-        return _lookup("counter", name, self._counters).preamble.id
+        return self.counter(name).id
 
-    def counter_size(self, name: str) -> int:
-        return _lookup("counter", name, self._counters).size
+    def match_field(self, table: str, field: str) -> FieldInfo:
+        t = self.table(table)
+        return _member(f"table {t.name!r}", "match field", field, t.match)
 
-    def match_field(self, table: str, field: str) -> tuple[int, int]:
-        return _lookup(f"match field of {table}", field, self.table(table).match)
+    def param(self, action: str, param: str) -> FieldInfo:
+        a = self.action(action)
+        return _member(f"action {a.name!r}", "parameter", param, a.params)
 
-    def param(self, action: str, param: str) -> tuple[int, int]:
-        return _lookup(f"parameter of {action}", param, self.action(action).params)
+    def name_of(self, object_id: int) -> str:
+        """Name of a table, action or counter id (for messages); the id if unknown."""
+        return self._names_by_id.get(object_id, str(object_id))
+
+    def check_table_action(self, table: str, action: str) -> tuple[TableInfo, ActionInfo]:
+        """The table and action, after checking the action may be used in the table."""
+        t, a = self.table(table), self.action(action)
+        if a.id not in t.action_ids:
+            allowed = sorted(self.name_of(i) for i in t.action_ids)
+            raise P4InfoError(f"action {a.name!r} is not an action of table {t.name!r} "
+                              f"(have: {', '.join(allowed)})")
+        return t, a
 
 
-def _lookup(kind: str, name: str, items: dict):
+def _lookup(kind: str, name: str, items: Mapping[str, T]) -> T:
+    if name in items:
+        return items[name]
+    hits = [k for k in items if k.endswith("." + name)]
+    if len(hits) == 1:
+        return items[hits[0]]
+    if len(hits) > 1:
+        raise P4InfoError(f"{kind} {name!r} is ambiguous in P4Info (could be: {', '.join(sorted(hits))})")
+    raise P4InfoError(f"{kind} {name!r} not in P4Info (have: {', '.join(sorted(items)) or 'none'})")
+
+
+def _member(owner: str, kind: str, name: str, items: Mapping[str, T]) -> T:
     try:
         return items[name]
     except KeyError:
-        raise P4InfoError(f"{kind} {name!r} not in P4Info (have: {', '.join(sorted(items))})") from None
-
-
-def encode_value(value: int, bitwidth: int) -> bytes:
-    """P4Runtime canonical bytestring: big-endian, no leading zero bytes (0 -> b'\\x00')."""
-    if value < 0 or value >= 1 << bitwidth:
-        raise ValueError(f"{value} does not fit in {bitwidth} bits")
-    return value.to_bytes(max(1, (value.bit_length() + 7) // 8), "big")
-
-
-def mac_to_int(mac: str) -> int:
-    return int(mac.replace(":", ""), 16)
-
-
-def ip_to_int(ip: str) -> int:
-    a, b, c, d = (int(x) for x in ip.split("."))
-    return a << 24 | b << 16 | c << 8 | d
+        raise P4InfoError(f"{owner} has no {kind} {name!r} in P4Info "
+                          f"(have: {', '.join(items) or 'none'})") from None

@@ -14,6 +14,8 @@ from software_aggregator import AggregatorServer, JobSpec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GOLDEN_PATH = ROOT / "docs" / "golden_packets.json"
+# What a retransmitted packet or a query for an open round is counted as.
+RETRANSMISSION_DROPS = {"drop_duplicate", "drop_pending", "drop_stale"}
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import allreduce_all, block_sparse
+from conftest import RETRANSMISSION_DROPS, allreduce_all, block_sparse
 from hostagent import HostAgent, WorkerConfig, fixedpoint
 from hostagent.agent import AgentFailed
 
@@ -31,7 +31,9 @@ def test_int32_exact(mode, n, density):
     for r in results:
         assert r.dtype == np.int32
         np.testing.assert_array_equal(r, expected)
-    assert not any(k.startswith("drop_") for k in counters), counters
+    # Timer-driven retransmissions (a loaded machine) may show up as duplicates;
+    # nothing may be dropped for any other reason.
+    assert set(k for k in counters if k.startswith("drop_")) <= RETRANSMISSION_DROPS, counters
 
 
 @pytest.mark.parametrize("mode", ["sparse", "dense"])

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import block_sparse, run_workers
+from conftest import RETRANSMISSION_DROPS, block_sparse, run_workers
 from hostagent import HostAgent, WorkerConfig
 from hostagent.agent import AgentFailed, AllreduceTimeout
 from software_aggregator import AggregatorServer, JobSpec
@@ -122,6 +122,7 @@ def test_two_jobs_share_one_aggregator_without_interference():
             exact = np.sum([d[it].astype(np.float64) for d in d2], axis=0)
             for r in range(3, 5):
                 assert np.abs(outs[r][it] - exact).max() < 1e-4
-        assert not any(k.startswith("drop_") for k in srv.counters())
+        drops = {k for k in srv.counters() if k.startswith("drop_")}
+        assert drops <= RETRANSMISSION_DROPS, drops
         for a in a1 + a2:
             a.close()

@@ -1,0 +1,200 @@
+"""The control-plane contract with p4src/ (docs/protocol.md section 8) and the
+P4Runtime entities that implement a configuration.
+
+Pure functions of (P4Info, config): no I/O, so the exact protos can be tested
+without a switch. All names live in `PipelineNames`; if the P4 program renames
+something, pass another `PipelineNames` instead of editing the builders.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, NamedTuple
+
+from p4.v1 import p4runtime_pb2 as p4r
+
+from controller.config import BROADCAST_MAC, Config, JobConfig
+from controller.encoding import encode_value, ip_to_int, mac_to_int
+from controller.errors import P4InfoError
+from controller.p4info import P4Info
+
+# Event counter cells, by index (docs/protocol.md section 8).
+EVENT_NAMES = ("data_counted", "result_multicast", "result_unicast", "retransmit_dropped",
+               "unknown_worker", "identity_mismatch", "bad_slot", "malformed", "forwarded")
+
+
+@dataclass(frozen=True)
+class PipelineNames:
+    """Fully qualified P4Info names the controller uses (v1model already has
+    controls named Ingress/Egress, hence the P4Reduce prefix)."""
+    workers_table: str = "P4ReduceIngress.worker_check.workers"
+    set_worker: str = "P4ReduceIngress.worker_check.set_worker"
+    l2_table: str = "P4ReduceIngress.forwarding.l2"
+    to_port: str = "P4ReduceIngress.forwarding.to_port"
+    flood: str = "P4ReduceIngress.forwarding.flood"
+    result_dest_table: str = "P4ReduceEgress.result_dest"
+    set_result_dest: str = "P4ReduceEgress.set_result_dest"
+    events_counter: str = "P4ReduceIngress.events"
+
+
+NAMES = PipelineNames()
+
+# Match fields and action parameters, as the P4 source spells them.
+WORKER_KEYS = ("standard_metadata.ingress_port", "hdr.ethernet.srcAddr", "hdr.ipv4.srcAddr",
+               "hdr.udp.srcPort")
+SET_WORKER_PARAMS = ("job_id", "worker_id", "num_workers", "mgid", "slot_base", "num_slots")
+RESULT_DEST_KEYS = ("hdr.agg.job_id", "meta.dest_worker")
+SET_RESULT_DEST_PARAMS = ("mac", "ip", "udp_port")
+L2_KEYS = ("hdr.ethernet.dstAddr",)
+
+
+class LabeledEntity(NamedTuple):
+    """An entity and what it is for, so a refused update can be named."""
+    label: str
+    entity: p4r.Entity
+
+
+# -- entity builders -----------------------------------------------------------------
+
+def table_entry(info: P4Info, table: str, match: Mapping[str, int], action: str,
+                params: Mapping[str, int] | None = None) -> p4r.Entity:
+    """An exact-match table entry; every key field and parameter must be given."""
+    t, a = info.check_table_action(table, action)
+    params = params or {}
+    _same_names(f"match of table {t.name!r}", match, t.match)
+    _same_names(f"parameters of action {a.name!r}", params, a.params)
+    entity = p4r.Entity()
+    entry = entity.table_entry
+    entry.table_id = t.id
+    for f in sorted(t.match.values(), key=lambda f: f.id):  # P4Info order: deterministic protos
+        if f.match_type != "EXACT":
+            raise P4InfoError(f"table {t.name!r}: match field {f.name!r} is {f.match_type}, "
+                              "the controller only installs EXACT keys")
+        entry.match.add(field_id=f.id).exact.value = _encode(match[f.name], f.bitwidth,
+                                                             f"{t.name} key {f.name}")
+    entry.action.action.action_id = a.id
+    for p in sorted(a.params.values(), key=lambda p: p.id):
+        entry.action.action.params.add(param_id=p.id, value=_encode(params[p.name], p.bitwidth,
+                                                                    f"{a.name} param {p.name}"))
+    return entity
+
+
+def multicast_group(mgid: int, replicas: Iterable[tuple[int, int]]) -> p4r.Entity:
+    """A PRE multicast group: one copy per (egress port, replica id = egress_rid)."""
+    entity = p4r.Entity()
+    group = entity.packet_replication_engine_entry.multicast_group_entry
+    group.multicast_group_id = mgid
+    for port, rid in replicas:
+        # egress_port (int32), not the bytes `port` of P4Runtime >= 1.4: every
+        # PI version in BMv2 accepts it (checked against simple_switch_grpc).
+        group.replicas.add(egress_port=port, instance=rid)
+    return entity
+
+
+def job_entities(info: P4Info, job: JobConfig, names: PipelineNames = NAMES) -> list[LabeledEntity]:
+    """Multicast group, result destinations and worker entries of one job.
+
+    Order matters on a live switch: the worker entries, which make the switch
+    start aggregating the job's packets, go last, so the first completed round
+    already finds its multicast group and result destinations.
+    """
+    out = [LabeledEntity(f"multicast group {job.mgid} of job {job.job_id}",
+                         multicast_group(job.mgid, [(w.port, w.worker_id) for w in job.workers]))]
+    for w in job.workers:
+        out.append(LabeledEntity(
+            f"{names.result_dest_table} entry of job {job.job_id} worker {w.worker_id}",
+            table_entry(info, names.result_dest_table,
+                        dict(zip(RESULT_DEST_KEYS, (job.job_id, w.worker_id))),
+                        names.set_result_dest,
+                        dict(zip(SET_RESULT_DEST_PARAMS, (mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port))))))
+    for w in job.workers:
+        out.append(LabeledEntity(
+            f"{names.workers_table} entry of job {job.job_id} worker {w.worker_id} "
+            f"(port {w.port}, {w.mac}, {w.ip}, udp {w.udp_port})",
+            table_entry(info, names.workers_table,
+                        dict(zip(WORKER_KEYS, (w.port, mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port))),
+                        names.set_worker,
+                        dict(zip(SET_WORKER_PARAMS, (job.job_id, w.worker_id, job.num_workers, job.mgid,
+                                                     job.slot_base, job.num_slots))))))
+    return out
+
+
+def install_entities(info: P4Info, config: Config, names: PipelineNames = NAMES) -> list[LabeledEntity]:
+    """Everything `config` asks for: jobs, then L2 entries, then broadcast."""
+    out = [e for job in config.jobs for e in job_entities(info, job, names)]
+    for e in config.l2:
+        out.append(LabeledEntity(f"{names.l2_table} entry {e.mac} -> port {e.port}",
+                                 table_entry(info, names.l2_table, {L2_KEYS[0]: mac_to_int(e.mac)},
+                                             names.to_port, {"port": e.port})))
+    if config.broadcast is not None:
+        b = config.broadcast
+        # rid 0 for every copy: egress only looks at the rid of RESULT copies.
+        out.append(LabeledEntity(f"broadcast multicast group {b.mgid}",
+                                 multicast_group(b.mgid, [(p, 0) for p in b.ports])))
+        out.append(LabeledEntity(f"{names.l2_table} broadcast entry -> group {b.mgid}",
+                                 table_entry(info, names.l2_table, {L2_KEYS[0]: mac_to_int(BROADCAST_MAC)},
+                                             names.flood, {"mgid": b.mgid})))
+    return out
+
+
+# -- contract check and counter decoding -------------------------------------------------
+
+def check_contract(info: P4Info, names: PipelineNames = NAMES) -> None:
+    """Raise one P4InfoError listing every way `info` differs from what the controller uses."""
+    needs = [(names.workers_table, WORKER_KEYS, names.set_worker, SET_WORKER_PARAMS),
+             (names.result_dest_table, RESULT_DEST_KEYS, names.set_result_dest, SET_RESULT_DEST_PARAMS),
+             (names.l2_table, L2_KEYS, names.to_port, ("port",)),
+             (names.l2_table, L2_KEYS, names.flood, ("mgid",))]
+    problems: list[str] = []
+    for table, keys, action, params in needs:
+        try:
+            t, a = info.check_table_action(table, action)
+            _same_names(f"match of table {t.name!r}", dict.fromkeys(keys, 0), t.match)
+            _same_names(f"parameters of action {a.name!r}", dict.fromkeys(params, 0), a.params)
+            for f in t.match.values():
+                if f.match_type != "EXACT":
+                    raise P4InfoError(f"table {t.name!r}: match field {f.name!r} is {f.match_type}, "
+                                      "not EXACT")
+        except P4InfoError as exc:
+            if str(exc) not in problems:
+                problems.append(str(exc))
+    try:
+        c = info.counter(names.events_counter)
+        if c.size < len(EVENT_NAMES) or c.unit not in ("PACKETS", "BOTH"):
+            problems.append(f"counter {c.name!r} must count PACKETS in at least {len(EVENT_NAMES)} cells "
+                            f"(has {c.size} cells of {c.unit})")
+    except P4InfoError as exc:
+        problems.append(str(exc))
+    if problems:
+        raise P4InfoError("P4Info does not match the controller's contract (docs/protocol.md "
+                          "section 8):\n  " + "\n  ".join(problems))
+
+
+def decode_counters(entries: Iterable[p4r.CounterEntry], size: int = 16) -> dict[str, int]:
+    """Packet counts by event name; unnamed cells appear as event_<i> only when non-zero."""
+    counts = dict.fromkeys(EVENT_NAMES, 0)
+    for e in entries:
+        i = e.index.index
+        if i < len(EVENT_NAMES):
+            counts[EVENT_NAMES[i]] = e.data.packet_count
+        elif i < size and e.data.packet_count:
+            counts[f"event_{i}"] = e.data.packet_count
+    return counts
+
+
+def _same_names(what: str, given: Mapping[str, object], expected: Mapping[str, object]) -> None:
+    unset, unknown = sorted(set(expected) - set(given)), sorted(set(given) - set(expected))
+    if unset or unknown:
+        parts = ([f"P4Info lacks {unknown}"] if unknown else []) + \
+                ([f"the controller does not set {unset}"] if unset else [])
+        raise P4InfoError(f"{what}: {'; '.join(parts)} (P4Info has {sorted(expected)})")
+
+
+def _encode(value: int, bitwidth: int, what: str) -> bytes:
+    try:
+        return encode_value(value, bitwidth, what)
+    except ValueError as exc:
+        raise P4InfoError(f"{exc} (bit width from P4Info)") from None
+
+
+__all__ = ["EVENT_NAMES", "LabeledEntity", "NAMES", "PipelineNames", "check_contract",
+           "decode_counters", "install_entities", "job_entities", "multicast_group", "table_entry"]

@@ -1,0 +1,90 @@
+"""`python -m controller ...` (controller.cli.main) against the fake P4Runtime server."""
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from controller import bmv2
+from controller.cli import main
+from fake_p4runtime import serve
+
+HERE = pathlib.Path(__file__).resolve().parent
+SMALL = HERE / "p4info_small.txtpb"
+
+
+def write_config(tmp_path: pathlib.Path, grpc_addr: str) -> pathlib.Path:
+    cfg = {"switch": {"grpc_addr": grpc_addr, "thrift_port": 9093},
+           "jobs": [{"job_id": 1, "slot_base": 8, "num_slots": 2, "mgid": 5, "workers": [
+               {"worker_id": 0, "port": 1, "mac": "02:00:00:00:00:01", "ip": "10.0.0.1",
+                "udp_port": 40000}]}],
+           "l2": [{"mac": "02:00:00:00:00:01", "port": 1}]}
+    path = tmp_path / "cfg.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+@pytest.fixture
+def bmv2_json(tmp_path) -> pathlib.Path:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"pipelines": [], "register_arrays": [
+        {"name": "I.seen", "size": 2048}, {"name": "I.value", "size": 2048}]}))
+    return path
+
+
+def test_install_then_counters(tmp_path, bmv2_json, capsys):
+    with serve() as fake:
+        cfg = write_config(tmp_path, fake.addr)
+        assert main(["install", "--config", str(cfg), "--p4info", str(SMALL), "--json", str(bmv2_json)]) == 0
+        assert "installed 1 job(s), 1 worker(s), 1 L2 entry on" in capsys.readouterr().out
+        assert len(fake.pipelines) == 1 and len(fake.writes) == 1
+        assert len(fake.writes[0].updates) == 4  # group, result_dest, worker, l2
+        fake.counters = {0: 4, 8: 1}
+        n_arbitrations = len(fake.arbitrations)
+        assert main(["counters", "--config", str(cfg)]) == 0  # P4Info fetched from the switch
+        assert len(fake.arbitrations) == n_arbitrations      # reading does not take the primary role
+    counters = json.loads(capsys.readouterr().out)
+    assert counters["data_counted"] == 4 and counters["forwarded"] == 1 and counters["malformed"] == 0
+
+
+def test_reset_uses_the_thrift_port_of_the_config(tmp_path, bmv2_json, capsys, monkeypatch):
+    calls = []
+    monkeypatch.setattr(bmv2.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(bmv2.subprocess, "run", lambda argv, input, **kw: (
+        calls.append((argv, input)) or subprocess.CompletedProcess(argv, 0, "", "")))
+    cfg = write_config(tmp_path, "127.0.0.1:1")  # no P4Runtime server needed for a reset
+    assert main(["reset", "--config", str(cfg), "--job", "1", "--json", str(bmv2_json)]) == 0
+    ((argv, stdin),) = calls
+    assert argv == ["/usr/bin/simple_switch_CLI", "--thrift-port", "9093"]
+    assert stdin.split("\n")[:4] == ["register_write I.seen 8 0", "register_write I.seen 9 0",
+                                     "register_write I.seen 1032 0", "register_write I.seen 1033 0"]
+    assert "job 1: zeroed 8 register cells (slots 8..9, both versions) via thrift port 9093" in \
+        capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["reset", "--job", "2"], "no job 2 in the configuration"),
+    (["counters", "--timeout", "0.3"], "no P4Runtime server answered at 127.0.0.1:1 within 0.3 s"),
+    (["install", "--p4info", "/nonexistent.txtpb"], "cannot read P4Info /nonexistent.txtpb"),
+])
+def test_errors_exit_1_with_a_message(tmp_path, capsys, argv, message):
+    cfg = write_config(tmp_path, "127.0.0.1:1")
+    assert main([argv[0], "--config", str(cfg), *argv[1:]]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("p4reduce controller: error: ") and message in err
+
+
+def test_bad_config_file_exit_1(tmp_path, capsys):
+    (tmp_path / "c.yaml").write_text("jobs: 3\n")
+    assert main(["counters", "--config", str(tmp_path / "c.yaml")]) == 1
+    assert "c.yaml: jobs: expected a list" in capsys.readouterr().err
+
+
+def test_module_entry_point():
+    out = subprocess.run([sys.executable, "-m", "controller", "--help"], capture_output=True, text=True,
+                         cwd=HERE.parents[1], timeout=60)
+    assert out.returncode == 0 and "install" in out.stdout and "counters" in out.stdout
