@@ -21,6 +21,7 @@ import pathlib
 import statistics
 import subprocess
 import sys
+from dataclasses import dataclass, field
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -31,38 +32,63 @@ from p4reduce.netns import Impairment, _nft_egress, netem_supported  # noqa: E40
 from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
 
 PY = sys.executable
-FIELDS = ["method", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
+FIELDS = ["method", "topo", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
           "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions"]
 
 
-def build_star(workers: int, bw: float | None, delay_ms: float, loss: float,
-               agg_bw: float | None = None):
+@dataclass
+class Topology:
+    net: object
+    root: object  # host of the top-level software aggregator
+    workers: list  # worker hosts, in rank order
+    # Leaf/spine: per leaf, its aggregator host and the ranks behind it.
+    leaves: list[tuple[object, list[int]]] = field(default_factory=list)
+
+
+def build_topology(args) -> Topology:
+    """`star`: every worker and the aggregator on one bridge. `leafspine`: two leaf
+    bridges, each with half the workers and a leaf aggregator, under a spine
+    bridge with the root aggregator; leaf uplinks have the same bandwidth."""
     from mininet.link import TCLink
     from mininet.net import Mininet
     from mininet.nodelib import LinuxBridge
     use_netem = netem_supported()
-    if delay_ms and not use_netem:
+    if args.delay and not use_netem:
         raise SystemExit("--delay needs sch_netem, which this kernel lacks")
     net = Mininet(switch=LinuxBridge, controller=None, link=TCLink, autoSetMacs=True)
-    s1 = net.addSwitch("s1", stp=False)
-    agg = net.addHost("agg")
-    hosts = [net.addHost(f"w{i}") for i in range(workers)]
-    link_opts = {}
-    if bw:
-        link_opts["bw"] = bw
+    bw = {"bw": args.bw} if args.bw else {}
+    worker_link = dict(bw)
     if use_netem:
-        link_opts.update(delay=f"{delay_ms}ms" if delay_ms else None, loss=loss * 100 or None)
-    # The aggregator host's link carries one result copy per worker; a switch
-    # would replicate inside. --agg-bw lets it stand in for an in-switch aggregator.
-    agg_bw = agg_bw or bw
-    net.addLink(agg, s1, **({"bw": agg_bw} if agg_bw else {}))
-    for h in hosts:
-        net.addLink(h, s1, **{k: v for k, v in link_opts.items() if v})
+        worker_link.update({k: v for k, v in (("delay", f"{args.delay}ms" if args.delay else None),
+                                              ("loss", args.loss * 100 or None)) if v})
+    # The aggregator host's link carries one result copy per worker (or leaf); a
+    # switch would replicate inside. --agg-bw lets it stand in for that.
+    agg_link = {"bw": args.agg_bw or args.bw} if (args.agg_bw or args.bw) else {}
+    root = net.addHost("agg")
+    workers = [net.addHost(f"w{i}") for i in range(args.workers)]
+    topo = Topology(net, root, workers)
+    if args.topo == "star":
+        s1 = net.addSwitch("s1", stp=False)
+        net.addLink(root, s1, **agg_link)
+        for h in workers:
+            net.addLink(h, s1, **worker_link)
+    else:
+        spine = net.addSwitch("s0", stp=False)
+        net.addLink(root, spine, **agg_link)
+        half = (args.workers + 1) // 2
+        for i, ranks in enumerate((list(range(half)), list(range(half, args.workers)))):
+            leaf = net.addSwitch(f"s{i + 1}", stp=False)
+            net.addLink(leaf, spine, **bw)
+            leaf_agg = net.addHost(f"lagg{i}")
+            net.addLink(leaf_agg, leaf, **agg_link)
+            for r in ranks:
+                net.addLink(workers[r], leaf, **worker_link)
+            topo.leaves.append((leaf_agg, ranks))
     net.start()
-    if loss and not use_netem:
-        for h in hosts:
-            h.cmd(f"nft -f - <<'EOF'\n{_nft_egress(h.defaultIntf().name, Impairment(loss=loss))}EOF")
-    return net, agg, hosts
+    if args.loss and not use_netem:
+        for h in workers:
+            h.cmd(f"nft -f - <<'EOF'\n{_nft_egress(h.defaultIntf().name, Impairment(loss=args.loss))}EOF")
+    return topo
 
 
 def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
@@ -76,29 +102,50 @@ def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
     return reports
 
 
-def run_p4reduce(agg, hosts, args, density: float) -> dict:
-    job = f"1:{len(hosts)}:block_size={args.block_size},num_slots={args.slots}"
-    server = agg.popen([PY, "-m", "p4reduce", "aggregator", "--bind",
-                        f"{agg.IP()}:{AGG_UDP_PORT}", "--job", job], stdout=subprocess.PIPE,
-                       text=True)
-    server.stdout.readline()
-    procs = [h.popen([PY, "-m", "p4reduce", "worker", "--aggregator", f"{agg.IP()}:{AGG_UDP_PORT}",
-                      "--job", "1", "--rank", str(r), "--workers", str(len(hosts)),
-                      "--block-size", str(args.block_size), "--slots", str(args.slots),
-                      "--elements", str(args.elements), "--density", str(density),
-                      "--iterations", str(args.iterations + 1)],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for r, h in enumerate(hosts)]
+def _start_aggregator(host, job: str):
+    proc = host.popen([PY, "-m", "p4reduce", "aggregator", "--bind", f"{host.IP()}:{AGG_UDP_PORT}",
+                       "--job", job], stdout=subprocess.PIPE, text=True)
+    proc.stdout.readline()  # banner: bound and serving
+    return proc
+
+
+def run_p4reduce(topo: Topology, args, density: float) -> dict:
+    n = len(topo.workers)
+    geometry = f"block_size={args.block_size},num_slots={args.slots}"
+    servers = []
+    # (aggregator host, local rank, local worker count) of every worker
+    placement = {r: (topo.root, r, n) for r in range(n)}
+    if topo.leaves:
+        servers.append(_start_aggregator(topo.root, f"9:{len(topo.leaves)}:{geometry}"))
+        for i, (leaf_agg, ranks) in enumerate(topo.leaves):
+            servers.append(_start_aggregator(
+                leaf_agg, f"1:{len(ranks)}:{geometry},upstream={topo.root.IP()},up_job=9,up_rank={i}"))
+            placement.update({r: (leaf_agg, k, len(ranks)) for k, r in enumerate(ranks)})
+    else:
+        servers.append(_start_aggregator(topo.root, f"1:{n}:{geometry}"))
+    procs = []
+    for r, h in enumerate(topo.workers):
+        agg, local_rank, local_n = placement[r]
+        procs.append(h.popen(
+            [PY, "-m", "p4reduce", "worker", "--aggregator", f"{agg.IP()}:{AGG_UDP_PORT}",
+             "--job", "1", "--rank", str(local_rank), "--workers", str(local_n),
+             "--total-workers", str(n), "--seed", str(r),  # distinct data per global rank
+             "--block-size", str(args.block_size),
+             "--slots", str(args.slots), "--elements", str(args.elements), "--density",
+             str(density), "--iterations", str(args.iterations + 1)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     reports = [rep[1:] for rep in _json_reports(procs, "p4reduce worker")]  # drop warm-up
-    server.terminate()
-    server.wait(timeout=10)
+    for server in servers:
+        server.terminate()
+        server.wait(timeout=10)
     per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
     return {"median_s": statistics.median(per_iter),
             "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
             "retx": sum(it["retransmissions"] + it["queries"] for rep in reports for it in rep)}
 
 
-def run_gloo(hosts, args) -> float | None:
+def run_gloo(topo: Topology, args) -> float | None:
+    hosts = topo.workers
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -143,6 +190,9 @@ def plot(rows: list[dict], path: pathlib.Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--topo", choices=["star", "leafspine"], default="star",
+                    help="leafspine: two leaf bridges with leaf aggregators under a spine "
+                         "(hierarchical aggregation)")
     ap.add_argument("--elements", type=int, default=1_000_000)
     ap.add_argument("--densities", type=float, nargs="+", default=[0.001, 0.01, 0.1, 0.5, 1.0])
     ap.add_argument("--block-size", type=int, default=256)
@@ -163,28 +213,28 @@ def main() -> int:
     setLogLevel("warning")
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    net, agg, hosts = build_star(args.workers, args.bw, args.delay, args.loss, args.agg_bw)
+    topo = build_topology(args)
     rows = []
     tensor_mbit = args.elements * 32 / 1e6
     try:
-        common = dict(workers=args.workers, elements=args.elements, block_size=args.block_size,
+        common = dict(topo=args.topo, workers=args.workers, elements=args.elements, block_size=args.block_size,
                       bw_mbit=args.bw, agg_bw_mbit=args.agg_bw or args.bw, loss=args.loss)
         if not args.no_gloo:
-            t = run_gloo(hosts, args)
+            t = run_gloo(topo, args)
             if t is not None:
                 rows.append(dict(common, method="gloo_dense", density=1.0, median_ms=t * 1e3,
                                  goodput_mbit=tensor_mbit / t, wire_bytes_per_worker=None,
                                  retransmissions=None))
                 print(f"gloo dense: {t * 1e3:.1f} ms", flush=True)
         for density in args.densities:
-            r = run_p4reduce(agg, hosts, args, density)
+            r = run_p4reduce(topo, args, density)
             rows.append(dict(common, method="p4reduce", density=density, median_ms=r["median_s"] * 1e3,
                              goodput_mbit=tensor_mbit / r["median_s"], wire_bytes_per_worker=r["wire"],
                              retransmissions=r["retx"]))
             print(f"p4reduce density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
                   f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions", flush=True)
     finally:
-        net.stop()
+        topo.net.stop()
     with open(out.with_suffix(".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
