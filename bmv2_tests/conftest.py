@@ -1,3 +1,9 @@
+"""Fixtures of the BMv2 tests: compiled pipeline, a running switch, a tap on its ports.
+
+Every test module here is skipped (with the reason) when p4c, BMv2's
+simple_switch_grpc or root are missing. A module that only needs the compiler
+sets `NEEDS_SWITCH = False`.
+"""
 from __future__ import annotations
 
 import json
@@ -5,19 +11,27 @@ import pathlib
 
 import pytest
 
-from bmv2_tests.harness import Bmv2Switch, Tap, Worker, missing_requirements
+from bmv2_tests.harness import (Bmv2Switch, Pipeline, Tap, Worker, compile_pipeline,
+                                missing_requirements)
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "docs" / "golden_packets.json"
 
 
-def pytest_collection_modifyitems(config, items):
-    reason = missing_requirements()
-    if reason is None:
-        return
-    skip = pytest.mark.skip(reason=f"BMv2 tests skipped: {reason}")
-    for item in items:
-        if "bmv2_tests" in str(item.fspath) and not item.fspath.basename == "test_build.py":
-            item.add_marker(skip)
+@pytest.fixture(scope="module", autouse=True)
+def bmv2_requirements(request):
+    reason = missing_requirements(need_switch=getattr(request.module, "NEEDS_SWITCH", True))
+    if reason is not None:
+        pytest.skip(f"BMv2 tests skipped: {reason}")
+
+
+@pytest.fixture(scope="session")
+def pipeline(tmp_path_factory) -> Pipeline:
+    """The P4 sources as they are now, compiled once per session with p4src/Makefile."""
+    # Session fixtures are set up before the module-level check above runs.
+    reason = missing_requirements(need_switch=False)
+    if reason is not None:
+        pytest.skip(f"BMv2 tests skipped: {reason}")
+    return compile_pipeline(tmp_path_factory.mktemp("p4src"))
 
 
 @pytest.fixture(scope="session")
@@ -26,14 +40,15 @@ def golden() -> dict:
 
 
 def make_workers(switch: Bmv2Switch, n: int, first_port: int = 1) -> list[Worker]:
+    """Workers 0..n-1, one per switch port starting at `first_port`."""
     return [Worker(i, first_port + i, f"02:00:00:00:00:{first_port + i:02x}",
                    f"10.0.0.{first_port + i}", 40000 + first_port + i,
                    switch.host_if(first_port + i)) for i in range(n)]
 
 
 @pytest.fixture
-def switch(tmp_path):
-    sw = Bmv2Switch(num_ports=5).start(tmp_path)
+def switch(tmp_path, pipeline):
+    sw = Bmv2Switch(num_ports=5).start(tmp_path, pipeline)
     yield sw
     sw.stop()
 

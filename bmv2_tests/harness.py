@@ -1,4 +1,10 @@
-"""Runs simple_switch_grpc on veth pairs with the p4reduce pipeline installed."""
+"""simple_switch_grpc on veth pairs with the p4reduce pipeline, and raw frames to drive it.
+
+BMv2 port i is the switch end `sw<i>-<tag>` of a veth pair; the test sends and
+receives on the host end `h<i>-<tag>` through AF_PACKET sockets. The pipeline
+is pushed and the entries installed with the project's controller library
+(`controller.client.SwitchClient`), exactly as an operator would.
+"""
 from __future__ import annotations
 
 import os
@@ -11,25 +17,53 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
+import numpy as np
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+from scapy.packet import Raw
+
 from controller.client import SwitchClient
 from controller.config import Config, load_config
+from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-BUILD = ROOT / "p4src" / "build"
-AGG_MAC = "02:00:00:00:00:fe"
+P4SRC = ROOT / "p4src"
+AGG_MAC = "02:00:00:00:00:fe"  # the aggregator address workers send to (the switch itself)
 AGG_IP = "10.0.0.254"
 ETH_P_ALL = 0x0003
-PACKET_OUTGOING = 4
+PACKET_OUTGOING = 4  # sll_pkttype of frames this host sent
 
 
-def missing_requirements() -> str | None:
+def missing_requirements(need_switch: bool = True) -> str | None:
+    """Why the BMv2 tests cannot run here, or None."""
+    if shutil.which("p4c-bm2-ss") is None:
+        return "p4c-bm2-ss (p4c) is not on PATH"
+    if not need_switch:
+        return None
     if shutil.which("simple_switch_grpc") is None:
-        return "simple_switch_grpc (BMv2 with P4Runtime) is not installed"
+        return "simple_switch_grpc (BMv2 built with P4Runtime) is not on PATH"
     if os.geteuid() != 0:
-        return "BMv2 tests create veth interfaces and need root"
-    if not (BUILD / "p4reduce.json").exists():
-        return "p4src/build/p4reduce.json is missing (run make -C p4src)"
+        return "the BMv2 tests create veth interfaces and must run as root"
+    if shutil.which("ip") is None:
+        return "iproute2 (`ip`) is not on PATH"
     return None
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    p4info: pathlib.Path
+    bmv2_json: pathlib.Path
+
+
+def compile_pipeline(work: pathlib.Path) -> Pipeline:
+    """`make` on a copy of p4src/ (sources and Makefile only) in `work`."""
+    work.mkdir(parents=True, exist_ok=True)
+    for f in list(P4SRC.glob("*.p4")) + [P4SRC / "Makefile"]:
+        shutil.copy(f, work)
+    proc = subprocess.run(["make", "-C", str(work)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"make -C p4src failed:\n{proc.stdout}\n{proc.stderr}")
+    return Pipeline(work / "build" / "p4reduce.p4info.txtpb", work / "build" / "p4reduce.json")
 
 
 def _free_port() -> int:
@@ -42,19 +76,20 @@ def _run(*argv: str) -> None:
     subprocess.run(argv, check=True, capture_output=True)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Worker:
     worker_id: int
     port: int  # switch port
     mac: str
     ip: str
     udp_port: int
-    host_if: str  # the host side of the veth pair
+    host_if: str  # host end of the veth pair of `port`
 
 
 def job_dict(job_id: int, workers: list[Worker], slot_base: int = 0, num_slots: int = 32,
              mgid: int | None = None) -> dict:
-    return {"job_id": job_id, "slot_base": slot_base, "num_slots": num_slots,
+    """A job of the controller's configuration format."""
+    return {"job_id": job_id, "mode": "dense", "slot_base": slot_base, "num_slots": num_slots,
             "mgid": mgid or job_id + 1,
             "workers": [{"worker_id": w.worker_id, "port": w.port, "mac": w.mac, "ip": w.ip,
                          "udp_port": w.udp_port} for w in workers]}
@@ -62,8 +97,6 @@ def job_dict(job_id: int, workers: list[Worker], slot_base: int = 0, num_slots: 
 
 @dataclass
 class Bmv2Switch:
-    """`num_ports` veth pairs: switch side sw<i>-<tag> is BMv2 port i, host side h<i>-<tag>."""
-
     num_ports: int
     tag: str = field(default_factory=lambda: uuid.uuid4().hex[:5])
     proc: subprocess.Popen | None = None
@@ -71,15 +104,27 @@ class Bmv2Switch:
     grpc_port: int = 0
     thrift_port: int = 0
     log_path: pathlib.Path | None = None
+    _links: list[str] = field(default_factory=list)
 
     def host_if(self, port: int) -> str:
         return f"h{port}-{self.tag}"
 
-    def start(self, log_dir: pathlib.Path) -> Bmv2Switch:
+    def start(self, log_dir: pathlib.Path, pipeline: Pipeline) -> Bmv2Switch:
+        """Create the veths, start the switch, push `pipeline`; clean up if any step fails."""
+        try:
+            self._start(log_dir, pipeline)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self, log_dir: pathlib.Path, pipeline: Pipeline) -> None:
         for i in range(1, self.num_ports + 1):
             sw, host = f"sw{i}-{self.tag}", self.host_if(i)
             _run("ip", "link", "add", sw, "type", "veth", "peer", "name", host)
+            self._links.append(sw)
             for dev in (sw, host):
+                # No router solicitations or other IPv6 chatter in the captures.
                 _run("sysctl", "-qw", f"net.ipv6.conf.{dev}.disable_ipv6=1")
                 _run("ip", "link", "set", dev, "up")
         self.grpc_port, self.thrift_port = _free_port(), _free_port()
@@ -90,46 +135,60 @@ class Bmv2Switch:
             args += ["-i", f"{i}@sw{i}-{self.tag}"]
         args += ["--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{self.grpc_port}"]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.client = SwitchClient.connect(f"127.0.0.1:{self.grpc_port}", timeout=20)
-        self.client.push_pipeline(BUILD / "p4reduce.p4info.txtpb", BUILD / "p4reduce.json")
-        return self
+        self.client = SwitchClient.connect(f"127.0.0.1:{self.grpc_port}", timeout=20,
+                                           thrift_port=self.thrift_port)
+        self.client.push_pipeline(pipeline.p4info, pipeline.bmv2_json)
 
     def install(self, config: dict) -> Config:
-        config.setdefault("switch", {})["thrift_port"] = self.thrift_port
+        config.setdefault("switch", {}).update(grpc_addr=f"127.0.0.1:{self.grpc_port}",
+                                               thrift_port=self.thrift_port)
         cfg = load_config(config)
         assert self.client is not None
         self.client.install(cfg)
         return cfg
 
+    def counters(self) -> dict[str, int]:
+        assert self.client is not None
+        return self.client.read_counters()
+
     def stop(self) -> None:
         if self.client is not None:
             self.client.close()
+            self.client = None
         if self.proc is not None:
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-        for i in range(1, self.num_ports + 1):
-            subprocess.run(["ip", "link", "del", f"sw{i}-{self.tag}"], capture_output=True)
+                self.proc.wait()
+            self.proc = None
+        for sw in self._links:  # deleting one end deletes the pair
+            subprocess.run(["ip", "link", "del", sw], capture_output=True)
+        self._links.clear()
 
 
 class Tap:
-    """Raw frames received on host-side interfaces (not the ones we sent)."""
+    """AF_PACKET sockets on host-side interfaces: send frames, collect what the switch sends."""
 
     def __init__(self, ifaces: list[str]) -> None:
-        self.socks = {}
-        for name in ifaces:
-            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-            s.bind((name, 0))
-            s.setblocking(False)
-            self.socks[name] = s
+        self.socks: dict[str, socket.socket] = {}
+        try:
+            for name in ifaces:
+                s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+                self.socks[name] = s
+                s.bind((name, 0))
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 21)
+                s.setblocking(False)
+        except BaseException:
+            self.close()
+            raise
 
     def send(self, iface: str, frame: bytes) -> None:
         self.socks[iface].send(frame)
 
     def collect(self, timeout: float = 0.5, expect: int | None = None) -> list[tuple[str, bytes]]:
-        """Frames that arrive within `timeout` (returns early once `expect` have come)."""
+        """(interface, frame) received within `timeout`; returns early once `expect` came."""
         got: list[tuple[str, bytes]] = []
         deadline = time.monotonic() + timeout
         by_fd = {s.fileno(): name for name, s in self.socks.items()}
@@ -142,10 +201,78 @@ class Tap:
                         frame, addr = s.recvfrom(65535)
                     except BlockingIOError:
                         break
-                    if addr[2] != PACKET_OUTGOING:
+                    if addr[2] != PACKET_OUTGOING:  # not our own transmissions
                         got.append((by_fd[s.fileno()], frame))
         return got
 
     def close(self) -> None:
         for s in self.socks.values():
             s.close()
+
+
+# -- frames --------------------------------------------------------------------------
+
+def frame(w: Worker, payload: bytes, *, src_mac: str | None = None,
+          ip_checksum: int | None = None) -> bytes:
+    """A worker's datagram to the aggregator (checksums filled in by scapy)."""
+    ip = IP(src=w.ip, dst=AGG_IP) if ip_checksum is None else IP(src=w.ip, dst=AGG_IP,
+                                                                  chksum=ip_checksum)
+    return bytes(Ether(src=src_mac or w.mac, dst=AGG_MAC) / ip
+                 / UDP(sport=w.udp_port, dport=AGG_UDP_PORT) / Raw(payload))
+
+
+def results(got: list[tuple[str, bytes]], workers: list[Worker]) -> list[tuple[Worker, bytes]]:
+    """(receiving worker, UDP payload) of every RESULT frame in `got`.
+
+    Asserts each copy is addressed to the worker it reached: MAC, IP and UDP
+    port of the worker (several workers may share a switch port), source = the
+    aggregator address, lengths matching the payload, UDP checksum 0 and a
+    correct IPv4 header checksum.
+    """
+    by_addr = {(w.host_if, w.udp_port): w for w in workers}
+    out = []
+    for iface, raw in got:
+        pkt = Ether(raw)
+        if UDP not in pkt or pkt[UDP].sport != AGG_UDP_PORT:
+            continue
+        w = by_addr.get((iface, pkt[UDP].dport))
+        assert w is not None, f"RESULT on {iface} for UDP port {pkt[UDP].dport}: no such worker"
+        assert (pkt[Ether].dst, pkt[Ether].src) == (w.mac, AGG_MAC)
+        assert (pkt[IP].dst, pkt[IP].src) == (w.ip, AGG_IP)
+        assert pkt[UDP].chksum == 0
+        payload = bytes(pkt[UDP].payload)
+        assert pkt[IP].len == 20 + 8 + len(payload) and pkt[UDP].len == 8 + len(payload)
+        recomputed = IP(bytes(pkt[IP]))
+        del recomputed.chksum
+        assert IP(bytes(recomputed)).chksum == pkt[IP].chksum, "IPv4 checksum not updated"
+        out.append((w, payload))
+    return out
+
+
+def data(w: Worker, version: int, block: int, nxt: int, values=None, *, slot: int = 0,
+         job: int = 1, worker_id: int | None = None, count: int | None = None,
+         exp: int = 127, next_exp: int = 127, epoch: int = 0) -> bytes:
+    """UDP payload of a DATA packet (header only when `values` is None)."""
+    if count is None:
+        count = 0 if values is None else len(values)
+    h = AggHeader(MsgType.DATA, job, w.worker_id if worker_id is None else worker_id, slot,
+                  version, epoch, block, nxt, exp, next_exp, count)
+    if values is None:
+        return h.pack()
+    return h.pack() + np.asarray(values, ">i4").tobytes()
+
+
+def wait_for_counters(switch: Bmv2Switch, timeout: float = 3.0, **expected: int) -> dict[str, int]:
+    """Poll the events counter until every named cell has reached its value.
+
+    Packets sent on different ports may reach BMv2's ingress in either order;
+    a test that needs one packet processed before the next one waits here.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        c = switch.counters()
+        if all(c[name] >= value for name, value in expected.items()):
+            return c
+        if time.monotonic() > deadline:
+            raise AssertionError(f"counters {c} did not reach {expected} within {timeout} s")
+        time.sleep(0.005)

@@ -18,8 +18,8 @@ from p4reduce.synthetic import worker_tensor
 
 
 @pytest.fixture
-def hosts(tmp_path):
-    sw = Bmv2Switch(num_ports=3).start(tmp_path)
+def hosts(tmp_path, pipeline):
+    sw = Bmv2Switch(num_ports=3).start(tmp_path, pipeline)
     workers = make_workers(sw, 3)
     namespaces = []
     try:
@@ -64,9 +64,17 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
              "--elements", str(elements), "--density", str(density), "--dtype", dtype,
              "--iterations", "2", "--output", str(tmp_path / f"r{w.worker_id}.npy")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    for p in procs:
-        out, err = p.communicate(timeout=240)
-        assert p.returncode == 0, err[-1500:]
+    try:
+        for p in procs:
+            # A healthy run takes seconds; a stuck worker gives up after its
+            # failure timeout (10 s) and exits non-zero.
+            out, err = p.communicate(timeout=90)
+            assert p.returncode == 0, err[-1500:]
+    finally:
+        for p in procs:  # never leave workers behind in a failed test
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     inputs = [worker_tensor(0, r, elements, 32, density, dtype) for r in range(len(workers))]
     exact = np.sum([x.astype(np.float64) for x in inputs], axis=0)
     results = [np.load(tmp_path / f"r{r}.npy") for r in range(len(workers))]

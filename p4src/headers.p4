@@ -1,27 +1,48 @@
-// Headers, constants and metadata of the p4reduce switch program.
-// Wire format: docs/protocol.md section 2 (22-byte aggregation header).
+// Constants, headers and metadata of the p4reduce switch program.
+// Wire format: docs/protocol.md section 2 (22-byte aggregation header);
+// switch constants and control-plane contract: section 8. The Python side
+// keeps the same numbers in p4reduce/protocol.py and controller/config.py.
 #ifndef P4REDUCE_HEADERS_P4
 #define P4REDUCE_HEADERS_P4
 
 const bit<16> ETHERTYPE_IPV4 = 0x0800;
 const bit<8>  IPPROTO_UDP = 17;
-const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0
+
+// --- Protocol (docs/protocol.md sections 1 and 2) ---
+const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0: what workers send DATA to
 const bit<8>  PROTOCOL_VERSION = 1;
 const bit<8>  MSG_DATA = 1;
 const bit<8>  MSG_RESULT = 2;
-const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // bootstrap round's block / end of stream
+const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
 
-// Switch constants (docs/protocol.md section 8).
-#define NUM_SLOTS 1024                  // register arrays hold 2 * NUM_SLOTS (two versions)
-#define REGISTER_SIZE 2048
+// --- Switch constants (docs/protocol.md section 8) ---
+// B = 32 int32 values per packet: the only non-zero `count` the switch accepts.
 const bit<16> VALUES_PER_PACKET = 32;
-const bit<8>  MAX_WORKERS = 32;         // width of the seen bitmap
+// 1024 slots. Every per-slot register holds both shadow versions, at index
+// version * NUM_SLOTS + slot, so the version bit lands on bit SLOT_BITS.
+#define NUM_SLOTS 1024
+#define SLOT_BITS 10
+#define REGISTER_SIZE 2048
+// At most 32 workers per job: one bit each in the 32-bit seen bitmap.
+const bit<8>  MAX_WORKERS = 32;
 
-// Sizes of a full RESULT, for rewriting lengths.
+// Byte counts used to rewrite the lengths of a RESULT.
 const bit<16> IPV4_HDR_LEN = 20;
 const bit<16> UDP_HDR_LEN = 8;
 const bit<16> AGG_HDR_LEN = 22;
-const bit<16> AGG_VALUES_LEN = 128;
+const bit<16> AGG_VALUES_LEN = 128;     // VALUES_PER_PACKET * 4
+
+// --- Cells of the counter P4ReduceIngress.events (docs/protocol.md section 8) ---
+const bit<32> EV_DATA_COUNTED = 0;
+const bit<32> EV_RESULT_MULTICAST = 1;
+const bit<32> EV_RESULT_UNICAST = 2;
+const bit<32> EV_RETRANSMIT_DROPPED = 3;  // retransmission into a round still open
+const bit<32> EV_UNKNOWN_WORKER = 4;
+const bit<32> EV_IDENTITY_MISMATCH = 5;
+const bit<32> EV_BAD_SLOT = 6;
+const bit<32> EV_MALFORMED = 7;
+const bit<32> EV_FORWARDED = 8;
+#define NUM_EVENTS 16
 
 header ethernet_t {
     bit<48> dstAddr;
@@ -51,13 +72,15 @@ header udp_t {
     bit<16> checksum;
 }
 
+// docs/protocol.md section 2. `version` is the protocol version; the shadow
+// version of the slot's round is the top bit of `pool`, called `shadow` here.
 header agg_t {
     bit<8>  version;
     bit<8>  msg_type;
     bit<16> job_id;
     bit<8>  worker_id;
     bit<8>  flags;
-    bit<1>  shadow;      // version bit of the slot's round
+    bit<1>  shadow;
     bit<15> slot;
     bit<16> epoch;       // copied into results, not interpreted by the switch
     bit<32> block;
@@ -67,6 +90,7 @@ header agg_t {
     bit<16> count;
 }
 
+// The B = 32 values, one field per value register array (values.p4).
 header agg_values_t {
     bit<32> v00; bit<32> v01; bit<32> v02; bit<32> v03;
     bit<32> v04; bit<32> v05; bit<32> v06; bit<32> v07;
@@ -87,25 +111,25 @@ struct headers_t {
 }
 
 struct metadata_t {
-    // From the worker table.
+    // Action data of the sender's entry in worker_check.workers.
     bit<16> job_id;
     bit<8>  worker_id;
     bit<8>  num_workers;
     bit<16> mgid;
     bit<16> slot_base;
     bit<16> num_slots;
-    // Per packet.
-    bit<1>  known_worker;
-    bit<32> worker_bit;
-    bit<32> index;          // register index of this round's set: version * NUM_SLOTS + slot
-    bit<32> shadow_index;   // the other version's set
-    bit<32> bitmap_before;
-    bit<1>  first;          // first counted packet of the round: overwrite instead of add
-    bit<8>  remaining;      // workers still expected after this packet
-    // Towards egress (user metadata is kept for every multicast copy).
+    // Per packet, ingress.
+    bit<32> worker_bit;     // 1 << worker_id
+    bit<32> index;          // register cell of this round: shadow * NUM_SLOTS + slot
+    bit<32> other_index;    // the same slot's cell of the other version
+    bit<32> bitmap_before;  // seen bitmap of this round before this packet
+    bit<1>  first;          // first counted packet of the round: overwrite, don't add
+    bit<1>  retransmission; // this worker was already counted in this round
+    bit<8>  remaining;      // workers the round still waits for (0: complete)
+    // Towards egress: BMv2 copies user metadata into every multicast replica.
     bit<1>  is_result;
-    bit<1>  unicast;
-    bit<8>  dest_worker;
+    bit<1>  unicast;        // a re-send to the sender, not a multicast copy
+    bit<8>  dest_worker;    // key of P4ReduceEgress.result_dest
 }
 
 #endif

@@ -1,13 +1,16 @@
-// Running minimum of the look-ahead key next_block ++ (255 - next_exp): the
-// smallest announced next block wins and, among workers announcing the same
-// block, the largest exponent (docs/protocol.md section 3). The packet leaves
-// with the current minimum, so the completing packet carries the decision.
+// The look-ahead decision of the round (docs/protocol.md section 3): a running
+// minimum of the 40-bit key next_block ++ (255 - next_exp). The smallest
+// announced block wins and, among workers announcing that block, the largest
+// exponent. Every counted packet leaves carrying the current minimum, so the
+// packet that completes the round carries the decision into the RESULT.
 #ifndef P4REDUCE_LOOKAHEAD_P4
 #define P4REDUCE_LOOKAHEAD_P4
 
-control Lookahead(inout headers_t hdr, inout metadata_t meta, in bool retransmission) {
+control Lookahead(inout headers_t hdr, inout metadata_t meta) {
     register<bit<40>>(REGISTER_SIZE) min_key;
 
+    // The first counted packet overwrites: the set may still hold the key of
+    // the round two rounds ago.
     action take_min() {
         bit<40> key = hdr.agg.next_block ++ (8w255 - hdr.agg.next_exp);
         bit<40> current;
@@ -18,6 +21,7 @@ control Lookahead(inout headers_t hdr, inout metadata_t meta, in bool retransmis
         hdr.agg.next_exp = 8w255 - current[7:0];
     }
 
+    // Re-send of a finished round: its stored decision, nothing updated.
     action read_min() {
         bit<40> current;
         min_key.read(current, meta.index);
@@ -26,7 +30,7 @@ control Lookahead(inout headers_t hdr, inout metadata_t meta, in bool retransmis
     }
 
     apply {
-        if (retransmission) {
+        if (meta.retransmission == 1) {
             read_min();
         } else {
             take_min();

@@ -3,7 +3,7 @@
 #define P4REDUCE_PARSER_P4
 
 parser P4ReduceParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
-                      inout standard_metadata_t sm) {
+                      inout standard_metadata_t standard_metadata) {
     state start {
         pkt.extract(hdr.ethernet);
         transition select(hdr.ethernet.etherType) {
@@ -11,14 +11,19 @@ parser P4ReduceParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
             default: accept;
         }
     }
+
     state parse_ipv4 {
         pkt.extract(hdr.ipv4);
-        // Options or fragments are never aggregation traffic: forward them as they are.
-        transition select(hdr.ipv4.ihl, hdr.ipv4.fragOffset, hdr.ipv4.protocol) {
-            (4w5, 13w0, IPPROTO_UDP): parse_udp;
+        // Only an unfragmented UDP datagram without IP options can be a whole
+        // aggregation packet (flags bit 0 is More Fragments). Anything else is
+        // ordinary traffic for L2 forwarding.
+        transition select(hdr.ipv4.ihl, hdr.ipv4.flags[0:0], hdr.ipv4.fragOffset,
+                          hdr.ipv4.protocol) {
+            (4w5, 1w0, 13w0, IPPROTO_UDP): parse_udp;
             default: accept;
         }
     }
+
     state parse_udp {
         pkt.extract(hdr.udp);
         transition select(hdr.udp.dstPort) {
@@ -26,27 +31,43 @@ parser P4ReduceParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
             default: accept;
         }
     }
+
     state parse_agg {
         pkt.extract(hdr.agg);
-        // Only count 0 (header only) or 32 values are valid; ingress drops the rest.
+        // count is 0 (header only) or B. Other counts leave the values header
+        // invalid and worker_check drops the packet as malformed.
         transition select(hdr.agg.count) {
             VALUES_PER_PACKET: parse_values;
             default: accept;
         }
     }
+
     state parse_values {
+        // A truncated packet fails here (PacketTooShort): BMv2 still runs
+        // ingress, with hdr.vals invalid, and worker_check drops it.
         pkt.extract(hdr.vals);
         transition accept;
     }
 }
 
+// Sets standard_metadata.checksum_error on a bad IPv4 header checksum. Only
+// aggregation packets are dropped for it (worker_check): ordinary traffic is
+// forwarded untouched, as a plain L2 switch would.
 control P4ReduceVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
-    apply { }
+    apply {
+        verify_checksum(hdr.ipv4.isValid(),
+            { hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.diffserv, hdr.ipv4.totalLen,
+              hdr.ipv4.identification, hdr.ipv4.flags, hdr.ipv4.fragOffset, hdr.ipv4.ttl,
+              hdr.ipv4.protocol, hdr.ipv4.srcAddr, hdr.ipv4.dstAddr },
+            hdr.ipv4.hdrChecksum, HashAlgorithm.csum16);
+    }
 }
 
+// Only RESULTs have rewritten IPv4 headers; forwarded frames keep their
+// checksum, so a corrupted one is not silently repaired on the way.
 control P4ReduceComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
     apply {
-        update_checksum(hdr.ipv4.isValid(),
+        update_checksum(hdr.ipv4.isValid() && meta.is_result == 1,
             { hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.diffserv, hdr.ipv4.totalLen,
               hdr.ipv4.identification, hdr.ipv4.flags, hdr.ipv4.fragOffset, hdr.ipv4.ttl,
               hdr.ipv4.protocol, hdr.ipv4.srcAddr, hdr.ipv4.dstAddr },
@@ -60,7 +81,7 @@ control P4ReduceDeparser(packet_out pkt, in headers_t hdr) {
         pkt.emit(hdr.ipv4);
         pkt.emit(hdr.udp);
         pkt.emit(hdr.agg);
-        pkt.emit(hdr.vals);
+        pkt.emit(hdr.vals);  // absent in bootstrap results (count = 0)
     }
 }
 

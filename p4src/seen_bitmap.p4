@@ -1,27 +1,33 @@
-// Per slot and version, which workers have been counted in the round.
-// A packet of version v sets its bit in set v and clears it in set 1-v: a
-// worker that moved on to version v has finished the round held in 1-v, so the
-// other set is clean by the time it is reused (self-cleaning, as in SwitchML).
+// Which workers have been counted in the round, per slot and version
+// (docs/protocol.md section 6 step 2).
+// A packet of version v sets its worker's bit in set v and clears it in set
+// 1-v: a worker that moved on to a round of version v has received the result
+// of the round held in 1-v, so by the time set 1-v is reused every bit in it
+// is clear again (SwitchML's self-cleaning; no control-plane clearing).
 #ifndef P4REDUCE_SEEN_BITMAP_P4
 #define P4REDUCE_SEEN_BITMAP_P4
 
 control SeenBitmap(inout metadata_t meta) {
     register<bit<32>>(REGISTER_SIZE) seen;
 
-    // One action: both read-modify-writes happen atomically on BMv2.
+    // Both cells are read and written in one action: BMv2 runs an action
+    // under the register's lock, so no other packet sees a half update.
     action mark_seen() {
         bit<32> current;
         bit<32> other;
         seen.read(current, meta.index);
-        seen.read(other, meta.shadow_index);
-        meta.bitmap_before = current;
+        seen.read(other, meta.other_index);
         seen.write(meta.index, current | meta.worker_bit);
-        seen.write(meta.shadow_index, other & ~meta.worker_bit);
+        seen.write(meta.other_index, other & ~meta.worker_bit);
+        meta.bitmap_before = current;
     }
 
     apply {
         mark_seen();
+        // Nobody counted yet: this packet opens the round and overwrites
+        // whatever the set still holds from two rounds ago.
         meta.first = (meta.bitmap_before == 0) ? 1w1 : 1w0;
+        meta.retransmission = ((meta.bitmap_before & meta.worker_bit) != 0) ? 1w1 : 1w0;
     }
 }
 

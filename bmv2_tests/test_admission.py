@@ -1,0 +1,112 @@
+"""What the switch refuses to aggregate (dropped, counted by reason) and how it
+forwards ordinary traffic."""
+from __future__ import annotations
+
+import numpy as np
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import ARP, Ether
+from scapy.packet import Raw
+
+from bmv2_tests.conftest import make_workers
+from bmv2_tests.harness import (AGG_IP, AGG_MAC, Worker, data, frame, job_dict, results,
+                                wait_for_counters)
+from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, MsgType
+
+
+def test_bad_packets_are_dropped_and_counted(switch, tap):
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
+    w0 = workers[0]
+    stranger = Worker(0, 4, "02:00:00:00:00:44", "10.0.0.44", 40044, switch.host_if(4))
+    boot = data(w0, 0, NONE, 0)
+    h0, h3, h4 = w0.host_if, switch.host_if(3), stranger.host_if
+    cases = {  # reason -> (host interface, frame)
+        "unknown_worker": [
+            (h4, frame(stranger, data(stranger, 0, NONE, 0))),
+            (h0, frame(w0, boot, src_mac="02:00:00:00:00:99")),  # wrong MAC
+            (h0, frame(Worker(0, 1, w0.mac, w0.ip, 40999, h0), boot)),  # wrong UDP source port
+            (h3, frame(w0, boot)),  # worker 0's addresses, but on another switch port
+        ],
+        "identity_mismatch": [
+            (h0, frame(w0, data(w0, 0, NONE, 0, worker_id=1))),  # speaks for worker 1
+            (h0, frame(w0, data(w0, 0, NONE, 0, job=2))),
+        ],
+        "bad_slot": [
+            (h0, frame(w0, data(w0, 0, NONE, 0, slot=4))),  # the job owns slots 0..3
+            (h0, frame(w0, data(w0, 1, NONE, 0, slot=1024 + 2))),  # beyond the registers
+        ],
+        "malformed": [
+            (h0, frame(w0, data(w0, 1, 0, 0, np.zeros(32))[:40])),  # truncated values
+            (h0, frame(w0, data(w0, 1, 0, 0, np.zeros(5)))),  # count not in {0, 32}
+            (h0, frame(w0, data(w0, 0, NONE, 0, np.zeros(32)))),  # values in a bootstrap packet
+            (h0, frame(w0, boot + b"\0\0\0\0")),  # UDP payload longer than 22 + 4 * count
+            (h0, frame(w0, b"\x02" + boot[1:])),  # protocol version 2
+            (h0, frame(w0, AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE, 0).pack())),
+            (h0, frame(w0, AggHeader(MsgType.QUERY, 1, 0, 0, 0, 0, NONE, 0).pack())),
+            (h0, frame(w0, boot, ip_checksum=0x1234)),  # bad IPv4 header checksum
+            (h0, frame(w0, boot[:10])),  # shorter than the aggregation header
+        ],
+    }
+    for sends in cases.values():
+        for iface, f in sends:
+            tap.send(iface, f)
+    expected = {reason: len(sends) for reason, sends in cases.items()}
+    c = wait_for_counters(switch, **expected)
+    assert results(tap.collect(timeout=0.3), workers) == []
+    assert {k: c[k] for k in expected} == expected
+    assert c["data_counted"] == c["forwarded"] == 0
+    # None of it disturbed slot 0: a clean bootstrap still completes normally.
+    for w in workers:
+        tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
+    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+
+
+def test_entry_with_worker_id_beyond_num_workers_is_refused(switch, tap):
+    """Defence against a bad table entry (the controller's config check normally
+    prevents it): a worker id that is no rank of the job has no bitmap bit."""
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
+    rogue = Worker(2, 3, "02:00:00:00:00:03", "10.0.0.3", 40003, switch.host_if(3))
+    switch.client.write_table_entry(
+        "P4ReduceIngress.worker_check.workers",
+        {"standard_metadata.ingress_port": rogue.port, "hdr.ethernet.srcAddr": 0x020000000003,
+         "hdr.ipv4.srcAddr": 0x0A000003, "hdr.udp.srcPort": rogue.udp_port},
+        "P4ReduceIngress.worker_check.set_worker",
+        {"job_id": 1, "worker_id": 2, "num_workers": 2, "mgid": 2, "slot_base": 0, "num_slots": 4})
+    tap.send(rogue.host_if, frame(rogue, data(rogue, 0, NONE, 0)))
+    c = wait_for_counters(switch, identity_mismatch=1)
+    assert c["data_counted"] == 0
+
+
+def test_ordinary_traffic_is_forwarded_by_l2(switch, tap):
+    workers = make_workers(switch, 3)
+    cfg_l2 = [{"mac": w.mac, "port": w.port} for w in workers]
+    switch.install({"jobs": [job_dict(1, workers[:2], num_slots=4)], "l2": cfg_l2,
+                    "broadcast": {"mgid": 100, "ports": [1, 2, 3, 4, 5]}})
+    w0, w1, w2 = workers
+    udp = bytes(Ether(src=w0.mac, dst=w2.mac) / IP(src=w0.ip, dst=w2.ip)
+                / UDP(sport=5000, dport=6000) / Raw(b"hello p4reduce"))
+    tap.send(w0.host_if, udp)
+    assert tap.collect(timeout=1.0, expect=1) == [(w2.host_if, udp)]
+    # The first fragment of a fragmented datagram (More Fragments set) to the
+    # aggregation port is no aggregation packet: forwarded like any other.
+    frag = bytes(Ether(src=w1.mac, dst=w0.mac) / IP(src=w1.ip, dst=w0.ip, flags="MF", frag=0)
+                 / UDP(sport=w1.udp_port, dport=AGG_UDP_PORT) / Raw(data(w1, 0, NONE, 0)))
+    tap.send(w1.host_if, frag)
+    assert tap.collect(timeout=1.0, expect=1) == [(w0.host_if, frag)]
+    # Broadcast is flooded to every port of the group except the one it came in on.
+    arp = bytes(Ether(src=w1.mac, dst="ff:ff:ff:ff:ff:ff") / ARP(psrc=w1.ip, pdst=AGG_IP))
+    tap.send(w1.host_if, arp)
+    got = tap.collect(timeout=1.0)
+    assert sorted(i for i, _ in got) == sorted(switch.host_if(p) for p in (1, 3, 4, 5))
+    assert all(f == arp for _, f in got)
+    # No entry for the destination: dropped (and not counted as forwarded).
+    tap.send(w0.host_if, bytes(Ether(src=w0.mac, dst="02:00:00:00:00:77") / IP() / Raw(b"x")))
+    assert tap.collect(timeout=0.3) == []
+    c = switch.counters()
+    assert c["forwarded"] == 3 and c["data_counted"] == c["malformed"] == 0
+    # Aggregation works next to it: the aggregator address needs no L2 entry.
+    assert AGG_MAC not in {e["mac"] for e in cfg_l2}
+    for w in workers[:2]:
+        tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
+    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2

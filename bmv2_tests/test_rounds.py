@@ -1,0 +1,277 @@
+"""Aggregation rounds on simple_switch_grpc: look-ahead, shadow-set reuse,
+retransmissions, header-only packets, 32 workers, job isolation, reset."""
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from bmv2_tests.conftest import make_workers
+from bmv2_tests.harness import (Tap, Worker, data, frame, job_dict, results,
+                                wait_for_counters)
+from hostagent.stream import Stream
+from p4reduce.protocol import (NONE, AggHeader, Mode, MsgType, decode_values, lookahead_key,
+                               split_key)
+
+# -- host agents' stream state machines over raw frames ---------------------------------
+
+
+def drive_streams(tap: Tap, workers: list[Worker], streams: list[Stream], rounds_cap: int = 10000):
+    """Plays host-agent streams (workers[i] runs streams[i]) until every stream is done."""
+    by_worker: dict[int, list[Stream]] = {}
+    for w, s in zip(workers, streams):
+        by_worker.setdefault(w.worker_id, []).append(s)
+        tap.send(w.host_if, frame(w, s.start()))
+    for _ in range(rounds_cap):
+        if all(s.done for s in streams):
+            return
+        got = results(tap.collect(timeout=3.0, expect=1), workers)
+        assert got, "the switch stopped answering"
+        for w, payload in got:
+            h = AggHeader.unpack(payload)
+            assert h.msg_type == MsgType.RESULT and h.worker_id == w.worker_id
+            for s in by_worker[w.worker_id]:
+                if s.slot == h.slot and s.job_id == h.job_id:
+                    reply = s.on_result(h, payload)
+                    if reply is not None:
+                        tap.send(w.host_if, frame(w, reply))
+    raise AssertionError("streams did not finish")
+
+
+def make_stream(job: int, w: Worker, slot: int, blocks: dict[int, np.ndarray], sums: dict) -> Stream:
+    return Stream(job_id=job, worker_id=w.worker_id, slot=slot, round_=0, epoch=0,
+                  mode=Mode.DENSE, my_blocks=sorted(blocks) + [NONE],
+                  my_exps={b: 127 for b in blocks}, block_size=32,
+                  quantize=lambda b, e: blocks[b],
+                  deliver=lambda b, e, v: sums.setdefault((slot, b), []).append(v.copy()))
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_sparse_blocks_with_lookahead(switch, tap, n):
+    """n workers, two slots; each worker holds a random 40% of the 60 blocks of
+    each stream. Every block anyone holds becomes one round (the look-ahead
+    skips the others), and every worker receives every sum."""
+    rng = np.random.default_rng(n)
+    workers = make_workers(switch, n)
+    switch.install({"jobs": [job_dict(1, workers, slot_base=8, num_slots=2)]})
+    streams, held, sums = [], {}, {}
+    for w in workers:
+        for slot in (8, 9):
+            stream_blocks = [slot - 8 + 2 * k for k in range(60)]
+            mine = {b: rng.integers(-2**20, 2**20, 32).astype(np.int32)
+                    for b in stream_blocks if rng.random() < 0.4}
+            for b, v in mine.items():
+                held.setdefault((slot, b), []).append(v)
+            streams.append(make_stream(1, w, slot, mine, sums))
+    drive_streams(tap, [w for w in workers for _ in (8, 9)], streams)
+    assert set(sums) == set(held)
+    for key, vals in held.items():
+        assert len(sums[key]) == n, key
+        for got in sums[key]:
+            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    c = switch.counters()
+    assert c["result_multicast"] == len(held) + 2  # + the bootstrap round of each slot
+    assert c["result_unicast"] == c["retransmit_dropped"] == 0
+
+
+# -- one slot, many rounds, checked packet by packet ----------------------------------------
+
+
+def test_one_slot_reused_for_50_rounds(switch, tap):
+    """Bootstrap + 50 data rounds in one slot (both shadow sets reused 25 times),
+    3 workers holding random subsets of the blocks with random values and
+    exponents. Every RESULT copy is compared with the expected bytes (numpy
+    sums, look-ahead decision, round fields); on some rounds a counted packet
+    is retransmitted before (dropped) or after completion (unicast re-send)."""
+    n, slot, epoch = 3, 5, 7
+    rng = np.random.default_rng(50)
+    workers = make_workers(switch, n)
+    switch.install({"jobs": [job_dict(1, workers, slot_base=4, num_slots=4)]})
+    blocks = sorted(int(b) * 4 + 1 for b in rng.choice(2000, 50, replace=False))
+    holders = {b: [i for i in range(n) if m >> i & 1]
+               for b, m in zip(blocks, rng.integers(1, 2**n, len(blocks)))}
+    values = {(i, b): rng.integers(-2**28, 2**28, 32).astype(np.int32)
+              for b in blocks for i in holders[b]}
+    exps = {(i, b): int(rng.integers(100, 150)) for (i, b) in values}
+    mine = [[b for b in blocks if i in holders[b]] + [NONE] for i in range(n)]
+    pos = [0] * n
+    block, exp, rounds = NONE, 127, 0
+    drops = unicasts = 0
+    while True:
+        version = rounds & 1
+        packets, keys = {}, []
+        for i, w in enumerate(workers):
+            vals = None
+            if block != NONE and mine[i][pos[i]] == block:
+                vals = values[(i, block)]
+                pos[i] += 1
+            nxt = mine[i][pos[i]]
+            nexp = exps.get((i, nxt), 0)
+            keys.append(lookahead_key(nxt, nexp))
+            packets[i] = data(w, version, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp,
+                              epoch=epoch)
+        next_block, next_exp = split_key(min(keys))
+        if block == NONE:
+            body = b""
+        else:
+            total = sum((values[(i, block)].astype(np.int64) for i in holders[block]),
+                        np.zeros(32, np.int64))
+            body = total.astype(">i4").tobytes()
+
+        def expected(i: int) -> bytes:
+            return AggHeader(MsgType.RESULT, 1, i, slot, version, epoch, block, next_block, exp,
+                             next_exp, 32 if body else 0).pack() + body
+
+        order = [int(i) for i in rng.permutation(n)]
+        first, rest = order[0], order[1:]
+        tap.send(workers[first].host_if, frame(workers[first], packets[first]))
+        if rounds % 7 == 3:  # duplicate while the round is open: dropped, not added
+            tap.send(workers[first].host_if, frame(workers[first], packets[first]))
+            drops += 1
+            wait_for_counters(switch, retransmit_dropped=drops)
+        for i in rest:
+            tap.send(workers[i].host_if, frame(workers[i], packets[i]))
+        got = results(tap.collect(timeout=3.0, expect=n), workers)
+        assert sorted((w.worker_id, p) for w, p in got) == [(i, expected(i)) for i in range(n)], \
+            f"round {rounds} (block {block})"
+        if rounds % 5 == 2:  # a worker lost the result: only it gets it again
+            again = int(rng.integers(n))
+            tap.send(workers[again].host_if, frame(workers[again], packets[again]))
+            unicasts += 1
+            got = results(tap.collect(timeout=3.0, expect=1), workers)
+            assert [(w.worker_id, p) for w, p in got] == [(again, expected(again))]
+        rounds += 1
+        block, exp = next_block, next_exp
+        if block == NONE:
+            break
+    assert rounds == 51 and all(m[p] == NONE for m, p in zip(mine, pos))
+    assert results(tap.collect(timeout=0.3), workers) == []
+    c = switch.counters()
+    assert (c["data_counted"], c["result_multicast"]) == (51 * n, 51)
+    assert (c["retransmit_dropped"], c["result_unicast"]) == (drops, unicasts)
+
+
+# -- retransmissions and header-only packets ------------------------------------------------
+
+
+def test_retransmissions_are_not_added_twice(switch, tap):
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
+    w0, w1 = workers
+    for w in workers:
+        tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
+    boot = results(tap.collect(expect=2, timeout=2), workers)
+    assert len(boot) == 2
+    # A lost bootstrap RESULT: the re-send is header-only as well.
+    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0)))
+    again = results(tap.collect(expect=1, timeout=2), workers)
+    assert [(w.worker_id, p) for w, p in again] == [(0, dict((w.worker_id, p) for w, p in boot)[0])]
+    assert AggHeader.unpack(again[0][1]).count == 0
+
+    v = np.arange(32)
+    tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, v)))
+    tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, v)))  # duplicate while open
+    assert results(tap.collect(timeout=0.5), workers) == []
+    tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
+    got = results(tap.collect(expect=2, timeout=2), workers)
+    assert len(got) == 2
+    for _, payload in got:
+        np.testing.assert_array_equal(decode_values(payload, 32), 11 * v)
+    for _ in range(2):  # lost result (twice): re-sent, still not added again
+        tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
+        again = results(tap.collect(expect=1, timeout=2), workers)
+        assert [w.worker_id for w, _ in again] == [1]
+        np.testing.assert_array_equal(decode_values(again[0][1], 32), 11 * v)
+    c = switch.counters()
+    assert (c["retransmit_dropped"], c["result_unicast"], c["data_counted"]) == (1, 3, 4)
+
+
+def test_header_only_packet_completes_a_round_with_values(switch, tap):
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
+    w0, w1 = workers
+    for w in workers:
+        tap.send(w.host_if, frame(w, data(w, 0, NONE, 2)))
+    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    tap.send(w0.host_if, frame(w0, data(w0, 1, 2, NONE, np.full(32, 7))))
+    wait_for_counters(switch, data_counted=3)
+    tap.send(w1.host_if, frame(w1, data(w1, 1, 2, NONE)))  # header only, completes the round
+    got = results(tap.collect(expect=2, timeout=2), workers)
+    assert sorted(w.worker_id for w, _ in got) == [0, 1]
+    for _, payload in got:
+        assert AggHeader.unpack(payload).count == 32
+        np.testing.assert_array_equal(decode_values(payload, 32), np.full(32, 7))
+
+
+def test_32_workers_on_shared_ports(switch, tap):
+    """The largest job (32 workers, bit 31 of the bitmap), 8 workers per switch
+    port told apart by MAC/IP/UDP port, in the last slots of the switch."""
+    workers = [Worker(i, 1 + i % 4, f"02:00:00:00:01:{i:02x}", f"10.0.1.{i + 1}", 41000 + i,
+                      switch.host_if(1 + i % 4)) for i in range(32)]
+    switch.install({"jobs": [job_dict(3, workers, slot_base=1000, num_slots=24)]})
+    for w in workers:
+        tap.send(w.host_if, frame(w, data(w, 0, NONE, 1023, job=3, slot=1023)))
+    got = results(tap.collect(expect=32, timeout=5), workers)
+    assert sorted(w.worker_id for w, _ in got) == list(range(32))
+    for w, payload in got:
+        h = AggHeader.unpack(payload)
+        assert (h.worker_id, h.slot, h.block, h.next_block, h.count) == (w.worker_id, 1023, NONE, 1023, 0)
+    rng = np.random.default_rng(32)
+    vals = rng.integers(-2**25, 2**25, (32, 32)).astype(np.int32)
+    for w in workers:
+        tap.send(w.host_if, frame(w, data(w, 1, 1023, NONE, vals[w.worker_id], job=3, slot=1023)))
+    got = results(tap.collect(expect=32, timeout=5), workers)
+    assert sorted(w.worker_id for w, _ in got) == list(range(32))
+    for _, payload in got:
+        np.testing.assert_array_equal(decode_values(payload, 32), vals.sum(axis=0))
+    c = switch.counters()
+    assert (c["data_counted"], c["result_multicast"]) == (64, 2)
+
+
+# -- jobs ------------------------------------------------------------------------------------
+
+
+def test_two_jobs_are_isolated(switch, tap):
+    a = make_workers(switch, 2, first_port=1)
+    b = [Worker(i, w.port, w.mac, w.ip, w.udp_port, w.host_if)
+         for i, w in enumerate(make_workers(switch, 2, first_port=3))]
+    switch.install({"jobs": [job_dict(1, a, slot_base=0, num_slots=1),
+                             job_dict(2, b, slot_base=1, num_slots=1)]})
+    rng = np.random.default_rng(3)
+    sums_a, sums_b, streams, held = {}, {}, [], {}
+    for job, ws, slot, sums in ((1, a, 0, sums_a), (2, b, 1, sums_b)):
+        for w in ws:
+            mine = {blk: rng.integers(-1000, 1000, 32).astype(np.int32) for blk in range(20)
+                    if rng.random() < 0.5}
+            for blk, v in mine.items():
+                held.setdefault((job, blk), []).append(v)
+            streams.append(make_stream(job, w, slot, mine, sums))
+    drive_streams(tap, a + b, streams)
+    for job, sums in ((1, sums_a), (2, sums_b)):
+        assert {blk for (_, blk) in sums} == {blk for (j, blk) in held if j == job}
+        for (_, blk), got in sums.items():
+            for g in got:
+                np.testing.assert_array_equal(g, np.sum(held[(job, blk)], axis=0))
+
+
+def test_reset_job_forgets_a_half_finished_round(switch, tap):
+    if shutil.which("simple_switch_CLI") is None:
+        pytest.skip("simple_switch_CLI (BMv2 thrift CLI) is not on PATH")
+    workers = make_workers(switch, 2)
+    cfg = switch.install({"jobs": [job_dict(1, workers, num_slots=2)]})
+    w0, w1 = workers
+    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0, next_exp=200)))  # worker 1 never answers
+    wait_for_counters(switch, data_counted=1)
+    switch.client.reset_job(cfg.job(1), switch.thrift_port)
+    # Worker 0's bit and its look-ahead are gone: its bootstrap counts again,
+    # and only the announcements made after the reset decide.
+    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 4, next_exp=130)))
+    wait_for_counters(switch, data_counted=2)
+    assert results(tap.collect(timeout=0.3), workers) == []
+    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 6, next_exp=140)))
+    got = results(tap.collect(expect=2, timeout=2), workers)
+    assert len(got) == 2
+    for _, payload in got:
+        h = AggHeader.unpack(payload)
+        assert (h.next_block, h.next_exp) == (4, 130)
