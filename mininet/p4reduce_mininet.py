@@ -32,15 +32,17 @@ from p4reduce.netns import Impairment, _nft_egress, netem_supported  # noqa: E40
 from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
 
 PY = sys.executable
-FIELDS = ["method", "topo", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
+BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table
+FIELDS = ["method", "switch", "topo", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
           "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions"]
 
 
 @dataclass
 class Topology:
     net: object
-    root: object  # host of the top-level software aggregator
+    root: object | None  # host of the top-level software aggregator (None: the P4 switch)
     workers: list  # worker hosts, in rank order
+    p4switch: object | None = None  # Bmv2Switch when the switch aggregates
     # Leaf/spine: per leaf, its aggregator host and the ranks behind it.
     leaves: list[tuple[object, list[int]]] = field(default_factory=list)
 
@@ -64,8 +66,16 @@ def build_topology(args) -> Topology:
     # The aggregator host's link carries one result copy per worker (or leaf); a
     # switch would replicate inside. --agg-bw lets it stand in for that.
     agg_link = {"bw": args.agg_bw or args.bw} if (args.agg_bw or args.bw) else {}
-    root = net.addHost("agg")
     workers = [net.addHost(f"w{i}") for i in range(args.workers)]
+    if args.switch == "bmv2":
+        from bmv2_node import Bmv2Switch
+        s1 = net.addSwitch("s1", cls=Bmv2Switch)
+        for h in workers:
+            net.addLink(h, s1, **worker_link)
+        net.start()
+        s1.install_job(workers, BMV2_UDP_BASE, args.slots)
+        return Topology(net, None, workers, p4switch=s1)
+    root = net.addHost("agg")
     topo = Topology(net, root, workers)
     if args.topo == "star":
         s1 = net.addSwitch("s1", stp=False)
@@ -111,6 +121,17 @@ def _start_aggregator(host, job: str):
 
 def run_p4reduce(topo: Topology, args, density: float) -> dict:
     n = len(topo.workers)
+    if topo.p4switch is not None:
+        from bmv2_node import AGG_IP
+        procs = [h.popen([PY, "-m", "p4reduce", "worker", "--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}",
+                          "--bind", f"{h.IP()}:{BMV2_UDP_BASE + r}", "--job", "1", "--rank", str(r),
+                          "--workers", str(n), "--mode", "dense", "--block-size", "32",
+                          "--slots", str(args.slots), "--seed", str(r), "--elements",
+                          str(args.elements), "--density", str(density),
+                          "--iterations", str(args.iterations + 1)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for r, h in enumerate(topo.workers)]
+        return _summary([rep[1:] for rep in _json_reports(procs, "p4reduce worker")], args)
     geometry = f"block_size={args.block_size},num_slots={args.slots}"
     servers = []
     # (aggregator host, local rank, local worker count) of every worker
@@ -138,6 +159,10 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
     for server in servers:
         server.terminate()
         server.wait(timeout=10)
+    return _summary(reports, args)
+
+
+def _summary(reports: list[list[dict]], args) -> dict:
     per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
     return {"median_s": statistics.median(per_iter),
             "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
@@ -190,6 +215,9 @@ def plot(rows: list[dict], path: pathlib.Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--switch", choices=["auto", "bmv2", "lxbr"], default="auto",
+                    help="bmv2: the P4 program aggregates (dense mode, 32 values per packet); "
+                         "lxbr: Linux bridge + software aggregator host; auto: bmv2 if installed")
     ap.add_argument("--topo", choices=["star", "leafspine"], default="star",
                     help="leafspine: two leaf bridges with leaf aggregators under a spine "
                          "(hierarchical aggregation)")
@@ -207,6 +235,14 @@ def main() -> int:
     ap.add_argument("--no-gloo", action="store_true", help="skip the gloo dense baseline")
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
+    sys.path.insert(0, str(ROOT / "mininet"))
+    from bmv2_node import bmv2_available
+    if args.switch == "auto":
+        args.switch = "bmv2" if bmv2_available() and args.topo == "star" else "lxbr"
+    if args.switch == "bmv2" and args.topo != "star":
+        raise SystemExit("--switch bmv2 supports --topo star only")
+    if args.switch == "bmv2" and args.slots > 1024:
+        raise SystemExit("the P4 switch has 1024 slots")
     if os.geteuid() != 0:
         raise SystemExit("Mininet needs root: run with sudo")
     from mininet.log import setLogLevel
@@ -217,7 +253,7 @@ def main() -> int:
     rows = []
     tensor_mbit = args.elements * 32 / 1e6
     try:
-        common = dict(topo=args.topo, workers=args.workers, elements=args.elements, block_size=args.block_size,
+        common = dict(switch=args.switch, topo=args.topo, workers=args.workers, elements=args.elements, block_size=args.block_size,
                       bw_mbit=args.bw, agg_bw_mbit=args.agg_bw or args.bw, loss=args.loss)
         if not args.no_gloo:
             t = run_gloo(topo, args)
