@@ -30,7 +30,6 @@ pytestmark = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_mini
 def test_runner_writes_csv(tmp_path, extra):
     if "bmv2" in extra and shutil.which("simple_switch_grpc") is None:
         pytest.skip("simple_switch_grpc is not installed")
-    subprocess.run(["mn", "-c"], capture_output=True)
     out = tmp_path / "run"
     proc = subprocess.run([sys.executable, str(RUNNER), "--workers", "2", "--no-gloo",
                            "--densities", "0.1", "1", "--elements", "4000", "--block-size", "64",
