@@ -88,12 +88,6 @@ class AggregatorServer:
         finally:
             sel.close()
 
-    def handle_datagram(self, payload: memoryview | bytes, addr: tuple[str, int]) -> None:
-        """Process one datagram and send its replies now."""
-        sender = BatchSender(self._sock)
-        self._handle(payload, addr, sender)
-        self._flush(sender)
-
     def _flush(self, sender: BatchSender) -> None:
         failed = sender.flush()
         if failed:  # full buffer or unreachable: the worker will retransmit
