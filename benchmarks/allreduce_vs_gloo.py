@@ -15,7 +15,6 @@ against numpy. Prints medians and ratios, writes CSV and a PNG plot.
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import pathlib
 import socket
@@ -31,6 +30,7 @@ import torch.multiprocessing as mp  # noqa: E402
 
 from p4reduce.demo import DemoConfig, run_demo  # noqa: E402
 from p4reduce.protocol import Mode  # noqa: E402
+from p4reduce.results import write_csv  # noqa: E402
 from p4reduce.synthetic import worker_tensor  # noqa: E402
 
 FIELDS = ["workers", "size_mb", "density", "block_size", "p4reduce_ms", "gloo_dense_ms",
@@ -153,10 +153,7 @@ def main() -> int:
                 print(f"{n:>2} {mb:>5g} {density:>6.1%} | {p4_ms:>7.1f}ms {dense_ms:>7.1f}ms "
                       f"{sparse_ms:>7.1f}ms | {row['speedup_vs_dense']:>6.2f}x "
                       f"{row['speedup_vs_sparse']:>6.2f}x | {row['wire_over_payload']}", flush=True)
-    with open(out.with_suffix(".csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(out.with_suffix(".csv"), FIELDS, rows)
     plot(rows, out.with_suffix(".png"))
     print(f"wrote {out.with_suffix('.csv')} and {out.with_suffix('.png')}")
     return 0

@@ -14,7 +14,6 @@ goodput versus density.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import pathlib
@@ -30,6 +29,7 @@ if "/usr/lib/python3/dist-packages" not in sys.path:  # Debian's mininet package
 
 from p4reduce.netns import Impairment, _nft_egress, netem_supported  # noqa: E402
 from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
+from p4reduce.results import write_csv  # noqa: E402
 
 PY = sys.executable
 BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table
@@ -271,10 +271,7 @@ def main() -> int:
                   f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions", flush=True)
     finally:
         topo.net.stop()
-    with open(out.with_suffix(".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(out.with_suffix(".csv"), FIELDS, rows)
     plot(rows, out.with_suffix(".png"))
     print(f"wrote {out.with_suffix('.csv')} and {out.with_suffix('.png')}")
     return 0
