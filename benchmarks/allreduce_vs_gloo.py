@@ -82,10 +82,10 @@ def time_gloo(n: int, elements: int, block: int, density: float, sparse: bool,
 
 
 def time_p4reduce(n: int, elements: int, block: int, slots: int, density: float,
-                  iterations: int) -> dict:
+                  iterations: int, multicast: bool) -> dict:
     return run_demo(DemoConfig(workers=n, elements=elements, density=density, block_size=block,
                                slots=slots, mode=Mode.SPARSE, iterations=iterations,
-                               start_method="spawn"))
+                               start_method="spawn", multicast=multicast))
 
 
 def plot(rows: list[dict], path: pathlib.Path) -> None:
@@ -121,6 +121,8 @@ def main() -> int:
     ap.add_argument("--slots", type=int, default=32)
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="2 workers, 4 MB, 3 densities")
+    ap.add_argument("--multicast", action="store_true",
+                    help="the aggregator sends each result once to an IP multicast group")
     ap.add_argument("--out", default="results/bench")
     args = ap.parse_args()
     if args.quick:
@@ -135,7 +137,8 @@ def main() -> int:
             elements = int(mb * 2**20 / 4)
             dense_ms = time_gloo(n, elements, args.block_size, 1.0, False, args.iterations) * 1e3
             for density in args.densities:
-                p4 = time_p4reduce(n, elements, args.block_size, args.slots, density, args.iterations)
+                p4 = time_p4reduce(n, elements, args.block_size, args.slots, density, args.iterations,
+                                   args.multicast)
                 sparse_ms = time_gloo(n, elements, args.block_size, density, True,
                                       args.iterations) * 1e3
                 p4_ms = p4["median_seconds"] * 1e3

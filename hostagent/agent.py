@@ -16,7 +16,7 @@ from hostagent.config import WorkerConfig
 from hostagent.rto import RtoEstimator
 from hostagent.stream import Stream
 from p4reduce.batchio import BatchReceiver, BatchSender
-from p4reduce.protocol import EPOCH_MOD, NONE, AggHeader, MalformedPacket, MsgType
+from p4reduce.protocol import ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, MalformedPacket, MsgType
 
 SOCKET_BUFFER_BYTES = 8 << 20
 WIRE_OVERHEAD = 14 + 20 + 8  # Ethernet + IPv4 + UDP headers per datagram
@@ -66,8 +66,11 @@ class HostAgent:
         self._sock.connect(config.aggregator)
         self._sock.setblocking(False)
         self._peer = self._sock.getpeername()
-        self._receiver = BatchReceiver(self._sock)
+        self._receivers = [BatchReceiver(self._sock)]
         self._sender = BatchSender(self._sock)
+        self._group_sock = self._join_group(config.group) if config.group else None
+        if self._group_sock is not None:
+            self._receivers.append(BatchReceiver(self._group_sock))
         self._rounds = [0] * config.num_slots
         self._epoch = 0
         self._failed: str | None = None
@@ -78,8 +81,23 @@ class HostAgent:
     def address(self) -> tuple[str, int]:
         return self._sock.getsockname()
 
+    def _join_group(self, group: tuple[str, int]) -> socket.socket:
+        """A socket receiving the job's multicast results on the interface that
+        reaches the aggregator; several workers of one host can share the port."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+        sock.bind(group)  # bound to the group address: nothing else reaches this socket
+        local_ip = self._sock.getsockname()[0]
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                        socket.inet_aton(group[0]) + socket.inet_aton(local_ip))
+        sock.setblocking(False)
+        return sock
+
     def close(self) -> None:
         self._sock.close()
+        if self._group_sock is not None:
+            self._group_sock.close()
 
     def __enter__(self) -> HostAgent:
         return self
@@ -204,13 +222,16 @@ class HostAgent:
         remaining = len(streams)
         sel = selectors.DefaultSelector()
         sel.register(self._sock, selectors.EVENT_READ)
+        if self._group_sock is not None:
+            sel.register(self._group_sock, selectors.EVENT_READ)
         next_check = time.monotonic() + self._rto.rto
         try:
             while remaining:
                 if sel.select(max(0.0, next_check - time.monotonic())):
-                    while batch := self._receiver.recv():
-                        remaining -= self._process(batch, by_slot, timers, stats)
-                        self._flush()
+                    for receiver in self._receivers:
+                        while batch := receiver.recv():
+                            remaining -= self._process(batch, by_slot, timers, stats)
+                            self._flush()
                 now = time.monotonic()
                 if remaining and now >= next_check:
                     next_check = self._expire(streams, timers, now, stats)
@@ -223,15 +244,19 @@ class HostAgent:
         """Handle received datagrams; returns how many streams finished."""
         cfg = self.config
         finished = 0
-        for payload, _ in batch:
+        for payload, source in batch:
             stats.packets_received += 1
+            if source != self._peer:  # only the group socket can hear others
+                stats.ignored_packets += 1
+                continue
             try:
                 h = AggHeader.unpack(payload)
             except MalformedPacket:
                 stats.ignored_packets += 1
                 continue
             stream = by_slot.get(h.slot)
-            if stream is None or h.job_id != cfg.job_id or h.worker_id != cfg.worker_id:
+            if (stream is None or h.job_id != cfg.job_id
+                    or h.worker_id not in (cfg.worker_id, ALL_WORKERS)):
                 stats.ignored_packets += 1
                 continue
             if h.msg_type == MsgType.PENDING:

@@ -23,6 +23,9 @@ class WorkerConfig:
     # Workers summed in the end when this job is a leaf of a hierarchy (for
     # fixed-point scaling and the int32 bound); default num_workers.
     total_workers: int | None = None
+    # IP multicast group (address, port) the aggregator sends this job's results
+    # to (software aggregator jobs configured with group=...).
+    group: tuple[str, int] | None = None
 
     @property
     def scale_workers(self) -> int:

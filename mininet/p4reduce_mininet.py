@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mininet experiments: N workers + an aggregator in a star, density sweep.
+"""Mininet experiments: N workers + aggregator(s), star or leaf/spine, density sweep.
 
     sudo python3 mininet/p4reduce_mininet.py --workers 4 --bw 100 --densities 0.01 0.1 1
 
@@ -33,7 +33,7 @@ from p4reduce.results import write_csv  # noqa: E402
 
 PY = sys.executable
 BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table
-FIELDS = ["method", "switch", "topo", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
+FIELDS = ["method", "switch", "topo", "multicast", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
           "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions"]
 
 
@@ -119,6 +119,9 @@ def _start_aggregator(host, job: str):
     return proc
 
 
+MULTICAST_GROUP = "239.77.0.1:47000"
+
+
 def run_p4reduce(topo: Topology, args, density: float) -> dict:
     n = len(topo.workers)
     if topo.p4switch is not None:
@@ -133,6 +136,8 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
                  for r, h in enumerate(topo.workers)]
         return _summary([rep[1:] for rep in _json_reports(procs, "p4reduce worker")], args)
     geometry = f"block_size={args.block_size},num_slots={args.slots}"
+    if args.multicast:
+        geometry += f",group={MULTICAST_GROUP}"
     servers = []
     # (aggregator host, local rank, local worker count) of every worker
     placement = {r: (topo.root, r, n) for r in range(n)}
@@ -153,7 +158,8 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
              "--total-workers", str(n), "--seed", str(r),  # distinct data per global rank
              "--block-size", str(args.block_size),
              "--slots", str(args.slots), "--elements", str(args.elements), "--density",
-             str(density), "--iterations", str(args.iterations + 1)],
+             str(density), "--iterations", str(args.iterations + 1),
+             *(["--group", MULTICAST_GROUP] if args.multicast else [])],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     reports = [rep[1:] for rep in _json_reports(procs, "p4reduce worker")]  # drop warm-up
     for server in servers:
@@ -233,6 +239,9 @@ def main() -> int:
     ap.add_argument("--delay", type=float, default=0.0, help="link delay, ms (needs netem)")
     ap.add_argument("--loss", type=float, default=0.0, help="loss probability per worker link")
     ap.add_argument("--no-gloo", action="store_true", help="skip the gloo dense baseline")
+    ap.add_argument("--multicast", action="store_true",
+                    help="software aggregators send each result once to an IP multicast group "
+                         "(the bridge replicates it, as a switch would)")
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "mininet"))
@@ -253,7 +262,7 @@ def main() -> int:
     rows = []
     tensor_mbit = args.elements * 32 / 1e6
     try:
-        common = dict(switch=args.switch, topo=args.topo, workers=args.workers, elements=args.elements, block_size=args.block_size,
+        common = dict(switch=args.switch, topo=args.topo, multicast=args.multicast, workers=args.workers, elements=args.elements, block_size=args.block_size,
                       bw_mbit=args.bw, agg_bw_mbit=args.agg_bw or args.bw, loss=args.loss)
         if not args.no_gloo:
             t = run_gloo(topo, args)

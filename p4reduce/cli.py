@@ -27,6 +27,14 @@ def _density(text: str) -> float:
     return value
 
 
+def _group(text: str) -> tuple[str, int]:
+    from software_aggregator.config import parse_group
+    try:
+        return parse_group(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _add_job_geometry(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=[m.value for m in Mode], default="sparse",
                    help="sparse: OmniReduce look-ahead, silent workers; dense: every worker "
@@ -39,7 +47,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from p4reduce.demo import DemoConfig, format_summary, run_demo
     cfg = DemoConfig(workers=args.workers, elements=args.elements, density=args.density,
                      block_size=args.block_size, slots=args.slots, mode=Mode(args.mode),
-                     dtype=args.dtype, iterations=args.iterations, seed=args.seed, loss=args.loss)
+                     dtype=args.dtype, iterations=args.iterations, seed=args.seed, loss=args.loss,
+                     multicast=args.multicast)
     summary = run_demo(cfg)
     print(json.dumps(summary, default=str) if args.json else format_summary(summary))
     return 0
@@ -78,7 +87,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     cfg = WorkerConfig(args.job, args.rank, args.workers, aggregator=args.aggregator,
                        mode=Mode(args.mode), slot_base=args.slot_base, num_slots=args.slots,
                        block_size=args.block_size, bind=args.bind, timeout=args.timeout,
-                       total_workers=args.total_workers)
+                       total_workers=args.total_workers, group=args.group)
     with HostAgent(cfg) as agent:
         for i in range(args.iterations):
             result = agent.allreduce(tensor)
@@ -111,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0)
     demo.add_argument("--loss", type=float, default=0.0, help="simulated packet loss (both ways)")
     demo.add_argument("--json", action="store_true", help="print the summary as JSON")
+    demo.add_argument("--multicast", action="store_true",
+                      help="results go once to an IP multicast group instead of once per worker")
     _add_job_geometry(demo)
     demo.set_defaults(func=_cmd_demo)
 
@@ -119,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     agg.add_argument("--job", action="append", required=True,
                      help="JOB:WORKERS[:mode=sparse|dense,block_size=N,slot_base=N,num_slots=N]"
                           " (repeatable); a leaf of a hierarchy adds "
-                          "upstream=HOST[:PORT],up_job=J,up_rank=R")
+                          "upstream=HOST[:PORT],up_job=J,up_rank=R; group=ADDR:PORT sends results"
+                          " once to an IP multicast group")
     agg.add_argument("--stats-interval", type=float, default=0.0,
                      help="print counters every N seconds (0: only at exit)")
     agg.set_defaults(func=_cmd_aggregator)
@@ -130,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     wk.add_argument("--rank", type=int, required=True)
     wk.add_argument("--workers", type=int, required=True)
     wk.add_argument("--slot-base", type=int, default=0)
+    wk.add_argument("--group", type=_group, default=None,
+                    help="ADDRESS:PORT of the IP multicast group the aggregator sends results to")
     wk.add_argument("--total-workers", type=int, default=None,
                     help="workers in the whole hierarchy when the aggregator is a leaf")
     wk.add_argument("--bind", type=_host_port, default=("0.0.0.0", 0))

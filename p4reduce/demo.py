@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import statistics
 from dataclasses import dataclass
 
@@ -27,13 +28,20 @@ class DemoConfig:
     seed: int = 0
     loss: float = 0.0
     start_method: str = "fork"  # "spawn" when the parent has started threads (e.g. torch)
+    multicast: bool = False  # results to an IP multicast group (loopback) instead of per worker
 
 
-def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue: mp.Queue) -> None:
+def demo_group(cfg: DemoConfig) -> tuple[str, int] | None:
+    """A multicast group private to this process's demo (port derived from the pid)."""
+    return ("239.77.0.1", 40000 + os.getpid() % 20000) if cfg.multicast else None
+
+
+def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue: mp.Queue,
+                 group: tuple[str, int] | None = None) -> None:
     try:
         tensor = worker_tensor(cfg.seed, rank, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
         wcfg = WorkerConfig(1, rank, cfg.workers, aggregator=aggregator, mode=cfg.mode,
-                            num_slots=cfg.slots, block_size=cfg.block_size)
+                            num_slots=cfg.slots, block_size=cfg.block_size, group=group)
         times, stats, result = [], [], None
         with HostAgent(wcfg) as agent:
             # Warm-up: one tiny allreduce lines the workers up, so process
@@ -50,7 +58,11 @@ def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue:
 
 def run_demo(cfg: DemoConfig) -> dict[str, object]:
     """Runs the demo; returns a summary dict and raises if any result is wrong."""
-    job = JobSpec(1, cfg.workers, mode=cfg.mode, num_slots=cfg.slots, block_size=cfg.block_size)
+    group = demo_group(cfg)
+    if group is not None and cfg.loss:
+        raise ValueError("--multicast and --loss cannot be combined (the relay only sees unicast)")
+    job = JobSpec(1, cfg.workers, mode=cfg.mode, num_slots=cfg.slots, block_size=cfg.block_size,
+                  group=group)
     ctx = mp.get_context(cfg.start_method)
     with AggregatorServer([job], port=0) as server:
         relay = LossyRelay(server.address, Impairment(loss=cfg.loss), seed=cfg.seed) if cfg.loss else None
@@ -60,7 +72,7 @@ def run_demo(cfg: DemoConfig) -> dict[str, object]:
             target = relay.address
         try:
             queue: mp.Queue = ctx.Queue()
-            procs = [ctx.Process(target=_worker_main, args=(cfg, r, target, queue), daemon=True)
+            procs = [ctx.Process(target=_worker_main, args=(cfg, r, target, queue, group), daemon=True)
                      for r in range(cfg.workers)]
             for p in procs:
                 p.start()

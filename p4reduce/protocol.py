@@ -14,6 +14,7 @@ import numpy as np
 PROTOCOL_VERSION = 1
 AGG_UDP_PORT = 0xBEE0  # 48864
 NONE = 0xFFFFFFFF  # "no block": bootstrap round's block, end-of-stream look-ahead
+ALL_WORKERS = 0xFF  # worker_id of a RESULT sent once to a job's IP multicast group
 MAX_WORKERS = 32
 MAX_SLOTS = 1 << 15  # 15 bits of slot index in `pool`
 EXP_BIAS = 127

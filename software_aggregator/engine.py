@@ -40,6 +40,7 @@ class _Job:
                 state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size)
             else:
                 state = RelaySlot(s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream)
+            state.multicast = s.group is not None
             self.slots[index] = state
         return state
 

@@ -8,7 +8,7 @@ import threading
 from typing import Iterable
 
 from p4reduce.batchio import BatchReceiver, BatchSender
-from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS
 from software_aggregator.config import JobSpec
 from software_aggregator.engine import AggregatorEngine
 from software_aggregator.relay import UPSTREAM
@@ -33,6 +33,11 @@ class AggregatorServer:
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
             self._sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
         self._sock.bind((host, port))
+        if any(j.group for j in self.engine.jobs()):
+            # Multicast results leave through the interface we serve on (loopback in tests).
+            if host not in ("", "0.0.0.0"):
+                self._sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(host))
+            self._sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
         self._sock.setblocking(False)
         self._addresses: dict[tuple[int, int], tuple[str, int]] = {}
         # Parents of leaf jobs, resolved once (only they may send RESULTs to this server).
@@ -100,6 +105,11 @@ class AggregatorServer:
         for out in handled.replies:
             if out.worker_id == UPSTREAM:
                 sender.add((out.payload,), self._upstream_of[out.job_id])
+                continue
+            if out.worker_id == ALL_WORKERS:
+                group = self.engine.job(out.job_id).group
+                assert group is not None
+                sender.add((out.payload,), group)
                 continue
             dest = self._addresses.get((out.job_id, out.worker_id))
             if dest is None:

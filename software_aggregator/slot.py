@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType,
+from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType,
                                encode, lookahead_key, split_key)
 
 END_KEY = lookahead_key(NONE, 0)
@@ -53,6 +53,8 @@ class SlotState:
         self.acc = np.zeros(block_size, dtype=np.int64)
         self.keys = [END_KEY] * num_workers  # each worker's last announced look-ahead
         self.history: dict[tuple[int, int], StoredResult] = {}
+        # Results go out once, to the job's IP multicast group, instead of once per worker.
+        self.multicast = False
 
     # -- round identification -------------------------------------------------
     def _is_current(self, h: AggHeader) -> bool:
@@ -132,7 +134,10 @@ class SlotState:
             # need results of the previous one.
             self.history.clear()
         self.history[(self.epoch, self.block)] = stored
-        out = [(w, stored.for_worker(w)) for w in range(self.num_workers)]
+        if self.multicast:
+            out = [(ALL_WORKERS, stored.for_worker(ALL_WORKERS))]
+        else:
+            out = [(w, stored.for_worker(w)) for w in range(self.num_workers)]
         self._advance(next_block, next_exp)
         return out
 
