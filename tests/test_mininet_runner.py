@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_mini
 
 
 @pytest.mark.parametrize("extra", [["--switch", "lxbr"], ["--switch", "lxbr", "--topo", "leafspine"],
-                                   ["--switch", "bmv2"]])
+                                   ["--switch", "lxbr", "--multicast"], ["--switch", "bmv2"]])
 def test_runner_writes_csv(tmp_path, extra):
     if "bmv2" in extra and shutil.which("simple_switch_grpc") is None:
         pytest.skip("simple_switch_grpc is not installed")
