@@ -9,7 +9,7 @@ the same buckets in the same order, which is what the protocol requires.
 """
 # No `from __future__ import annotations`: DDP checks the hook's annotations
 # against the real dist.GradBucket and torch.futures.Future objects.
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -28,7 +28,6 @@ class P4ReduceHookState:
     nonzero_blocks: int = 0
     blocks: int = 0
     seconds: float = 0.0
-    history: list[float] = field(default_factory=list)  # per-bucket block density
 
     @property
     def density(self) -> float:
@@ -50,7 +49,6 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.fu
     state.nonzero_blocks += st.nonzero_blocks
     state.blocks += st.blocks
     state.seconds += st.seconds
-    state.history.append(st.density)
     fut: torch.futures.Future[torch.Tensor] = torch.futures.Future()
     fut.set_result(out.to(grad.device).view_as(grad))
     return fut

@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 if "/usr/lib/python3/dist-packages" not in sys.path:  # Debian's mininet package
     sys.path.append("/usr/lib/python3/dist-packages")
 
-from p4reduce.netns import Impairment, _nft_egress, netem_supported  # noqa: E402
+from p4reduce.impairment import Impairment  # noqa: E402
+from p4reduce.netns import _nft_egress, netem_supported  # noqa: E402
 from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
 from p4reduce.results import write_csv  # noqa: E402
 

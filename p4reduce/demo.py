@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from hostagent import HostAgent, WorkerConfig, fixedpoint
-from p4reduce.lossy_relay import Impairment, LossyRelay
+from p4reduce.impairment import Impairment
+from p4reduce.lossy_relay import LossyRelay
 from p4reduce.protocol import Mode
 from p4reduce.synthetic import worker_tensor
 from software_aggregator import AggregatorServer, JobSpec

@@ -12,21 +12,8 @@ import selectors
 import socket
 import threading
 import time
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Impairment:
-    loss: float = 0.0  # probability a datagram is dropped
-    duplicate: float = 0.0  # probability it is sent twice
-    max_delay: float = 0.0  # uniform extra delay in seconds (reorders when > 0)
-
-    def __post_init__(self) -> None:
-        for name in ("loss", "duplicate"):
-            if not 0.0 <= getattr(self, name) < 1.0:
-                raise ValueError(f"{name} must be in [0, 1)")
-        if self.max_delay < 0:
-            raise ValueError("max_delay must be >= 0")
+from p4reduce.impairment import Impairment
 
 
 class LossyRelay:
@@ -35,6 +22,8 @@ class LossyRelay:
 
     def __init__(self, upstream: tuple[str, int], impairment: Impairment, seed: int = 0,
                  host: str = "127.0.0.1") -> None:
+        if impairment.rate_mbit is not None:
+            raise ValueError("the relay does not limit bandwidth; use a network namespace")
         self.upstream = upstream
         self.impairment = impairment
         self.stats = {"forwarded": 0, "dropped": 0, "duplicated": 0}
@@ -72,7 +61,7 @@ class LossyRelay:
         copies = 2 if self._rng.random() < imp.duplicate else 1
         self.stats["duplicated"] += copies - 1
         for _ in range(copies):
-            due = time.monotonic() + self._rng.uniform(0, imp.max_delay)
+            due = time.monotonic() + self._rng.uniform(*imp.delay_range())
             heapq.heappush(self._queue, (due, next(self._tiebreak), sock, data, dest))
 
     def _loop(self) -> None:

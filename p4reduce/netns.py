@@ -14,6 +14,8 @@ import subprocess
 import uuid
 from dataclasses import dataclass, field
 
+from p4reduce.impairment import Impairment
+
 
 class TestbedUnavailable(RuntimeError):
     """This machine cannot build the testbed; the message says why."""
@@ -57,20 +59,6 @@ def netem_supported() -> bool:
 
 def nft_available() -> bool:
     return shutil.which("nft") is not None and missing_requirements() is None
-
-
-@dataclass(frozen=True)
-class Impairment:
-    """Applied to a host's link in both directions."""
-
-    loss: float = 0.0  # probability, per direction
-    duplicate: float = 0.0
-    delay_ms: float = 0.0  # netem only
-    jitter_ms: float = 0.0  # netem only; > 0 reorders
-    rate_mbit: float | None = None
-
-    def needs_netem(self) -> bool:
-        return bool(self.delay_ms or self.jitter_ms)
 
 
 @dataclass

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from hostagent.fixedpoint import tensor_error_bound
-from p4reduce.netns import Impairment, Testbed
+from p4reduce.impairment import Impairment
+from p4reduce.netns import Testbed
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.synthetic import worker_tensor
 

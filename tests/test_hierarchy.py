@@ -6,7 +6,8 @@ import pytest
 
 from conftest import block_sparse, run_workers
 from hostagent import HostAgent, WorkerConfig
-from p4reduce.lossy_relay import Impairment, LossyRelay
+from p4reduce.impairment import Impairment
+from p4reduce.lossy_relay import LossyRelay
 from software_aggregator import AggregatorServer, JobSpec
 from software_aggregator.relay import Upstream
 

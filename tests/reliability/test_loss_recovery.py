@@ -6,14 +6,15 @@ import pytest
 
 from conftest import block_sparse, run_workers
 from hostagent import HostAgent, WorkerConfig
-from p4reduce.lossy_relay import Impairment, LossyRelay
+from p4reduce.impairment import Impairment
+from p4reduce.lossy_relay import LossyRelay
 from software_aggregator import AggregatorServer, JobSpec
 
 SCENARIOS = {
     "loss10": Impairment(loss=0.10),
     "dup20": Impairment(duplicate=0.20),
-    "reorder": Impairment(max_delay=0.004),
-    "mixed": Impairment(loss=0.05, duplicate=0.05, max_delay=0.002),
+    "reorder": Impairment(delay_ms=2, jitter_ms=2),
+    "mixed": Impairment(loss=0.05, duplicate=0.05, delay_ms=1, jitter_ms=1),
 }
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from p4reduce.netns import Impairment, TestbedUnavailable, missing_requirements, netem_supported
+from p4reduce.impairment import Impairment
+from p4reduce.netns import TestbedUnavailable, missing_requirements, netem_supported
 from p4reduce.netns_experiment import NetnsRun, run
 
 pytestmark = pytest.mark.skipif(missing_requirements() is not None,
