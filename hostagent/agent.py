@@ -141,8 +141,15 @@ class HostAgent:
                            f"within {timeout} s")
 
     # -- public API -------------------------------------------------------------
-    def allreduce(self, array: np.ndarray) -> np.ndarray:
-        """Sum of `array` over all workers of the job (a new array, same shape and dtype).
+    def allreduce(self, array: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Sum of `array` over all workers of the job, same shape and dtype.
+
+        The sum goes to a new array, or to `out` (same shape and dtype,
+        C-contiguous). `out=array` reduces in place like
+        torch.distributed.all_reduce: nothing is allocated and the blocks that
+        are zero on every worker are not touched. Bad input raises before
+        anything is written; if the allreduce itself fails, `out` holds a
+        partial sum.
 
         int32 sums are exact; float32 sums are exact up to the fixed-point bound
         of docs/protocol.md section 5.
@@ -154,32 +161,38 @@ class HostAgent:
         array = np.asarray(array)
         if array.dtype not in SUPPORTED_DTYPES:
             raise TypeError(f"allreduce supports float32 and int32 arrays, not {array.dtype}")
+        in_place = out is not None and _check_out(array, out)
         cfg = self.config
         flat = np.ascontiguousarray(array).reshape(-1)
         if array.dtype == np.int32:
             fixedpoint.check_int_input(flat, cfg.scale_workers)
         plan = BlockPlan.build(flat, cfg.block_size, cfg.num_slots)  # float checks happen here
+        if out is None:
+            out = np.zeros(array.shape, dtype=array.dtype)
+        elif not in_place:
+            out[...] = 0
         epoch = self._epoch
         self._epoch = (self._epoch + 1) % EPOCH_MOD
-        out = np.zeros((plan.num_blocks, cfg.block_size), dtype=plan.dtype)
         stats = self.last_stats = AllreduceStats(
             elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
+        target = _BlockTarget(out.reshape(-1), cfg.block_size)
         try:
-            streams = self._make_streams(plan, out, epoch)
+            streams = self._make_streams(plan, target, epoch)
             self._run(streams, stats)
         except BaseException as exc:
             self._failed = f"{type(exc).__name__}: {exc}"
             raise
         finally:
+            target.finish()
             stats.seconds = time.perf_counter() - started
         for s in streams:
             self._rounds[s.slot - cfg.slot_base] = s.round
         if any(s.overflow for s in streams):
             raise OverflowError("the aggregator reported an int32 overflow in the sum")
-        return out.reshape(-1)[: flat.size].reshape(array.shape)
+        return out
 
     # -- internals --------------------------------------------------------------
-    def _make_streams(self, plan: BlockPlan, out: np.ndarray, epoch: int) -> list[Stream]:
+    def _make_streams(self, plan: BlockPlan, out: _BlockTarget, epoch: int) -> list[Stream]:
         cfg = self.config
         is_float = plan.dtype == np.float32
         n = cfg.scale_workers
@@ -189,7 +202,10 @@ class HostAgent:
             return fixedpoint.quantize(values, exp, n) if is_float else values
 
         def deliver(block: int, exp: int, values: np.ndarray) -> None:
-            out[block] = fixedpoint.dequantize(values, exp, n) if is_float else values
+            if is_float:
+                fixedpoint.dequantize_into(values, exp, n, out.block(block))
+            else:
+                out.block(block)[:] = values
 
         streams = []
         for s in range(plan.num_streams):
@@ -201,7 +217,7 @@ class HostAgent:
                 block_size=cfg.block_size, quantize=quantize, deliver=deliver))
         return streams
 
-    def _send(self, packet: bytes, stats: AllreduceStats) -> None:
+    def _send(self, packet: bytes | bytearray, stats: AllreduceStats) -> None:
         """Queue a packet; `_flush` hands the queue to the kernel in one call."""
         self._sender.add((packet,), self._peer)
         stats.packets_sent += 1
@@ -304,6 +320,45 @@ class HostAgent:
                 timer.backoff(now, cfg.max_timeout)
             earliest = min(earliest, timer.deadline)
         return earliest
+
+
+def _check_out(array: np.ndarray, out: np.ndarray) -> bool:
+    """Validates an `out` argument; True when it is `array` itself (in place)."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.shape != array.shape or out.dtype != array.dtype:
+        raise ValueError(f"out is {out.dtype}{list(out.shape)}, the tensor is "
+                         f"{array.dtype}{list(array.shape)}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be a writable C-contiguous array")
+    same = (out.__array_interface__["data"][0] == array.__array_interface__["data"][0]
+            and array.flags.c_contiguous)
+    if not same and np.may_share_memory(out, array):
+        raise ValueError("out overlaps the tensor without being it")
+    return same
+
+
+class _BlockTarget:
+    """Where aggregated blocks land: rows of the flat output, and a scratch row
+    for a last block that is cut short (copied over by `finish`)."""
+
+    def __init__(self, flat: np.ndarray, block_size: int) -> None:
+        self._flat = flat
+        self._nfull = flat.size // block_size
+        self._body = flat[: self._nfull * block_size].reshape(self._nfull, block_size)
+        self._tail = np.zeros(block_size, dtype=flat.dtype) if flat.size % block_size else None
+        self._tail_written = False
+
+    def block(self, b: int) -> np.ndarray:
+        if b < self._nfull:
+            return self._body[b]
+        assert self._tail is not None and b == self._nfull
+        self._tail_written = True
+        return self._tail
+
+    def finish(self) -> None:
+        if self._tail is not None and self._tail_written:
+            self._flat[self._nfull * self._body.shape[1]:] = self._tail[: self._flat.size % self._body.shape[1]]
 
 
 @dataclass

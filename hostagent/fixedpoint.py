@@ -34,13 +34,44 @@ def scale_shift(exp: int, num_workers: int) -> int:
     return 30 - log2_ceil(num_workers) - (exp - EXP_BIAS)
 
 
+def _float32_power(shift: int) -> np.float32 | None:
+    """2^shift as a normal float32, or None when it is not one."""
+    return np.float32(2.0**shift) if -126 <= shift <= 127 else None
+
+
+# Scaling by a normal power of two is exact in float32 unless the result leaves
+# the normal range, and there both paths below end in the same single rounding
+# (to an integer in `quantize`, to float32 in `dequantize`; an int32 below 2^24
+# converts exactly). So the float32 fast paths give the float64 paths' bits
+# while touching half the memory; the float64 path only serves exponents whose
+# scale factor is not a float32.
 def quantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
-    scaled = np.ldexp(values.astype(np.float64), scale_shift(exp, num_workers))
-    return np.rint(scaled).astype(np.int32)
+    """float32 values of a block with agreed exponent `exp` -> int32 fixed point."""
+    shift = scale_shift(exp, num_workers)
+    factor = _float32_power(shift)
+    if factor is not None and values.dtype == np.float32:
+        scaled = values * factor
+        np.rint(scaled, out=scaled)
+    else:
+        scaled = np.rint(np.ldexp(values.astype(np.float64), shift))
+    return scaled.astype(np.int32)
+
+
+def dequantize_into(values: np.ndarray, exp: int, num_workers: int, out: np.ndarray) -> None:
+    """Aggregated int32 fixed point (any byte order) -> float32, written into `out`."""
+    shift = scale_shift(exp, num_workers)
+    factor = _float32_power(-shift)
+    if factor is not None:
+        np.copyto(out, values, casting="unsafe")  # rounds once, to float32
+        out *= factor  # exact: the product is normal or zero
+    else:
+        np.copyto(out, np.ldexp(values.astype(np.float64), -shift), casting="same_kind")
 
 
 def dequantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
-    return np.ldexp(values.astype(np.float64), -scale_shift(exp, num_workers)).astype(np.float32)
+    out = np.empty(values.shape, dtype=np.float32)
+    dequantize_into(values, exp, num_workers, out)
+    return out
 
 
 def error_bound(exp: int, num_workers: int) -> float:

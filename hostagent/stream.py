@@ -5,8 +5,8 @@ from typing import Callable
 
 import numpy as np
 
-from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType,
-                               decode_values, encode)
+from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType, encode,
+                               packet_buffer, wire_values)
 
 
 class ProtocolError(RuntimeError):
@@ -17,7 +17,8 @@ class Stream:
     """One stream (slot) of one allreduce.
 
     `quantize(block, exp)` turns a block index into int32 values at the agreed
-    exponent; `deliver(block, exp, values)` stores an aggregated block.
+    exponent; `deliver(block, exp, values)` stores an aggregated block (`values`
+    is a big-endian view of the received datagram, valid during the call only).
     """
 
     def __init__(self, *, job_id: int, worker_id: int, slot: int, round_: int, epoch: int,
@@ -38,7 +39,7 @@ class Stream:
         self.exp = EXP_BIAS
         self.done = False
         self.overflow = False
-        self.pending: bytes | None = None  # what to (re)send on timeout
+        self.pending: bytes | bytearray | None = None  # what to (re)send on timeout
         self.pending_is_query = False
         self.retries = 0
         self.missing_workers: int | None = None  # bitmap from the aggregator's last PENDING
@@ -59,7 +60,7 @@ class Stream:
         if h.version == self.round & 1 and h.epoch == self.epoch and h.block == self.block:
             self.missing_workers = h.next_block
 
-    def on_result(self, h: AggHeader, payload: bytes | memoryview) -> bytes | None:
+    def on_result(self, h: AggHeader, payload: bytes | memoryview) -> bytes | bytearray | None:
         """Handle a RESULT; returns the next packet to send now, if any.
 
         Results of other rounds (duplicates, re-sends of rounds already done)
@@ -71,7 +72,7 @@ class Stream:
             if h.count != self._block_size:
                 raise ProtocolError(f"slot {self.slot}: result for block {h.block} has {h.count} values")
             self.overflow |= bool(h.flags & Flags.OVERFLOW)
-            self._deliver(h.block, self.exp, decode_values(payload, h.count))
+            self._deliver(h.block, self.exp, wire_values(payload, h.count))
         self.round += 1
         self.retries = 0
         self.missing_workers = None
@@ -86,8 +87,8 @@ class Stream:
                                 f"but this worker's block {mine} was never aggregated")
         if mine == self.block:
             self._pos += 1
-            values = self._quantize(mine, self.exp)
-            self.pending = encode(self._header(MsgType.DATA, self._block_size), values)
+            self.pending, wire = packet_buffer(self._header(MsgType.DATA, self._block_size))
+            wire[:] = self._quantize(mine, self.exp)
             self.pending_is_query = False
             return self.pending
         if self.mode is Mode.DENSE:

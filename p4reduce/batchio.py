@@ -91,6 +91,25 @@ class BatchReceiver:
         return out
 
 
+Buffer = bytes | bytearray | memoryview
+
+
+def _address(part: Buffer, keep: list[object]) -> int | None:
+    """Address of a buffer's bytes for an iovec; `keep` holds what must outlive the call.
+    Writable buffers (bytearray, views of one) are sent from their own memory."""
+    if isinstance(part, memoryview) and part.readonly:
+        part = part.tobytes()
+    if isinstance(part, bytes):
+        ptr = ctypes.c_char_p(part)
+        keep.append(ptr)
+        return ctypes.cast(ptr, ctypes.c_void_p).value
+    if not len(part):
+        return None
+    arr = (ctypes.c_char * len(part)).from_buffer(part)
+    keep.append(arr)
+    return ctypes.addressof(arr)
+
+
 class BatchSender:
     """Queues datagrams (each a sequence of buffers, gathered by the kernel) and
     sends them with one sendmmsg per flush."""
@@ -98,10 +117,10 @@ class BatchSender:
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
         self._fd = sock.fileno()
-        self._queue: list[tuple[Sequence[bytes], tuple[str, int]]] = []
+        self._queue: list[tuple[Sequence[Buffer], tuple[str, int]]] = []
         self._addr_cache: dict[tuple[str, int], _SockAddrIn] = {}
 
-    def add(self, parts: Sequence[bytes], addr: tuple[str, int]) -> None:
+    def add(self, parts: Sequence[Buffer], addr: tuple[str, int]) -> None:
         self._queue.append((parts, addr))
 
     def flush(self) -> int:
@@ -113,7 +132,7 @@ class BatchSender:
             failed = 0
             for parts, addr in queue:
                 try:
-                    self._sock.sendto(b"".join(parts), addr)
+                    self._sock.sendto(b"".join(bytes(p) for p in parts), addr)
                 except OSError:
                     failed += 1
             return failed
@@ -122,9 +141,7 @@ class BatchSender:
         for i, (parts, addr) in enumerate(queue):
             iovs = (_IoVec * len(parts))()
             for j, part in enumerate(parts):
-                buf = ctypes.c_char_p(part)
-                keep.append(buf)
-                iovs[j].iov_base = ctypes.cast(buf, ctypes.c_void_p)
+                iovs[j].iov_base = _address(part, keep)
                 iovs[j].iov_len = len(part)
             sa = self._addr_cache.get(addr)
             if sa is None:

@@ -47,9 +47,14 @@ def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue:
         with HostAgent(wcfg) as agent:
             # Warm-up: one tiny allreduce lines the workers up, so process
             # start-up skew does not show as timeouts in the measured runs.
-            agent.allreduce(np.ones(1, dtype=tensor.dtype))
+            barrier = np.ones(1, dtype=tensor.dtype)
+            agent.allreduce(barrier)
             for _ in range(cfg.iterations):
-                result = agent.allreduce(tensor)
+                # Timed like the gloo baseline: on a fresh copy, reduced in
+                # place, all workers lined up by a one-element allreduce first.
+                work = tensor.copy()
+                agent.allreduce(barrier)
+                result = agent.allreduce(work, out=work)
                 times.append(agent.last_stats.seconds)
                 stats.append(agent.last_stats)
         queue.put((rank, None, result, times, stats))

@@ -78,14 +78,18 @@ class AggHeader:
     def lookahead_key(self) -> int:
         return lookahead_key(self.next_block, self.next_exp)
 
-    def pack(self) -> bytes:
+    def _fields(self) -> tuple[int, ...]:
         if not 0 <= self.slot < MAX_SLOTS:
             raise ValueError(f"slot {self.slot} outside 0..{MAX_SLOTS - 1}")
-        return HEADER.pack(
-            self.proto_version, self.msg_type, self.job_id, self.worker_id,
-            self.flags, self.pool, self.epoch, self.block, self.next_block, self.exp,
-            self.next_exp, self.count,
-        )
+        return (self.proto_version, self.msg_type, self.job_id, self.worker_id,
+                self.flags, self.pool, self.epoch, self.block, self.next_block, self.exp,
+                self.next_exp, self.count)
+
+    def pack(self) -> bytes:
+        return HEADER.pack(*self._fields())
+
+    def pack_into(self, buf: bytearray) -> None:
+        HEADER.pack_into(buf, 0, *self._fields())
 
     @classmethod
     def unpack(cls, buf: bytes | memoryview) -> AggHeader:
@@ -128,6 +132,20 @@ def encode(header: AggHeader, values: np.ndarray | None = None) -> bytes:
     return header.pack() + np.asarray(values).astype(VALUE_DTYPE, copy=False).tobytes()
 
 
-def decode_values(buf: bytes | memoryview, count: int) -> np.ndarray:
-    """The int32 values behind the header, as native-endian int32."""
-    return np.frombuffer(buf, VALUE_DTYPE, count, HEADER_LEN).astype(np.int32)
+def packet_buffer(header: AggHeader) -> tuple[bytearray, np.ndarray]:
+    """A datagram holding `header`, and a writable view of its `header.count`
+    values to fill in place (saves the copies of `encode` on the fast path)."""
+    buf = bytearray(HEADER_LEN + 4 * header.count)
+    header.pack_into(buf)
+    return buf, wire_values(buf, header.count)
+
+
+def wire_values(buf: bytes | bytearray | memoryview, count: int) -> np.ndarray:
+    """The values behind the header as a big-endian view of `buf` (no copy):
+    numpy's ufuncs and `copyto` read and write it directly."""
+    return np.frombuffer(buf, VALUE_DTYPE, count, HEADER_LEN)
+
+
+def decode_values(buf: bytes | bytearray | memoryview, count: int) -> np.ndarray:
+    """The int32 values behind the header, as a native-endian int32 copy."""
+    return wire_values(buf, count).astype(np.int32)

@@ -4,18 +4,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from p4reduce.protocol import AggHeader, MalformedPacket, MsgType, decode_values
+from p4reduce.protocol import AggHeader, MalformedPacket, MsgType, wire_values
 from software_aggregator.config import JobSpec
 from software_aggregator.counters import Counters
 from software_aggregator.relay import UPSTREAM, RelaySlot
-from software_aggregator.slot import SlotState
+from software_aggregator.slot import Parts, SlotState
 
 
 @dataclass(frozen=True)
 class Outgoing:
     job_id: int
     worker_id: int
-    payload: bytes
+    parts: Parts  # the datagram, as buffers for a gathering send
+
+    @property
+    def payload(self) -> bytes:
+        return b"".join(bytes(p) for p in self.parts)
+
+    def __len__(self) -> int:
+        return sum(len(p) for p in self.parts)
 
 
 @dataclass
@@ -98,7 +105,7 @@ class AggregatorEngine:
         self.counters.add(result.event if result.event in _ACCEPTED else f"drop_{result.event}")
         for out in result.replies:
             self.counters.add("packets_out")
-            self.counters.add("bytes_out", len(out.payload))
+            self.counters.add("bytes_out", len(out))
         return result
 
     def _from_parent(self, payload: bytes | memoryview) -> Handled:
@@ -135,12 +142,13 @@ class AggregatorEngine:
         if h.msg_type == MsgType.RESET:
             self.reset_job(h.job_id)
             return Handled("reset", (h.job_id, h.worker_id),
-                           [Outgoing(h.job_id, h.worker_id, bytes(payload))])
+                           [Outgoing(h.job_id, h.worker_id, (bytes(payload),))])
         slot = job.slot(h.slot)
         if h.msg_type == MsgType.QUERY:
             event, packets = slot.on_query(h)
         else:
-            values = decode_values(payload, h.count) if h.count else None
+            # A view of the receive buffer: the slot adds it before the buffer is reused.
+            values = wire_values(payload, h.count) if h.count else None
             event, packets = slot.on_data(h, values)
         return Handled(event, (h.job_id, h.worker_id),
                        [Outgoing(h.job_id, w, p) for w, p in packets])

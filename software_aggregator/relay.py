@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, Mode, MsgType, encode, split_key
-from software_aggregator.slot import SlotState
+from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, Mode, MsgType, split_key
+from software_aggregator.slot import Parts, SlotState
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
 _JOB_ID = struct.Struct("!H")
@@ -38,39 +38,38 @@ class RelaySlot(SlotState):
                  upstream: Upstream) -> None:
         super().__init__(job_id, slot, num_workers, mode, block_size)
         self.upstream = upstream
-        self.forwarded: bytes | None = None  # this round's partial sum, sent upstream
+        self.forwarded: bytearray | None = None  # this round's partial sum, sent upstream
 
-    def _complete(self) -> list[tuple[int, bytes]]:
+    def _complete(self) -> list[tuple[int, Parts]]:
         """All local holders are in: send the partial sum up instead of a RESULT."""
         assert self.epoch is not None
         next_block, next_exp = split_key(min(self.keys))
-        values, _ = self._round_values()
         up = self.upstream
         header = AggHeader(MsgType.DATA, up.job_id, up.rank, self.slot, self.round & 1,
                            self.epoch, self.block, next_block, self.exp, next_exp,
-                           0 if values is None else self.block_size)
-        self.forwarded = encode(header, values)
-        return [(UPSTREAM, self.forwarded)]
+                           0 if self.block == NONE else self.block_size)
+        self.forwarded = self._round_packet(header)
+        return [(UPSTREAM, (self.forwarded,))]
 
-    def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, bytes]]]:
+    def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, Parts]]]:
         if self.forwarded is not None and self._is_current(h) and self.seen >> h.worker_id & 1:
-            return "reforwarded", [(UPSTREAM, self.forwarded)]  # the parent's answer was lost
+            return "reforwarded", [(UPSTREAM, (self.forwarded,))]  # the parent's answer was lost
         return super().on_data(h, values)
 
-    def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, bytes]]]:
+    def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
         if not self._is_current(h):
             return self._resend(h)
         if self.forwarded is not None:
-            return "reforwarded", [(UPSTREAM, self.forwarded)]
+            return "reforwarded", [(UPSTREAM, (self.forwarded,))]
         if self.expected & ~self.seen:
             return self._pending(h, "pending")
         # No local worker holds this block: only the parent knows the result.
         up = self.upstream
         query = AggHeader(MsgType.QUERY, up.job_id, up.rank, self.slot, h.version, h.epoch,
                           h.block, NONE)
-        return "query_forwarded", [(UPSTREAM, query.pack())]
+        return "query_forwarded", [(UPSTREAM, (query.pack(),))]
 
-    def on_upstream(self, h: AggHeader, payload: bytes | memoryview) -> tuple[str, list[tuple[int, bytes]]]:
+    def on_upstream(self, h: AggHeader, payload: bytes | memoryview) -> tuple[str, list[tuple[int, Parts]]]:
         """The parent's RESULT for this slot: fan it out if it is the current round's."""
         if h.msg_type != MsgType.RESULT:
             return "upstream_ignored", []  # PENDING names the parent's ranks, not ours
@@ -80,4 +79,4 @@ class RelaySlot(SlotState):
         result = bytearray(payload)
         _JOB_ID.pack_into(result, _JOB_ID_OFFSET, self.job_id)
         self.forwarded = None
-        return "completed", self._publish(bytes(result), h.next_block, h.next_exp)
+        return "completed", self._publish(result, h.next_block, h.next_exp)

@@ -104,15 +104,15 @@ class AggregatorServer:
             self._addresses[handled.sender] = addr
         for out in handled.replies:
             if out.worker_id == UPSTREAM:
-                sender.add((out.payload,), self._upstream_of[out.job_id])
+                sender.add(out.parts, self._upstream_of[out.job_id])
                 continue
             if out.worker_id == ALL_WORKERS:
                 group = self.engine.job(out.job_id).group
                 assert group is not None
-                sender.add((out.payload,), group)
+                sender.add(out.parts, group)
                 continue
             dest = self._addresses.get((out.job_id, out.worker_id))
             if dest is None:
                 self.engine.counters.add("drop_no_address")
                 continue
-            sender.add((out.payload,), dest)
+            sender.add(out.parts, dest)

@@ -6,16 +6,22 @@ copy: that is what lets silent (sparse-mode) workers recover lost results.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType,
-                               encode, lookahead_key, split_key)
+from p4reduce.batchio import Buffer
+from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, Flags, Mode,
+                               MsgType, lookahead_key, packet_buffer, split_key)
 
 END_KEY = lookahead_key(NONE, 0)
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 _WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
+
+# A datagram as the pieces the kernel gathers (sendmmsg iovecs): per-worker
+# copies of a result share its values and differ only in the header.
+Parts = tuple[Buffer, ...]
 
 
 def epoch_is_newer(candidate: int, current: int) -> bool:
@@ -26,15 +32,20 @@ def epoch_is_newer(candidate: int, current: int) -> bool:
 @dataclass
 class StoredResult:
     version: int
-    payload: bytearray  # RESULT with worker_id to be rewritten
+    payload: bytearray  # RESULT; worker_id is set per copy
 
-    def for_worker(self, worker_id: int) -> bytes:
-        self.payload[_WORKER_ID_OFFSET] = worker_id
-        return bytes(self.payload)
+    def for_worker(self, worker_id: int) -> Parts:
+        if worker_id == self.payload[_WORKER_ID_OFFSET]:
+            return (self.payload,)
+        head = bytearray(self.payload[:HEADER_LEN])
+        head[_WORKER_ID_OFFSET] = worker_id
+        if len(self.payload) == HEADER_LEN:
+            return (head,)
+        return head, memoryview(self.payload)[HEADER_LEN:]
 
 
 class SlotState:
-    """Aggregation of one slot; `on_data`/`on_query` return (worker_id, payload) pairs to send."""
+    """Aggregation of one slot; `on_data`/`on_query` return (worker_id, parts) pairs to send."""
 
     def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode,
                  block_size: int) -> None:
@@ -51,6 +62,7 @@ class SlotState:
         self.expected = self.all_workers
         self.seen = 0
         self.acc = np.zeros(block_size, dtype=np.int64)
+        self._acc_empty = True  # no values this round yet: the first ones are copied, not added
         self.keys = [END_KEY] * num_workers  # each worker's last announced look-ahead
         self.history: dict[tuple[int, int], StoredResult] = {}
         # Results go out once, to the job's IP multicast group, instead of once per worker.
@@ -66,26 +78,26 @@ class SlotState:
             return self.epoch is None or epoch_is_newer(h.epoch, self.epoch)
         return h.epoch == self.epoch
 
-    def _resend(self, h: AggHeader) -> tuple[str, list[tuple[int, bytes]]]:
+    def _resend(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
         stored = self.history.get((h.epoch, h.block))
         if stored is None or stored.version != h.version:
             return "stale", []
         return "resent", [(h.worker_id, stored.for_worker(h.worker_id))]
 
     # -- packet handlers ------------------------------------------------------
-    def _pending(self, h: AggHeader, event: str) -> tuple[str, list[tuple[int, bytes]]]:
+    def _pending(self, h: AggHeader, event: str) -> tuple[str, list[tuple[int, Parts]]]:
         """Tell a retransmitting or querying worker whom the round still waits for."""
         missing = self.expected & ~self.seen
         reply = AggHeader(MsgType.PENDING, self.job_id, h.worker_id, self.slot, h.version,
                           h.epoch, h.block, missing, h.exp, 0, 0)
-        return event, [(h.worker_id, reply.pack())]
+        return event, [(h.worker_id, (reply.pack(),))]
 
-    def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, bytes]]]:
+    def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
         if self._is_current(h):
             return self._pending(h, "pending")
         return self._resend(h)
 
-    def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, bytes]]]:
+    def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, Parts]]]:
         """Returns (event, packets); event names what happened, for counters."""
         if not self._is_current(h):
             return self._resend(h)
@@ -101,34 +113,45 @@ class SlotState:
         if self.seen == 0:
             self.epoch = h.epoch
         if values is not None:
-            self.acc += values
+            if self._acc_empty:
+                np.copyto(self.acc, values)
+                self._acc_empty = False
+            else:
+                np.add(self.acc, values, out=self.acc)
         self.keys[h.worker_id] = h.lookahead_key
         self.seen |= bit
         if self.seen != self.expected:
             return "counted", []
         return "completed", self._complete()
 
-    def _round_values(self) -> tuple[np.ndarray | None, Flags]:
-        """The round's sums as int32 (None for a bootstrap round) and the overflow flag."""
-        if self.block == NONE:
-            return None, Flags.NONE
-        overflow = self.acc.min() < INT32_MIN or self.acc.max() > INT32_MAX
-        # Wraps like the switch would; the flag tells the workers.
-        return self.acc.astype(np.int32), Flags.OVERFLOW if overflow else Flags.NONE
+    def _round_packet(self, header: AggHeader) -> bytearray:
+        """`header` followed by the round's sums (none for a bootstrap round).
 
-    def _complete(self) -> list[tuple[int, bytes]]:
+        Sums wrap to int32 like the switch's; the OVERFLOW flag tells the workers.
+        """
+        if self.block == NONE:
+            return bytearray(header.pack())
+        if self._acc_empty:
+            self.acc[:] = 0
+        elif (header.msg_type == MsgType.RESULT  # the flag exists on RESULTs only
+              and (self.acc.min() < INT32_MIN or self.acc.max() > INT32_MAX)):
+            header = dataclasses.replace(header, flags=header.flags | Flags.OVERFLOW)
+        buf, values = packet_buffer(header)
+        np.copyto(values, self.acc, casting="unsafe")
+        return buf
+
+    def _complete(self) -> list[tuple[int, Parts]]:
         assert self.epoch is not None
         next_block, next_exp = split_key(min(self.keys))
-        values, flags = self._round_values()
-        header = AggHeader(MsgType.RESULT, self.job_id, 0, self.slot, self.round & 1,
-                           self.epoch, self.block, next_block, self.exp, next_exp,
-                           0 if values is None else self.block_size, int(flags))
-        return self._publish(encode(header, values), next_block, next_exp)
+        header = AggHeader(MsgType.RESULT, self.job_id, ALL_WORKERS if self.multicast else 0,
+                           self.slot, self.round & 1, self.epoch, self.block, next_block, self.exp,
+                           next_exp, 0 if self.block == NONE else self.block_size)
+        return self._publish(self._round_packet(header), next_block, next_exp)
 
-    def _publish(self, result: bytes, next_block: int, next_exp: int) -> list[tuple[int, bytes]]:
+    def _publish(self, result: bytearray, next_block: int, next_exp: int) -> list[tuple[int, Parts]]:
         """Keep the round's RESULT for re-sends, address a copy to every worker, advance."""
         assert self.epoch is not None
-        stored = StoredResult(self.round & 1, bytearray(result))
+        stored = StoredResult(self.round & 1, result)
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still
             # need results of the previous one.
@@ -144,7 +167,7 @@ class SlotState:
     def _advance(self, next_block: int, next_exp: int) -> None:
         self.round += 1
         self.seen = 0
-        self.acc[:] = 0
+        self._acc_empty = True
         self.block = next_block
         if next_block == NONE:  # stream finished: next round bootstraps the next allreduce
             self.exp = EXP_BIAS

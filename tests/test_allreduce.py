@@ -4,9 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import RETRANSMISSION_DROPS, allreduce_all, block_sparse
+from conftest import RETRANSMISSION_DROPS, allreduce_all, block_sparse, run_workers
 from hostagent import HostAgent, WorkerConfig, fixedpoint
 from hostagent.agent import AgentFailed
+from software_aggregator import AggregatorServer, JobSpec
 
 
 def exact_sum(arrays):
@@ -128,3 +129,46 @@ def test_timeout_names_slot_then_agent_refuses_until_reset():
         agent.reset()
         with pytest.raises(TimeoutError):
             agent.allreduce(np.ones(8, np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+@pytest.mark.parametrize("length", [1000, 1003])  # 1003: the last block is cut short
+def test_out_in_place_and_separate_give_the_same_bits(dtype, length):
+    rng = np.random.default_rng(length)
+    arrays = [block_sparse(rng, length, 16, 0.3, dtype) for _ in range(3)]
+    fresh, _, _ = allreduce_all(arrays, block_size=16)
+    in_place = [a.copy() for a in arrays]
+    separate = [np.full(length, 7, dtype=dtype) for _ in arrays]  # stale content is cleared
+    with AggregatorServer([JobSpec(1, 3, num_slots=8, block_size=16)], port=0) as server:
+        agents = [HostAgent(WorkerConfig(1, r, 3, aggregator=server.address, num_slots=8,
+                                         block_size=16)) for r in range(3)]
+        try:
+            def work(rank):
+                a = agents[rank]
+                got = a.allreduce(in_place[rank], out=in_place[rank])
+                assert got is in_place[rank]
+                assert a.allreduce(arrays[rank], out=separate[rank]) is separate[rank]
+            run_workers(work, 3)
+        finally:
+            for a in agents:
+                a.close()
+    for r in range(3):
+        assert in_place[r].tobytes() == fresh[0].tobytes()
+        assert separate[r].tobytes() == fresh[0].tobytes()
+
+
+@pytest.mark.parametrize("make_out, error", [
+    (lambda buf: np.zeros(99, np.float32), "out is float32"),
+    (lambda buf: np.zeros(100, np.float64), "out is float64"),
+    (lambda buf: np.zeros(200, np.float32)[::2], "C-contiguous"),
+    (lambda buf: [0.0] * 100, "numpy array"),
+    (lambda buf: buf[1:], "overlaps"),  # shares the tensor's memory without being it
+])
+def test_bad_out_rejected_before_anything_is_sent(make_out, error):
+    buf = np.arange(101, dtype=np.float32)
+    x = buf[:100]
+    with HostAgent(WorkerConfig(1, 0, 1, aggregator=("127.0.0.1", 9))) as agent:
+        with pytest.raises((ValueError, TypeError), match=error):
+            agent.allreduce(x, out=make_out(buf))
+        assert agent.last_stats.packets_sent == 0
+    np.testing.assert_array_equal(buf, np.arange(101, dtype=np.float32))

@@ -50,3 +50,34 @@ def test_int_limit_per_worker_count():
         fixedpoint.check_int_input(np.array([0, -(2**31)], dtype=np.int32), 1)
     with pytest.raises(OverflowError):
         fixedpoint.check_int_input(np.array([(2**31 - 1) // 4 + 1], dtype=np.int32), 4)
+
+
+def _quantize_float64(values, exp, n):
+    return np.rint(np.ldexp(values.astype(np.float64), fixedpoint.scale_shift(exp, n))).astype(np.int32)
+
+
+def _dequantize_float64(values, exp, n):
+    return np.ldexp(values.astype(np.float64), -fixedpoint.scale_shift(exp, n)).astype(np.float32)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 32])
+def test_float32_fast_paths_give_the_float64_bits_at_every_exponent(n):
+    """The float32 shortcuts must be bit-identical to exact float64 scaling, including
+    exponents near the subnormal and overflow ends where they fall back."""
+    rng = np.random.default_rng(n)
+    for exp in range(256):
+        hi = np.float32(np.ldexp(1.0, exp - EXP_BIAS)) if exp - EXP_BIAS < 128 else np.finfo(np.float32).max
+        mantissas = rng.uniform(-1, 1, 256)
+        values = np.clip(mantissas * float(hi), -float(np.finfo(np.float32).max),
+                         float(np.finfo(np.float32).max)).astype(np.float32)
+        values = values[np.abs(values) < hi] if exp - EXP_BIAS < 128 else values
+        values = np.concatenate([values, np.array([0.0, -0.0], dtype=np.float32)])
+        np.testing.assert_array_equal(fixedpoint.quantize(values, exp, n),
+                                      _quantize_float64(values, exp, n))
+        sums = rng.integers(-(2**31), 2**31, 512, dtype=np.int64).astype(np.int32)
+        sums[:3] = [0, 1, -(2**31)]
+        for wire in (sums, sums.astype(">i4")):
+            with np.errstate(over="ignore"):  # top exponents overflow float32, on both paths
+                got = fixedpoint.dequantize(wire, exp, n)
+                want = _dequantize_float64(sums, exp, n)
+            assert got.tobytes() == want.tobytes(), f"exp {exp}"
