@@ -117,7 +117,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, nargs="+", default=[2, 4])
     ap.add_argument("--sizes-mb", type=float, nargs="+", default=[1, 4, 16, 64])
     ap.add_argument("--densities", type=float, nargs="+", default=[0.001, 0.01, 0.1, 0.5, 1.0])
-    ap.add_argument("--block-size", type=int, default=4096)
+    ap.add_argument("--block-size", type=int, default=16000,
+                    help="elements per block = values per packet (16000: 64 KB datagrams)")
     ap.add_argument("--slots", type=int, default=32)
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="2 workers, 4 MB, 3 densities")
