@@ -294,6 +294,8 @@ class HostAgent:
                 continue
             if reply is not None:
                 self._send(reply, stats)
+                if self._sender.full:
+                    self._flush()
             timers[h.slot] = _RoundTimer(self._rto.rto, now)
         return finished
 

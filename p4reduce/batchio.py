@@ -92,6 +92,7 @@ class BatchReceiver:
 
 
 Buffer = bytes | bytearray | memoryview
+FLUSH_BYTES = 128 << 10
 
 
 def _address(part: Buffer, keep: list[object]) -> int | None:
@@ -118,14 +119,24 @@ class BatchSender:
         self._sock = sock
         self._fd = sock.fileno()
         self._queue: list[tuple[Sequence[Buffer], tuple[str, int]]] = []
+        self.queued_bytes = 0
         self._addr_cache: dict[tuple[str, int], _SockAddrIn] = {}
 
     def add(self, parts: Sequence[Buffer], addr: tuple[str, int]) -> None:
         self._queue.append((parts, addr))
+        self.queued_bytes += sum(len(p) for p in parts)
+
+    @property
+    def full(self) -> bool:
+        """Enough is queued that holding it longer adds latency without saving
+        anything: a system call costs about what copying a few KB does, while a
+        peer waits for each result until the batch is handed to the kernel."""
+        return self.queued_bytes >= FLUSH_BYTES
 
     def flush(self) -> int:
         """Sends everything queued; returns how many datagrams the kernel refused."""
         queue, self._queue = self._queue, []
+        self.queued_bytes = 0
         if not queue:
             return 0
         if not HAVE_MMSG:

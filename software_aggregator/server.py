@@ -89,6 +89,8 @@ class AggregatorServer:
                 while batch := receiver.recv():
                     for payload, addr in batch:
                         self._handle(payload, addr, sender)
+                        if sender.full:
+                            self._flush(sender)
                     self._flush(sender)
         finally:
             sel.close()
