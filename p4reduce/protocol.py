@@ -132,10 +132,15 @@ def encode(header: AggHeader, values: np.ndarray | None = None) -> bytes:
     return header.pack() + np.asarray(values).astype(VALUE_DTYPE, copy=False).tobytes()
 
 
-def packet_buffer(header: AggHeader) -> tuple[bytearray, np.ndarray]:
+def packet_buffer(header: AggHeader, buf: bytearray | None = None) -> tuple[bytearray, np.ndarray]:
     """A datagram holding `header`, and a writable view of its `header.count`
-    values to fill in place (saves the copies of `encode` on the fast path)."""
-    buf = bytearray(HEADER_LEN + 4 * header.count)
+    values to fill in place (saves the copies of `encode` on the fast path).
+    `buf`, if given, is reused: it must have exactly the datagram's size."""
+    size = HEADER_LEN + 4 * header.count
+    if buf is None:
+        buf = bytearray(size)
+    elif len(buf) != size:
+        raise ValueError(f"buffer of {len(buf)} bytes for a {size}-byte datagram")
     header.pack_into(buf)
     return buf, wire_values(buf, header.count)
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from p4reduce.protocol import AggHeader, MalformedPacket, MsgType, wire_values
+from software_aggregator.buffers import BufferPool
 from software_aggregator.config import JobSpec
 from software_aggregator.counters import Counters
 from software_aggregator.relay import UPSTREAM, RelaySlot
@@ -35,8 +36,9 @@ class Handled:
 
 
 class _Job:
-    def __init__(self, spec: JobSpec) -> None:
+    def __init__(self, spec: JobSpec, pool: BufferPool) -> None:
         self.spec = spec
+        self.pool = pool
         self.slots: dict[int, SlotState] = {}
 
     def slot(self, index: int) -> SlotState:
@@ -44,9 +46,10 @@ class _Job:
         if state is None:
             s = self.spec
             if s.upstream is None:
-                state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size)
+                state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size, self.pool)
             else:
-                state = RelaySlot(s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream)
+                state = RelaySlot(s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream,
+                                  self.pool)
             state.multicast = s.group is not None
             self.slots[index] = state
         return state
@@ -66,6 +69,7 @@ class AggregatorEngine:
 
     def __init__(self, jobs: Iterable[JobSpec] = ()) -> None:
         self.counters = Counters()
+        self.buffers = BufferPool()  # call `buffers.flushed()` after each flush of the replies
         self._jobs: dict[int, _Job] = {}
         for spec in jobs:
             self.add_job(spec)
@@ -77,11 +81,11 @@ class AggregatorEngine:
         for other in self._jobs.values():
             if set(other.spec.slot_range()) & set(spec.slot_range()):
                 raise ValueError(f"job {spec.job_id}: slots overlap job {other.spec.job_id}")
-        self._jobs[spec.job_id] = _Job(spec)
+        self._jobs[spec.job_id] = _Job(spec, self.buffers)
 
     def reset_job(self, job_id: int) -> None:
         """Forget all slot state of a job (e.g. after a worker crashed)."""
-        self._jobs[job_id] = _Job(self.job(job_id))
+        self._jobs[job_id] = _Job(self.job(job_id), self.buffers)
 
     def remove_job(self, job_id: int) -> None:
         self.job(job_id)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, Mode, MsgType, split_key
+from software_aggregator.buffers import BufferPool
 from software_aggregator.slot import Parts, SlotState
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
@@ -35,8 +36,8 @@ class Upstream:
 
 class RelaySlot(SlotState):
     def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode, block_size: int,
-                 upstream: Upstream) -> None:
-        super().__init__(job_id, slot, num_workers, mode, block_size)
+                 upstream: Upstream, pool: BufferPool | None = None) -> None:
+        super().__init__(job_id, slot, num_workers, mode, block_size, pool)
         self.upstream = upstream
         self.forwarded: bytearray | None = None  # this round's partial sum, sent upstream
 

@@ -97,6 +97,7 @@ class AggregatorServer:
 
     def _flush(self, sender: BatchSender) -> None:
         failed = sender.flush()
+        self.engine.buffers.flushed()
         if failed:  # full buffer or unreachable: the worker will retransmit
             self.engine.counters.add("send_errors", failed)
 

@@ -14,6 +14,7 @@ import numpy as np
 from p4reduce.batchio import Buffer
 from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, Flags, Mode,
                                MsgType, lookahead_key, packet_buffer, split_key)
+from software_aggregator.buffers import BufferPool
 
 END_KEY = lookahead_key(NONE, 0)
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -48,7 +49,7 @@ class SlotState:
     """Aggregation of one slot; `on_data`/`on_query` return (worker_id, parts) pairs to send."""
 
     def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode,
-                 block_size: int) -> None:
+                 block_size: int, pool: BufferPool | None = None) -> None:
         self.job_id = job_id
         self.slot = slot
         self.num_workers = num_workers
@@ -65,6 +66,7 @@ class SlotState:
         self._acc_empty = True  # no values this round yet: the first ones are copied, not added
         self.keys = [END_KEY] * num_workers  # each worker's last announced look-ahead
         self.history: dict[tuple[int, int], StoredResult] = {}
+        self.pool = pool or BufferPool()
         # Results go out once, to the job's IP multicast group, instead of once per worker.
         self.multicast = False
 
@@ -136,7 +138,7 @@ class SlotState:
         elif (header.msg_type == MsgType.RESULT  # the flag exists on RESULTs only
               and (self.acc.min() < INT32_MIN or self.acc.max() > INT32_MAX)):
             header = dataclasses.replace(header, flags=header.flags | Flags.OVERFLOW)
-        buf, values = packet_buffer(header)
+        buf, values = packet_buffer(header, self.pool.take(HEADER_LEN + 4 * header.count))
         np.copyto(values, self.acc, casting="unsafe")
         return buf
 
@@ -155,6 +157,7 @@ class SlotState:
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still
             # need results of the previous one.
+            self.pool.retire(stored.payload for stored in self.history.values())
             self.history.clear()
         self.history[(self.epoch, self.block)] = stored
         if self.multicast:
