@@ -360,7 +360,8 @@ class _BlockTarget:
 
     def finish(self) -> None:
         if self._tail is not None and self._tail_written:
-            self._flat[self._nfull * self._body.shape[1]:] = self._tail[: self._flat.size % self._body.shape[1]]
+            start = self._nfull * self._tail.size
+            self._flat[start:] = self._tail[: self._flat.size - start]
 
 
 @dataclass
