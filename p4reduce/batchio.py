@@ -14,6 +14,8 @@ import socket
 import struct
 from typing import Sequence
 
+import numpy as np
+
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 HAVE_MMSG = hasattr(_libc, "recvmmsg") and hasattr(_libc, "sendmmsg")
 MSG_DONTWAIT = 0x40
@@ -30,7 +32,7 @@ class _SockAddrIn(ctypes.Structure):
 
 class _MsgHdr(ctypes.Structure):
     _fields_ = [("msg_name", ctypes.c_void_p), ("msg_namelen", ctypes.c_uint32),
-                ("msg_iov", ctypes.POINTER(_IoVec)), ("msg_iovlen", ctypes.c_size_t),
+                ("msg_iov", ctypes.c_void_p), ("msg_iovlen", ctypes.c_size_t),
                 ("msg_control", ctypes.c_void_p), ("msg_controllen", ctypes.c_size_t),
                 ("msg_flags", ctypes.c_int)]
 
@@ -63,7 +65,7 @@ class BatchReceiver:
             self._iovs[i].iov_len = bufsize
             hdr = self._msgs[i].msg_hdr
             hdr.msg_name = ctypes.addressof(self._names[i])
-            hdr.msg_iov = ctypes.pointer(self._iovs[i])
+            hdr.msg_iov = ctypes.addressof(self._iovs[i])
             hdr.msg_iovlen = 1
         self._batch = batch
 
@@ -103,27 +105,65 @@ def _address(part: Buffer, keep: list[object]) -> int | None:
     if isinstance(part, bytes):
         ptr = ctypes.c_char_p(part)
         keep.append(ptr)
-        return ctypes.cast(ptr, ctypes.c_void_p).value
+        return ctypes.c_void_p.from_buffer(ptr).value
     if not len(part):
         return None
-    arr = (ctypes.c_char * len(part)).from_buffer(part)
-    keep.append(arr)
-    return ctypes.addressof(arr)
+    first = ctypes.c_char.from_buffer(part)  # pins the buffer; its address is the start
+    keep.append(first)
+    return ctypes.addressof(first)
+
+
+_IOV_SIZE = ctypes.sizeof(_IoVec)
+_MMSG_SIZE = ctypes.sizeof(_MMsgHdr)
+
+
+def _numpy_view(struct: type[ctypes.Structure], fields: dict[str, str]) -> np.dtype:
+    """A numpy dtype laid over a ctypes struct's memory, naming some of its fields."""
+    return np.dtype({"names": list(fields),
+                     "formats": list(fields.values()),
+                     "offsets": [getattr(struct, f).offset for f in fields],
+                     "itemsize": ctypes.sizeof(struct)})
+
+
+# Filling the arrays column by column through numpy instead of one ctypes
+# attribute at a time: with small datagrams the per-datagram Python work, not
+# the system call, is what batching has to beat.
+_IOV_DTYPE = _numpy_view(_IoVec, {"iov_base": "u8", "iov_len": "u8"})
+_MSG_DTYPE = np.dtype({"names": ["name", "namelen", "iov", "iovlen"],
+                       "formats": ["u8", "u4", "u8", "u8"],
+                       "offsets": [_MsgHdr.msg_name.offset, _MsgHdr.msg_namelen.offset,
+                                   _MsgHdr.msg_iov.offset, _MsgHdr.msg_iovlen.offset],
+                       "itemsize": _MMSG_SIZE})
 
 
 class BatchSender:
     """Queues datagrams (each a sequence of buffers, gathered by the kernel) and
-    sends them with one sendmmsg per flush."""
+    sends them with one sendmmsg per flush.
+
+    The message and iovec arrays are allocated once (grown when needed) and
+    filled through numpy views.
+    """
 
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
         self._fd = sock.fileno()
-        self._queue: list[tuple[Sequence[Buffer], tuple[str, int]]] = []
+        self._parts: list[Buffer] = []  # every datagram's buffers, in order
+        self._counts: list[int] = []  # buffers per datagram
+        self._dests: list[int] = []  # address of each datagram's sockaddr
+        self._queue: list[tuple[Sequence[Buffer], tuple[str, int]]] = []  # for the fallback
         self.queued_bytes = 0
         self._addr_cache: dict[tuple[str, int], _SockAddrIn] = {}
+        self._msgs = self._iovs = None
+        self._reserve(64, 128)
 
     def add(self, parts: Sequence[Buffer], addr: tuple[str, int]) -> None:
+        sa = self._addr_cache.get(addr)
+        if sa is None:
+            sa = self._addr_cache[addr] = _sockaddr(addr)
         self._queue.append((parts, addr))
+        self._parts.extend(parts)
+        self._counts.append(len(parts))
+        self._dests.append(ctypes.addressof(sa))
         self.queued_bytes += sum(len(p) for p in parts)
 
     @property
@@ -133,43 +173,50 @@ class BatchSender:
         peer waits for each result until the batch is handed to the kernel."""
         return self.queued_bytes >= FLUSH_BYTES
 
+    def _reserve(self, datagrams: int, parts: int) -> None:
+        if self._msgs is None or len(self._msgs) < datagrams:
+            size = max(datagrams, 2 * (0 if self._msgs is None else len(self._msgs)))
+            self._msgs = (_MMsgHdr * size)()
+            self._msg_view = np.frombuffer(self._msgs, _MSG_DTYPE)
+            self._msg_view["namelen"] = ctypes.sizeof(_SockAddrIn)
+        if self._iovs is None or len(self._iovs) < parts:
+            size = max(parts, 2 * (0 if self._iovs is None else len(self._iovs)))
+            self._iovs = (_IoVec * size)()
+            self._iov_view = np.frombuffer(self._iovs, _IOV_DTYPE)
+
     def flush(self) -> int:
         """Sends everything queued; returns how many datagrams the kernel refused."""
-        queue, self._queue = self._queue, []
+        queue, parts, counts, dests = self._queue, self._parts, self._counts, self._dests
+        self._queue, self._parts, self._counts, self._dests = [], [], [], []
         self.queued_bytes = 0
         if not queue:
             return 0
         if not HAVE_MMSG:
             failed = 0
-            for parts, addr in queue:
+            for datagram, addr in queue:
                 try:
-                    self._sock.sendto(b"".join(bytes(p) for p in parts), addr)
+                    self._sock.sendto(b"".join(bytes(p) for p in datagram), addr)
                 except OSError:
                     failed += 1
             return failed
-        msgs = (_MMsgHdr * len(queue))()
-        keep = []  # buffers must outlive the call
-        for i, (parts, addr) in enumerate(queue):
-            iovs = (_IoVec * len(parts))()
-            for j, part in enumerate(parts):
-                iovs[j].iov_base = _address(part, keep)
-                iovs[j].iov_len = len(part)
-            sa = self._addr_cache.get(addr)
-            if sa is None:
-                sa = self._addr_cache[addr] = _sockaddr(addr)
-            hdr = msgs[i].msg_hdr
-            hdr.msg_name = ctypes.addressof(sa)
-            hdr.msg_namelen = ctypes.sizeof(_SockAddrIn)
-            hdr.msg_iov = iovs
-            hdr.msg_iovlen = len(parts)
-            keep.append(iovs)
+        n = len(counts)
+        self._reserve(n, len(parts))
+        keep: list[object] = []  # pins every buffer until sendmmsg returns
+        iov = self._iov_view[: len(parts)]
+        iov["iov_base"] = [_address(p, keep) or 0 for p in parts]
+        iov["iov_len"] = [len(p) for p in parts]
+        msg = self._msg_view[:n]
+        msg["name"] = dests
+        msg["iovlen"] = counts
+        starts = np.zeros(n, dtype=np.uint64)
+        np.cumsum(counts[:-1], out=starts[1:])
+        msg["iov"] = ctypes.addressof(self._iovs) + starts * _IOV_SIZE
         done = failed = 0
-        while done < len(queue):
-            n = _libc.sendmmsg(self._fd, ctypes.byref(msgs, done * ctypes.sizeof(_MMsgHdr)),
-                               len(queue) - done, 0)
-            if n <= 0:  # the datagram at `done` was refused (full buffer, unreachable): skip it
+        while done < n:
+            sent = _libc.sendmmsg(self._fd, ctypes.byref(self._msgs, done * _MMSG_SIZE), n - done, 0)
+            if sent <= 0:  # the datagram at `done` was refused (full buffer, unreachable): skip it
                 done += 1
                 failed += 1
             else:
-                done += n
+                done += sent
         return failed

@@ -103,13 +103,13 @@ class AggregatorEngine:
     # -- packets --------------------------------------------------------------
     def handle(self, payload: bytes | memoryview, from_upstream: bool = False) -> Handled:
         """`from_upstream`: the datagram came from a parent aggregator of a leaf job."""
-        self.counters.add("packets_in")
-        self.counters.add("bytes_in", len(payload))
         result = self._from_parent(payload) if from_upstream else self._dispatch(payload)
-        self.counters.add(result.event if result.event in _ACCEPTED else f"drop_{result.event}")
-        for out in result.replies:
-            self.counters.add("packets_out")
-            self.counters.add("bytes_out", len(out))
+        event = result.event if result.event in _ACCEPTED else f"drop_{result.event}"
+        counts = {"packets_in": 1, "bytes_in": len(payload), event: 1}
+        if result.replies:
+            counts["packets_out"] = len(result.replies)
+            counts["bytes_out"] = sum(len(out) for out in result.replies)
+        self.counters.add_many(counts)
         return result
 
     def _from_parent(self, payload: bytes | memoryview) -> Handled:
