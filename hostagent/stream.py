@@ -9,6 +9,9 @@ from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType, 
                                packet_buffer, wire_values)
 
 
+_OVERFLOW = int(Flags.OVERFLOW)  # a plain int: IntFlag arithmetic is slow on the per-result path
+
+
 class ProtocolError(RuntimeError):
     """The aggregator's answers contradict the protocol."""
 
@@ -71,7 +74,7 @@ class Stream:
         if h.block != NONE:
             if h.count != self._block_size:
                 raise ProtocolError(f"slot {self.slot}: result for block {h.block} has {h.count} values")
-            self.overflow |= bool(h.flags & Flags.OVERFLOW)
+            self.overflow |= bool(h.flags & _OVERFLOW)
             self._deliver(h.block, self.exp, wire_values(payload, h.count))
         self.round += 1
         self.retries = 0
