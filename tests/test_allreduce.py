@@ -172,3 +172,12 @@ def test_bad_out_rejected_before_anything_is_sent(make_out, error):
             agent.allreduce(x, out=make_out(buf))
         assert agent.last_stats.packets_sent == 0
     np.testing.assert_array_equal(buf, np.arange(101, dtype=np.float32))
+
+
+def test_overflow_flagged_by_the_aggregator_raises(monkeypatch):
+    """Workers refuse inputs that could overflow; if one does not (here: the check is
+    switched off), the aggregator's OVERFLOW flag reaches every worker as an error."""
+    monkeypatch.setattr(fixedpoint, "check_int_input", lambda flat, n: None)
+    big = np.full(32, 2**31 - 1, dtype=np.int32)
+    with pytest.raises(OverflowError, match="overflow in the sum"):
+        allreduce_all([big, big], block_size=16, num_slots=2)
