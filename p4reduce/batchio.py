@@ -41,12 +41,29 @@ class _MMsgHdr(ctypes.Structure):
     _fields_ = [("msg_hdr", _MsgHdr), ("msg_len", ctypes.c_uint)]
 
 
-_RECV_MSG_DTYPE = np.dtype({"names": ["namelen", "msg_len"], "formats": ["u4", "u4"],
-                            "offsets": [_MsgHdr.msg_namelen.offset, _MMsgHdr.msg_len.offset],
-                            "itemsize": ctypes.sizeof(_MMsgHdr)})
-_SOCKADDR_DTYPE = np.dtype({"names": ["port", "addr"], "formats": [">u2", ">u4"],
-                            "offsets": [_SockAddrIn.sin_port.offset, _SockAddrIn.sin_addr.offset],
-                            "itemsize": ctypes.sizeof(_SockAddrIn)})
+def _numpy_view(struct: type[ctypes.Structure], fields: dict[str, tuple[object, str]]) -> np.dtype:
+    """A numpy dtype over an array of `struct`, naming some of its fields
+    (name -> (ctypes field descriptor, numpy format)). Reading and writing a
+    whole array's column is one numpy operation instead of one ctypes access
+    per element: with small datagrams that Python work, not the system call,
+    is what batching has to beat."""
+    return np.dtype({"names": list(fields),
+                     "formats": [fmt for _, fmt in fields.values()],
+                     "offsets": [field.offset for field, _ in fields.values()],  # type: ignore[attr-defined]
+                     "itemsize": ctypes.sizeof(struct)})
+
+
+# msg_hdr is the first member of mmsghdr, so its fields keep their offsets there.
+_MMSG_DTYPE = _numpy_view(_MMsgHdr, {"name": (_MsgHdr.msg_name, "u8"),
+                                     "namelen": (_MsgHdr.msg_namelen, "u4"),
+                                     "iov": (_MsgHdr.msg_iov, "u8"),
+                                     "iovlen": (_MsgHdr.msg_iovlen, "u8"),
+                                     "msg_len": (_MMsgHdr.msg_len, "u4")})
+_IOV_DTYPE = _numpy_view(_IoVec, {"base": (_IoVec.iov_base, "u8"), "len": (_IoVec.iov_len, "u8")})
+_SOCKADDR_DTYPE = _numpy_view(_SockAddrIn, {"port": (_SockAddrIn.sin_port, ">u2"),
+                                            "addr": (_SockAddrIn.sin_addr, ">u4")})
+_IOV_SIZE = ctypes.sizeof(_IoVec)
+_MMSG_SIZE = ctypes.sizeof(_MMsgHdr)
 
 
 def _sockaddr(addr: tuple[str, int]) -> _SockAddrIn:
@@ -76,9 +93,7 @@ class BatchReceiver:
             hdr.msg_iov = ctypes.addressof(self._iovs[i])
             hdr.msg_iovlen = 1
         self._batch = batch
-        # numpy views of the arrays: resetting and reading them per call costs
-        # one numpy operation instead of one ctypes access per datagram.
-        self._msg_view = np.frombuffer(self._msgs, _RECV_MSG_DTYPE)
+        self._msg_view = np.frombuffer(self._msgs, _MMSG_DTYPE)
         self._name_view = np.frombuffer(self._names, _SOCKADDR_DTYPE)
         self._ip_strings: dict[int, str] = {}
 
@@ -130,29 +145,6 @@ def _address(part: Buffer, keep: list[object]) -> int | None:
     return ctypes.addressof(first)
 
 
-_IOV_SIZE = ctypes.sizeof(_IoVec)
-_MMSG_SIZE = ctypes.sizeof(_MMsgHdr)
-
-
-def _numpy_view(struct: type[ctypes.Structure], fields: dict[str, str]) -> np.dtype:
-    """A numpy dtype laid over a ctypes struct's memory, naming some of its fields."""
-    return np.dtype({"names": list(fields),
-                     "formats": list(fields.values()),
-                     "offsets": [getattr(struct, f).offset for f in fields],
-                     "itemsize": ctypes.sizeof(struct)})
-
-
-# Filling the arrays column by column through numpy instead of one ctypes
-# attribute at a time: with small datagrams the per-datagram Python work, not
-# the system call, is what batching has to beat.
-_IOV_DTYPE = _numpy_view(_IoVec, {"iov_base": "u8", "iov_len": "u8"})
-_MSG_DTYPE = np.dtype({"names": ["name", "namelen", "iov", "iovlen"],
-                       "formats": ["u8", "u4", "u8", "u8"],
-                       "offsets": [_MsgHdr.msg_name.offset, _MsgHdr.msg_namelen.offset,
-                                   _MsgHdr.msg_iov.offset, _MsgHdr.msg_iovlen.offset],
-                       "itemsize": _MMSG_SIZE})
-
-
 class BatchSender:
     """Queues datagrams (each a sequence of buffers, gathered by the kernel) and
     sends them with one sendmmsg per flush.
@@ -164,23 +156,15 @@ class BatchSender:
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
         self._fd = sock.fileno()
-        self._parts: list[Buffer] = []  # every datagram's buffers, in order
-        self._counts: list[int] = []  # buffers per datagram
-        self._dests: list[int] = []  # address of each datagram's sockaddr
-        self._queue: list[tuple[Sequence[Buffer], tuple[str, int]]] = []  # for the fallback
+        self._queue: list[tuple[Sequence[Buffer], tuple[str, int]]] = []
         self.queued_bytes = 0
         self._addr_cache: dict[tuple[str, int], _SockAddrIn] = {}
-        self._msgs = self._iovs = None
+        self._msg_view = np.zeros(0, _MMSG_DTYPE)
+        self._iov_view = np.zeros(0, _IOV_DTYPE)
         self._reserve(64, 128)
 
     def add(self, parts: Sequence[Buffer], addr: tuple[str, int]) -> None:
-        sa = self._addr_cache.get(addr)
-        if sa is None:
-            sa = self._addr_cache[addr] = _sockaddr(addr)
         self._queue.append((parts, addr))
-        self._parts.extend(parts)
-        self._counts.append(len(parts))
-        self._dests.append(ctypes.addressof(sa))
         self.queued_bytes += sum(len(p) for p in parts)
 
     @property
@@ -190,21 +174,25 @@ class BatchSender:
         peer waits for each result until the batch is handed to the kernel."""
         return self.queued_bytes >= FLUSH_BYTES
 
+    def _sockaddr_address(self, addr: tuple[str, int]) -> int:
+        sa = self._addr_cache.get(addr)
+        if sa is None:
+            sa = self._addr_cache[addr] = _sockaddr(addr)
+        return ctypes.addressof(sa)
+
     def _reserve(self, datagrams: int, parts: int) -> None:
-        if self._msgs is None or len(self._msgs) < datagrams:
-            size = max(datagrams, 2 * (0 if self._msgs is None else len(self._msgs)))
-            self._msgs = (_MMsgHdr * size)()
-            self._msg_view = np.frombuffer(self._msgs, _MSG_DTYPE)
+        """Grows the arrays (at least doubling) to hold a flush of this size."""
+        if len(self._msg_view) < datagrams:
+            self._msgs = (_MMsgHdr * max(datagrams, 2 * len(self._msg_view)))()
+            self._msg_view = np.frombuffer(self._msgs, _MMSG_DTYPE)
             self._msg_view["namelen"] = ctypes.sizeof(_SockAddrIn)
-        if self._iovs is None or len(self._iovs) < parts:
-            size = max(parts, 2 * (0 if self._iovs is None else len(self._iovs)))
-            self._iovs = (_IoVec * size)()
+        if len(self._iov_view) < parts:
+            self._iovs = (_IoVec * max(parts, 2 * len(self._iov_view)))()
             self._iov_view = np.frombuffer(self._iovs, _IOV_DTYPE)
 
     def flush(self) -> int:
         """Sends everything queued; returns how many datagrams the kernel refused."""
-        queue, parts, counts, dests = self._queue, self._parts, self._counts, self._dests
-        self._queue, self._parts, self._counts, self._dests = [], [], [], []
+        queue, self._queue = self._queue, []
         self.queued_bytes = 0
         if not queue:
             return 0
@@ -216,14 +204,16 @@ class BatchSender:
                 except OSError:
                     failed += 1
             return failed
-        n = len(counts)
+        parts = [part for datagram, _ in queue for part in datagram]
+        counts = [len(datagram) for datagram, _ in queue]
+        n = len(queue)
         self._reserve(n, len(parts))
         keep: list[object] = []  # pins every buffer until sendmmsg returns
         iov = self._iov_view[: len(parts)]
-        iov["iov_base"] = [_address(p, keep) or 0 for p in parts]
-        iov["iov_len"] = [len(p) for p in parts]
+        iov["base"] = [_address(p, keep) or 0 for p in parts]
+        iov["len"] = [len(p) for p in parts]
         msg = self._msg_view[:n]
-        msg["name"] = dests
+        msg["name"] = [self._sockaddr_address(addr) for _, addr in queue]
         msg["iovlen"] = counts
         starts = np.zeros(n, dtype=np.uint64)
         np.cumsum(counts[:-1], out=starts[1:])

@@ -22,7 +22,8 @@ class Outgoing:
     def payload(self) -> bytes:
         return b"".join(bytes(p) for p in self.parts)
 
-    def __len__(self) -> int:
+    @property
+    def nbytes(self) -> int:
         return sum(len(p) for p in self.parts)
 
 
@@ -108,7 +109,7 @@ class AggregatorEngine:
         counts = {"packets_in": 1, "bytes_in": len(payload), event: 1}
         if result.replies:
             counts["packets_out"] = len(result.replies)
-            counts["bytes_out"] = sum(len(out) for out in result.replies)
+            counts["bytes_out"] = sum(out.nbytes for out in result.replies)
         self.counters.add_many(counts)
         return result
 

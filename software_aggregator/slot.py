@@ -157,7 +157,7 @@ class SlotState:
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still
             # need results of the previous one.
-            self.pool.retire(stored.payload for stored in self.history.values())
+            self.pool.retire(old.payload for old in self.history.values())
             self.history.clear()
         self.history[(self.epoch, self.block)] = stored
         if self.multicast:
