@@ -28,10 +28,10 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 import torch.multiprocessing as mp  # noqa: E402
 
-from p4reduce.demo import DemoConfig, run_demo  # noqa: E402
+from p4reduce.cli.demo import DemoConfig, run_demo  # noqa: E402
 from p4reduce.protocol import Mode  # noqa: E402
-from p4reduce.results import write_csv  # noqa: E402
-from p4reduce.synthetic import worker_tensor  # noqa: E402
+from p4reduce.testbed.results import write_csv  # noqa: E402
+from p4reduce.testbed.synthetic import worker_tensor  # noqa: E402
 
 FIELDS = ["workers", "size_mb", "density", "block_size", "p4reduce_ms", "gloo_dense_ms",
           "gloo_sparse_ms", "speedup_vs_dense", "speedup_vs_sparse", "p4reduce_wire_bytes",

@@ -22,8 +22,8 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
-from controller.client import SwitchClient
-from controller.config import Config, load_config
+from p4reduce.controller.client import SwitchClient
+from p4reduce.controller.config import Config, load_config
 from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -249,14 +249,14 @@ def results(got: list[tuple[str, bytes]], workers: list[Worker]) -> list[tuple[W
     return out
 
 
-def data(w: Worker, version: int, block: int, nxt: int, values=None, *, slot: int = 0,
+def data(w: Worker, shadow: int, block: int, nxt: int, values=None, *, slot: int = 0,
          job: int = 1, worker_id: int | None = None, count: int | None = None,
          exp: int = 127, next_exp: int = 127, epoch: int = 0) -> bytes:
     """UDP payload of a DATA packet (header only when `values` is None)."""
     if count is None:
         count = 0 if values is None else len(values)
     h = AggHeader(MsgType.DATA, job, w.worker_id if worker_id is None else worker_id, slot,
-                  version, epoch, block, nxt, exp, next_exp, count)
+                  shadow, epoch, block, nxt, exp, next_exp, count)
     if values is None:
         return h.pack()
     return h.pack() + np.asarray(values, ">i4").tobytes()

@@ -12,9 +12,9 @@ import pytest
 
 from bmv2_tests.conftest import make_workers
 from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch, job_dict
-from p4reduce.netns import nft_drop_both_ways
+from p4reduce.testbed.netns import nft_drop_both_ways
 from p4reduce.protocol import AGG_UDP_PORT
-from p4reduce.synthetic import worker_tensor
+from p4reduce.testbed.synthetic import worker_tensor
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
     if dtype == "int32":
         np.testing.assert_array_equal(results[0], exact)
     else:
-        from hostagent.fixedpoint import tensor_error_bound
+        from p4reduce.hostagent.fixedpoint import tensor_error_bound
         assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
     counters = sw.client.read_counters()
     assert counters["result_multicast"] > 0 and counters["unknown_worker"] == 0

@@ -10,7 +10,7 @@ import pytest
 from bmv2_tests.conftest import make_workers
 from bmv2_tests.harness import (Tap, Worker, data, frame, job_dict, results,
                                 wait_for_counters)
-from hostagent.stream import Stream
+from p4reduce.hostagent.stream import Stream
 from p4reduce.protocol import (NONE, AggHeader, Mode, MsgType, decode_values, lookahead_key,
                                split_key)
 
@@ -99,7 +99,7 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
     block, exp, rounds = NONE, 127, 0
     drops = unicasts = 0
     while True:
-        version = rounds & 1
+        shadow = rounds & 1
         packets, keys = {}, []
         for i, w in enumerate(workers):
             vals = None
@@ -109,7 +109,7 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
             nxt = mine[i][pos[i]]
             nexp = exps.get((i, nxt), 0)
             keys.append(lookahead_key(nxt, nexp))
-            packets[i] = data(w, version, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp,
+            packets[i] = data(w, shadow, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp,
                               epoch=epoch)
         next_block, next_exp = split_key(min(keys))
         if block == NONE:
@@ -120,7 +120,7 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
             body = total.astype(">i4").tobytes()
 
         def expected(i: int) -> bytes:
-            return AggHeader(MsgType.RESULT, 1, i, slot, version, epoch, block, next_block, exp,
+            return AggHeader(MsgType.RESULT, 1, i, slot, shadow, epoch, block, next_block, exp,
                              next_exp, 32 if body else 0).pack() + body
 
         order = [int(i) for i in rng.permutation(n)]

@@ -11,8 +11,8 @@ import shutil
 import subprocess
 from typing import Any, Iterable, Mapping
 
-from controller.config import SWITCH_SLOTS, JobConfig
-from controller.errors import ResetError
+from p4reduce.controller.config import SWITCH_SLOTS, JobConfig
+from p4reduce.controller.errors import ResetError
 
 # What simple_switch_CLI prints (it exits 0 anyway) when a command fails.
 _FAILURE_MARKS = ("Error:", "Invalid ", "Could not connect", "Traceback")

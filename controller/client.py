@@ -10,15 +10,13 @@ import time
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import grpc
-from google.rpc import code_pb2, status_pb2
-from p4.v1 import p4runtime_pb2 as p4r
-from p4.v1 import p4runtime_pb2_grpc
 
-from controller import bmv2
-from controller.config import Config, JobConfig, SwitchConfig
-from controller.errors import NotPrimary, P4InfoError, SwitchError, SwitchUnreachable, WriteError
-from controller.p4info import P4Info
-from controller.pipeline import (EVENT_NAMES, NAMES, LabeledEntity, PipelineNames, check_contract,
+from p4reduce.controller import bmv2
+from p4reduce.controller.config import Config, JobConfig, SwitchConfig
+from p4reduce.controller.errors import NotPrimary, P4InfoError, SwitchError, SwitchUnreachable, WriteError
+from p4reduce.controller.p4info import P4Info
+from p4reduce.controller.proto import code_pb2, p4r, p4runtime_pb2_grpc, status_pb2
+from p4reduce.controller.pipeline import (EVENT_NAMES, NAMES, LabeledEntity, PipelineNames, check_contract,
                                  decode_counters, install_entities, multicast_group, table_entry)
 
 __all__ = ["EVENT_NAMES", "NotPrimary", "SwitchClient", "SwitchError", "SwitchUnreachable",

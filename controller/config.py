@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from controller.errors import ConfigError
+from p4reduce.controller.errors import ConfigError
 
 __all__ = ["BroadcastConfig", "Config", "ConfigError", "JobConfig", "L2Entry", "SwitchConfig",
            "WorkerEntry", "load_config", "parse_config", "SWITCH_SLOTS", "SWITCH_MAX_WORKERS"]

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from typing import Mapping, TypeVar
 
 from google.protobuf import text_format
-from p4.config.v1 import p4info_pb2
 
-from controller.encoding import encode_value  # noqa: F401  (re-exported: older imports)
-from controller.errors import P4InfoError
+from p4reduce.controller.errors import P4InfoError
+from p4reduce.controller.proto import p4info_pb2
 
 __all__ = ["ActionInfo", "CounterInfo", "FieldInfo", "P4Info", "P4InfoError", "TableInfo",
            "encode_value"]

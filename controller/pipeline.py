@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, NamedTuple
 
-from p4.v1 import p4runtime_pb2 as p4r
 
-from controller.config import BROADCAST_MAC, Config, JobConfig
-from controller.encoding import encode_value, ip_to_int, mac_to_int
-from controller.errors import P4InfoError
-from controller.p4info import P4Info
+from p4reduce.controller.config import BROADCAST_MAC, Config, JobConfig
+from p4reduce.controller.encoding import encode_value, ip_to_int, mac_to_int
+from p4reduce.controller.errors import P4InfoError
+from p4reduce.controller.p4info import P4Info
+from p4reduce.controller.proto import p4r
 
 # Event counter cells, by index (docs/protocol.md section 8).
 EVENT_NAMES = ("data_counted", "result_multicast", "result_unicast", "retransmit_dropped",

@@ -22,9 +22,9 @@ import torch.multiprocessing as mp
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-from hostagent import HostAgent, WorkerConfig
-from hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
-from software_aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
 class ClickModel(nn.Module):

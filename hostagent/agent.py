@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hostagent import fixedpoint
-from hostagent.blocks import BlockPlan
-from hostagent.config import WorkerConfig
-from hostagent.rto import RtoEstimator
-from hostagent.stream import Stream
-from p4reduce.batchio import BatchReceiver, BatchSender
+from p4reduce.hostagent import fixedpoint
+from p4reduce.hostagent.blocks import BlockPlan
+from p4reduce.hostagent.config import WorkerConfig
+from p4reduce.hostagent.rto import RtoEstimator
+from p4reduce.hostagent.stream import Stream
+from p4reduce.transport.batchio import BatchReceiver, BatchSender
 from p4reduce.protocol import ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, MalformedPacket, MsgType
 
 SOCKET_BUFFER_BYTES = 8 << 20

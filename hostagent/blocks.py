@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hostagent import fixedpoint
+from p4reduce.hostagent import fixedpoint
 from p4reduce.protocol import EXP_BIAS, NONE
 
 

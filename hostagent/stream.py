@@ -60,7 +60,7 @@ class Stream:
 
     def on_pending(self, h: AggHeader) -> None:
         """The aggregator says the current round still waits for some workers."""
-        if h.version == self.round & 1 and h.epoch == self.epoch and h.block == self.block:
+        if h.shadow == self.round & 1 and h.epoch == self.epoch and h.block == self.block:
             self.missing_workers = h.next_block
 
     def on_result(self, h: AggHeader, payload: bytes | memoryview) -> bytes | bytearray | None:
@@ -69,7 +69,7 @@ class Stream:
         Results of other rounds (duplicates, re-sends of rounds already done)
         are ignored.
         """
-        if self.done or h.version != self.round & 1 or h.epoch != self.epoch or h.block != self.block:
+        if self.done or h.shadow != self.round & 1 or h.epoch != self.epoch or h.block != self.block:
             return None
         if h.block != NONE:
             if h.count != self._block_size:

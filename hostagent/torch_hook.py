@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from hostagent.agent import HostAgent
+from p4reduce.hostagent.agent import HostAgent
 
 
 @dataclass

@@ -12,8 +12,8 @@ from mininet.node import Switch
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller.client import SwitchClient  # noqa: E402
-from controller.config import load_config  # noqa: E402
+from p4reduce.controller.client import SwitchClient  # noqa: E402
+from p4reduce.controller.config import load_config  # noqa: E402
 
 BUILD = ROOT / "p4src" / "build"
 # The address workers send to: the switch answers for it (static ARP on the workers).

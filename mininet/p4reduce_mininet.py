@@ -27,10 +27,10 @@ sys.path.insert(0, str(ROOT))
 if "/usr/lib/python3/dist-packages" not in sys.path:  # Debian's mininet package
     sys.path.append("/usr/lib/python3/dist-packages")
 
-from p4reduce.impairment import Impairment  # noqa: E402
-from p4reduce.netns import _nft_egress, netem_supported  # noqa: E402
+from p4reduce.testbed.impairment import Impairment  # noqa: E402
+from p4reduce.testbed.netns import _nft_egress, netem_supported  # noqa: E402
 from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
-from p4reduce.results import write_csv  # noqa: E402
+from p4reduce.testbed.results import write_csv  # noqa: E402
 
 PY = sys.executable
 BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table

@@ -12,9 +12,9 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from p4reduce.impairment import Impairment  # noqa: E402
-from p4reduce.netns import netem_supported  # noqa: E402
-from p4reduce.netns_experiment import NetnsRun, run  # noqa: E402
+from p4reduce.testbed.impairment import Impairment  # noqa: E402
+from p4reduce.testbed.netns import netem_supported  # noqa: E402
+from p4reduce.testbed.experiment import NetnsRun, run  # noqa: E402
 
 SCENARIOS = [
     ("clean", None),

@@ -8,9 +8,9 @@ from typing import Callable, Sequence
 import numpy as np
 import pytest
 
-from hostagent import HostAgent, WorkerConfig
-from p4reduce.synthetic import block_sparse  # noqa: F401  (re-exported for tests)
-from software_aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.testbed.synthetic import block_sparse  # noqa: F401  (re-exported for tests)
+from p4reduce.aggregator import AggregatorServer, JobSpec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GOLDEN_PATH = ROOT / "docs" / "golden_packets.json"

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from conftest import RETRANSMISSION_DROPS, allreduce_all, block_sparse, run_workers
-from hostagent import HostAgent, WorkerConfig, fixedpoint
-from hostagent.agent import AgentFailed
-from software_aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig, fixedpoint
+from p4reduce.hostagent.agent import AgentFailed
+from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
 def exact_sum(arrays):
@@ -78,7 +78,7 @@ def test_repeated_allreduces_of_different_sizes_reuse_slots():
     rng = np.random.default_rng(3)
     sizes = [50, 7, 300, 0, 123]
     from conftest import run_workers
-    from software_aggregator import AggregatorServer, JobSpec
+    from p4reduce.aggregator import AggregatorServer, JobSpec
     with AggregatorServer([JobSpec(4, 3, num_slots=5, block_size=4)], port=0) as srv:
         agents = [HostAgent(WorkerConfig(4, r, 3, aggregator=srv.address, num_slots=5,
                                          block_size=4)) for r in range(3)]

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from p4reduce import batchio
-from p4reduce.batchio import BatchReceiver, BatchSender
+from p4reduce.transport import batchio
+from p4reduce.transport.batchio import BatchReceiver, BatchSender
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 import numpy as np
 
 from conftest import allreduce_all, block_sparse
-from software_aggregator.buffers import BufferPool
+from p4reduce.aggregator.buffers import BufferPool
 
 
 def test_retired_buffers_are_reused_only_after_a_flush():

@@ -52,7 +52,7 @@ def test_aggregator_and_workers_as_separate_processes(tmp_path):
             assert w.wait(timeout=60) == 0
         import numpy as np
 
-        from p4reduce.synthetic import worker_tensor
+        from p4reduce.testbed.synthetic import worker_tensor
         expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
         for path in outs:
             np.testing.assert_array_equal(np.load(path), expected)

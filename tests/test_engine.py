@@ -3,13 +3,13 @@ import numpy as np
 import pytest
 
 from p4reduce.protocol import NONE, AggHeader, MsgType, encode
-from software_aggregator import AggregatorEngine, JobSpec
+from p4reduce.aggregator import AggregatorEngine, JobSpec
 
 
-def data(worker, version, block, nxt, *, job=1, slot=0, epoch=0, exp=127, next_exp=127,
+def data(worker, shadow, block, nxt, *, job=1, slot=0, epoch=0, exp=127, next_exp=127,
          values=None, msg=MsgType.DATA):
     count = 0 if values is None else len(values)
-    h = AggHeader(msg, job, worker, slot, version, epoch, block, nxt, exp, next_exp, count)
+    h = AggHeader(msg, job, worker, slot, shadow, epoch, block, nxt, exp, next_exp, count)
     return encode(h, None if values is None else np.asarray(values))
 
 
@@ -26,7 +26,7 @@ def engine():
     (data(0, 0, 4, 8, values=[1, 2, 3]), "bad_count"),
     (data(0, 0, NONE, 4, values=[1, 2]), "bad_count"),  # bootstrap carries no values
     (data(0, 0, NONE, 4, msg=MsgType.RESULT), "bad_type"),
-    (data(0, 1, NONE, 4), "stale"),  # wrong version for a fresh slot
+    (data(0, 1, NONE, 4), "stale"),  # wrong shadow copy for a fresh slot
 ])
 def test_bad_input_dropped_and_counted(engine, payload, reason):
     handled = engine.handle(payload)
@@ -73,7 +73,7 @@ def test_stale_bootstrap_of_previous_epoch_is_answered_not_counted(engine):
     engine.handle(data(0, 0, NONE, NONE))
     engine.handle(data(1, 0, NONE, 4))
     engine.handle(data(1, 1, 4, NONE, values=[3, 3]))
-    # The slot now waits for epoch 1's bootstrap at round 2 (version 0 again).
+    # The slot now waits for epoch 1's bootstrap at round 2 (shadow 0 again).
     replay = engine.handle(data(0, 0, NONE, NONE, epoch=0))
     assert replay.event == "resent"
     assert AggHeader.unpack(replay.replies[0].payload).epoch == 0

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from hostagent import fixedpoint
+from p4reduce.hostagent import fixedpoint
 from p4reduce.protocol import EXP_BIAS
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hostagent.scapy_layer import P4Reduce
-from hostagent.stream import Stream
+from p4reduce.protocol.scapy_layer import P4Reduce
+from p4reduce.hostagent.stream import Stream
 from p4reduce.protocol import NONE, AggHeader, Mode, MsgType, decode_values, encode
-from software_aggregator import AggregatorEngine, JobSpec
+from p4reduce.aggregator import AggregatorEngine, JobSpec
 
 MODES = ["dense", "sparse"]
 
@@ -36,11 +36,11 @@ def test_scapy_layer_matches_golden(golden):
         pkt = P4Reduce(payload)
         h = AggHeader.unpack(payload)
         assert (pkt.msg_type, pkt.job_id, pkt.worker_id, pkt.slot, pkt.shadow, pkt.epoch) == \
-            (h.msg_type, h.job_id, h.worker_id, h.slot, h.version, h.epoch)
+            (h.msg_type, h.job_id, h.worker_id, h.slot, h.shadow, h.epoch)
         assert (pkt.block, pkt.next_block, pkt.exp, pkt.next_exp, pkt.count) == \
             (h.block, h.next_block, h.exp, h.next_exp, h.count)
         rebuilt = P4Reduce(msg_type=h.msg_type, job_id=h.job_id, worker_id=h.worker_id,
-                           flags=h.flags, shadow=h.version, slot=h.slot, epoch=h.epoch,
+                           flags=h.flags, shadow=h.shadow, slot=h.slot, epoch=h.epoch,
                            block=h.block, next_block=h.next_block, exp=h.exp,
                            next_exp=h.next_exp, values=list(pkt.values))
         assert bytes(rebuilt) == payload
@@ -122,4 +122,4 @@ def test_sparse_silent_worker_queries_the_round_it_waits_for(golden):
     # After round 1 the next round is block 35, which worker 1 does not hold.
     assert stream.pending_is_query
     q = AggHeader.unpack(stream.pending)
-    assert (q.msg_type, q.block, q.version, q.count) == (MsgType.QUERY, 35, 0, 0)
+    assert (q.msg_type, q.block, q.shadow, q.count) == (MsgType.QUERY, 35, 0, 0)

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from conftest import block_sparse, run_workers
-from hostagent import HostAgent, WorkerConfig
-from p4reduce.impairment import Impairment
-from p4reduce.lossy_relay import LossyRelay
-from software_aggregator import AggregatorServer, JobSpec
-from software_aggregator.relay import Upstream
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.testbed.impairment import Impairment
+from p4reduce.testbed.lossy_relay import LossyRelay
+from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.aggregator.relay import Upstream
 
 B, S = 16, 6
 
@@ -55,7 +55,7 @@ def test_two_leaves_one_spine(mode, loss):
         if data[0][i].dtype == np.int32:
             np.testing.assert_array_equal(outs[0][i], exact)
         else:
-            from hostagent.fixedpoint import tensor_error_bound
+            from p4reduce.hostagent.fixedpoint import tensor_error_bound
             assert (np.abs(outs[0][i] - exact) <= tensor_error_bound([d[i] for d in data], B)).all()
     if loss:
         assert relay.stats["dropped"] > 0

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from conftest import block_sparse, run_workers
-from hostagent import HostAgent, WorkerConfig
+from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import ALL_WORKERS, AggHeader
-from software_aggregator import AggregatorServer, JobSpec
-from software_aggregator.config import parse_group
+from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.aggregator.config import parse_group
 
 GROUP = ("239.77.1.1", 41000 + os.getpid() % 10000)
 
@@ -56,7 +56,7 @@ def test_multicast_results_are_exact_and_sent_once(mode):
 
 
 def test_multicast_result_carries_all_workers_id():
-    from software_aggregator import AggregatorEngine
+    from p4reduce.aggregator import AggregatorEngine
     from p4reduce.protocol import NONE, MsgType
     engine = AggregatorEngine([JobSpec(1, 2, num_slots=1, block_size=4, group=GROUP)])
     engine.handle(AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, NONE).pack())

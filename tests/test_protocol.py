@@ -6,7 +6,7 @@ from p4reduce.protocol import (HEADER_LEN, NONE, AggHeader, MalformedPacket, Msg
 
 
 def test_header_layout_by_hand():
-    h = AggHeader(MsgType.DATA, job_id=0x0102, worker_id=5, slot=0x1234, version=1, epoch=0xBEEF,
+    h = AggHeader(MsgType.DATA, job_id=0x0102, worker_id=5, slot=0x1234, shadow=1, epoch=0xBEEF,
                   block=7, next_block=NONE, exp=130, next_exp=3, count=0, flags=0)
     assert HEADER_LEN == 22
     assert h.pack() == bytes([1, 1, 0x01, 0x02, 5, 0, 0x92, 0x34, 0xBE, 0xEF,

@@ -14,9 +14,8 @@ from concurrent import futures
 from typing import Callable, Iterator
 
 import grpc
-from google.rpc import code_pb2, status_pb2
-from p4.v1 import p4runtime_pb2 as p4r
-from p4.v1 import p4runtime_pb2_grpc
+
+from p4reduce.controller.proto import code_pb2, p4r, p4runtime_pb2_grpc, status_pb2
 
 # Refusal of one update: (canonical code, message), or None to accept it.
 Refusal = Callable[[p4r.Update], "tuple[int, str] | None"]

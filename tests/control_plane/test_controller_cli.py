@@ -9,8 +9,8 @@ import sys
 import pytest
 import yaml
 
-from controller import bmv2
-from controller.cli import main
+from p4reduce.controller import bmv2
+from p4reduce.cli.controller import main
 from fake_p4runtime import serve
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -85,6 +85,6 @@ def test_bad_config_file_exit_1(tmp_path, capsys):
 
 
 def test_module_entry_point():
-    out = subprocess.run([sys.executable, "-m", "controller", "--help"], capture_output=True, text=True,
-                         cwd=HERE.parents[1], timeout=60)
+    out = subprocess.run([sys.executable, "-m", "p4reduce", "controller", "--help"], capture_output=True,
+                         text=True, cwd=HERE.parents[1], timeout=60)
     assert out.returncode == 0 and "install" in out.stdout and "counters" in out.stdout

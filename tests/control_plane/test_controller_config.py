@@ -8,7 +8,7 @@ import pathlib
 import pytest
 import yaml
 
-from controller.config import (BroadcastConfig, Config, ConfigError, JobConfig, L2Entry, SwitchConfig,
+from p4reduce.controller.config import (BroadcastConfig, Config, ConfigError, JobConfig, L2Entry, SwitchConfig,
                                WorkerEntry, load_config)
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "controller" / "example_config.yaml"

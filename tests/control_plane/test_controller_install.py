@@ -5,12 +5,11 @@ from __future__ import annotations
 import pathlib
 
 import pytest
-from google.rpc import code_pb2
-from p4.v1 import p4runtime_pb2 as p4r
 
-from controller.client import SwitchClient, WriteError
-from controller.config import load_config
-from controller.p4info import P4Info, P4InfoError
+from p4reduce.controller.client import SwitchClient, WriteError
+from p4reduce.controller.config import load_config
+from p4reduce.controller.p4info import P4Info, P4InfoError
+from p4reduce.controller.proto import code_pb2, p4r
 from fake_p4runtime import serve
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -215,7 +214,7 @@ def test_bad_p4info_is_not_pushed(fake, bmv2_json, tmp_path):
 
 
 def test_install_needs_a_pipeline_first(fake):
-    from controller.errors import SwitchError
+    from p4reduce.controller.errors import SwitchError
     with SwitchClient.connect(fake.addr) as client:
         with pytest.raises(SwitchError, match="no P4Info"):
             client.install(load_config(CONFIG))

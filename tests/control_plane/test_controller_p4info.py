@@ -5,9 +5,9 @@ import pathlib
 
 import pytest
 
-from controller.encoding import decode_value, encode_value, ip_to_int, mac_to_int
-from controller.p4info import FieldInfo, P4Info, P4InfoError
-from controller.pipeline import NAMES, PipelineNames, check_contract
+from p4reduce.controller.encoding import decode_value, encode_value, ip_to_int, mac_to_int
+from p4reduce.controller.p4info import FieldInfo, P4Info, P4InfoError
+from p4reduce.controller.pipeline import NAMES, PipelineNames, check_contract
 
 HERE = pathlib.Path(__file__).resolve().parent
 SMALL = HERE / "p4info_small.txtpb"

@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-from controller import bmv2
-from controller.client import SwitchClient
-from controller.config import load_config
-from controller.errors import ResetError
+from p4reduce.controller import bmv2
+from p4reduce.controller.client import SwitchClient
+from p4reduce.controller.config import load_config
+from p4reduce.controller.errors import ResetError
 
 BUILT_JSON = pathlib.Path(__file__).resolve().parents[2] / "p4src" / "build" / "p4reduce.json"
 
@@ -116,6 +116,6 @@ def test_no_per_slot_registers_is_an_error():
 
 
 def test_reset_needs_the_bmv2_json():
-    from controller.errors import SwitchError
+    from p4reduce.controller.errors import SwitchError
     with pytest.raises(SwitchError, match="the BMv2 JSON is needed"):
         SwitchClient("127.0.0.1:1").reset_commands(JOB)

@@ -6,11 +6,11 @@ import socket
 import time
 
 import pytest
-from p4.v1 import p4runtime_pb2 as p4r
 
-from controller.client import NotPrimary, SwitchClient, SwitchError, SwitchUnreachable
-from controller.config import SwitchConfig
-from controller.pipeline import EVENT_NAMES, decode_counters
+from p4reduce.controller.client import NotPrimary, SwitchClient, SwitchError, SwitchUnreachable
+from p4reduce.controller.config import SwitchConfig
+from p4reduce.controller.proto import p4r
+from p4reduce.controller.pipeline import EVENT_NAMES, decode_counters
 from fake_p4runtime import serve
 
 SMALL = pathlib.Path(__file__).resolve().parent / "p4info_small.txtpb"

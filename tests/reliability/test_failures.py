@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from conftest import RETRANSMISSION_DROPS, block_sparse, run_workers
-from hostagent import HostAgent, WorkerConfig
-from hostagent.agent import AgentFailed, AllreduceTimeout
-from software_aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.hostagent.agent import AgentFailed, AllreduceTimeout
+from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
 def _agents(server, job, n, **kw):

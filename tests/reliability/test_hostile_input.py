@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import run_workers
-from hostagent import HostAgent, WorkerConfig
+from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import HEADER, NONE, AggHeader, MsgType, encode
-from software_aggregator import AggregatorEngine, AggregatorServer, JobSpec
+from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 
 JOBS = [JobSpec(1, 2, slot_base=0, num_slots=4, block_size=4),
         JobSpec(2, 3, mode="dense", slot_base=4, num_slots=4, block_size=4)]

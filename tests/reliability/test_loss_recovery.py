@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from conftest import block_sparse, run_workers
-from hostagent import HostAgent, WorkerConfig
-from p4reduce.impairment import Impairment
-from p4reduce.lossy_relay import LossyRelay
-from software_aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.testbed.impairment import Impairment
+from p4reduce.testbed.lossy_relay import LossyRelay
+from p4reduce.aggregator import AggregatorServer, JobSpec
 
 SCENARIOS = {
     "loss10": Impairment(loss=0.10),

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from p4reduce.impairment import Impairment
-from p4reduce.netns import TestbedUnavailable, missing_requirements, netem_supported
-from p4reduce.netns_experiment import NetnsRun, run
+from p4reduce.testbed.impairment import Impairment
+from p4reduce.testbed.netns import TestbedUnavailable, missing_requirements, netem_supported
+from p4reduce.testbed.experiment import NetnsRun, run
 
 pytestmark = pytest.mark.skipif(missing_requirements() is not None,
                                 reason=f"netns tests: {missing_requirements()}")

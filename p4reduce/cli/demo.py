@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hostagent import HostAgent, WorkerConfig, fixedpoint
-from p4reduce.impairment import Impairment
-from p4reduce.lossy_relay import LossyRelay
+from p4reduce.hostagent import HostAgent, WorkerConfig, fixedpoint
+from p4reduce.testbed.impairment import Impairment
+from p4reduce.testbed.lossy_relay import LossyRelay
 from p4reduce.protocol import Mode
-from p4reduce.synthetic import worker_tensor
-from software_aggregator import AggregatorServer, JobSpec
+from p4reduce.testbed.synthetic import worker_tensor
+from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
 @dataclass(frozen=True)

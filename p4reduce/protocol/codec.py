@@ -60,7 +60,7 @@ class AggHeader:
     job_id: int
     worker_id: int
     slot: int
-    version: int  # shadow version bit of the slot's round (round mod 2)
+    shadow: int  # shadow copy of the slot used by this round (round mod 2)
     epoch: int  # allreduce sequence number of the job, mod 2^16
     block: int
     next_block: int = NONE
@@ -68,11 +68,11 @@ class AggHeader:
     next_exp: int = INT_EXP
     count: int = 0
     flags: int = 0
-    proto_version: int = PROTOCOL_VERSION
+    version: int = PROTOCOL_VERSION  # protocol version
 
     @property
     def pool(self) -> int:
-        return (self.version & 1) << 15 | self.slot
+        return (self.shadow & 1) << 15 | self.slot
 
     @property
     def lookahead_key(self) -> int:
@@ -81,7 +81,7 @@ class AggHeader:
     def _fields(self) -> tuple[int, ...]:
         if not 0 <= self.slot < MAX_SLOTS:
             raise ValueError(f"slot {self.slot} outside 0..{MAX_SLOTS - 1}")
-        return (self.proto_version, self.msg_type, self.job_id, self.worker_id,
+        return (self.version, self.msg_type, self.job_id, self.worker_id,
                 self.flags, self.pool, self.epoch, self.block, self.next_block, self.exp,
                 self.next_exp, self.count)
 

@@ -6,13 +6,10 @@ import json
 import pathlib
 import sys
 
-from controller.client import SwitchClient, load_pipeline_files
-from controller.config import Config, load_config
-from controller.errors import ControllerError
+from p4reduce.controller.client import SwitchClient, load_pipeline_files
+from p4reduce.controller.config import Config, load_config
+from p4reduce.controller.errors import ControllerError
 
-BUILD = pathlib.Path(__file__).resolve().parents[1] / "p4src" / "build"
-DEFAULT_P4INFO = BUILD / "p4reduce.p4info.txtpb"
-DEFAULT_JSON = BUILD / "p4reduce.json"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,14 +26,14 @@ def _parser() -> argparse.ArgumentParser:
         return p
 
     p = command("install", "push the pipeline, then install the jobs, L2 entries and broadcast")
-    p.add_argument("--p4info", default=str(DEFAULT_P4INFO), help="P4Info text protobuf")
-    p.add_argument("--json", default=str(DEFAULT_JSON), help="BMv2 JSON (device config)")
+    p.add_argument("--p4info", default=None, help="P4Info text protobuf")
+    p.add_argument("--json", default=None, help="BMv2 JSON (device config)")
     p = command("counters", "print the switch's event counters as JSON")
     p.add_argument("--p4info", help="P4Info of the running program (default: ask the switch)")
     p = command("reset", "forget a job's aggregation state (BMv2 thrift port; stop its workers first)",
                 grpc=False)
     p.add_argument("--job", type=int, required=True, help="job id")
-    p.add_argument("--json", default=str(DEFAULT_JSON), help="BMv2 JSON, for the register names")
+    p.add_argument("--json", default=None, help="BMv2 JSON, for the register names")
     p.add_argument("--cli", default="simple_switch_CLI", help="BMv2 thrift CLI executable")
     return ap
 

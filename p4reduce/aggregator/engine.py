@@ -5,11 +5,11 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from p4reduce.protocol import AggHeader, MalformedPacket, MsgType, wire_values
-from software_aggregator.buffers import BufferPool
-from software_aggregator.config import JobSpec
-from software_aggregator.counters import Counters
-from software_aggregator.relay import UPSTREAM, RelaySlot
-from software_aggregator.slot import Parts, SlotState
+from p4reduce.aggregator.buffers import BufferPool
+from p4reduce.aggregator.config import JobSpec
+from p4reduce.aggregator.counters import Counters
+from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
+from p4reduce.aggregator.slot import Parts, SlotState
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
-from hostagent.fixedpoint import tensor_error_bound
-from p4reduce.impairment import Impairment
-from p4reduce.netns import Testbed
+from p4reduce.hostagent.fixedpoint import tensor_error_bound
+from p4reduce.testbed.impairment import Impairment
+from p4reduce.testbed.netns import Testbed
 from p4reduce.protocol import AGG_UDP_PORT
-from p4reduce.synthetic import worker_tensor
+from p4reduce.testbed.synthetic import worker_tensor
 
 
 @dataclass(frozen=True)

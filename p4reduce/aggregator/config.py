@@ -5,7 +5,7 @@ import ipaddress
 from dataclasses import dataclass
 
 from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS, MAX_WORKERS, Mode
-from software_aggregator.relay import Upstream
+from p4reduce.aggregator.relay import Upstream
 
 
 @dataclass(frozen=True)

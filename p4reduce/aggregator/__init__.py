@@ -1,7 +1,7 @@
 """Software aggregator: the CPU aggregator role of OmniReduce, speaking the
 same wire protocol as the P4 program (docs/protocol.md). Embedded default."""
-from software_aggregator.config import JobSpec
-from software_aggregator.engine import AggregatorEngine, Outgoing
-from software_aggregator.server import AggregatorServer
+from p4reduce.aggregator.config import JobSpec
+from p4reduce.aggregator.engine import AggregatorEngine, Outgoing
+from p4reduce.aggregator.server import AggregatorServer
 
 __all__ = ["AggregatorEngine", "AggregatorServer", "JobSpec", "Outgoing"]

@@ -13,7 +13,7 @@ import socket
 import threading
 import time
 
-from p4reduce.impairment import Impairment
+from p4reduce.testbed.impairment import Impairment
 
 
 class LossyRelay:

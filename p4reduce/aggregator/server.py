@@ -7,11 +7,11 @@ import socket
 import threading
 from typing import Iterable
 
-from p4reduce.batchio import BatchReceiver, BatchSender
+from p4reduce.transport.batchio import BatchReceiver, BatchSender
 from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS
-from software_aggregator.config import JobSpec
-from software_aggregator.engine import AggregatorEngine
-from software_aggregator.relay import UPSTREAM
+from p4reduce.aggregator.config import JobSpec
+from p4reduce.aggregator.engine import AggregatorEngine
+from p4reduce.aggregator.relay import UPSTREAM
 
 log = logging.getLogger(__name__)
 SOCKET_BUFFER_BYTES = 8 << 20

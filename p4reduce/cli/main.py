@@ -28,7 +28,7 @@ def _density(text: str) -> float:
 
 
 def _group(text: str) -> tuple[str, int]:
-    from software_aggregator.config import parse_group
+    from p4reduce.aggregator.config import parse_group
     try:
         return parse_group(text)
     except ValueError as exc:
@@ -44,7 +44,7 @@ def _add_job_geometry(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from p4reduce.demo import DemoConfig, format_summary, run_demo
+    from p4reduce.cli.demo import DemoConfig, format_summary, run_demo
     cfg = DemoConfig(workers=args.workers, elements=args.elements, density=args.density,
                      block_size=args.block_size, slots=args.slots, mode=Mode(args.mode),
                      dtype=args.dtype, iterations=args.iterations, seed=args.seed, loss=args.loss,
@@ -55,7 +55,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_aggregator(args: argparse.Namespace) -> int:
-    from software_aggregator import AggregatorServer, JobSpec
+    from p4reduce.aggregator import AggregatorServer, JobSpec
     jobs = [JobSpec.parse(text) for text in args.job]
     server = AggregatorServer(jobs, host=args.bind[0], port=args.bind[1])
     print(f"p4reduce aggregator on {server.address[0]}:{server.address[1]} serving "
@@ -77,8 +77,8 @@ def _cmd_aggregator(args: argparse.Namespace) -> int:
 
 
 def _cmd_worker(args: argparse.Namespace) -> int:
-    from hostagent import HostAgent, WorkerConfig
-    from p4reduce.synthetic import worker_tensor
+    from p4reduce.hostagent import HostAgent, WorkerConfig
+    from p4reduce.testbed.synthetic import worker_tensor
     if args.input:
         tensor = np.load(args.input)
     else:
@@ -102,7 +102,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
 
 
 def _cmd_controller(argv: list[str]) -> int:
-    from controller.cli import main as controller_main
+    from p4reduce.cli.controller import main as controller_main
     return int(controller_main(argv) or 0)
 
 

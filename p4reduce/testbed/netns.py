@@ -14,7 +14,7 @@ import subprocess
 import uuid
 from dataclasses import dataclass, field
 
-from p4reduce.impairment import Impairment
+from p4reduce.testbed.impairment import Impairment
 
 
 class TestbedUnavailable(RuntimeError):

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from p4reduce.batchio import Buffer
+from p4reduce.transport.batchio import Buffer
 from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, Flags, Mode,
                                MsgType, lookahead_key, packet_buffer, split_key)
-from software_aggregator.buffers import BufferPool
+from p4reduce.aggregator.buffers import BufferPool
 
 END_KEY = lookahead_key(NONE, 0)
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -32,7 +32,7 @@ def epoch_is_newer(candidate: int, current: int) -> bool:
 
 @dataclass
 class StoredResult:
-    version: int
+    shadow: int
     payload: bytearray  # RESULT; worker_id is set per copy
 
     def for_worker(self, worker_id: int) -> Parts:
@@ -72,7 +72,7 @@ class SlotState:
 
     # -- round identification -------------------------------------------------
     def _is_current(self, h: AggHeader) -> bool:
-        if h.version != self.round & 1 or h.block != self.block:
+        if h.shadow != self.round & 1 or h.block != self.block:
             return False
         if self.block == NONE and self.seen == 0:
             # A bootstrap round adopts the epoch of its first counted packet,
@@ -82,7 +82,7 @@ class SlotState:
 
     def _resend(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
         stored = self.history.get((h.epoch, h.block))
-        if stored is None or stored.version != h.version:
+        if stored is None or stored.shadow != h.shadow:
             return "stale", []
         return "resent", [(h.worker_id, stored.for_worker(h.worker_id))]
 
@@ -90,7 +90,7 @@ class SlotState:
     def _pending(self, h: AggHeader, event: str) -> tuple[str, list[tuple[int, Parts]]]:
         """Tell a retransmitting or querying worker whom the round still waits for."""
         missing = self.expected & ~self.seen
-        reply = AggHeader(MsgType.PENDING, self.job_id, h.worker_id, self.slot, h.version,
+        reply = AggHeader(MsgType.PENDING, self.job_id, h.worker_id, self.slot, h.shadow,
                           h.epoch, h.block, missing, h.exp, 0, 0)
         return event, [(h.worker_id, (reply.pack(),))]
 

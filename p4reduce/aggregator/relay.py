@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, Mode, MsgType, split_key
-from software_aggregator.buffers import BufferPool
-from software_aggregator.slot import Parts, SlotState
+from p4reduce.aggregator.buffers import BufferPool
+from p4reduce.aggregator.slot import Parts, SlotState
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
 _JOB_ID = struct.Struct("!H")
@@ -66,7 +66,7 @@ class RelaySlot(SlotState):
             return self._pending(h, "pending")
         # No local worker holds this block: only the parent knows the result.
         up = self.upstream
-        query = AggHeader(MsgType.QUERY, up.job_id, up.rank, self.slot, h.version, h.epoch,
+        query = AggHeader(MsgType.QUERY, up.job_id, up.rank, self.slot, h.shadow, h.epoch,
                           h.block, NONE)
         return "query_forwarded", [(UPSTREAM, (query.pack(),))]
 
@@ -74,7 +74,7 @@ class RelaySlot(SlotState):
         """The parent's RESULT for this slot: fan it out if it is the current round's."""
         if h.msg_type != MsgType.RESULT:
             return "upstream_ignored", []  # PENDING names the parent's ranks, not ours
-        if (h.version != self.round & 1 or h.block != self.block or self.epoch is None
+        if (h.shadow != self.round & 1 or h.block != self.block or self.epoch is None
                 or h.epoch != self.epoch):
             return "upstream_stale", []
         result = bytearray(payload)

@@ -1,0 +1,4 @@
+"""The `p4reduce` command (`p4reduce.cli.main`) and the demo behind `p4reduce demo`."""
+from p4reduce.cli.main import main
+
+__all__ = ["main"]

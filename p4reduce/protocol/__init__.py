@@ -1,0 +1,15 @@
+"""The wire protocol (docs/protocol.md): constants and the aggregation-header codec.
+
+`p4reduce.protocol.scapy_layer` adds a scapy layer for the same header
+(needs the `scapy` extra); nothing else here needs more than numpy.
+"""
+from p4reduce.protocol.codec import (AGG_UDP_PORT, ALL_WORKERS, EPOCH_MOD, EXP_BIAS, HEADER, HEADER_LEN,
+                                     INT_EXP, MAX_SLOTS, MAX_WORKERS, NONE, PROTOCOL_VERSION,
+                                     VALUE_DTYPE, AggHeader, Flags, MalformedPacket, Mode, MsgType,
+                                     decode_values, encode, lookahead_key, packet_buffer, split_key,
+                                     wire_values)
+
+__all__ = ["AGG_UDP_PORT", "ALL_WORKERS", "EPOCH_MOD", "EXP_BIAS", "HEADER", "HEADER_LEN", "INT_EXP",
+           "MAX_SLOTS", "MAX_WORKERS", "NONE", "PROTOCOL_VERSION", "VALUE_DTYPE", "AggHeader", "Flags",
+           "MalformedPacket", "Mode", "MsgType", "decode_values", "encode", "lookahead_key",
+           "packet_buffer", "split_key", "wire_values"]
