@@ -15,13 +15,12 @@ from typing import Any
 import yaml
 
 from p4reduce.controller.errors import ConfigError
+from p4reduce.protocol.switch import SWITCH_MAX_PORT as MAX_PORT
+from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS
 
 __all__ = ["BroadcastConfig", "Config", "ConfigError", "JobConfig", "L2Entry", "SwitchConfig",
            "WorkerEntry", "load_config", "parse_config", "SWITCH_SLOTS", "SWITCH_MAX_WORKERS"]
 
-SWITCH_SLOTS = 1024        # docs/protocol.md section 8 (p4src/headers.p4 NUM_SLOTS)
-SWITCH_MAX_WORKERS = 32    # one bit per worker in the seen bitmap
-MAX_PORT = 510             # v1model ports are 9 bits; BMv2 uses 511 as the drop port
 BROADCAST_MAC = "ff:ff:ff:ff:ff:ff"
 _MAC = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
 _GRPC_ADDR = re.compile(r"^(unix:.+|.+:[0-9]{1,5})$")

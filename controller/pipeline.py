@@ -16,10 +16,9 @@ from p4reduce.controller.encoding import encode_value, ip_to_int, mac_to_int
 from p4reduce.controller.errors import P4InfoError
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.proto import p4r
+from p4reduce.protocol.switch import EVENT_NAMES, NUM_EVENTS
 
 # Event counter cells, by index (docs/protocol.md section 8).
-EVENT_NAMES = ("data_counted", "result_multicast", "result_unicast", "retransmit_dropped",
-               "unknown_worker", "identity_mismatch", "bad_slot", "malformed", "forwarded")
 
 
 @dataclass(frozen=True)
@@ -169,7 +168,7 @@ def check_contract(info: P4Info, names: PipelineNames = NAMES) -> None:
                           "section 8):\n  " + "\n  ".join(problems))
 
 
-def decode_counters(entries: Iterable[p4r.CounterEntry], size: int = 16) -> dict[str, int]:
+def decode_counters(entries: Iterable[p4r.CounterEntry], size: int = NUM_EVENTS) -> dict[str, int]:
     """Packet counts by event name; unnamed cells appear as event_<i> only when non-zero."""
     counts = dict.fromkeys(EVENT_NAMES, 0)
     for e in entries:

@@ -1,0 +1,18 @@
+"""Constants of the v1model switch program (docs/protocol.md section 8).
+
+p4src/headers.p4 defines the same numbers for the switch; tests/test_switch_constants.py
+reads them from there and compares, so the two cannot drift apart.
+"""
+from __future__ import annotations
+
+from p4reduce.protocol.codec import MAX_WORKERS
+
+SWITCH_SLOTS = 1024  # NUM_SLOTS: registers hold 2 x SWITCH_SLOTS cells (one per shadow copy)
+SWITCH_VALUES_PER_PACKET = 32  # VALUES_PER_PACKET: the only non-zero `count` the switch accepts
+SWITCH_MAX_WORKERS = MAX_WORKERS  # MAX_WORKERS: one bit per worker in the seen bitmap
+SWITCH_MAX_PORT = 510  # v1model ports are 9 bits; BMv2 uses 511 as the drop port
+
+# Cells of the counter P4ReduceIngress.events, in order (EV_* in headers.p4).
+EVENT_NAMES = ("data_counted", "result_multicast", "result_unicast", "retransmit_dropped",
+               "unknown_worker", "identity_mismatch", "bad_slot", "malformed", "forwarded")
+NUM_EVENTS = 16  # cells of the events counter
