@@ -32,6 +32,10 @@ class SwitchConfig:
     device_id: int = 0
     election_id: int = 1
     thrift_port: int = 9090   # BMv2 only: registers are not reachable over P4Runtime
+    # Host of BMv2's thrift server. BMv2 has no option for it (it listens on every
+    # address), so this is simply where the switch runs; not derived from grpc_addr,
+    # which may be a unix: socket or a proxy.
+    thrift_ip: str = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -146,10 +150,20 @@ def _ip(where: str, value: Any) -> str:
         raise ConfigError(f"{where}: {value!r} is not an IPv4 address like 10.0.0.1") from None
 
 
+def _any_ip(where: str, value: Any) -> str:
+    if isinstance(value, str):
+        try:
+            return str(ipaddress.ip_address(value))
+        except ValueError:
+            pass
+    raise ConfigError(f"{where}: {value!r} is not an IP address like 127.0.0.1")
+
+
 # -- sections ----------------------------------------------------------------------
 
 def _switch(data: Any) -> SwitchConfig:
-    d = _keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port"})
+    d = _keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port",
+                                      "thrift_ip"})
     addr = d.get("grpc_addr", SwitchConfig.grpc_addr)
     if not isinstance(addr, str) or not _GRPC_ADDR.match(addr):
         raise ConfigError(f"switch.grpc_addr: {addr!r} is not a host:port address")
@@ -158,7 +172,8 @@ def _switch(data: Any) -> SwitchConfig:
         device_id=_int("switch.device_id", d.get("device_id", 0), 0, 2**64 - 1),
         # Election id 0 can never be primary; P4Runtime carries it as a uint128.
         election_id=_int("switch.election_id", d.get("election_id", 1), 1, 2**128 - 1),
-        thrift_port=_int("switch.thrift_port", d.get("thrift_port", 9090), 1, 65535))
+        thrift_port=_int("switch.thrift_port", d.get("thrift_port", 9090), 1, 65535),
+        thrift_ip=_any_ip("switch.thrift_ip", d.get("thrift_ip", SwitchConfig.thrift_ip)))
 
 
 def _worker(where: str, data: Any) -> WorkerEntry:

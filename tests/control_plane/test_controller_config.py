@@ -46,10 +46,17 @@ def test_defaults_and_normalisation():
     cfg = load_config({"jobs": [{"job_id": 7, "slot_base": 0, "num_slots": 1,
                                  "workers": [worker(0, mac="02:AA:00:00:00:01")]}]})
     assert cfg.switch == SwitchConfig()  # 127.0.0.1:9559, device 0, election 1, thrift 9090
+    assert cfg.switch.thrift_ip == "127.0.0.1"
     assert cfg.jobs[0].mgid == 8 and cfg.jobs[0].mode == "dense"
     assert cfg.jobs[0].workers[0].mac == "02:aa:00:00:00:01"
     assert cfg.l2 == () and cfg.broadcast is None
     assert load_config({"jobs": []}).jobs == ()  # forwarding only
+
+
+@pytest.mark.parametrize("given, stored", [("192.0.2.7", "192.0.2.7"), ("0:0::1", "::1")])
+def test_thrift_ip_is_any_ip_address(given, stored):
+    cfg = load_config(mutated(lambda c: c["switch"].update(thrift_ip=given)))
+    assert cfg.switch.thrift_ip == stored
 
 
 def test_json_and_yaml_files_give_the_same_config(tmp_path):
@@ -140,6 +147,11 @@ REFUSALS = {
     "jobs not a list": (lambda c: c.update(jobs={"job_id": 1}), r"jobs: expected a list"),
     "grpc address without port": (lambda c: c["switch"].update(grpc_addr="localhost"), r"switch\.grpc_addr"),
     "election id 0": (lambda c: c["switch"].update(election_id=0), r"switch\.election_id: 0"),
+    "thrift ip a host name": (lambda c: c["switch"].update(thrift_ip="switch1"),
+                              r"switch\.thrift_ip: 'switch1' is not an IP address"),
+    "thrift ip not a string": (lambda c: c["switch"].update(thrift_ip=167772161),
+                               r"switch\.thrift_ip: 167772161 is not an IP address"),
+    "thrift port 0": (lambda c: c["switch"].update(thrift_port=0), r"switch\.thrift_port: 0"),
 }
 
 
