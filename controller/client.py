@@ -44,12 +44,13 @@ class SwitchClient:
     """
 
     def __init__(self, grpc_addr: str, device_id: int = 0, election_id: int = 1, *,
-                 thrift_port: int = 9090, names: PipelineNames = NAMES,
+                 thrift_port: int = 9090, thrift_ip: str = "127.0.0.1", names: PipelineNames = NAMES,
                  rpc_timeout: float = 60.0) -> None:
         self.grpc_addr = grpc_addr
         self.device_id = device_id
         self.election_id = election_id
-        self.thrift_port = thrift_port
+        self.thrift_port = thrift_port  # BMv2's thrift server, for reset_job
+        self.thrift_ip = thrift_ip
         self.names = names
         self.rpc_timeout = rpc_timeout  # unary RPCs; a pipeline push on BMv2 takes seconds
         self.p4info: P4Info | None = None
@@ -78,7 +79,7 @@ class SwitchClient:
     @classmethod
     def from_config(cls, switch: SwitchConfig, timeout: float = 5.0, **kwargs: Any) -> SwitchClient:
         return cls.connect(switch.grpc_addr, switch.device_id, switch.election_id, timeout,
-                           thrift_port=switch.thrift_port, **kwargs)
+                           thrift_port=switch.thrift_port, thrift_ip=switch.thrift_ip, **kwargs)
 
     def open(self, timeout: float = 5.0, arbitrate: bool = True) -> None:
         deadline = time.monotonic() + timeout
@@ -308,8 +309,8 @@ class SwitchClient:
         return decode_counters(entries, counter.size)
 
     # -- BMv2 registers (thrift) -------------------------------------------------------------
-    def reset_commands(self, job: JobConfig, registers: Iterable[str] | None = None) -> list[str]:
-        """simple_switch_CLI commands zeroing every per-slot register of `job`, both versions.
+    def reset_ranges(self, job: JobConfig, registers: Iterable[str] | None = None) -> list[bmv2.RegisterRange]:
+        """The register cells holding `job`'s slots, both shadow copies.
 
         `registers` defaults to every register array of 2 x 1024 cells in the BMv2 JSON.
         """
@@ -318,19 +319,23 @@ class SwitchClient:
                 raise SwitchError("the BMv2 JSON is needed to name the registers: call "
                                   "push_pipeline() or use_pipeline(p4info, bmv2_json) first")
             registers = bmv2.slot_register_arrays(self.bmv2_json)
-        return bmv2.reset_commands(job, registers)
+        return bmv2.reset_ranges(job, registers)
 
     def reset_job(self, job: JobConfig, thrift_port: int | None = None, *,
-                  registers: Iterable[str] | None = None, cli: str = "simple_switch_CLI") -> int:
-        """Forget all aggregation state of `job` through BMv2's thrift port (P4Runtime
-        register writes are not implemented there). Returns the number of cells written.
+                  registers: Iterable[str] | None = None) -> int:
+        """Forget all aggregation state of `job` by zeroing its slots' registers over
+        BMv2's thrift port (P4Runtime register writes are not implemented there).
+        Returns the number of cells zeroed; ResetError if the switch cannot be reached
+        or refuses a write.
 
         Stop the job's workers first (docs/protocol.md section 7).
         """
-        commands = self.reset_commands(job, registers)
-        bmv2.run_cli(commands, self.thrift_port if thrift_port is None else thrift_port,
-                     _thrift_host(self.grpc_addr), cli)
-        return len(commands)
+        ranges = self.reset_ranges(job, registers)
+        port = self.thrift_port if thrift_port is None else thrift_port
+        with bmv2.Bmv2Thrift(self.thrift_ip, port, timeout=self.rpc_timeout) as switch:
+            for r in ranges:
+                switch.register_write_range(r.register, r.start, r.stop, 0)
+        return sum(r.stop - r.start for r in ranges)
 
     # -- helpers -----------------------------------------------------------------------------
     def _stub_or_raise(self) -> p4runtime_pb2_grpc.P4RuntimeStub:
@@ -362,14 +367,6 @@ def _drain(requests: queue.Queue) -> Iterator[p4r.StreamMessageRequest]:
 
 def _uint128(value: int) -> p4r.Uint128:
     return p4r.Uint128(high=value >> 64, low=value & ((1 << 64) - 1))
-
-
-def _thrift_host(grpc_addr: str) -> str | None:
-    """Host part of host:port, for the thrift CLI; None (its default) for local addresses."""
-    if grpc_addr.startswith("unix:"):
-        return None
-    host = grpc_addr.rsplit(":", 1)[0].strip("[]")
-    return None if host in ("", "localhost", "127.0.0.1", "::1", "0.0.0.0") else host
 
 
 def _update_errors(exc: grpc.RpcError) -> list[tuple[int, str]] | None:

@@ -35,4 +35,5 @@ class WriteError(SwitchError):
 
 
 class ResetError(SwitchError):
-    """Clearing registers through BMv2's thrift CLI failed (or the CLI is missing)."""
+    """A register read or write over BMv2's thrift port failed (unreachable, timed out,
+    cut short, or refused by the switch); the message names host:port and the register."""

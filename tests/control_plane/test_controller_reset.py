@@ -1,17 +1,19 @@
-"""reset_job: register names from the BMv2 JSON, the simple_switch_CLI commands
-and the subprocess call (mocked: no BMv2 needed)."""
+"""reset_job: register names from the BMv2 JSON, the cell ranges, and the thrift
+calls, against a fake BMv2 thrift server (fake_bmv2_thrift.py; no BMv2 needed)."""
 from __future__ import annotations
 
 import json
 import pathlib
-import subprocess
+import time
 
 import pytest
 
 from p4reduce.controller import bmv2
-from p4reduce.controller.client import SwitchClient
+from p4reduce.controller.bmv2 import Bmv2Thrift, RegisterRange
+from p4reduce.controller.client import SwitchClient, SwitchError
 from p4reduce.controller.config import load_config
 from p4reduce.controller.errors import ResetError
+from fake_bmv2_thrift import Call, closed_port, serve
 
 BUILT_JSON = pathlib.Path(__file__).resolve().parents[2] / "p4src" / "build" / "p4reduce.json"
 
@@ -23,47 +25,32 @@ BMV2_JSON = {"pipelines": [], "register_arrays": [
 ]}
 JOB = load_config({"jobs": [{"job_id": 3, "slot_base": 100, "num_slots": 2, "workers": [
     {"worker_id": 0, "port": 1, "mac": "02:00:00:00:00:01", "ip": "10.0.0.1", "udp_port": 1}]}]}).job(3)
-
-
-class FakeRun:
-    """Stands in for subprocess.run; records argv and stdin."""
-
-    def __init__(self, stdout: str = "RuntimeCmd: " * 3, returncode: int = 0) -> None:
-        self.stdout, self.returncode = stdout, returncode
-        self.calls: list[tuple[list[str], str]] = []
-
-    def __call__(self, argv, input, capture_output, text, timeout):
-        assert capture_output and text and timeout > 0
-        self.calls.append((argv, input))
-        return subprocess.CompletedProcess(argv, self.returncode, self.stdout, "")
+WRITE = "standard:bm_register_write_range"
 
 
 @pytest.fixture
-def run(monkeypatch) -> FakeRun:
-    fake = FakeRun()
-    monkeypatch.setattr(bmv2.shutil, "which", lambda name: f"/opt/bmv2/bin/{name}")
-    monkeypatch.setattr(bmv2.subprocess, "run", fake)
-    return fake
+def fake():
+    with serve() as server:
+        for r in BMV2_JSON["register_arrays"]:
+            server.add_register(r["name"], r["size"], fill=7)  # 7: what a half-done round left
+        yield server
 
 
-def client_with_json(data: dict = BMV2_JSON, grpc_addr: str = "127.0.0.1:9559") -> SwitchClient:
-    client = SwitchClient(grpc_addr, thrift_port=9091)  # no connection needed for registers
+def client_with_json(thrift_port: int, data: dict = BMV2_JSON, **kwargs) -> SwitchClient:
+    client = SwitchClient("127.0.0.1:1", thrift_port=thrift_port, **kwargs)  # no P4Runtime needed
     client.bmv2_json = data
     return client
 
 
-def test_commands_zero_both_versions_of_every_slot_of_every_slot_register():
-    assert client_with_json().reset_commands(JOB) == [
-        "register_write MyIngress.bits.seen 100 0", "register_write MyIngress.bits.seen 101 0",
-        "register_write MyIngress.bits.seen 1124 0", "register_write MyIngress.bits.seen 1125 0",
-        "register_write MyIngress.vals.v0 100 0", "register_write MyIngress.vals.v0 101 0",
-        "register_write MyIngress.vals.v0 1124 0", "register_write MyIngress.vals.v0 1125 0"]
+def test_ranges_cover_both_shadow_copies_of_every_slot_register():
+    assert client_with_json(9090).reset_ranges(JOB) == [
+        RegisterRange("MyIngress.bits.seen", 100, 102), RegisterRange("MyIngress.bits.seen", 1124, 1126),
+        RegisterRange("MyIngress.vals.v0", 100, 102), RegisterRange("MyIngress.vals.v0", 1124, 1126)]
 
 
 def test_register_subset_can_be_named():
-    assert client_with_json().reset_commands(JOB, ["X.seen"]) == [
-        "register_write X.seen 100 0", "register_write X.seen 101 0",
-        "register_write X.seen 1124 0", "register_write X.seen 1125 0"]
+    assert client_with_json(9090).reset_ranges(JOB, ["X.seen"]) == [
+        RegisterRange("X.seen", 100, 102), RegisterRange("X.seen", 1124, 1126)]
 
 
 @pytest.mark.skipif(not BUILT_JSON.exists(), reason="p4src/build/p4reduce.json not built")
@@ -73,49 +60,105 @@ def test_built_program_registers():
     assert len(names) == 35  # seen, remaining, min_key, value_00..31
 
 
-def test_reset_job_feeds_simple_switch_cli(run):
-    assert client_with_json().reset_job(JOB) == 8
-    ((argv, stdin),) = run.calls
-    assert argv == ["/opt/bmv2/bin/simple_switch_CLI", "--thrift-port", "9091"]
-    assert stdin.splitlines() == client_with_json().reset_commands(JOB)
-    assert stdin.endswith("\n")
+def test_reset_job_writes_one_range_per_register_and_shadow_copy(fake):
+    assert client_with_json(fake.port).reset_job(JOB) == 8
+    assert fake.calls == [
+        Call(WRITE, 1, {1: 0, 2: "MyIngress.bits.seen", 3: 100, 4: 102, 5: 0}),
+        Call(WRITE, 2, {1: 0, 2: "MyIngress.bits.seen", 3: 1124, 4: 1126, 5: 0}),
+        Call(WRITE, 3, {1: 0, 2: "MyIngress.vals.v0", 3: 100, 4: 102, 5: 0}),
+        Call(WRITE, 4, {1: 0, 2: "MyIngress.vals.v0", 3: 1124, 4: 1126, 5: 0})]
+    assert fake.connections == 1
+    seen = fake.registers["MyIngress.bits.seen"]
+    assert seen[100:102] == seen[1124:1126] == [0, 0]
+    # Neighbouring slots (other jobs) and other registers keep their state.
+    assert seen[99] == seen[102] == seen[1123] == seen[1126] == 7
+    assert set(fake.registers["MyIngress.job_state"]) == {7}
 
 
-def test_thrift_port_and_cli_can_be_overridden_and_remote_host_is_passed(run):
-    client_with_json(grpc_addr="192.0.2.7:9559").reset_job(JOB, 9555, cli="runtime_CLI")
-    ((argv, _),) = run.calls
-    assert argv == ["/opt/bmv2/bin/runtime_CLI", "--thrift-port", "9555", "--thrift-ip", "192.0.2.7"]
+def test_thrift_port_can_be_overridden(fake):
+    assert client_with_json(closed_port()).reset_job(JOB, fake.port, registers=["MyIngress.vals.v0"]) == 4
+    assert [c.args[2] for c in fake.calls] == ["MyIngress.vals.v0"] * 2
 
 
-def test_missing_cli_is_a_clear_error(monkeypatch):
-    monkeypatch.setattr(bmv2.shutil, "which", lambda name: None)
-    with pytest.raises(ResetError, match="simple_switch_CLI not found on PATH: it ships with BMv2"):
-        client_with_json().reset_job(JOB)
+def test_values_written_can_be_read_back(fake):
+    with Bmv2Thrift("127.0.0.1", fake.port) as switch:
+        switch.register_write_range("MyIngress.vals.v0", 10, 13, -(2**40))   # i64 on the wire
+        assert [switch.register_read("MyIngress.vals.v0", i) for i in range(9, 14)] == \
+            [7, -(2**40), -(2**40), -(2**40), 7]
+    assert fake.connections == 1 and [c.seqid for c in fake.calls] == list(range(1, 7))
 
 
-@pytest.mark.parametrize("stdout, returncode, message", [
-    ("RuntimeCmd: Error: Invalid register array name (MyIngress.bits.seen)\nRuntimeCmd: ", 0,
-     r"Error: Invalid register array name"),
-    ("RuntimeCmd: Invalid register operation (INVALID_INDEX)\n", 0, r"INVALID_INDEX"),
-    ("Could not connect to thrift client on port 9091\nMake sure the switch is running\n", 1,
-     r"exit 1\): Could not connect to thrift client on port 9091"),
-])
-def test_cli_failures_are_reported(run, stdout, returncode, message):
-    run.stdout, run.returncode = stdout, returncode
-    with pytest.raises(ResetError, match=message):
-        client_with_json().reset_job(JOB)
+def test_unknown_register_is_the_declared_exception_and_keeps_the_connection(fake):
+    del fake.registers["MyIngress.vals.v0"]
+    port = fake.port
+    with pytest.raises(ResetError) as info:
+        client_with_json(port).reset_job(JOB)
+    assert str(info.value) == (f"BMv2 thrift 127.0.0.1:{port}, bm_register_write_range on register "
+                               "MyIngress.vals.v0[100:102]: InvalidRegisterOperation INVALID_REGISTER_NAME")
+    with Bmv2Thrift("127.0.0.1", port) as switch:
+        with pytest.raises(ResetError, match=r"register MyIngress.bits.seen\[2048\]: .* INVALID_INDEX"):
+            switch.register_read("MyIngress.bits.seen", 2048)
+        assert switch.register_read("MyIngress.bits.seen", 0) == 7  # same connection still in step
+    assert fake.connections == 2
+
+
+def test_register_smaller_than_the_job_needs_is_invalid_index(fake):
+    fake.add_register("MyIngress.bits.seen", 1024)   # e.g. a program with one shadow copy
+    with pytest.raises(ResetError, match=r"MyIngress.bits.seen\[1124:1126\]: InvalidRegisterOperation "
+                                         r"INVALID_INDEX"):
+        client_with_json(fake.port).reset_job(JOB)
+
+
+def test_a_switch_without_the_method_is_reported(fake):
+    fake.answer_unknown = {"bm_register_write_range"}   # what an old BMv2 would answer
+    with pytest.raises(ResetError, match=r"bm_register_write_range on register MyIngress.bits.seen\[100:102\]: "
+                                         r"the switch answered UNKNOWN_METHOD: Invalid method name: "
+                                         r"'bm_register_write_range'"):
+        client_with_json(fake.port).reset_job(JOB)
+
+
+def test_nothing_listening_is_a_reset_error_naming_the_address():
+    port = closed_port()
+    with pytest.raises(ResetError, match=rf"^BMv2 thrift 127.0.0.1:{port}, bm_register_write_range on "
+                                         r"register MyIngress.bits.seen\[100:102\]: connection refused"):
+        client_with_json(port).reset_job(JOB)
+
+
+def test_silent_switch_times_out(fake):
+    fake.mode = "silent"
+    client = client_with_json(fake.port, rpc_timeout=0.3)
+    start = time.monotonic()
+    with pytest.raises(ResetError, match=rf"127.0.0.1:{fake.port}, .*seen\[100:102\]: no answer within 0.3 s"):
+        client.reset_job(JOB)
+    assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize("mode, read", [("hangup", "0 of 4 bytes"), ("half", "10 of 23 bytes")])
+def test_cut_answer_is_a_short_read_and_the_next_call_reconnects(fake, mode, read):
+    fake.mode = mode
+    with Bmv2Thrift("127.0.0.1", fake.port) as switch:
+        with pytest.raises(ResetError, match=rf"seen\[0:1\]: connection closed after {read} \(short read\)"):
+            switch.register_write_range("MyIngress.bits.seen", 0, 1)
+        fake.mode = "normal"
+        switch.register_write_range("MyIngress.bits.seen", 0, 1)
+    assert fake.connections == 2 and fake.registers["MyIngress.bits.seen"][0] == 0
+
+
+def test_garbage_answer_is_a_protocol_error(fake):
+    fake.mode = "garbage"
+    with pytest.raises(ResetError, match=r"seen\[0:1\]: bad thrift message header 0x48545450"):
+        Bmv2Thrift("127.0.0.1", fake.port).register_write_range("MyIngress.bits.seen", 0, 1)
 
 
 def test_no_per_slot_registers_is_an_error():
     only_job_state = {"pipelines": [], "register_arrays": BMV2_JSON["register_arrays"][2:]}
     with pytest.raises(ResetError,
                        match=r"no register array of 2048 cells .* \(have: MyIngress.job_state\[16\]\)"):
-        client_with_json(only_job_state).reset_commands(JOB)
+        client_with_json(9090, only_job_state).reset_ranges(JOB)
     with pytest.raises(ResetError, match="no 'register_arrays'"):
-        client_with_json({"pipelines": []}).reset_commands(JOB)
+        client_with_json(9090, {"pipelines": []}).reset_ranges(JOB)
 
 
 def test_reset_needs_the_bmv2_json():
-    from p4reduce.controller.errors import SwitchError
     with pytest.raises(SwitchError, match="the BMv2 JSON is needed"):
-        SwitchClient("127.0.0.1:1").reset_commands(JOB)
+        SwitchClient("127.0.0.1:1").reset_job(JOB)
