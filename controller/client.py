@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import pathlib
 import queue
 import threading
@@ -14,6 +15,7 @@ import grpc
 from p4reduce.controller import bmv2
 from p4reduce.controller.config import Config, JobConfig, SwitchConfig
 from p4reduce.controller.errors import NotPrimary, P4InfoError, SwitchError, SwitchUnreachable, WriteError
+from p4reduce.controller.grpc_log import LoggingInterceptor
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.proto import code_pb2, p4r, p4runtime_pb2_grpc, status_pb2
 from p4reduce.controller.pipeline import (EVENT_NAMES, NAMES, LabeledEntity, PipelineNames, check_contract,
@@ -21,6 +23,10 @@ from p4reduce.controller.pipeline import (EVENT_NAMES, NAMES, LabeledEntity, Pip
 
 __all__ = ["EVENT_NAMES", "NotPrimary", "SwitchClient", "SwitchError", "SwitchUnreachable",
            "WriteError", "load_pipeline_files"]
+
+# INFO: the steps of a session (connected, primary, pipeline pushed, entities
+# installed, job reset). Each request in full: DEBUG on p4reduce.controller.grpc.
+log = logging.getLogger(__name__)
 
 _UPDATE_TYPES = {"insert": p4r.Update.INSERT, "modify": p4r.Update.MODIFY,
                  "delete": p4r.Update.DELETE}
@@ -83,13 +89,15 @@ class SwitchClient:
 
     def open(self, timeout: float = 5.0, arbitrate: bool = True) -> None:
         deadline = time.monotonic() + timeout
-        self._channel = grpc.insecure_channel(self.grpc_addr, options=_CHANNEL_OPTIONS)
+        self._channel = grpc.intercept_channel(
+            grpc.insecure_channel(self.grpc_addr, options=_CHANNEL_OPTIONS), LoggingInterceptor())
         try:
             grpc.channel_ready_future(self._channel).result(timeout=max(0.0, deadline - time.monotonic()))
         except grpc.FutureTimeoutError:
             self.close()
             raise SwitchUnreachable(f"no P4Runtime server answered at {self.grpc_addr} "
                                     f"within {timeout:g} s (is the switch running?)") from None
+        log.info("connected to P4Runtime server %s", self.grpc_addr)
         self._stub = p4runtime_pb2_grpc.P4RuntimeStub(self._channel)
         if arbitrate:
             try:
@@ -119,6 +127,8 @@ class SwitchClient:
             raise NotPrimary(f"{self.grpc_addr}: not primary for device {self.device_id} (our election "
                              f"id {self.election_id}, primary's {primary}): {msg.status.message}")
         self.primary = True
+        log.info("%s: primary controller for device %d (election id %d)",
+                 self.grpc_addr, self.device_id, self.election_id)
 
     def _pump(self) -> None:
         """Reader of the stream: arbitration answers go to a queue, the rest is dropped
@@ -174,6 +184,8 @@ class SwitchClient:
         req.config.cookie.cookie = int.from_bytes(digest[:8], "big")
         self._call("SetForwardingPipelineConfig", req, "refused the pipeline")
         self.p4info, self.bmv2_json = info, bmv2_json
+        log.info("%s: pipeline pushed to device %d (%s, %s; cookie %#018x)", self.grpc_addr,
+                 self.device_id, p4info_path, bmv2_json_path, req.config.cookie.cookie)
 
     def clear_multicast_groups(self) -> int:
         """Delete every multicast group the P4Runtime server knows; return how many.
@@ -194,6 +206,9 @@ class SwitchClient:
                 return 0  # nothing readable (e.g. no pipeline yet): nothing we could delete
             raise _rpc_error(self.grpc_addr, "refused to list multicast groups", exc) from None
         self.write([LabeledEntity(self._label(g), g) for g in groups], update="delete")
+        if groups:
+            log.info("%s: deleted %d multicast group(s) of the previous pipeline", self.grpc_addr,
+                     len(groups))
         return len(groups)
 
     def use_pipeline(self, p4info_path: str | pathlib.Path,
@@ -293,7 +308,11 @@ class SwitchClient:
         Upsert, so installing the same config again on the same pipeline is
         harmless: what exists is modified.
         """
-        self.write(install_entities(self._info(), config, self.names), update="upsert")
+        entities = install_entities(self._info(), config, self.names)
+        self.write(entities, update="upsert")
+        log.info("%s: installed %d entities (%d job(s), %d L2 entries%s)", self.grpc_addr,
+                 len(entities), len(config.jobs), len(config.l2),
+                 ", broadcast" if config.broadcast is not None else "")
 
     # -- reads ---------------------------------------------------------------------------
     def read_counters(self) -> dict[str, int]:
@@ -335,7 +354,12 @@ class SwitchClient:
         with bmv2.Bmv2Thrift(self.thrift_ip, port, timeout=self.rpc_timeout) as switch:
             for r in ranges:
                 switch.register_write_range(r.register, r.start, r.stop, 0)
-        return sum(r.stop - r.start for r in ranges)
+            address = switch.address
+        cells = sum(r.stop - r.start for r in ranges)
+        log.info("job %d: zeroed %d cells of %d registers (slots %d..%d, both shadow copies) "
+                 "via BMv2 thrift %s", job.job_id, cells, len(ranges) // 2, job.slot_base,
+                 job.slots.stop - 1, address)
+        return cells
 
     # -- helpers -----------------------------------------------------------------------------
     def _stub_or_raise(self) -> p4runtime_pb2_grpc.P4RuntimeStub:
