@@ -32,6 +32,7 @@ class Call:
     name: str                 # as sent, e.g. "standard:bm_register_write_range"
     seqid: int
     args: dict[int, Any]      # field id -> value (strings decoded)
+    raw: bytes = field(default=b"", compare=False, repr=False)  # the message as received
 
 
 @dataclass
@@ -93,6 +94,18 @@ def application_exception(method: str, seqid: int, kind: int, message: str) -> b
 
 # -- decoding of calls -------------------------------------------------------------------
 
+class _Recorder:
+    """Reads from a stream and keeps every byte read."""
+
+    def __init__(self, f: Any) -> None:
+        self.f, self.data = f, bytearray()
+
+    def read(self, n: int) -> bytes:
+        chunk = self.f.read(n)
+        self.data += chunk
+        return chunk
+
+
 def _read(f: Any, n: int) -> bytes:
     data = f.read(n)
     if len(data) < n:
@@ -100,7 +113,8 @@ def _read(f: Any, n: int) -> bytes:
     return data
 
 
-def read_call(f: Any) -> Call:
+def read_call(stream: Any) -> Call:
+    f = _Recorder(stream)
     (header,) = struct.unpack(">I", _read(f, 4))
     assert header == 0x80010000 | CALL, f"not a strict CALL header: {header:#x}"
     (n,) = struct.unpack(">i", _read(f, 4))
@@ -118,7 +132,7 @@ def read_call(f: Any) -> Call:
             args[fid] = _read(f, n).decode()
         else:
             raise AssertionError(f"unexpected field type {ftype} (field {fid})")
-    return Call(name, seqid, args)
+    return Call(name, seqid, args, bytes(f.data))
 
 
 class _Handler(socketserver.StreamRequestHandler):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import pathlib
+import shutil
+import subprocess
 import time
 
 import pytest
@@ -148,6 +150,46 @@ def test_garbage_answer_is_a_protocol_error(fake):
     fake.mode = "garbage"
     with pytest.raises(ResetError, match=r"seen\[0:1\]: bad thrift message header 0x48545450"):
         Bmv2Thrift("127.0.0.1", fake.port).register_write_range("MyIngress.bits.seen", 0, 1)
+
+
+# Apache Thrift's own encoder, run by an interpreter that has it (Debian's python3-thrift).
+REFERENCE_CALL = """
+import sys
+from thrift.protocol.TBinaryProtocol import TBinaryProtocol
+from thrift.protocol.TMultiplexedProtocol import TMultiplexedProtocol
+from thrift.Thrift import TMessageType, TType
+from thrift.transport.TTransport import TMemoryBuffer
+buf = TMemoryBuffer()
+p = TMultiplexedProtocol(TBinaryProtocol(buf), "standard")
+p.writeMessageBegin("bm_register_write_range", TMessageType.CALL, 1)
+p.writeStructBegin("bm_register_write_range_args")
+for ftype, fid, write, value in [(TType.I32, 1, p.writeI32, 0), (TType.STRING, 2, p.writeString, "I.seen"),
+                                 (TType.I32, 3, p.writeI32, 100), (TType.I32, 4, p.writeI32, 102),
+                                 (TType.I64, 5, p.writeI64, -5)]:
+    p.writeFieldBegin("", ftype, fid); write(value); p.writeFieldEnd()
+p.writeFieldStop(); p.writeStructEnd(); p.writeMessageEnd()
+sys.stdout.write(buf.getvalue().hex())
+"""
+
+
+def _python_with_thrift() -> str | None:
+    for exe in {shutil.which("python3"), "/usr/bin/python3"} - {None}:
+        if pathlib.Path(exe).exists() and subprocess.run([exe, "-c", "import thrift"],
+                                                         capture_output=True).returncode == 0:
+            return exe
+    return None
+
+
+def test_call_bytes_are_those_of_apache_thrift(fake):
+    exe = _python_with_thrift()
+    if exe is None:
+        pytest.skip("no python3 with the thrift module to compare with")
+    reference = bytes.fromhex(subprocess.run([exe, "-c", REFERENCE_CALL], capture_output=True, text=True,
+                                             check=True).stdout)
+    fake.mode = "hangup"  # only the bytes sent matter here
+    with pytest.raises(ResetError):
+        Bmv2Thrift("127.0.0.1", fake.port).register_write_range("I.seen", 100, 102, -5)
+    assert fake.calls[0].raw == reference
 
 
 def test_no_per_slot_registers_is_an_error():
