@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS, MAX_WORKERS, Mode
+from p4reduce.protocol import AGG_UDP_PORT, Mode
+from p4reduce.protocol.geometry import check_job_geometry
 
 
 @dataclass(frozen=True)
@@ -33,14 +34,10 @@ class WorkerConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
-        if not 1 <= self.num_workers <= MAX_WORKERS:
-            raise ValueError(f"num_workers {self.num_workers} outside 1..{MAX_WORKERS}")
+        check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
+                           self.block_size)
         if not 0 <= self.worker_id < self.num_workers:
             raise ValueError(f"worker_id {self.worker_id} outside 0..{self.num_workers - 1}")
-        if self.num_slots < 1 or self.slot_base < 0 or self.slot_base + self.num_slots > MAX_SLOTS:
-            raise ValueError(f"slots {self.slot_base}+{self.num_slots} outside 0..{MAX_SLOTS - 1}")
-        if not 1 <= self.block_size <= 16000:
-            raise ValueError(f"block_size {self.block_size} outside 1..16000")
         if not 0 < self.timeout <= self.max_timeout:
             raise ValueError("need 0 < timeout <= max_timeout")
         if self.total_workers is not None and not self.num_workers <= self.total_workers <= 1 << 16:

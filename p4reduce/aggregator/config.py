@@ -4,7 +4,8 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS, MAX_WORKERS, Mode
+from p4reduce.protocol import AGG_UDP_PORT, Mode
+from p4reduce.protocol.geometry import check_job_geometry
 from p4reduce.aggregator.relay import Upstream
 
 
@@ -21,17 +22,8 @@ class JobSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
-        if not 0 <= self.job_id < 1 << 16:
-            raise ValueError(f"job_id {self.job_id} outside 0..65535")
-        if not 1 <= self.num_workers <= MAX_WORKERS:
-            raise ValueError(
-                f"job {self.job_id}: num_workers {self.num_workers} outside 1..{MAX_WORKERS}")
-        if self.num_slots < 1 or self.slot_base < 0 or self.slot_base + self.num_slots > MAX_SLOTS:
-            raise ValueError(
-                f"job {self.job_id}: slots {self.slot_base}..{self.slot_base + self.num_slots - 1}"
-                f" outside 0..{MAX_SLOTS - 1}")
-        if not 1 <= self.block_size <= 16000:
-            raise ValueError(f"job {self.job_id}: block_size {self.block_size} outside 1..16000")
+        check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
+                           self.block_size)
         if self.group is not None:
             object.__setattr__(self, "group", parse_group(f"{self.group[0]}:{self.group[1]}"))
 
@@ -68,6 +60,17 @@ class JobSpec:
         except ValueError as exc:
             raise ValueError(f"job spec {text!r}: {exc}") from None
         return cls(**kwargs)  # type: ignore[arg-type]
+
+    def describe(self) -> str:
+        """One line for logs and banners."""
+        text = (f"job {self.job_id} ({self.num_workers} workers, {self.mode.value}, slots "
+                f"{self.slot_base}..{self.slot_base + self.num_slots - 1}, block {self.block_size}")
+        if self.group is not None:
+            text += f", multicast {self.group[0]}:{self.group[1]}"
+        if self.upstream is not None:
+            text += (f", leaf of job {self.upstream.job_id} at {self.upstream.host}:{self.upstream.port}"
+                     f" as rank {self.upstream.rank}")
+        return text + ")"
 
     def slot_range(self) -> range:
         return range(self.slot_base, self.slot_base + self.num_slots)

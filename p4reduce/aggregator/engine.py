@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from p4reduce.protocol import AggHeader, MalformedPacket, MsgType, wire_values
+from p4reduce.protocol import NONE, AggHeader, MalformedPacket, MsgType, wire_values
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
@@ -34,6 +34,11 @@ class Handled:
     event: str
     sender: tuple[int, int] | None = None  # (job_id, worker_id) of a well-formed packet
     replies: list[Outgoing] = field(default_factory=list)
+    stream_done: tuple[int, int, int] | None = None  # (job, slot, epoch) whose stream just ended
+
+    @property
+    def dropped(self) -> bool:
+        return self.event not in _ACCEPTED
 
 
 class _Job:
@@ -105,8 +110,10 @@ class AggregatorEngine:
     def handle(self, payload: bytes | memoryview, from_upstream: bool = False) -> Handled:
         """`from_upstream`: the datagram came from a parent aggregator of a leaf job."""
         result = self._from_parent(payload) if from_upstream else self._dispatch(payload)
-        event = result.event if result.event in _ACCEPTED else f"drop_{result.event}"
+        event = f"drop_{result.event}" if result.dropped else result.event
         counts = {"packets_in": 1, "bytes_in": len(payload), event: 1}
+        if result.stream_done is not None:
+            counts["streams_completed"] = 1
         if result.replies:
             counts["packets_out"] = len(result.replies)
             counts["bytes_out"] = sum(out.nbytes for out in result.replies)
@@ -155,5 +162,7 @@ class AggregatorEngine:
             # A view of the receive buffer: the slot adds it before the buffer is reused.
             values = wire_values(payload, h.count) if h.count else None
             event, packets = slot.on_data(h, values)
+        # A completed round that leaves the slot at a bootstrap ended the stream.
+        done = (h.job_id, h.slot, h.epoch) if event == "completed" and slot.block == NONE else None
         return Handled(event, (h.job_id, h.worker_id),
-                       [Outgoing(h.job_id, w, p) for w, p in packets])
+                       [Outgoing(h.job_id, w, p) for w, p in packets], done)

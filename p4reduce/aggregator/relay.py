@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, Mode, MsgType, split_key
+from p4reduce.protocol import (AGG_UDP_PORT, MAX_JOB_ID, MAX_WORKERS, NONE, AggHeader, Mode, MsgType,
+                               split_key)
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.slot import Parts, SlotState
 
@@ -32,6 +33,16 @@ class Upstream:
     port: int = AGG_UDP_PORT
     job_id: int = 0
     rank: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.host:
+            raise ValueError("upstream host is empty")
+        if not 1 <= self.port <= 0xFFFF:
+            raise ValueError(f"upstream port {self.port} outside 1..65535")
+        if not 0 <= self.job_id <= MAX_JOB_ID:
+            raise ValueError(f"up_job {self.job_id} outside 0..{MAX_JOB_ID}")
+        if not 0 <= self.rank < MAX_WORKERS:
+            raise ValueError(f"up_rank {self.rank} outside 0..{MAX_WORKERS - 1}")
 
 
 class RelaySlot(SlotState):

@@ -47,6 +47,7 @@ class AggregatorServer:
         self._stop = threading.Event()
         self._wakeup_r, self._wakeup_w = socket.socketpair()
         self._thread: threading.Thread | None = None
+        self._debug = False
 
     @property
     def address(self) -> tuple[str, int]:
@@ -78,6 +79,9 @@ class AggregatorServer:
 
     # -- loop -----------------------------------------------------------------
     def serve_forever(self) -> None:
+        for spec in self.engine.jobs():
+            log.info("serving %s on %s:%d", spec.describe(), *self.address)
+        self._debug = log.isEnabledFor(logging.DEBUG)  # checked once: the loop is per packet
         sel = selectors.DefaultSelector()
         sel.register(self._sock, selectors.EVENT_READ)
         sel.register(self._wakeup_r, selectors.EVENT_READ)
@@ -103,8 +107,16 @@ class AggregatorServer:
 
     def _handle(self, payload: memoryview | bytes, addr: tuple[str, int], sender: BatchSender) -> None:
         handled = self.engine.handle(payload, from_upstream=addr in self._upstreams)
-        if handled.sender is not None:
+        if handled.sender is not None and self._addresses.get(handled.sender) != addr:
+            log.info("job %d worker %d sends from %s:%d", *handled.sender, *addr)
             self._addresses[handled.sender] = addr
+        if handled.event == "reset":
+            log.info("job %d reset by worker %d", *handled.sender)
+        if self._debug:
+            if handled.dropped:
+                log.debug("dropped a datagram from %s:%d: %s", *addr, handled.event)
+            if handled.stream_done is not None:
+                log.debug("job %d slot %d: stream of allreduce %d complete", *handled.stream_done)
         for out in handled.replies:
             if out.worker_id == UPSTREAM:
                 sender.add(out.parts, self._upstream_of[out.job_id])

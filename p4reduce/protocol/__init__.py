@@ -4,12 +4,13 @@
 (needs the `scapy` extra); nothing else here needs more than numpy.
 """
 from p4reduce.protocol.codec import (AGG_UDP_PORT, ALL_WORKERS, EPOCH_MOD, EXP_BIAS, HEADER, HEADER_LEN,
-                                     INT_EXP, MAX_SLOTS, MAX_WORKERS, NONE, PROTOCOL_VERSION,
+                                     INT_EXP, MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS,
+                                     MAX_UDP_PAYLOAD, MAX_WORKERS, NONE, PROTOCOL_VERSION,
                                      VALUE_DTYPE, AggHeader, Flags, MalformedPacket, Mode, MsgType,
                                      decode_values, encode, lookahead_key, packet_buffer, split_key,
                                      wire_values)
 
 __all__ = ["AGG_UDP_PORT", "ALL_WORKERS", "EPOCH_MOD", "EXP_BIAS", "HEADER", "HEADER_LEN", "INT_EXP",
-           "MAX_SLOTS", "MAX_WORKERS", "NONE", "PROTOCOL_VERSION", "VALUE_DTYPE", "AggHeader", "Flags",
+           "MAX_BLOCK_SIZE", "MAX_JOB_ID", "MAX_SLOTS", "MAX_UDP_PAYLOAD", "MAX_WORKERS", "NONE", "PROTOCOL_VERSION", "VALUE_DTYPE", "AggHeader", "Flags",
            "MalformedPacket", "Mode", "MsgType", "decode_values", "encode", "lookahead_key",
            "packet_buffer", "split_key", "wire_values"]

@@ -22,6 +22,9 @@ INT_EXP = EXP_BIAS  # exponent byte used for int32 tensors (ignored by receivers
 
 HEADER = struct.Struct("!BBHBBHHIIBBH")
 HEADER_LEN = HEADER.size  # 22
+MAX_UDP_PAYLOAD = 65507  # IPv4: 65535 - 20 (IP) - 8 (UDP)
+MAX_BLOCK_SIZE = (MAX_UDP_PAYLOAD - HEADER_LEN) // 4  # 16371 values: one block fits one datagram
+MAX_JOB_ID = 0xFFFF
 EPOCH_MOD = 1 << 16
 VALUE_DTYPE = np.dtype(">i4")
 
