@@ -1,7 +1,9 @@
+import argparse
 import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from p4reduce.cli import main
@@ -23,14 +25,96 @@ def test_demo_int32_dense_with_loss(capsys):
     assert "result check      : OK" in capsys.readouterr().out
 
 
+def _exit_code(argv: list[str]) -> int:
+    """main()'s return value, or the code argparse exits with."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return int(exc.code)
+
+
+WORKER = ["worker", "--aggregator", "127.0.0.1:9", "--job", "1", "--rank", "0", "--workers", "2"]
+
+
+def _npy(tmp_path, name: str, array=None, raw: bytes | None = None) -> str:
+    path = tmp_path / name
+    if raw is not None:
+        path.write_bytes(raw)
+    else:
+        np.save(path, array)
+    return str(path)
+
+
 @pytest.mark.parametrize("argv, message", [
-    (["worker", "--aggregator", "127.0.0.1:9", "--job", "1", "--rank", "4", "--workers", "2"],
-     "worker_id 4 outside"),
+    (WORKER[:6] + ["4"] + WORKER[7:], "worker_id 4 outside"),
     (["aggregator", "--job", "1:99"], "num_workers 99"),
+    (["aggregator", "--job", "70000:2"], "job_id 70000 outside"),
+    (["aggregator", "--job", "1:2", "--stats-interval", "-1"], "--stats-interval: -1 outside"),
+    (["aggregator", "--job", "1:2", "--bind", "[::1]:48864"], "IPv6 is not supported"),
+    (["aggregator", "--job", "1:2:up_job=70000,upstream=127.0.0.1"], "up_job"),
+    (WORKER + ["--block-size", "0"], "--block-size: 0 outside"),
+    (WORKER + ["--iterations", "0", "--output", "x.npy"], "--iterations: 0 outside"),
+    (["worker", "--aggregator", "127.0.0.1:9", "--job", "70000", "--rank", "0", "--workers", "2"],
+     "--job: 70000 outside"),
+    (["worker", "--aggregator", "[::1]:9", "--job", "1", "--rank", "0", "--workers", "2"],
+     "IPv6 is not supported"),
+    (["worker", "--aggregator", "host:99999", "--job", "1", "--rank", "0", "--workers", "2"],
+     "port in 0..65535"),
+    (["demo", "--density", "nan"], "--density: nan outside"),
+    (["demo", "--multicast", "--loss", "0.1"], "cannot be combined"),
+    (["controller", "install", "--config", "/nonexistent.yaml"], "nonexistent.yaml"),
 ])
-def test_bad_arguments_give_clear_errors(capsys, argv, message):
-    assert main(argv) == 1
-    assert message in capsys.readouterr().err
+def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message):
+    assert _exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("content, message", [
+    ({"array": np.zeros(0, np.float32)}, "the array is empty"),
+    ({"array": np.zeros(4, np.float64)}, "dtype float64"),
+    ({"raw": b"not a numpy file"}, "not a readable .npy file"),
+    # A valid header claiming 2^40 elements over 16 bytes of data: refused without allocating.
+    ({"raw": b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
+             + b" " * 41 + b"\n" + bytes(16)}, "not a readable .npy file"),
+])
+def test_bad_input_files_give_one_line_and_exit_2(tmp_path, capsys, content, message):
+    path = _npy(tmp_path, "in.npy", **content)
+    assert _exit_code(WORKER + ["--input", path]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_global_options_before_the_subcommand(capsys):
+    assert _exit_code(["-v", "controller", "install", "--help"]) == 0
+    assert "--p4info FILE" in capsys.readouterr().out
+
+
+def test_every_option_has_help_and_a_metavar():
+    from p4reduce.cli.main import build_parser
+
+    def walk(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from walk(sub)
+
+    for parser in walk(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction) or action.dest == "help":
+                continue
+            assert action.help, f"{parser.prog} {action.option_strings}: no help"
+            takes_value = action.nargs != 0 and action.option_strings
+            if takes_value and action.choices is None:
+                assert action.metavar, f"{parser.prog} {action.option_strings}: no metavar"
+
+
+def test_unreachable_switch_is_a_failure_not_a_usage_error(tmp_path, capsys):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("switch: {grpc_addr: '127.0.0.1:1'}\njobs: []\n")
+    assert _exit_code(["controller", "counters", "--config", str(cfg), "--timeout", "0.5"]) == 1
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
 def test_aggregator_and_workers_as_separate_processes(tmp_path):
@@ -50,8 +134,6 @@ def test_aggregator_and_workers_as_separate_processes(tmp_path):
                    for r in range(2)]
         for w in workers:
             assert w.wait(timeout=60) == 0
-        import numpy as np
-
         from p4reduce.testbed.synthetic import worker_tensor
         expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
         for path in outs:

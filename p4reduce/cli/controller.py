@@ -1,59 +1,67 @@
-"""`python -m controller ...` (and `p4reduce controller ...`): install, counters, reset."""
+"""`p4reduce controller install|counters|reset`: the P4Runtime controller's command line.
+
+The controller package is imported only when one of these runs, so the rest of
+the command works without the `controller` extra.
+"""
 from __future__ import annotations
 
 import argparse
 import json
-import pathlib
-import sys
 
-from p4reduce.controller.client import SwitchClient, load_pipeline_files
-from p4reduce.controller.config import Config, load_config
-from p4reduce.controller.errors import ControllerError
+from p4reduce.cli import args as a
+from p4reduce.protocol import MAX_JOB_ID
 
 
+def add_controller_parser(sub: argparse._SubParsersAction) -> None:
+    ctl = sub.add_parser("controller", help="P4Runtime controller for the P4 switch (BMv2)",
+                         description="Program the p4reduce P4 switch over P4Runtime: push the "
+                                     "pipeline, install jobs, read counters, reset a job.")
+    actions = ctl.add_subparsers(dest="action", required=True, metavar="ACTION")
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="p4reduce controller",
-                                 description="P4Runtime controller for the p4reduce switch program")
-    sub = ap.add_subparsers(dest="command", required=True)
-
-    def command(name: str, help_: str, grpc: bool = True) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_, description=help_)
-        p.add_argument("--config", required=True, help="switch configuration (.json or .yaml)")
+    def action(name: str, help_: str, func, grpc: bool = True) -> argparse.ArgumentParser:
+        p = actions.add_parser(name, help=help_, description=help_)
+        p.add_argument("--config", required=True, metavar="FILE",
+                       help="switch configuration (.json or .yaml; see controller/example_config.yaml)")
         if grpc:
-            p.add_argument("--timeout", type=float, default=5.0,
-                           help="seconds to wait for the switch to answer (default 5)")
+            p.add_argument("--timeout", type=a.float_range(0.0, 3600.0, low_open=True), default=5.0,
+                           metavar="SECONDS",
+                           help="seconds to wait for the switch to answer (default: %(default)s)")
+        p.set_defaults(func=func)
         return p
 
-    p = command("install", "push the pipeline, then install the jobs, L2 entries and broadcast")
-    p.add_argument("--p4info", default=None, help="P4Info text protobuf")
-    p.add_argument("--json", default=None, help="BMv2 JSON (device config)")
-    p = command("counters", "print the switch's event counters as JSON")
-    p.add_argument("--p4info", help="P4Info of the running program (default: ask the switch)")
-    p = command("reset", "forget a job's aggregation state (BMv2 thrift port; stop its workers first)",
-                grpc=False)
-    p.add_argument("--job", type=int, required=True, help="job id")
-    p.add_argument("--json", default=None, help="BMv2 JSON, for the register names")
-    p.add_argument("--cli", default="simple_switch_CLI", help="BMv2 thrift CLI executable")
-    return ap
+    p = action("install", "push the pipeline, then install the jobs, L2 entries and broadcast", _install)
+    p.add_argument("--p4info", metavar="FILE", help="P4Info text protobuf (default: the compiled "
+                                                    "program shipped with p4reduce)")
+    p.add_argument("--json", metavar="FILE", help="BMv2 JSON device config (default: the compiled "
+                                                  "program shipped with p4reduce)")
+    p = action("counters", "print the switch's event counters as JSON", _counters)
+    p.add_argument("--p4info", metavar="FILE",
+                   help="P4Info of the running program (default: ask the switch)")
+    p = action("reset", "forget a job's aggregation state over BMv2's thrift port "
+                        "(stop the job's workers first)", _reset, grpc=False)
+    p.add_argument("--job", type=a.int_range(0, MAX_JOB_ID), required=True, metavar="ID",
+                   help="job id of the configuration")
+    p.add_argument("--json", metavar="FILE", help="BMv2 JSON, for the register names (default: the "
+                                                  "compiled program shipped with p4reduce)")
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        cfg = load_config(args.config)
-        return {"install": _install, "counters": _counters, "reset": _reset}[args.command](args, cfg)
-    except ControllerError as exc:
-        print(f"p4reduce controller: error: {exc}", file=sys.stderr)
-        return 1
+def _pipeline_files(args: argparse.Namespace) -> tuple[str, str]:
+    from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
+    p4info = getattr(args, "p4info", None) or str(build_artifact(P4INFO))
+    bmv2_json = args.json or str(build_artifact(BMV2_JSON))
+    return p4info, bmv2_json
 
 
-def _install(args: argparse.Namespace, cfg: Config) -> int:
+def _install(args: argparse.Namespace) -> int:
+    from p4reduce.controller.client import SwitchClient, load_pipeline_files
+    from p4reduce.controller.config import load_config
+    cfg = load_config(args.config)
+    p4info, bmv2_json = _pipeline_files(args)
     # Check the files before touching the switch: a bad P4Info must not
     # replace a working pipeline.
-    load_pipeline_files(args.p4info, args.json)
+    load_pipeline_files(p4info, bmv2_json)
     with SwitchClient.from_config(cfg.switch, args.timeout) as client:
-        client.push_pipeline(args.p4info, args.json)
+        client.push_pipeline(p4info, bmv2_json)
         client.install(cfg)
     workers = sum(j.num_workers for j in cfg.jobs)
     print(f"installed {len(cfg.jobs)} job(s), {workers} worker(s), {len(cfg.l2)} L2 entr"
@@ -62,7 +70,10 @@ def _install(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def _counters(args: argparse.Namespace, cfg: Config) -> int:
+def _counters(args: argparse.Namespace) -> int:
+    from p4reduce.controller.client import SwitchClient
+    from p4reduce.controller.config import load_config
+    cfg = load_config(args.config)
     # Reads need no arbitration: do not take the primary role from a running controller.
     with SwitchClient.from_config(cfg.switch, args.timeout, arbitrate=False) as client:
         if args.p4info:
@@ -73,13 +84,18 @@ def _counters(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def _reset(args: argparse.Namespace, cfg: Config) -> int:
-    # Registers are reachable only over BMv2's thrift port: no P4Runtime session needed.
+def _reset(args: argparse.Namespace) -> int:
+    from p4reduce.controller.client import SwitchClient
+    from p4reduce.controller.config import load_config
+    cfg = load_config(args.config)
     job = cfg.job(args.job)
+    _, bmv2_json = _pipeline_files(args)
+    # Registers are reachable only over BMv2's thrift port: no P4Runtime session needed.
     client = SwitchClient(cfg.switch.grpc_addr, cfg.switch.device_id, cfg.switch.election_id,
                           thrift_port=cfg.switch.thrift_port)
-    client.use_bmv2_json(args.json)
-    cells = client.reset_job(job, cli=args.cli)
+    client.use_bmv2_json(bmv2_json)
+    cells = client.reset_job(job)
     print(f"job {job.job_id}: zeroed {cells} register cells (slots {job.slot_base}.."
-          f"{job.slot_base + job.num_slots - 1}, both versions) via thrift port {cfg.switch.thrift_port}")
+          f"{job.slot_base + job.num_slots - 1}, both shadow copies) via thrift port "
+          f"{cfg.switch.thrift_port}")
     return 0

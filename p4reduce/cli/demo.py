@@ -8,12 +8,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from p4reduce.hostagent import HostAgent, WorkerConfig, fixedpoint
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.protocol import Mode
+from p4reduce.testbed.check import check_results
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.lossy_relay import LossyRelay
-from p4reduce.protocol import Mode
 from p4reduce.testbed.synthetic import worker_tensor
-from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue:
 
 
 def run_demo(cfg: DemoConfig) -> dict[str, object]:
-    """Runs the demo; returns a summary dict and raises if any result is wrong."""
+    """Runs the demo; returns a summary dict and raises WrongResult if any result is wrong."""
     group = demo_group(cfg)
     if group is not None and cfg.loss:
         raise ValueError("--multicast and --loss cannot be combined (the relay only sees unicast)")
@@ -95,14 +96,7 @@ def run_demo(cfg: DemoConfig) -> dict[str, object]:
     reports.sort(key=lambda rep: rep[0])
     inputs = [worker_tensor(cfg.seed, r, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
               for r in range(cfg.workers)]
-    exact = np.sum([x.astype(np.float64) for x in inputs], axis=0)
-    max_err = 0.0
-    bound = 0.0 if cfg.dtype == "int32" else fixedpoint.tensor_error_bound(inputs, cfg.block_size)
-    for rank, _, result, _, _ in reports:
-        err = np.abs(result.astype(np.float64) - exact)
-        if not (err <= bound).all():
-            raise AssertionError(f"worker {rank}: result differs from numpy beyond the bound")
-        max_err = max(max_err, float(err.max(initial=0.0)))
+    max_err = check_results(inputs, [rep[2] for rep in reports], cfg.block_size)
     last = [rep[4][-1] for rep in reports]
     # An allreduce is done when its slowest worker has the result.
     per_iteration = [max(rep[3][i] for rep in reports) for i in range(cfg.iterations)]

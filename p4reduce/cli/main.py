@@ -1,4 +1,8 @@
-"""The `p4reduce` command: demo, aggregator, worker, controller."""
+"""The `p4reduce` command: demo, aggregator, worker, controller.
+
+Exit codes: 0 success; 1 the operation failed (timeout, switch error, wrong
+result); 2 a mistake in the command line or an input file (one line on stderr).
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,24 +11,24 @@ import logging
 import signal
 import sys
 import threading
+import traceback
 
 import numpy as np
 
-from p4reduce.protocol import AGG_UDP_PORT, Mode
+import p4reduce
+from p4reduce.cli import args as a
+from p4reduce.cli.args import UsageError
+from p4reduce.protocol import AGG_UDP_PORT, MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
+
+log = logging.getLogger("p4reduce.cli")
 
 
-def _host_port(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
-    return host or "0.0.0.0", int(port)
-
-
-def _density(text: str) -> float:
-    value = float(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError("density must be within [0, 1]")
-    return value
+def _job_spec(text: str):
+    from p4reduce.aggregator import JobSpec
+    try:
+        return JobSpec.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _group(text: str) -> tuple[str, int]:
@@ -38,11 +42,25 @@ def _group(text: str) -> tuple[str, int]:
 def _add_job_geometry(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=[m.value for m in Mode], default="sparse",
                    help="sparse: OmniReduce look-ahead, silent workers; dense: every worker "
-                        "answers every round (what the P4 switch runs)")
-    p.add_argument("--block-size", type=int, default=256, help="values per packet (32 for the P4 switch)")
-    p.add_argument("--slots", type=int, default=256, help="slots = streams in flight")
+                        "answers every round (what the P4 switch runs) (default: %(default)s)")
+    p.add_argument("--block-size", type=a.int_range(1, MAX_BLOCK_SIZE), default=256, metavar="N",
+                   help="values per block and packet; 32 for the P4 switch (default: %(default)s)")
+    p.add_argument("--slots", type=a.int_range(1, MAX_SLOTS), default=256, metavar="N",
+                   help="slots = streams in flight (default: %(default)s)")
 
 
+def _add_tensor(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--elements", type=a.int_range(1, 1 << 31), default=1_000_000, metavar="N",
+                   help=f"elements of {what} (default: %(default)s)")
+    p.add_argument("--density", type=a.float_range(0.0, 1.0), default=0.1, metavar="FRACTION",
+                   help="fraction of non-zero blocks, 0..1 (default: %(default)s)")
+    p.add_argument("--dtype", choices=["float32", "int32"], default="float32",
+                   help="element type (default: %(default)s)")
+    p.add_argument("--seed", type=a.int_range(0), default=0, metavar="N",
+                   help="seed of the synthetic tensors (default: %(default)s)")
+
+
+# -- commands ----------------------------------------------------------------------------
 def _cmd_demo(args: argparse.Namespace) -> int:
     from p4reduce.cli.demo import DemoConfig, format_summary, run_demo
     cfg = DemoConfig(workers=args.workers, elements=args.elements, density=args.density,
@@ -55,13 +73,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_aggregator(args: argparse.Namespace) -> int:
-    from p4reduce.aggregator import AggregatorServer, JobSpec
-    jobs = [JobSpec.parse(text) for text in args.job]
-    server = AggregatorServer(jobs, host=args.bind[0], port=args.bind[1])
+    from p4reduce.aggregator import AggregatorServer
+    server = AggregatorServer(args.job, host=args.bind[0], port=args.bind[1])
     print(f"p4reduce aggregator on {server.address[0]}:{server.address[1]} serving "
-          + ", ".join(f"job {j.job_id} ({j.num_workers} workers, {j.mode.value}, "
-                      f"slots {j.slot_base}..{j.slot_base + j.num_slots - 1}, block {j.block_size})"
-                      for j in jobs), flush=True)
+          + ", ".join(j.describe() for j in args.job), flush=True)
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     server.start()
@@ -76,18 +91,34 @@ def _cmd_aggregator(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_tensor(path: str) -> np.ndarray:
+    """A float32/int32 .npy file, checked before anything is sent."""
+    try:
+        # Memory-mapped first: a header that claims more data than the file holds
+        # fails here instead of allocating the claimed size.
+        mapped = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        a.fail(f"--input {path}: not a readable .npy file ({exc})")
+    if mapped.dtype not in (np.float32, np.int32):
+        a.fail(f"--input {path}: dtype {mapped.dtype}; allreduce takes float32 or int32")
+    if mapped.size == 0:
+        a.fail(f"--input {path}: the array is empty (shape {mapped.shape})")
+    return np.array(mapped)
+
+
 def _cmd_worker(args: argparse.Namespace) -> int:
     from p4reduce.hostagent import HostAgent, WorkerConfig
     from p4reduce.testbed.synthetic import worker_tensor
-    if args.input:
-        tensor = np.load(args.input)
-    else:
-        tensor = worker_tensor(args.seed, args.rank, args.elements, args.block_size, args.density,
-                               args.dtype)
     cfg = WorkerConfig(args.job, args.rank, args.workers, aggregator=args.aggregator,
                        mode=Mode(args.mode), slot_base=args.slot_base, num_slots=args.slots,
                        block_size=args.block_size, bind=args.bind, timeout=args.timeout,
                        total_workers=args.total_workers, group=args.group)
+    if args.input:
+        tensor = _load_tensor(args.input)
+    else:
+        tensor = worker_tensor(args.seed, args.rank, args.elements, args.block_size, args.density,
+                               args.dtype)
+    result = None
     with HostAgent(cfg) as agent:
         for i in range(args.iterations):
             result = agent.allreduce(tensor)
@@ -101,78 +132,110 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_controller(argv: list[str]) -> int:
-    from p4reduce.cli.controller import main as controller_main
-    return int(controller_main(argv) or 0)
-
-
+# -- parser --------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="p4reduce", description=__doc__)
-    parser.add_argument("-v", "--verbose", action="store_true")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = a.Parser(prog="p4reduce", description=__doc__,
+                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="-v: progress at INFO and tracebacks of errors; -vv: DEBUG "
+                             "(every P4Runtime request, every dropped packet)")
+    parser.add_argument("--version", action="version", version=f"p4reduce {p4reduce.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    demo = sub.add_parser("demo", help="aggregator + N local worker processes, checked against numpy")
-    demo.add_argument("--workers", type=int, default=4)
-    demo.add_argument("--elements", type=int, default=1_000_000)
-    demo.add_argument("--density", type=_density, default=0.1, help="fraction of non-zero blocks")
-    demo.add_argument("--dtype", choices=["float32", "int32"], default="float32")
-    demo.add_argument("--iterations", type=int, default=3)
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--loss", type=float, default=0.0, help="simulated packet loss (both ways)")
+    demo = sub.add_parser("demo", help="aggregator + N local worker processes, checked against numpy",
+                          description="A software aggregator and N worker processes on this machine; "
+                                      "every result is checked against numpy.")
+    demo.add_argument("--workers", type=a.int_range(1, MAX_WORKERS), default=4, metavar="N",
+                      help="worker processes (default: %(default)s)")
+    _add_tensor(demo, "each worker's tensor")
+    demo.add_argument("--iterations", type=a.int_range(1), default=3, metavar="N",
+                      help="timed allreduces (default: %(default)s)")
+    demo.add_argument("--loss", type=a.float_range(0.0, 0.9), default=0.0, metavar="FRACTION",
+                      help="simulated packet loss both ways, 0..0.9 (default: %(default)s)")
     demo.add_argument("--json", action="store_true", help="print the summary as JSON")
     demo.add_argument("--multicast", action="store_true",
                       help="results go once to an IP multicast group instead of once per worker")
     _add_job_geometry(demo)
     demo.set_defaults(func=_cmd_demo)
 
-    agg = sub.add_parser("aggregator", help="run a software aggregator")
-    agg.add_argument("--bind", type=_host_port, default=("0.0.0.0", AGG_UDP_PORT))
-    agg.add_argument("--job", action="append", required=True,
-                     help="JOB:WORKERS[:mode=sparse|dense,block_size=N,slot_base=N,num_slots=N]"
-                          " (repeatable); a leaf of a hierarchy adds "
-                          "upstream=HOST[:PORT],up_job=J,up_rank=R; group=ADDR:PORT sends results"
-                          " once to an IP multicast group")
-    agg.add_argument("--stats-interval", type=float, default=0.0,
-                     help="print counters every N seconds (0: only at exit)")
+    agg = sub.add_parser("aggregator", help="run a software aggregator",
+                         description="Serve one or more jobs on a UDP socket until SIGTERM or Ctrl-C.")
+    agg.add_argument("--bind", type=a.host_port, default=("0.0.0.0", AGG_UDP_PORT), metavar="HOST:PORT",
+                     help=f"address to serve on (default: 0.0.0.0:{AGG_UDP_PORT})")
+    agg.add_argument("--job", type=_job_spec, action="append", required=True, metavar="SPEC",
+                     help="JOB:WORKERS[:key=value,...] (repeatable); keys: mode=sparse|dense, "
+                          "block_size=N, slot_base=N, num_slots=N; group=ADDR:PORT sends results once "
+                          "to an IP multicast group; a leaf of a hierarchy adds "
+                          "upstream=HOST[:PORT],up_job=J,up_rank=R")
+    agg.add_argument("--stats-interval", type=a.float_range(0.0), default=0.0, metavar="SECONDS",
+                     help="print counters every SECONDS (0: only at exit; default: %(default)s)")
     agg.set_defaults(func=_cmd_aggregator)
 
-    wk = sub.add_parser("worker", help="run one worker: allreduce a .npy file or a synthetic tensor")
-    wk.add_argument("--aggregator", type=_host_port, required=True)
-    wk.add_argument("--job", type=int, required=True)
-    wk.add_argument("--rank", type=int, required=True)
-    wk.add_argument("--workers", type=int, required=True)
-    wk.add_argument("--slot-base", type=int, default=0)
-    wk.add_argument("--group", type=_group, default=None,
-                    help="ADDRESS:PORT of the IP multicast group the aggregator sends results to")
-    wk.add_argument("--total-workers", type=int, default=None,
+    wk = sub.add_parser("worker", help="run one worker: allreduce a .npy file or a synthetic tensor",
+                        description="One worker of a job: allreduce a .npy file (or a synthetic "
+                                    "block-sparse tensor) through an aggregator or the P4 switch.")
+    wk.add_argument("--aggregator", type=a.host_port, required=True, metavar="HOST:PORT",
+                    help="the aggregator (or the switch's aggregation address)")
+    wk.add_argument("--job", type=a.int_range(0, MAX_JOB_ID), required=True, metavar="ID",
+                    help=f"job id, 0..{MAX_JOB_ID}")
+    wk.add_argument("--rank", type=a.int_range(0, MAX_WORKERS - 1), required=True, metavar="R",
+                    help="this worker's rank within the job, 0..WORKERS-1")
+    wk.add_argument("--workers", type=a.int_range(1, MAX_WORKERS), required=True, metavar="N",
+                    help="workers in the job")
+    wk.add_argument("--slot-base", type=a.int_range(0, MAX_SLOTS - 1), default=0, metavar="N",
+                    help="first slot of the job (default: %(default)s)")
+    wk.add_argument("--group", type=_group, default=None, metavar="ADDR:PORT",
+                    help="IP multicast group the aggregator sends results to")
+    wk.add_argument("--total-workers", type=a.int_range(1, 1 << 16), default=None, metavar="N",
                     help="workers in the whole hierarchy when the aggregator is a leaf")
-    wk.add_argument("--bind", type=_host_port, default=("0.0.0.0", 0))
-    wk.add_argument("--timeout", type=float, default=0.05, help="minimum retransmission timeout (s)")
-    wk.add_argument("--input", help=".npy file (float32 or int32); default: synthetic tensor")
-    wk.add_argument("--output", help="write the last result to this .npy file")
-    wk.add_argument("--elements", type=int, default=1_000_000)
-    wk.add_argument("--density", type=_density, default=0.1)
-    wk.add_argument("--dtype", choices=["float32", "int32"], default="float32")
-    wk.add_argument("--seed", type=int, default=0)
-    wk.add_argument("--iterations", type=int, default=1)
+    wk.add_argument("--bind", type=a.host_port, default=("0.0.0.0", 0), metavar="HOST:PORT",
+                    help="local address (default: any, ephemeral port)")
+    wk.add_argument("--timeout", type=a.float_range(0.0, 0.5, low_open=True), default=0.05,
+                    metavar="SECONDS", help="minimum retransmission timeout (default: %(default)s)")
+    wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file "
+                                                        "(default: a synthetic tensor)")
+    wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")
+    _add_tensor(wk, "the synthetic tensor")
+    wk.add_argument("--iterations", type=a.int_range(1), default=1, metavar="N",
+                    help="allreduces of the same tensor (default: %(default)s)")
     _add_job_geometry(wk)
     wk.set_defaults(func=_cmd_worker)
 
-    sub.add_parser("controller", help="P4Runtime controller for the BMv2 switch "
-                                      "(see `p4reduce controller --help`)", add_help=False)
+    from p4reduce.cli.controller import add_controller_parser
+    add_controller_parser(sub)
     return parser
 
 
+def _configure_logging(verbosity: int) -> None:
+    level = logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+    logging.basicConfig(level=level, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["controller"]:
-        return _cmd_controller(argv[1:])
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING)
+    _configure_logging(args.verbose)
+    prog = " ".join(filter(None, ["p4reduce", args.command, getattr(args, "action", None)]))
     try:
         return args.func(args)
-    except (ValueError, TypeError, OverflowError, TimeoutError, OSError, RuntimeError) as exc:
-        print(f"p4reduce {args.command}: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    except (UsageError, ValueError) as exc:
+        # Validation of arguments, configuration files and input tensors.
+        if args.verbose:
+            traceback.print_exc()
+        a.stderr_line(prog, str(exc))
+        return a.USAGE_ERROR
+    except (OSError, RuntimeError, OverflowError, ImportError) as exc:
+        # The operation failed: unreachable peer, timeout, switch error, wrong result, missing extra.
+        if args.verbose:
+            traceback.print_exc()
+        a.stderr_line(prog, str(exc) or type(exc).__name__)
+        return 1
+    except Exception as exc:  # a bug: never hidden, the traceback is one -v away
+        if args.verbose:
+            raise
+        a.stderr_line(prog, f"internal error {type(exc).__name__}: {exc} (run with -v for the traceback)")
         return 1
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from p4reduce.hostagent.fixedpoint import tensor_error_bound
+from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.check import WrongResult, check_results
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.netns import Testbed
-from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.testbed.synthetic import worker_tensor
 
 
@@ -82,13 +82,11 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
         results = [np.load(Path(tmp) / f"r{r}.npy") for r in range(cfg.workers)]
     inputs = [worker_tensor(cfg.seed, r, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
               for r in range(cfg.workers)]
-    exact_sum = np.sum([x.astype(np.float64) for x in inputs], axis=0)
-    if cfg.dtype == "int32":
-        exact = all(np.array_equal(r, exact_sum) for r in results)
-    else:
-        bound = tensor_error_bound(inputs, cfg.block_size)
-        exact = all(np.array_equal(r, results[0]) for r in results) and bool(
-            (np.abs(results[0] - exact_sum) <= bound).all())
+    try:
+        check_results(inputs, results, cfg.block_size)
+        exact = True
+    except WrongResult:
+        exact = False
     return NetnsResult(
         exact=exact,
         seconds=[max(rep[i]["seconds"] for rep in reports) for i in range(cfg.iterations)],
