@@ -3,7 +3,7 @@
 BMv2 port i is the switch end `sw<i>-<tag>` of a veth pair; the test sends and
 receives on the host end `h<i>-<tag>` through AF_PACKET sockets. The pipeline
 is pushed and the entries installed with the project's controller library
-(`controller.client.SwitchClient`), exactly as an operator would.
+(`p4reduce.controller.client.SwitchClient`), exactly as an operator would.
 """
 from __future__ import annotations
 
@@ -25,11 +25,10 @@ from scapy.packet import Raw
 from p4reduce.controller.client import SwitchClient
 from p4reduce.controller.config import Config, load_config
 from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType
+from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Bmv2Process, Pipeline, simple_switch_missing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 P4SRC = ROOT / "p4src"
-AGG_MAC = "02:00:00:00:00:fe"  # the aggregator address workers send to (the switch itself)
-AGG_IP = "10.0.0.254"
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4  # sll_pkttype of frames this host sent
 
@@ -40,19 +39,14 @@ def missing_requirements(need_switch: bool = True) -> str | None:
         return "p4c-bm2-ss (p4c) is not on PATH"
     if not need_switch:
         return None
-    if shutil.which("simple_switch_grpc") is None:
-        return "simple_switch_grpc (BMv2 built with P4Runtime) is not on PATH"
+    reason = simple_switch_missing()
+    if reason is not None:
+        return reason
     if os.geteuid() != 0:
         return "the BMv2 tests create veth interfaces and must run as root"
     if shutil.which("ip") is None:
         return "iproute2 (`ip`) is not on PATH"
     return None
-
-
-@dataclass(frozen=True)
-class Pipeline:
-    p4info: pathlib.Path
-    bmv2_json: pathlib.Path
 
 
 def compile_pipeline(work: pathlib.Path) -> Pipeline:
@@ -64,12 +58,6 @@ def compile_pipeline(work: pathlib.Path) -> Pipeline:
     if proc.returncode != 0:
         raise RuntimeError(f"make -C p4src failed:\n{proc.stdout}\n{proc.stderr}")
     return Pipeline(work / "build" / "p4reduce.p4info.txtpb", work / "build" / "p4reduce.json")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _run(*argv: str) -> None:
@@ -97,17 +85,24 @@ def job_dict(job_id: int, workers: list[Worker], slot_base: int = 0, num_slots: 
 
 @dataclass
 class Bmv2Switch:
+    """simple_switch_grpc whose port i is the switch end of the veth pair `sw<i>-<tag>`."""
     num_ports: int
     tag: str = field(default_factory=lambda: uuid.uuid4().hex[:5])
-    proc: subprocess.Popen | None = None
-    client: SwitchClient | None = None
-    grpc_port: int = 0
-    thrift_port: int = 0
-    log_path: pathlib.Path | None = None
+    process: Bmv2Process | None = None
     _links: list[str] = field(default_factory=list)
 
     def host_if(self, port: int) -> str:
         return f"h{port}-{self.tag}"
+
+    @property
+    def client(self) -> SwitchClient:
+        assert self.process is not None and self.process.client is not None, "switch not started"
+        return self.process.client
+
+    @property
+    def thrift_port(self) -> int:
+        assert self.process is not None
+        return self.process.thrift_port
 
     def start(self, log_dir: pathlib.Path, pipeline: Pipeline) -> Bmv2Switch:
         """Create the veths, start the switch, push `pipeline`; clean up if any step fails."""
@@ -127,42 +122,24 @@ class Bmv2Switch:
                 # No router solicitations or other IPv6 chatter in the captures.
                 _run("sysctl", "-qw", f"net.ipv6.conf.{dev}.disable_ipv6=1")
                 _run("ip", "link", "set", dev, "up")
-        self.grpc_port, self.thrift_port = _free_port(), _free_port()
-        self.log_path = log_dir / f"bmv2-{self.tag}.log"
-        args = ["simple_switch_grpc", "--device-id", "0", "--thrift-port", str(self.thrift_port),
-                "--log-file", str(log_dir / f"bmv2-{self.tag}"), "--log-flush"]
-        for i in range(1, self.num_ports + 1):
-            args += ["-i", f"{i}@sw{i}-{self.tag}"]
-        args += ["--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{self.grpc_port}"]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.client = SwitchClient.connect(f"127.0.0.1:{self.grpc_port}", timeout=20,
-                                           thrift_port=self.thrift_port)
-        self.client.push_pipeline(pipeline.p4info, pipeline.bmv2_json)
+        self.process = Bmv2Process({i: f"sw{i}-{self.tag}" for i in range(1, self.num_ports + 1)},
+                                   log_file=log_dir / f"bmv2-{self.tag}.log")
+        self.process.start(pipeline)
 
     def install(self, config: dict) -> Config:
-        config.setdefault("switch", {}).update(grpc_addr=f"127.0.0.1:{self.grpc_port}",
-                                               thrift_port=self.thrift_port)
+        assert self.process is not None
+        config.setdefault("switch", {}).update(self.process.switch_config())
         cfg = load_config(config)
-        assert self.client is not None
         self.client.install(cfg)
         return cfg
 
     def counters(self) -> dict[str, int]:
-        assert self.client is not None
         return self.client.read_counters()
 
     def stop(self) -> None:
-        if self.client is not None:
-            self.client.close()
-            self.client = None
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
         for sw in self._links:  # deleting one end deletes the pair
             subprocess.run(["ip", "link", "del", sw], capture_output=True)
         self._links.clear()
