@@ -17,31 +17,23 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
-import socket
 import statistics
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
 
-import torch  # noqa: E402
-import torch.distributed as dist  # noqa: E402
-import torch.multiprocessing as mp  # noqa: E402
-
-from p4reduce.cli.demo import DemoConfig, run_demo  # noqa: E402
-from p4reduce.protocol import Mode  # noqa: E402
-from p4reduce.testbed.results import write_csv  # noqa: E402
-from p4reduce.testbed.synthetic import worker_tensor  # noqa: E402
+from p4reduce.cli.demo import DemoConfig, run_demo
+from p4reduce.protocol import Mode
+from p4reduce.testbed.ports import free_port
+from p4reduce.testbed.results import Panel, plot_panels, write_csv
+from p4reduce.testbed.synthetic import worker_tensor
 
 FIELDS = ["workers", "size_mb", "density", "block_size", "p4reduce_ms", "gloo_dense_ms",
           "gloo_sparse_ms", "speedup_vs_dense", "speedup_vs_sparse", "p4reduce_wire_bytes",
           "nonzero_payload_bytes", "wire_over_payload"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _gloo_worker(rank: int, n: int, port: int, elements: int, block: int, density: float,
@@ -69,7 +61,7 @@ def time_gloo(n: int, elements: int, block: int, density: float, sparse: bool,
               iterations: int) -> float:
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    port = _free_port()
+    port = free_port()
     procs = [ctx.Process(target=_gloo_worker, args=(r, n, port, elements, block, density, sparse,
                                                     iterations, queue)) for r in range(n)]
     for p in procs:
@@ -89,27 +81,16 @@ def time_p4reduce(n: int, elements: int, block: int, slots: int, density: float,
 
 
 def plot(rows: list[dict], path: pathlib.Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    combos = sorted({(r["workers"], r["size_mb"]) for r in rows})
-    fig, axes = plt.subplots(1, len(combos), figsize=(4.5 * len(combos), 4), squeeze=False)
-    for ax, (w, mb) in zip(axes[0], combos):
+    panels = []
+    for w, mb in sorted({(r["workers"], r["size_mb"]) for r in rows}):
         sel = sorted((r for r in rows if r["workers"] == w and r["size_mb"] == mb),
                      key=lambda r: r["density"])
         d = [r["density"] * 100 for r in sel]
-        for key, label in (("p4reduce_ms", "p4reduce"), ("gloo_dense_ms", "gloo dense"),
-                           ("gloo_sparse_ms", "gloo sparse COO")):
-            ax.plot(d, [r[key] for r in sel], marker="o", label=label)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("non-zero blocks (%)")
-        ax.set_ylabel("allreduce time (ms)")
-        ax.set_title(f"{w} workers, {mb} MB")
-        ax.grid(True, which="both", alpha=0.3)
-    axes[0][0].legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+        panels.append(Panel(f"{w} workers, {mb} MB", "non-zero blocks (%)", "allreduce time (ms)",
+                            {label: (d, [r[key] for r in sel]) for key, label in (
+                                ("p4reduce_ms", "p4reduce"), ("gloo_dense_ms", "gloo dense"),
+                                ("gloo_sparse_ms", "gloo sparse COO"))}, ylog=True))
+    plot_panels(path, panels)
 
 
 def main() -> int:

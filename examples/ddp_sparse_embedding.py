@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 import time
 
@@ -25,6 +24,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
 from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.testbed.ports import free_port
 
 
 class ClickModel(nn.Module):
@@ -73,13 +73,13 @@ def train(rank: int, args: argparse.Namespace, use_p4reduce: bool, agg_addr, que
         if rank == 0 and (step + 1) % args.log_every == 0:
             extra = ""
             if state is not None:
-                extra = (f"  block density {state.density:.2%}  wire {state.wire_bytes / 1e6:.1f} MB"
+                extra = (f"  block density {state.totals.density:.2%}  wire {state.totals.wire_bytes_sent / 1e6:.1f} MB"
                          f" (dense {state.dense_bytes / 1e6:.1f} MB)")
             print(f"[{'p4reduce' if use_p4reduce else 'gloo    '}] step {step + 1:4d}"
                   f"  loss {sum(losses[-args.log_every:]) / args.log_every:.4f}{extra}", flush=True)
     elapsed = time.perf_counter() - started
     queue.put((rank, losses, elapsed, None if state is None else
-               (state.density, state.wire_bytes, state.dense_bytes)))
+               (state.totals.density, state.totals.wire_bytes_sent, state.dense_bytes)))
     if state is not None:
         state.agent.close()
     dist.destroy_process_group()
@@ -111,12 +111,6 @@ def run(args: argparse.Namespace, use_p4reduce: bool) -> tuple[list[float], floa
         if server is not None:
             server.stop()
     return results[0][1], max(r[2] for r in results), results[0][3]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,6 +47,14 @@ class AllreduceStats:
     def density(self) -> float:
         return self.nonzero_blocks / self.blocks if self.blocks else 0.0
 
+    def accumulate(self, other: AllreduceStats) -> None:
+        """Add `other`'s counts and time to these (totals over many allreduces)."""
+        for name in ("elements", "blocks", "nonzero_blocks", "packets_sent", "packets_received",
+                     "payload_bytes_sent", "retransmissions", "queries", "ignored_packets", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for slot, retries in other.per_slot_retries.items():
+            self.per_slot_retries[slot] = self.per_slot_retries.get(slot, 0) + retries
+
 
 class AgentFailed(RuntimeError):
     """A previous allreduce failed; slot state must be reset on both sides."""

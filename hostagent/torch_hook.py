@@ -9,12 +9,12 @@ the same buckets in the same order, which is what the protocol requires.
 """
 # No `from __future__ import annotations`: DDP checks the hook's annotations
 # against the real dist.GradBucket and torch.futures.Future objects.
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 import torch.distributed as dist
 
-from p4reduce.hostagent.agent import HostAgent
+from p4reduce.hostagent.agent import AllreduceStats, HostAgent
 
 
 @dataclass
@@ -22,15 +22,8 @@ class P4ReduceHookState:
     agent: HostAgent
     average: bool = True  # DDP semantics: gradients are averaged over ranks
     buckets: int = 0
-    wire_bytes: int = 0
     dense_bytes: int = 0
-    nonzero_blocks: int = 0
-    blocks: int = 0
-    seconds: float = 0.0
-
-    @property
-    def density(self) -> float:
-        return self.nonzero_blocks / self.blocks if self.blocks else 0.0
+    totals: AllreduceStats = field(default_factory=AllreduceStats)  # over every bucket so far
 
 
 def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
@@ -44,13 +37,9 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.fu
     state.agent.allreduce(values, out=values)
     if state.average:
         host.div_(state.agent.config.scale_workers)
-    st = state.agent.last_stats
     state.buckets += 1
-    state.wire_bytes += st.wire_bytes_sent
     state.dense_bytes += grad.numel() * 4
-    state.nonzero_blocks += st.nonzero_blocks
-    state.blocks += st.blocks
-    state.seconds += st.seconds
+    state.totals.accumulate(state.agent.last_stats)
     fut: torch.futures.Future[torch.Tensor] = torch.futures.Future()
     fut.set_result(host.to(grad.device).view_as(grad))
     return fut

@@ -22,15 +22,12 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-if "/usr/lib/python3/dist-packages" not in sys.path:  # Debian's mininet package
-    sys.path.append("/usr/lib/python3/dist-packages")
+from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.impairment import Impairment
+from p4reduce.testbed.netns import nft_egress, netem_supported
+from p4reduce.testbed.results import Panel, plot_panels, write_csv
 
-from p4reduce.testbed.impairment import Impairment  # noqa: E402
-from p4reduce.testbed.netns import _nft_egress, netem_supported  # noqa: E402
-from p4reduce.protocol import AGG_UDP_PORT  # noqa: E402
-from p4reduce.testbed.results import write_csv  # noqa: E402
+HERE = pathlib.Path(__file__).resolve().parent  # this script's folder (bmv2_node, gloo_allreduce)
 
 PY = sys.executable
 BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table
@@ -98,7 +95,7 @@ def build_topology(args) -> Topology:
     net.start()
     if args.loss and not use_netem:
         for h in workers:
-            h.cmd(f"nft -f - <<'EOF'\n{_nft_egress(h.defaultIntf().name, Impairment(loss=args.loss))}EOF")
+            h.cmd(f"nft -f - <<'EOF'\n{nft_egress(h.defaultIntf().name, Impairment(loss=args.loss))}EOF")
     return topo
 
 
@@ -183,7 +180,7 @@ def run_gloo(topo: Topology, args) -> float | None:
     except ImportError:
         return None
     master = f"{hosts[0].IP()}:29517"
-    procs = [h.popen([PY, str(ROOT / "mininet" / "gloo_allreduce.py"), "--master", master,
+    procs = [h.popen([PY, str(HERE / "gloo_allreduce.py"), "--master", master,
                       "--rank", str(r), "--workers", str(len(hosts)), "--elements", str(args.elements),
                       "--iterations", str(args.iterations)], stdout=subprocess.PIPE,
                      stderr=subprocess.PIPE, text=True,
@@ -195,28 +192,25 @@ def run_gloo(topo: Topology, args) -> float | None:
 
 
 def plot(rows: list[dict], path: pathlib.Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
     p4 = sorted((r for r in rows if r["method"] == "p4reduce"), key=lambda r: r["density"])
+    gloo = [r for r in rows if r["method"] == "gloo_dense"]
     d = [r["density"] * 100 for r in p4]
-    a1.plot(d, [r["median_ms"] for r in p4], marker="o", label="p4reduce")
-    a2.plot(d, [r["goodput_mbit"] for r in p4], marker="o", label="p4reduce")
-    for r in rows:
-        if r["method"] == "gloo_dense":
-            a1.axhline(r["median_ms"], color="gray", ls="--", label="gloo dense")
-            a2.axhline(r["goodput_mbit"], color="gray", ls="--", label="gloo dense")
-    for ax, label in ((a1, "allreduce time (ms)"), (a2, "goodput (Mbit/s of tensor)")):
-        ax.set_xscale("log")
-        ax.set_xlabel("non-zero blocks (%)")
-        ax.set_ylabel(label)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
-    fig.suptitle(f"{rows[0]['workers']} workers, {rows[0]['elements'] * 4 / 2**20:.0f} MB, "
-                 f"{rows[0]['bw_mbit'] or 'unlimited'} Mbit/s links")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    panels = [Panel("", "non-zero blocks (%)", label, {"p4reduce": (d, [r[key] for r in p4])},
+                    {"gloo dense": r[key] for r in gloo})
+              for key, label in (("median_ms", "allreduce time (ms)"),
+                                 ("goodput_mbit", "goodput (Mbit/s of tensor)"))]
+    plot_panels(path, panels, f"{rows[0]['workers']} workers, {rows[0]['elements'] * 4 / 2**20:.0f} MB, "
+                              f"{rows[0]['bw_mbit'] or 'unlimited'} Mbit/s links")
+
+
+def _require_mininet() -> None:
+    """Mininet's Python module must be importable by this interpreter (not only Debian's python3)."""
+    try:
+        from mininet.net import Mininet  # noqa: F401
+    except ImportError:
+        raise SystemExit(f"{sys.executable} cannot import Mininet's Python module: install it with "
+                         "`pip install 'p4reduce[mininet]'` (mnexec comes from Debian's `mininet` "
+                         "package), or run this script with the interpreter that has it") from None
 
 
 def main() -> int:
@@ -245,8 +239,8 @@ def main() -> int:
                          "(the bridge replicates it, as a switch would)")
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "mininet"))
-    from bmv2_node import bmv2_available
+    _require_mininet()
+    from bmv2_node import bmv2_available  # beside this script
     if args.switch == "auto":
         args.switch = "bmv2" if bmv2_available() and args.topo == "star" else "lxbr"
     if args.switch == "bmv2" and args.topo != "star":

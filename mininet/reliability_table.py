@@ -7,14 +7,11 @@ impaired links, software aggregator. Run as root:
 from __future__ import annotations
 
 import argparse
-import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-
-from p4reduce.testbed.impairment import Impairment  # noqa: E402
-from p4reduce.testbed.netns import netem_supported  # noqa: E402
-from p4reduce.testbed.experiment import NetnsRun, run  # noqa: E402
+from p4reduce.testbed.experiment import NetnsRun, run
+from p4reduce.testbed.impairment import Impairment
+from p4reduce.testbed.netns import netem_supported
 
 SCENARIOS = [
     ("clean", None),

@@ -7,25 +7,18 @@ from __future__ import annotations
 
 import pathlib
 import shutil
-import socket
 import subprocess
 from dataclasses import dataclass
 from typing import Mapping
 
 from p4reduce.controller.client import SwitchClient
 from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
+from p4reduce.testbed.ports import free_port
 
 # The aggregator address workers send to: the switch answers for it (workers
 # get a static ARP entry), as docs/protocol.md section 8 describes.
 AGG_IP = "10.0.0.254"
 AGG_MAC = "02:00:00:00:00:fe"
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port nobody listens on right now (for a switch's gRPC/thrift server)."""
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
 
 
 @dataclass(frozen=True)

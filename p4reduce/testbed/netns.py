@@ -152,7 +152,7 @@ class Testbed:
                 _run("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev, "root",
                      "tbf", "rate", f"{imp.rate_mbit}mbit", "burst", "64kb", "latency", "50ms")
             if imp.loss or imp.duplicate:
-                _run("ip", "netns", "exec", ns, "nft", "-f", "-", input_=_nft_egress(dev, imp))
+                _run("ip", "netns", "exec", ns, "nft", "-f", "-", input_=nft_egress(dev, imp))
         return "nftables"
 
 
@@ -165,7 +165,7 @@ def nft_drop_both_ways(dev: str, loss: float) -> str:
     return f"table netdev p4r_loss_{dev.replace('-', '_')} {{\n{chains}}}\n"
 
 
-def _nft_egress(dev: str, imp: Impairment) -> str:
+def nft_egress(dev: str, imp: Impairment) -> str:
     """Random drop, then random duplication, of UDP leaving `dev`."""
     rules = []
     if imp.loss:

@@ -1,9 +1,10 @@
-"""Writing experiment results (benchmarks, Mininet runs)."""
+"""Writing experiment results (benchmarks, Mininet runs): CSV and line plots."""
 from __future__ import annotations
 
 import csv
 import pathlib
-from typing import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
 
 
 def write_csv(path: pathlib.Path, fields: list[str], rows: Iterable[Mapping[str, object]]) -> None:
@@ -12,3 +13,39 @@ def write_csv(path: pathlib.Path, fields: list[str], rows: Iterable[Mapping[str,
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
+
+
+@dataclass
+class Panel:
+    """One plot: lines over x, plus horizontal baselines (e.g. a dense collective's time)."""
+    title: str
+    xlabel: str
+    ylabel: str
+    lines: dict[str, tuple[Sequence[float], Sequence[float]]] = field(default_factory=dict)
+    baselines: dict[str, float] = field(default_factory=dict)
+    ylog: bool = False
+
+
+def plot_panels(path: pathlib.Path, panels: Sequence[Panel], title: str | None = None) -> None:
+    """Panels side by side, x on a log scale, written as a PNG (needs matplotlib)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels), 4), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        for label, (xs, ys) in panel.lines.items():
+            ax.plot(xs, ys, marker="o", label=label)
+        for label, y in panel.baselines.items():
+            ax.axhline(y, color="gray", ls="--", label=label)
+        ax.set_xscale("log")
+        if panel.ylog:
+            ax.set_yscale("log")
+        ax.set_xlabel(panel.xlabel)
+        ax.set_ylabel(panel.ylabel)
+        ax.set_title(panel.title)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
