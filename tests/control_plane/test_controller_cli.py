@@ -1,4 +1,4 @@
-"""`python -m controller ...` (controller.cli.main) against the fake P4Runtime server."""
+"""`p4reduce controller ...` against the fake P4Runtime server."""
 from __future__ import annotations
 
 import json
@@ -10,10 +10,18 @@ import pytest
 import yaml
 
 from p4reduce.controller import bmv2
-from p4reduce.cli.controller import main
+from p4reduce.cli import main as p4reduce_main
 from fake_p4runtime import serve
 
 HERE = pathlib.Path(__file__).resolve().parent
+
+
+def main(argv: list[str]) -> int:
+    """`p4reduce controller ARGV...`; argparse's own exits become return codes."""
+    try:
+        return p4reduce_main(["controller", *argv])
+    except SystemExit as exc:
+        return int(exc.code)
 SMALL = HERE / "p4info_small.txtpb"
 
 
@@ -66,21 +74,24 @@ def test_reset_uses_the_thrift_port_of_the_config(tmp_path, bmv2_json, capsys, m
         capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["reset", "--job", "2"], "no job 2 in the configuration"),
-    (["counters", "--timeout", "0.3"], "no P4Runtime server answered at 127.0.0.1:1 within 0.3 s"),
-    (["install", "--p4info", "/nonexistent.txtpb"], "cannot read P4Info /nonexistent.txtpb"),
+@pytest.mark.parametrize("argv, code, message", [
+    (["reset", "--job", "2"], 2, "no job 2 in the configuration"),
+    (["reset", "--job", "70000"], 2, "--job: 70000 outside 0..65535"),
+    (["counters", "--timeout", "0.3"], 1, "no P4Runtime server answered at 127.0.0.1:1 within 0.3 s"),
+    (["counters", "--timeout", "-1"], 2, "--timeout: -1 outside"),
+    (["install", "--p4info", "/nonexistent.txtpb"], 2, "cannot read P4Info /nonexistent.txtpb"),
 ])
-def test_errors_exit_1_with_a_message(tmp_path, capsys, argv, message):
+def test_errors_give_one_line(tmp_path, capsys, argv, code, message):
     cfg = write_config(tmp_path, "127.0.0.1:1")
-    assert main([argv[0], "--config", str(cfg), *argv[1:]]) == 1
+    assert main([argv[0], "--config", str(cfg), *argv[1:]]) == code
     err = capsys.readouterr().err
-    assert err.startswith("p4reduce controller: error: ") and message in err
+    assert err.startswith(f"p4reduce controller {argv[0]}: error: ") and message in err, err
+    assert len(err.strip().splitlines()) == 1
 
 
-def test_bad_config_file_exit_1(tmp_path, capsys):
+def test_bad_config_file_exit_2(tmp_path, capsys):
     (tmp_path / "c.yaml").write_text("jobs: 3\n")
-    assert main(["counters", "--config", str(tmp_path / "c.yaml")]) == 1
+    assert main(["counters", "--config", str(tmp_path / "c.yaml")]) == 2
     assert "c.yaml: jobs: expected a list" in capsys.readouterr().err
 
 
