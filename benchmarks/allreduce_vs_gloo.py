@@ -28,7 +28,7 @@ import torch.multiprocessing as mp
 from p4reduce.cli.demo import DemoConfig, run_demo
 from p4reduce.protocol import Mode
 from p4reduce.testbed.ports import free_port
-from p4reduce.testbed.results import Panel, plot_panels, write_csv
+from p4reduce.testbed.results import Panel, save_results
 from p4reduce.testbed.synthetic import worker_tensor
 
 FIELDS = ["workers", "size_mb", "density", "block_size", "p4reduce_ms", "gloo_dense_ms",
@@ -80,17 +80,18 @@ def time_p4reduce(n: int, elements: int, block: int, slots: int, density: float,
                                start_method="spawn", multicast=multicast))
 
 
-def plot(rows: list[dict], path: pathlib.Path) -> None:
-    panels = []
+def panels(rows: list[dict]) -> list[Panel]:
+    """One panel per (workers, size): time over density for each method."""
+    out = []
     for w, mb in sorted({(r["workers"], r["size_mb"]) for r in rows}):
         sel = sorted((r for r in rows if r["workers"] == w and r["size_mb"] == mb),
                      key=lambda r: r["density"])
         d = [r["density"] * 100 for r in sel]
-        panels.append(Panel(f"{w} workers, {mb} MB", "non-zero blocks (%)", "allreduce time (ms)",
+        out.append(Panel(f"{w} workers, {mb} MB", "non-zero blocks (%)", "allreduce time (ms)",
                             {label: (d, [r[key] for r in sel]) for key, label in (
                                 ("p4reduce_ms", "p4reduce"), ("gloo_dense_ms", "gloo dense"),
                                 ("gloo_sparse_ms", "gloo sparse COO"))}, ylog=True))
-    plot_panels(path, panels)
+    return out
 
 
 def main() -> int:
@@ -138,9 +139,7 @@ def main() -> int:
                 print(f"{n:>2} {mb:>5g} {density:>6.1%} | {p4_ms:>7.1f}ms {dense_ms:>7.1f}ms "
                       f"{sparse_ms:>7.1f}ms | {row['speedup_vs_dense']:>6.2f}x "
                       f"{row['speedup_vs_sparse']:>6.2f}x | {row['wire_over_payload']}", flush=True)
-    write_csv(out.with_suffix(".csv"), FIELDS, rows)
-    plot(rows, out.with_suffix(".png"))
-    print(f"wrote {out.with_suffix('.csv')} and {out.with_suffix('.png')}")
+    save_results(out, FIELDS, rows, panels(rows))
     return 0
 
 

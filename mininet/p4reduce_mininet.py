@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.netns import nft_egress, netem_supported
-from p4reduce.testbed.results import Panel, plot_panels, write_csv
+from p4reduce.testbed.results import Panel, save_results
 
 HERE = pathlib.Path(__file__).resolve().parent  # this script's folder (bmv2_node, gloo_allreduce)
 
@@ -191,16 +191,17 @@ def run_gloo(topo: Topology, args) -> float | None:
     return statistics.median(max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations))
 
 
-def plot(rows: list[dict], path: pathlib.Path) -> None:
+def panels(rows: list[dict]) -> tuple[list[Panel], str]:
+    """Time and goodput over density, gloo dense as the baseline; and the figure's title."""
     p4 = sorted((r for r in rows if r["method"] == "p4reduce"), key=lambda r: r["density"])
     gloo = [r for r in rows if r["method"] == "gloo_dense"]
     d = [r["density"] * 100 for r in p4]
-    panels = [Panel("", "non-zero blocks (%)", label, {"p4reduce": (d, [r[key] for r in p4])},
+    figures = [Panel("", "non-zero blocks (%)", label, {"p4reduce": (d, [r[key] for r in p4])},
                     {"gloo dense": r[key] for r in gloo})
               for key, label in (("median_ms", "allreduce time (ms)"),
                                  ("goodput_mbit", "goodput (Mbit/s of tensor)"))]
-    plot_panels(path, panels, f"{rows[0]['workers']} workers, {rows[0]['elements'] * 4 / 2**20:.0f} MB, "
-                              f"{rows[0]['bw_mbit'] or 'unlimited'} Mbit/s links")
+    return figures, (f"{rows[0]['workers']} workers, {rows[0]['elements'] * 4 / 2**20:.0f} MB, "
+                     f"{rows[0]['bw_mbit'] or 'unlimited'} Mbit/s links")
 
 
 def _require_mininet() -> None:
@@ -275,9 +276,7 @@ def main() -> int:
                   f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions", flush=True)
     finally:
         topo.net.stop()
-    write_csv(out.with_suffix(".csv"), FIELDS, rows)
-    plot(rows, out.with_suffix(".png"))
-    print(f"wrote {out.with_suffix('.csv')} and {out.with_suffix('.png')}")
+    save_results(out, FIELDS, rows, *panels(rows))
     return 0
 
 

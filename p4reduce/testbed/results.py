@@ -26,6 +26,14 @@ class Panel:
     ylog: bool = False
 
 
+def save_results(out: pathlib.Path, fields: list[str], rows: list[Mapping[str, object]],
+                 panels: Sequence[Panel], title: str | None = None) -> None:
+    """`out`.csv and `out`.png (the panels), and say where they are."""
+    write_csv(out.with_suffix(".csv"), fields, rows)
+    plot_panels(out.with_suffix(".png"), panels, title)
+    print(f"wrote {out.with_suffix('.csv')} and {out.with_suffix('.png')}")
+
+
 def plot_panels(path: pathlib.Path, panels: Sequence[Panel], title: str | None = None) -> None:
     """Panels side by side, x on a log scale, written as a PNG (needs matplotlib)."""
     import matplotlib
