@@ -19,7 +19,7 @@ const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of s
 // B = 32 int32 values per packet: the only non-zero `count` the switch accepts.
 const bit<16> VALUES_PER_PACKET = 32;
 // 1024 slots. Every per-slot register holds both shadow versions, at index
-// version * NUM_SLOTS + slot, so the version bit lands on bit SLOT_BITS.
+// shadow * NUM_SLOTS + slot, so the shadow bit lands on bit SLOT_BITS.
 #define NUM_SLOTS 1024
 #define SLOT_BITS 10
 #define REGISTER_SIZE 2048
@@ -72,8 +72,8 @@ header udp_t {
     bit<16> checksum;
 }
 
-// docs/protocol.md section 2. `version` is the protocol version; the shadow
-// version of the slot's round is the top bit of `pool`, called `shadow` here.
+// docs/protocol.md section 2. `version` is the protocol version; which of the
+// slot's two register copies the round uses is the top bit of `pool`: `shadow`.
 header agg_t {
     bit<8>  version;
     bit<8>  msg_type;
@@ -121,7 +121,7 @@ struct metadata_t {
     // Per packet, ingress.
     bit<32> worker_bit;     // 1 << worker_id
     bit<32> index;          // register cell of this round: shadow * NUM_SLOTS + slot
-    bit<32> other_index;    // the same slot's cell of the other version
+    bit<32> other_index;    // the same slot's cell of the other shadow copy
     bit<32> bitmap_before;  // seen bitmap of this round before this packet
     bit<1>  first;          // first counted packet of the round: overwrite, don't add
     bit<1>  retransmission; // this worker was already counted in this round

@@ -1,7 +1,7 @@
 // p4reduce: in-network aggregation of block-sparse gradients (v1model / BMv2).
 //
 // The switch ("dense" mode) side of docs/protocol.md: per slot and shadow
-// version a seen bitmap, a countdown, a running minimum of the workers'
+// copy a seen bitmap, a countdown, a running minimum of the workers'
 // look-ahead keys and 32 value registers. A completed round is multicast to
 // the job's workers; a worker that retransmits into a completed round gets the
 // stored result by unicast. Everything else is L2-forwarded.
@@ -52,7 +52,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
 
     action locate_cell() {
         meta.worker_bit = 32w1 << meta.worker_id;
-        // version * NUM_SLOTS + slot; worker_check guarantees slot < NUM_SLOTS.
+        // shadow * NUM_SLOTS + slot; worker_check guarantees slot < NUM_SLOTS.
         meta.index = ((bit<32>) hdr.agg.shadow << SLOT_BITS) | (bit<32>) hdr.agg.slot;
         meta.other_index = meta.index ^ NUM_SLOTS;
     }
