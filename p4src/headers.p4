@@ -18,7 +18,7 @@ const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of s
 // --- Switch constants (docs/protocol.md section 8) ---
 // B = 32 int32 values per packet: the only non-zero `count` the switch accepts.
 const bit<16> VALUES_PER_PACKET = 32;
-// 1024 slots. Every per-slot register holds both shadow versions, at index
+// 1024 slots. Every per-slot register holds both shadow copies, at index
 // shadow * NUM_SLOTS + slot, so the shadow bit lands on bit SLOT_BITS.
 #define NUM_SLOTS 1024
 #define SLOT_BITS 10

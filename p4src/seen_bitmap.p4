@@ -1,7 +1,7 @@
-// Which workers have been counted in the round, per slot and version
+// Which workers have been counted in the round, per slot and shadow copy
 // (docs/protocol.md section 6 step 2).
-// A packet of version v sets its worker's bit in set v and clears it in set
-// 1-v: a worker that moved on to a round of version v has received the result
+// A packet with shadow bit v sets its worker's bit in set v and clears it in set
+// 1-v: a worker that moved on to a round with shadow bit v has received the result
 // of the round held in 1-v, so by the time set 1-v is reused every bit in it
 // is clear again (SwitchML's self-cleaning; no control-plane clearing).
 #ifndef P4REDUCE_SEEN_BITMAP_P4

@@ -1,4 +1,4 @@
-// The B = 32 aggregated values of every slot and version: one register array
+// The B = 32 aggregated values of every slot and shadow copy: one register array
 // per value position (registers P4ReduceIngress.values.value_00 .. value_31),
 // so one packet updates all 32 positions of its cell in one pass.
 // The first counted packet of a round overwrites (a reused set needs no
