@@ -92,7 +92,7 @@ def _reset(args: argparse.Namespace) -> int:
     _, bmv2_json = _pipeline_files(args)
     # Registers are reachable only over BMv2's thrift port: no P4Runtime session needed.
     client = SwitchClient(cfg.switch.grpc_addr, cfg.switch.device_id, cfg.switch.election_id,
-                          thrift_port=cfg.switch.thrift_port)
+                          thrift_port=cfg.switch.thrift_port, thrift_ip=cfg.switch.thrift_ip)
     client.use_bmv2_json(bmv2_json)
     cells = client.reset_job(job)
     print(f"job {job.job_id}: zeroed {cells} register cells (slots {job.slot_base}.."

@@ -9,8 +9,8 @@ import sys
 import pytest
 import yaml
 
-from p4reduce.controller import bmv2
 from p4reduce.cli import main as p4reduce_main
+from fake_bmv2_thrift import serve as serve_thrift
 from fake_p4runtime import serve
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -25,8 +25,8 @@ def main(argv: list[str]) -> int:
 SMALL = HERE / "p4info_small.txtpb"
 
 
-def write_config(tmp_path: pathlib.Path, grpc_addr: str) -> pathlib.Path:
-    cfg = {"switch": {"grpc_addr": grpc_addr, "thrift_port": 9093},
+def write_config(tmp_path: pathlib.Path, grpc_addr: str, thrift_port: int = 9093) -> pathlib.Path:
+    cfg = {"switch": {"grpc_addr": grpc_addr, "thrift_port": thrift_port},
            "jobs": [{"job_id": 1, "slot_base": 8, "num_slots": 2, "mgid": 5, "workers": [
                {"worker_id": 0, "port": 1, "mac": "02:00:00:00:00:01", "ip": "10.0.0.1",
                 "udp_port": 40000}]}],
@@ -59,19 +59,18 @@ def test_install_then_counters(tmp_path, bmv2_json, capsys):
     assert counters["data_counted"] == 4 and counters["forwarded"] == 1 and counters["malformed"] == 0
 
 
-def test_reset_uses_the_thrift_port_of_the_config(tmp_path, bmv2_json, capsys, monkeypatch):
-    calls = []
-    monkeypatch.setattr(bmv2.shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(bmv2.subprocess, "run", lambda argv, input, **kw: (
-        calls.append((argv, input)) or subprocess.CompletedProcess(argv, 0, "", "")))
-    cfg = write_config(tmp_path, "127.0.0.1:1")  # no P4Runtime server needed for a reset
-    assert main(["reset", "--config", str(cfg), "--job", "1", "--json", str(bmv2_json)]) == 0
-    ((argv, stdin),) = calls
-    assert argv == ["/usr/bin/simple_switch_CLI", "--thrift-port", "9093"]
-    assert stdin.split("\n")[:4] == ["register_write I.seen 8 0", "register_write I.seen 9 0",
-                                     "register_write I.seen 1032 0", "register_write I.seen 1033 0"]
-    assert "job 1: zeroed 8 register cells (slots 8..9, both versions) via thrift port 9093" in \
-        capsys.readouterr().out
+def test_reset_zeroes_the_jobs_slots_over_the_configured_thrift_port(tmp_path, bmv2_json, capsys):
+    with serve_thrift() as switch:
+        for name in ("I.seen", "I.value"):
+            switch.add_register(name, 2048, fill=7)
+        cfg = write_config(tmp_path, "127.0.0.1:1", thrift_port=switch.port)  # no P4Runtime needed
+        assert main(["reset", "--config", str(cfg), "--job", "1", "--json", str(bmv2_json)]) == 0
+    for name in ("I.seen", "I.value"):
+        cells = switch.registers[name]
+        assert cells[8:10] == [0, 0] and cells[1032:1034] == [0, 0]  # slots 8..9, both shadow copies
+        assert cells.count(0) == 4
+    assert (f"job 1: zeroed 8 register cells (slots 8..9, both shadow copies) via thrift port "
+            f"{switch.port}") in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, code, message", [
