@@ -2,21 +2,25 @@
 from __future__ import annotations
 
 import math
+import secrets
 import select
 import selectors
 import socket
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
 from p4reduce.hostagent import fixedpoint
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.hostagent.config import WorkerConfig
+from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
 from p4reduce.hostagent.rto import RtoEstimator
 from p4reduce.hostagent.stream import Stream
+from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
+                               MsgType, fingerprint)
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
-from p4reduce.protocol import ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, MalformedPacket, MsgType
 
 SOCKET_BUFFER_BYTES = 8 << 20
 WIRE_OVERHEAD = 14 + 20 + 8  # Ethernet + IPv4 + UDP headers per datagram
@@ -56,10 +60,6 @@ class AllreduceStats:
             self.per_slot_retries[slot] = self.per_slot_retries.get(slot, 0) + retries
 
 
-class AgentFailed(RuntimeError):
-    """A previous allreduce failed; slot state must be reset on both sides."""
-
-
 class HostAgent:
     """One worker's endpoint. Call `allreduce` the same number of times, with
     tensors of the same shape, on every worker of the job."""
@@ -81,6 +81,9 @@ class HostAgent:
             self._receivers.append(BatchReceiver(self._group_sock))
         self._rounds = [0] * config.num_slots
         self._epoch = 0
+        # This process's identity towards the aggregator, and the session its JOIN got.
+        self._incarnation = secrets.randbits(32)
+        self._session: int | None = None
         self._failed: str | None = None
         self._rto = RtoEstimator(config.timeout, config.timeout, config.max_timeout)
         self.last_stats = AllreduceStats()
@@ -114,20 +117,62 @@ class HostAgent:
         self.close()
 
     def reset(self) -> None:
-        """Forget round/epoch state, to pair with a reset of the job on the aggregator."""
+        """Forget round/epoch state and the session, to pair with a reset of the job on the
+        aggregator: the next allreduce joins the job afresh, as a new process would."""
         self._rounds = [0] * self.config.num_slots
         self._epoch = 0
+        self._incarnation = secrets.randbits(32)
+        self._session = None
         self._failed = None
 
     def reset_job(self, timeout: float = 5.0) -> None:
-        """Ask a software aggregator to forget the job's slot state, then reset() locally.
+        """Ask a software aggregator to forget the job's state, then reset() locally.
 
-        Call it from one worker (or use the controller for a switch) once every
-        worker has stopped sending; then call reset() on the others.
+        Call it from one worker that has joined the job (or use the controller for
+        a switch) once every worker has stopped sending; then call reset() on the
+        others. The aggregator takes a RESET only from a member of the job.
         """
         cfg = self.config
+        if self._session is None:
+            self._join(allow_failed=True)
         request = AggHeader(MsgType.RESET, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, 0,
-                            NONE).pack()
+                            NONE, session=self._session or 0).pack()
+        answer = self._exchange(request, lambda h, raw: raw == request or h.msg_type == MsgType.ERROR,
+                                timeout, "RESET")
+        if answer.msg_type == MsgType.ERROR:
+            raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+        self.reset()
+
+    def _join(self, allow_failed: bool = False) -> None:
+        """JOIN the job: learn its geometry as the aggregator (or switch) has it, and a session.
+
+        `allow_failed`: a failed job still makes this process a member (the ERROR
+        carries the session), which is all a RESET needs.
+        """
+        cfg = self.config
+        request = AggHeader(MsgType.JOIN, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, self._incarnation,
+                            cfg.block_size, cfg.num_slots, cfg.mode.code, cfg.num_workers).pack()
+        answer = self._exchange(
+            request, lambda h, raw: h.msg_type in (MsgType.JOINED, MsgType.ERROR) and h.epoch == self._incarnation,
+            cfg.failure_timeout, "JOIN")
+        if answer.msg_type == MsgType.ERROR:
+            self._session = answer.session or None
+            if allow_failed and self._session is not None:
+                return
+            raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+        theirs = {"num_workers": answer.next_exp, "slot_base": answer.slot, "num_slots": answer.next_block,
+                  "block_size": answer.block, "mode": _mode_name(answer.exp)}
+        ours = {"num_workers": cfg.num_workers, "slot_base": cfg.slot_base, "num_slots": cfg.num_slots,
+                "block_size": cfg.block_size, "mode": cfg.mode.value}
+        for name, value in ours.items():
+            if theirs[name] != value:
+                raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator's job has "
+                                       f"{name} {theirs[name]}, this worker {value}")
+        self._session = answer.session
+
+    def _exchange(self, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float,
+                  what: str) -> AggHeader:
+        """Send `request` until an answer that `accept`s arrives (retransmitting every RTO)."""
         deadline = time.monotonic() + timeout
         buf = bytearray(65535)
         while time.monotonic() < deadline:
@@ -140,13 +185,13 @@ class HostAgent:
                     break
                 try:
                     n = self._sock.recv_into(buf)
-                except (BlockingIOError, ConnectionRefusedError):
+                    h = AggHeader.unpack(memoryview(buf)[:n])
+                except (BlockingIOError, ConnectionRefusedError, MalformedPacket):
                     continue
-                if bytes(buf[:n]) == request:
-                    self.reset()
-                    return
-        raise TimeoutError(f"job {cfg.job_id}: the aggregator did not acknowledge RESET "
-                           f"within {timeout} s")
+                if h.job_id == self.config.job_id and accept(h, bytes(buf[:n])):
+                    return h
+        raise TimeoutError(f"job {self.config.job_id} worker {self.config.worker_id}: the aggregator "
+                           f"did not answer {what} within {timeout:g} s")
 
     # -- public API -------------------------------------------------------------
     def allreduce(self, array: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -179,13 +224,17 @@ class HostAgent:
             out = np.zeros(array.shape, dtype=array.dtype)
         elif not in_place:
             out[...] = 0
-        epoch = self._epoch
-        self._epoch = (self._epoch + 1) % EPOCH_MOD
         stats = self.last_stats = AllreduceStats(
             elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
         target = _BlockTarget(out.reshape(-1), cfg.block_size)
         try:
-            streams = self._make_streams(plan, target, epoch)
+            if self._session is None and plan.num_streams:  # an empty tensor sends nothing
+                self._join()
+            epoch = self._epoch
+            self._epoch = (self._epoch + 1) % EPOCH_MOD
+            tag = fingerprint(epoch, flat.size, flat.dtype, cfg.block_size, cfg.num_slots,
+                              cfg.scale_workers)
+            streams = self._make_streams(plan, target, epoch, tag)
             self._run(streams, stats)
         except BaseException as exc:
             self._failed = f"{type(exc).__name__}: {exc}"
@@ -197,13 +246,17 @@ class HostAgent:
             self._rounds[s.slot - cfg.slot_base] = s.round
         if any(s.overflow for s in streams):
             raise OverflowError("the aggregator reported an int32 overflow in the sum")
+        if target.float_overflow:
+            raise OverflowError("the float32 sum of some block exceeds float32's range (inf)")
         return out
 
     # -- internals --------------------------------------------------------------
-    def _make_streams(self, plan: BlockPlan, out: _BlockTarget, epoch: int) -> list[Stream]:
+    def _make_streams(self, plan: BlockPlan, out: _BlockTarget, epoch: int, tag: int) -> list[Stream]:
         cfg = self.config
         is_float = plan.dtype == np.float32
         n = cfg.scale_workers
+        # Exponents from which a sum of n values below 2^e can exceed float32 (2^128).
+        overflow_exp = fixedpoint.EXP_BIAS + 128 - (n - 1).bit_length()
 
         def quantize(block: int, exp: int) -> np.ndarray:
             values = plan.block(block)
@@ -211,7 +264,10 @@ class HostAgent:
 
         def deliver(block: int, exp: int, values: np.ndarray) -> None:
             if is_float:
-                fixedpoint.dequantize_into(values, exp, n, out.block(block))
+                dest = out.block(block)
+                fixedpoint.dequantize_into(values, exp, n, dest)
+                if exp >= overflow_exp and not np.isfinite(dest).all():
+                    out.float_overflow = True
             else:
                 out.block(block)[:] = values
 
@@ -222,7 +278,8 @@ class HostAgent:
                 job_id=cfg.job_id, worker_id=cfg.worker_id, slot=cfg.slot_base + s,
                 round_=self._rounds[s], epoch=epoch, mode=cfg.mode, my_blocks=mine,
                 my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
-                block_size=cfg.block_size, quantize=quantize, deliver=deliver))
+                block_size=cfg.block_size, quantize=quantize, deliver=deliver,
+                session=self._session or 0, blocks=plan.num_blocks, fingerprint=tag))
         return streams
 
     def _send(self, packet: bytes | bytearray, stats: AllreduceStats) -> None:
@@ -278,9 +335,13 @@ class HostAgent:
             except MalformedPacket:
                 stats.ignored_packets += 1
                 continue
+            if h.job_id != cfg.job_id or h.worker_id not in (cfg.worker_id, ALL_WORKERS):
+                stats.ignored_packets += 1
+                continue
+            if h.msg_type == MsgType.ERROR:  # about the job, whichever slot it names
+                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(h.block), h.next_block, h.epoch)
             stream = by_slot.get(h.slot)
-            if (stream is None or h.job_id != cfg.job_id
-                    or h.worker_id not in (cfg.worker_id, ALL_WORKERS)):
+            if stream is None:
                 stats.ignored_packets += 1
                 continue
             if h.msg_type == MsgType.PENDING:
@@ -358,6 +419,7 @@ class _BlockTarget:
         self._body = flat[: self._nfull * block_size].reshape(self._nfull, block_size)
         self._tail = np.zeros(block_size, dtype=flat.dtype) if flat.size % block_size else None
         self._tail_written = False
+        self.float_overflow = False  # a delivered float32 block summed to inf
 
     def block(self, b: int) -> np.ndarray:
         if b < self._nfull:
@@ -386,6 +448,20 @@ class _RoundTimer:
     def backoff(self, now: float, cap: float) -> None:
         self.timeout = min(self.timeout * 2, cap)
         self.deadline = now + self.timeout
+
+
+def _error_code(value: int) -> ErrorCode | int:
+    try:
+        return ErrorCode(value)
+    except ValueError:
+        return value
+
+
+def _mode_name(code: int) -> str:
+    try:
+        return Mode.from_code(code).value
+    except ValueError:
+        return f"unknown mode {code}"
 
 
 class AllreduceTimeout(TimeoutError):

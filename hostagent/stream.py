@@ -5,11 +5,13 @@ from typing import Callable
 
 import numpy as np
 
-from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, Flags, Mode, MsgType, encode,
+from p4reduce.hostagent.errors import JobFailed
+from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, encode,
                                packet_buffer, wire_values)
 
-
-_OVERFLOW = int(Flags.OVERFLOW)  # a plain int: IntFlag arithmetic is slow on the per-result path
+# Plain ints: IntFlag arithmetic is slow on the per-result path.
+_OVERFLOW = int(Flags.OVERFLOW)
+_MISMATCH = int(Flags.MISMATCH)
 
 
 class ProtocolError(RuntimeError):
@@ -27,10 +29,13 @@ class Stream:
     def __init__(self, *, job_id: int, worker_id: int, slot: int, round_: int, epoch: int,
                  mode: Mode, my_blocks: list[int], my_exps: dict[int, int], block_size: int,
                  quantize: Callable[[int, int], np.ndarray],
-                 deliver: Callable[[int, int, np.ndarray], None]) -> None:
+                 deliver: Callable[[int, int, np.ndarray], None],
+                 session: int = 0, blocks: int = 0, fingerprint: int = 0) -> None:
         self.job_id, self.worker_id, self.slot = job_id, worker_id, slot
         self.round = round_
         self.epoch = epoch
+        # Carried by every packet: which session, and which allreduce (docs/protocol.md 2).
+        self.session, self.blocks, self.fingerprint = session, blocks, fingerprint
         self.mode = mode
         self._mine = my_blocks  # ascending, NONE-terminated
         self._exps = my_exps
@@ -51,7 +56,8 @@ class Stream:
         nxt = self._mine[self._pos]
         return AggHeader(msg_type, self.job_id, self.worker_id, self.slot, self.round & 1,
                          self.epoch, self.block, nxt, self.exp,
-                         self._exps.get(nxt, 0), count)
+                         self._exps.get(nxt, 0), count, 0, self.session, self.blocks,
+                         self.fingerprint)
 
     def start(self) -> bytes:
         """The bootstrap DATA packet announcing this worker's first block."""
@@ -69,7 +75,13 @@ class Stream:
         Results of other rounds (duplicates, re-sends of rounds already done)
         are ignored.
         """
-        if self.done or h.shadow != self.round & 1 or h.epoch != self.epoch or h.block != self.block:
+        if self.done or h.shadow != self.round & 1 or h.block != self.block:
+            return None
+        if h.flags & _MISMATCH:
+            # The round's packets disagreed (the RESULT repeats whichever packet came last,
+            # so its epoch may not be ours): no worker of the job may use this round.
+            raise JobFailed(self.job_id, self.worker_id, ErrorCode.TENSOR, -1, self.epoch)
+        if h.epoch != self.epoch or h.fingerprint != self.fingerprint:
             return None
         if h.block != NONE:
             if h.count != self._block_size:

@@ -8,14 +8,33 @@ from typing import Callable, Sequence
 import numpy as np
 import pytest
 
+from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.protocol import AggHeader, MsgType
 from p4reduce.testbed.synthetic import block_sparse  # noqa: F401  (re-exported for tests)
-from p4reduce.aggregator import AggregatorServer, JobSpec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GOLDEN_PATH = ROOT / "docs" / "golden_packets.json"
 # What a retransmitted packet or a query for an open round is counted as.
 RETRANSMISSION_DROPS = {"drop_duplicate", "drop_pending", "drop_stale"}
+
+
+SESSION = 0x5E551015  # what joined_engine() hands every worker
+
+
+def join_packet(spec: JobSpec, worker: int, incarnation: int = 1) -> bytes:
+    """The JOIN a worker of `spec` sends (docs/protocol.md section 6.1)."""
+    return AggHeader(MsgType.JOIN, spec.job_id, worker, spec.slot_base, 0, incarnation, spec.block_size,
+                     spec.num_slots, spec.mode.code, spec.num_workers).pack()
+
+
+def joined_engine(jobs: Sequence[JobSpec]) -> AggregatorEngine:
+    """An engine whose every worker has joined (from nowhere in particular) with SESSION."""
+    engine = AggregatorEngine(jobs, new_session=lambda job, worker: SESSION)
+    for spec in jobs:
+        for w in range(spec.num_workers):
+            assert engine.handle(join_packet(spec, w)).event == "joined"
+    return engine
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ def test_aggregator_logs_jobs_streams_and_drops(caplog):
     np.testing.assert_array_equal(results[0], arrays[0] + arrays[1])
     text = caplog.text
     assert "serving job 3 (2 workers, sparse, slots 0..3, block 16)" in text
-    assert "job 3 worker 0 sends from 127.0.0.1:" in text and "job 3 worker 1 sends from" in text
+    assert "job 3 worker 0 joined from 127.0.0.1:" in text and "job 3 worker 1 joined from" in text
     assert "dropped a datagram from 127.0.0.1:" in text and ": truncated" in text
     done = [r for r in caplog.records if "stream of allreduce 0 complete" in r.getMessage()]
     assert len(done) == 4 == counters["streams_completed"]  # 4 blocks, one per slot

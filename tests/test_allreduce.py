@@ -7,6 +7,7 @@ import pytest
 from conftest import RETRANSMISSION_DROPS, allreduce_all, block_sparse, run_workers
 from p4reduce.hostagent import HostAgent, WorkerConfig, fixedpoint
 from p4reduce.hostagent.agent import AgentFailed
+from p4reduce.protocol import HEADER_LEN
 from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
@@ -70,8 +71,9 @@ def test_empty_and_all_zero_tensors(mode):
     zeros = [np.zeros(100, np.float32) for _ in range(3)]
     results, agents, _ = allreduce_all(zeros, mode=mode, block_size=10, num_slots=4)
     np.testing.assert_array_equal(results[0], zeros[0])
-    # Only the bootstrap round of each used stream: one header-only packet per slot.
-    assert agents[0].last_stats.packets_sent == 4
+    # Only the bootstrap round of each used stream: one header-only packet per slot
+    # (and the JOIN of a worker's first allreduce).
+    assert agents[0].last_stats.packets_sent == 4 + 1
 
 
 def test_repeated_allreduces_of_different_sizes_reuse_slots():
@@ -92,8 +94,8 @@ def test_repeated_allreduces_of_different_sizes_reuse_slots():
 
 
 def test_bytes_sent_proportional_to_nonzero_blocks():
-    """Sparse mode: besides one bootstrap header per stream, a worker sends
-    exactly one full packet per non-zero block, at any density."""
+    """Sparse mode: besides one bootstrap header per stream (and the JOIN of its first
+    allreduce), a worker sends exactly one full packet per non-zero block, at any density."""
     rng = np.random.default_rng(11)
     B, S, L = 32, 16, 32 * 400
     for density in (0.01, 0.1, 0.5, 1.0):
@@ -102,8 +104,8 @@ def test_bytes_sent_proportional_to_nonzero_blocks():
         for a in agents:
             st = a.last_stats
             assert st.retransmissions == 0 and st.queries == 0
-            assert st.payload_bytes_sent == S * 22 + st.nonzero_blocks * (22 + 4 * B)
-            assert st.packets_sent == S + st.nonzero_blocks
+            assert st.payload_bytes_sent == (1 + S) * HEADER_LEN + st.nonzero_blocks * (HEADER_LEN + 4 * B)
+            assert st.packets_sent == 1 + S + st.nonzero_blocks
 
 
 def test_unsupported_dtype_and_bad_values_send_nothing():
@@ -122,7 +124,7 @@ def test_timeout_names_slot_then_agent_refuses_until_reset():
     cfg = WorkerConfig(1, 0, 2, aggregator=("127.0.0.1", 9), num_slots=2, block_size=4,
                        timeout=0.001, max_timeout=0.002, failure_timeout=0.05)
     with HostAgent(cfg) as agent:
-        with pytest.raises(TimeoutError, match="slot 0 bootstrap .*gave no status"):
+        with pytest.raises(TimeoutError, match="did not answer JOIN within 0.05 s"):
             agent.allreduce(np.ones(8, np.float32))
         with pytest.raises(AgentFailed):
             agent.allreduce(np.ones(8, np.float32))

@@ -7,14 +7,24 @@ import pytest
 
 from p4reduce.protocol.scapy_layer import P4Reduce
 from p4reduce.hostagent.stream import Stream
-from p4reduce.protocol import NONE, AggHeader, Mode, MsgType, decode_values, encode
+from p4reduce.hostagent.errors import JobFailed
+from p4reduce.protocol import (NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, decode_values, encode,
+                               fingerprint)
 from p4reduce.aggregator import AggregatorEngine, JobSpec
 
 MODES = ["dense", "sparse"]
 
 
 def _job(golden, mode) -> JobSpec:
-    return JobSpec(mode=mode, **golden["job"])
+    return JobSpec(mode=mode, **{k: v for k, v in golden["job"].items() if k != "session"})
+
+
+def _stream_steps(golden, mode: str, worker: int | None = None) -> list[dict]:
+    """Allreduce 0's DATA steps (and their results) of `mode`, optionally one worker's."""
+    return [s for s in golden["steps"]
+            if mode in s["modes"] and AggHeader.unpack(bytes.fromhex(s["payload"])).msg_type == MsgType.DATA
+            and AggHeader.unpack(bytes.fromhex(s["payload"])).epoch == 0
+            and (worker is None or s["from_worker"] == worker)]
 
 
 def _all_payloads(golden):
@@ -39,18 +49,20 @@ def test_scapy_layer_matches_golden(golden):
             (h.msg_type, h.job_id, h.worker_id, h.slot, h.shadow, h.epoch)
         assert (pkt.block, pkt.next_block, pkt.exp, pkt.next_exp, pkt.count) == \
             (h.block, h.next_block, h.exp, h.next_exp, h.count)
+        assert (pkt.session, pkt.blocks, pkt.fingerprint) == (h.session, h.blocks, h.fingerprint)
         rebuilt = P4Reduce(msg_type=h.msg_type, job_id=h.job_id, worker_id=h.worker_id,
                            flags=h.flags, shadow=h.shadow, slot=h.slot, epoch=h.epoch,
                            block=h.block, next_block=h.next_block, exp=h.exp,
-                           next_exp=h.next_exp, values=list(pkt.values))
+                           next_exp=h.next_exp, session=h.session, blocks=h.blocks,
+                           fingerprint=h.fingerprint, values=list(pkt.values))
         assert bytes(rebuilt) == payload
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_software_aggregator_reproduces_golden(golden, mode):
-    engine = AggregatorEngine([_job(golden, mode)])
+    engine = AggregatorEngine([_job(golden, mode)], new_session=lambda job, worker: golden["job"]["session"])
     for step in golden["steps"]:
-        if mode not in step["modes"]:
+        if mode not in step["modes"] or "software" not in step.get("targets", ["software"]):
             continue
         handled = engine.handle(bytes.fromhex(step["payload"]))
         # PENDING answers to early retransmissions are a software-only addition (spec section 6).
@@ -59,16 +71,43 @@ def test_software_aggregator_reproduces_golden(golden, mode):
         assert got == step["expect"], step["note"]
     counters = engine.counters.snapshot()
     assert counters["drop_duplicate"] == 1 and counters["resent"] == 1
-    assert counters["completed"] == 5
+    assert counters["completed"] == 6 and counters["joined"] == 2
+    assert engine.failure(1) == (ErrorCode.TENSOR, 1)
+
+
+def _allreduce0(golden) -> dict[str, int]:
+    """Session, blocks and fingerprint of the golden allreduce 0 (from its first DATA)."""
+    h = AggHeader.unpack(bytes.fromhex(_stream_steps(golden, "dense")[0]["payload"]))
+    return {"session": h.session, "blocks": h.blocks, "fingerprint": h.fingerprint}
+
+
+def test_golden_fingerprints_are_what_workers_compute(golden):
+    steps = [AggHeader.unpack(bytes.fromhex(s["payload"])) for s in golden["steps"]]
+    prints = {(h.epoch, h.blocks): h.fingerprint for h in steps if h.msg_type == MsgType.DATA}
+    assert prints == {(0, 100): fingerprint(0, 3200, np.float32, 32, 32, 2),
+                      (1, 100): fingerprint(1, 3200, np.float32, 32, 32, 2),
+                      (1, 101): fingerprint(1, 3232, np.float32, 32, 32, 2)}
+
+
+def test_mismatch_flagged_result_fails_every_worker(golden):
+    step = next(s for s in golden["steps"] if s["expect"] and
+                AggHeader.unpack(bytes.fromhex(s["expect"][0]["payload"])).flags & Flags.MISMATCH)
+    for e in step["expect"]:
+        payload = bytes.fromhex(e["payload"])
+        stream = Stream(job_id=1, worker_id=e["to_worker"], slot=3, round_=5, epoch=1, mode=Mode.DENSE,
+                        my_blocks=[3, NONE], my_exps={3: 130}, block_size=32, quantize=None,
+                        deliver=None, session=golden["job"]["session"], blocks=100,
+                        fingerprint=fingerprint(1, 3200, np.float32, 32, 32, 2))
+        stream.start()
+        with pytest.raises(JobFailed, match="the workers disagree about allreduce 1"):
+            stream.on_result(AggHeader.unpack(payload), payload)
 
 
 # What each golden worker holds in stream 3, as the look-ahead in the golden steps announces it.
 def _golden_worker_blocks(golden, worker):
     """(blocks, exps, values) reconstructed from the worker's own DATA packets."""
     blocks, exps, values = [], {}, {}
-    for step in golden["steps"]:
-        if step["from_worker"] != worker:
-            continue
+    for step in _stream_steps(golden, "dense", worker):
         h = AggHeader.unpack(bytes.fromhex(step["payload"]))
         if h.next_block != NONE and h.next_block not in exps:
             blocks.append(h.next_block)
@@ -86,18 +125,18 @@ def test_host_agent_stream_emits_golden_packets(golden, mode, worker):
     stream = Stream(job_id=1, worker_id=worker, slot=3, round_=0, epoch=0, mode=Mode(mode),
                     my_blocks=mine, my_exps=exps, block_size=32,
                     quantize=lambda b, e: values[b],
-                    deliver=lambda b, e, v: delivered.__setitem__(b, (e, v)))
+                    deliver=lambda b, e, v: delivered.__setitem__(b, (e, v)), **_allreduce0(golden))
     sent = [stream.start()]
-    results = [bytes.fromhex(e["payload"]) for step in golden["steps"]
+    results = [bytes.fromhex(e["payload"]) for step in _stream_steps(golden, mode)
                for e in step["expect"] if e["to_worker"] == worker]
     for payload in results:
         reply = stream.on_result(AggHeader.unpack(payload), payload)
         if reply is not None:
             sent.append(reply)
     expected = []
-    for step in golden["steps"]:
+    for step in _stream_steps(golden, mode, worker):
         p = bytes.fromhex(step["payload"])
-        if step["from_worker"] == worker and mode in step["modes"] and p not in expected:
+        if p not in expected:
             expected.append(p)
     assert sent == expected
     assert stream.done
@@ -112,9 +151,9 @@ def test_sparse_silent_worker_queries_the_round_it_waits_for(golden):
     mine, exps, values = _golden_worker_blocks(golden, 1)
     stream = Stream(job_id=1, worker_id=1, slot=3, round_=0, epoch=0, mode=Mode.SPARSE,
                     my_blocks=mine, my_exps=exps, block_size=32,
-                    quantize=lambda b, e: values[b], deliver=lambda *a: None)
+                    quantize=lambda b, e: values[b], deliver=lambda *a: None, **_allreduce0(golden))
     stream.start()
-    for step in golden["steps"][:5]:
+    for step in _stream_steps(golden, "sparse")[:5]:
         for e in step["expect"]:
             if e["to_worker"] == 1:
                 p = bytes.fromhex(e["payload"])

@@ -51,16 +51,17 @@ def test_multicast_results_are_exact_and_sent_once(mode):
             np.testing.assert_array_equal(out, sum(data))
     # One datagram per completed round; anything else sent is a unicast answer
     # to a retransmission (re-send or PENDING).
-    answers = sum(counters.get(k, 0) for k in ("resent", "drop_duplicate", "drop_pending"))
+    answers = sum(counters.get(k, 0) for k in ("resent", "drop_duplicate", "drop_pending", "joined"))
     assert counters["packets_out"] == counters["completed"] + answers
 
 
 def test_multicast_result_carries_all_workers_id():
-    from p4reduce.aggregator import AggregatorEngine
+    from conftest import SESSION, joined_engine
     from p4reduce.protocol import NONE, MsgType
-    engine = AggregatorEngine([JobSpec(1, 2, num_slots=1, block_size=4, group=GROUP)])
-    engine.handle(AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, NONE).pack())
-    done = engine.handle(AggHeader(MsgType.DATA, 1, 1, 0, 0, 0, NONE, NONE).pack())
+    engine = joined_engine([JobSpec(1, 2, num_slots=1, block_size=4, group=GROUP)])
+    for w in range(2):
+        done = engine.handle(AggHeader(MsgType.DATA, 1, w, 0, 0, 0, NONE, NONE, session=SESSION,
+                                       blocks=1).pack())
     assert [o.worker_id for o in done.replies] == [ALL_WORKERS]
     assert AggHeader.unpack(done.replies[0].payload).worker_id == ALL_WORKERS
 

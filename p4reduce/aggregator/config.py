@@ -19,20 +19,33 @@ class JobSpec:
     block_size: int = 256
     upstream: Upstream | None = None  # set for a leaf of a hierarchical aggregation
     group: tuple[str, int] | None = None  # IP multicast group (address, port) for results
+    # Admission, like the switch's worker table: rank r may only send from workers[r]
+    # (IPv4 address, and UDP port unless None). None: any address, bound at JOIN.
+    workers: tuple[WorkerAddress, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
+        if self.workers is not None:
+            object.__setattr__(self, "workers", tuple(self.workers))
+            if len(self.workers) != self.num_workers:
+                raise ValueError(f"job {self.job_id}: {len(self.workers)} worker addresses for "
+                                 f"{self.num_workers} workers")
         check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
                            self.block_size)
         if self.group is not None:
             object.__setattr__(self, "group", parse_group(f"{self.group[0]}:{self.group[1]}"))
+
+    def admits(self, worker_id: int, source: tuple[str, int]) -> bool:
+        """May a packet claiming `worker_id` come from `source`?"""
+        return self.workers is None or self.workers[worker_id].matches(source)
 
     @classmethod
     def parse(cls, text: str) -> JobSpec:
         """Parse the CLI form `JOB:WORKERS[:key=value,...]`, e.g. `1:4:mode=dense,block_size=32`.
 
         A leaf of a hierarchy adds `upstream=HOST[:PORT],up_job=J,up_rank=R`;
-        `group=239.1.2.3:47000` sends results once to that IP multicast group.
+        `group=239.1.2.3:47000` sends results once to that IP multicast group;
+        `workers=IP[:PORT]/IP[:PORT]/...` (one per rank, in rank order) admits only those.
         """
         parts = text.split(":", 2)
         if len(parts) < 2:
@@ -49,6 +62,8 @@ class JobSpec:
                     up.update(host=host, port=int(port) if port else AGG_UDP_PORT)
                 elif key == "group":
                     kwargs["group"] = parse_group(value)
+                elif key == "workers":
+                    kwargs["workers"] = tuple(WorkerAddress.parse(a) for a in value.split("/"))
                 elif key in ("up_job", "up_rank"):
                     up["job_id" if key == "up_job" else "rank"] = int(value)
                 else:
@@ -67,6 +82,8 @@ class JobSpec:
                 f"{self.slot_base}..{self.slot_base + self.num_slots - 1}, block {self.block_size}")
         if self.group is not None:
             text += f", multicast {self.group[0]}:{self.group[1]}"
+        if self.workers is not None:
+            text += ", workers " + "/".join(str(w) for w in self.workers)
         if self.upstream is not None:
             text += (f", leaf of job {self.upstream.job_id} at {self.upstream.host}:{self.upstream.port}"
                      f" as rank {self.upstream.rank}")
@@ -74,6 +91,34 @@ class JobSpec:
 
     def slot_range(self) -> range:
         return range(self.slot_base, self.slot_base + self.num_slots)
+
+
+@dataclass(frozen=True)
+class WorkerAddress:
+    """Where one worker of a job sends from: an IPv4 address and, optionally, a UDP port."""
+    ip: str
+    port: int | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "ip", str(ipaddress.IPv4Address(self.ip)))
+        except ValueError:
+            raise ValueError(f"worker address {self.ip!r} is not an IPv4 address") from None
+        if self.port is not None and not 1 <= self.port <= 65535:
+            raise ValueError(f"worker port {self.port} outside 1..65535")
+
+    @classmethod
+    def parse(cls, text: str) -> WorkerAddress:
+        ip, sep, port = text.partition(":")
+        if sep and not port.isdigit():
+            raise ValueError(f"worker address {text!r}: expected IP[:PORT]")
+        return cls(ip, int(port) if sep else None)
+
+    def matches(self, source: tuple[str, int]) -> bool:
+        return source[0] == self.ip and (self.port is None or source[1] == self.port)
+
+    def __str__(self) -> str:
+        return self.ip if self.port is None else f"{self.ip}:{self.port}"
 
 
 def parse_group(text: str) -> tuple[str, int]:

@@ -1,22 +1,39 @@
-"""Packet-in, packets-out core of the software aggregator (no sockets here)."""
+"""Packet-in, packets-out core of the software aggregator (no sockets here).
+
+Besides aggregating, the engine decides who may take part in a job
+(docs/protocol.md section 6.1): a worker process JOINs and receives a session;
+every later packet must carry that session and come from the address it joined
+from (and, when the job declares its workers' addresses, from that address).
+Whatever shows that the job cannot give a correct result fails the job: every
+packet of it is then answered with an ERROR naming the cause, until a RESET.
+"""
 from __future__ import annotations
 
+import dataclasses
+import secrets
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
-from p4reduce.protocol import NONE, AggHeader, MalformedPacket, MsgType, wire_values
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
-from p4reduce.aggregator.slot import Parts, SlotState
+from p4reduce.aggregator.slot import JobFailure, Parts, SlotState
+from p4reduce.protocol import (NONE, AggHeader, ErrorCode, GeometryField, MalformedPacket, Mode,
+                               MsgType, wire_values)
+
+Address = tuple[str, int]
+ANYWHERE: Address = ("", 0)  # source of packets handed in without one (tests, tools)
+RETIRED_SESSIONS = 4  # replaced sessions remembered per worker, to tell a second process
 
 
 @dataclass(frozen=True)
 class Outgoing:
     job_id: int
-    worker_id: int
+    worker_id: int  # a rank, ALL_WORKERS (the job's multicast group) or UPSTREAM (the parent)
     parts: Parts  # the datagram, as buffers for a gathering send
+    dest: Address | None = None  # where a unicast goes; None: the worker's joined address
 
     @property
     def payload(self) -> bytes:
@@ -32,13 +49,24 @@ class Handled:
     """What one datagram caused: the validated sender (if any) and the replies."""
 
     event: str
-    sender: tuple[int, int] | None = None  # (job_id, worker_id) of a well-formed packet
+    sender: tuple[int, int] | None = None  # (job_id, worker_id) of an admitted packet
     replies: list[Outgoing] = field(default_factory=list)
     stream_done: tuple[int, int, int] | None = None  # (job, slot, epoch) whose stream just ended
+    failed: tuple[int, ErrorCode, int] | None = None  # (job, code, detail) when this packet failed it
 
     @property
     def dropped(self) -> bool:
         return self.event not in _ACCEPTED
+
+
+@dataclass
+class Member:
+    """A worker process that joined a job."""
+
+    incarnation: int
+    session: int
+    address: Address
+    retired: deque[int] = field(default_factory=lambda: deque(maxlen=RETIRED_SESSIONS))
 
 
 class _Job:
@@ -46,37 +74,62 @@ class _Job:
         self.spec = spec
         self.pool = pool
         self.slots: dict[int, SlotState] = {}
+        self.members: dict[int, Member] = {}
+        self.started = False  # a DATA packet was counted since the job began (or was reset)
+        self.failure: tuple[ErrorCode, int] | None = None
+        self.upstream_session: int | None = None  # a leaf's session at its parent
+        self.upstream_incarnation = secrets.randbits(32)
 
     def slot(self, index: int) -> SlotState:
         state = self.slots.get(index)
         if state is None:
             s = self.spec
+            geometry = dict(stream=index - s.slot_base, num_slots=s.num_slots)
             if s.upstream is None:
-                state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size, self.pool)
+                state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size, self.pool,
+                                  **geometry)
             else:
                 state = RelaySlot(s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream,
-                                  self.pool)
+                                  self, self.pool, **geometry)
             state.multicast = s.group is not None
             self.slots[index] = state
         return state
 
+    def header(self, msg_type: MsgType, h: AggHeader, **fields: int) -> AggHeader:
+        """An answer to `h` about this job (JOINED, ERROR): addressed to h's worker."""
+        base = dict(msg_type=msg_type, job_id=self.spec.job_id, worker_id=h.worker_id, slot=h.slot,
+                    shadow=h.shadow, epoch=h.epoch, block=h.block, next_block=h.next_block,
+                    exp=h.exp, next_exp=h.next_exp, session=h.session, blocks=h.blocks,
+                    fingerprint=h.fingerprint)
+        return AggHeader(**(base | fields))
+
+    def join_header(self) -> AggHeader:
+        """A leaf's JOIN to its parent (num_workers 0: a leaf does not know the parent's)."""
+        s, up = self.spec, self.spec.upstream
+        assert up is not None
+        return AggHeader(MsgType.JOIN, up.job_id, up.rank, s.slot_base, 0, self.upstream_incarnation,
+                         s.block_size, s.num_slots, s.mode.code, 0)
+
 
 # Events that mean the packet was accepted; every other event is a drop reason.
-_ACCEPTED = frozenset({"counted", "completed", "resent", "reset", "reforwarded",
-                       "query_forwarded"})
+_ACCEPTED = frozenset({"counted", "completed", "resent", "reset", "reforwarded", "query_forwarded",
+                       "joined", "failed", "upstream_joined"})
 
 
 class AggregatorEngine:
     """Validates datagrams, dispatches them to slots and counts everything.
 
     `handle` never raises on bad input: every rejected datagram is counted as
-    `drop_<reason>` and nothing else changes.
+    `drop_<reason>` and nothing else changes. `new_session` makes sessions
+    (random by default; tests pass a deterministic one).
     """
 
-    def __init__(self, jobs: Iterable[JobSpec] = ()) -> None:
+    def __init__(self, jobs: Iterable[JobSpec] = (), *,
+                 new_session: Callable[[int, int], int] | None = None) -> None:
         self.counters = Counters()
         self.buffers = BufferPool()  # call `buffers.flushed()` after each flush of the replies
         self._jobs: dict[int, _Job] = {}
+        self._new_session = new_session or (lambda job, worker: secrets.randbits(32) | 1)
         for spec in jobs:
             self.add_job(spec)
 
@@ -90,7 +143,7 @@ class AggregatorEngine:
         self._jobs[spec.job_id] = _Job(spec, self.buffers)
 
     def reset_job(self, job_id: int) -> None:
-        """Forget all slot state of a job (e.g. after a worker crashed)."""
+        """Forget all state of a job: slots, members, failure (e.g. after a worker crashed)."""
         self._jobs[job_id] = _Job(self.job(job_id), self.buffers)
 
     def remove_job(self, job_id: int) -> None:
@@ -106,40 +159,62 @@ class AggregatorEngine:
     def jobs(self) -> list[JobSpec]:
         return [j.spec for j in self._jobs.values()]
 
-    # -- packets --------------------------------------------------------------
-    def handle(self, payload: bytes | memoryview, from_upstream: bool = False) -> Handled:
-        """`from_upstream`: the datagram came from a parent aggregator of a leaf job."""
-        result = self._from_parent(payload) if from_upstream else self._dispatch(payload)
-        event = f"drop_{result.event}" if result.dropped else result.event
-        counts = {"packets_in": 1, "bytes_in": len(payload), event: 1}
-        if result.stream_done is not None:
-            counts["streams_completed"] = 1
-        if result.replies:
-            counts["packets_out"] = len(result.replies)
-            counts["bytes_out"] = sum(out.nbytes for out in result.replies)
-        self.counters.add_many(counts)
-        return result
+    def failure(self, job_id: int) -> tuple[ErrorCode, int] | None:
+        """Why the job failed, or None while it is healthy."""
+        return self._jobs[job_id].failure
 
-    def _from_parent(self, payload: bytes | memoryview) -> Handled:
+    def member_address(self, job_id: int, worker_id: int) -> Address | None:
+        member = self._jobs[job_id].members.get(worker_id)
+        return member.address if member else None
+
+    def upstream_joins(self) -> list[Outgoing]:
+        """JOINs of the leaf jobs that have no session at their parent yet (send at start)."""
+        return [Outgoing(j.spec.job_id, UPSTREAM, (j.join_header().pack(),))
+                for j in self._jobs.values() if j.spec.upstream and j.upstream_session is None]
+
+    # -- packets --------------------------------------------------------------
+    def handle(self, payload: bytes | memoryview, source: Address = ANYWHERE,
+               from_upstream: bool = False) -> Handled:
+        """`from_upstream`: the datagram came from a parent aggregator of a leaf job."""
         try:
             h = AggHeader.unpack(payload)
         except MalformedPacket as exc:
-            return Handled(exc.reason)
+            result = Handled(exc.reason)
+        else:
+            result = self._from_parent(h, payload) if from_upstream else self._dispatch(h, payload, source)
+        event = f"drop_{result.event}" if result.dropped else result.event
+        counts = {"packets_in": 1, "bytes_in": len(payload), event: 1}
+        if result.replies:
+            counts["packets_out"] = len(result.replies)
+            counts["bytes_out"] = sum(out.nbytes for out in result.replies)
+        if result.stream_done is not None:
+            counts["streams_completed"] = 1
+        if result.failed is not None:
+            counts["jobs_failed"] = 1
+        self.counters.add_many(counts)
+        return result
+
+    def _from_parent(self, h: AggHeader, payload: bytes | memoryview) -> Handled:
         for job in self._jobs.values():
             up = job.spec.upstream
-            if up is not None and up.job_id == h.job_id and h.slot in job.spec.slot_range():
+            if up is None or up.job_id != h.job_id or up.rank != h.worker_id:
+                continue
+            if h.msg_type == MsgType.JOINED:
+                if h.epoch != job.upstream_incarnation:
+                    return Handled("upstream_stale")
+                job.upstream_session = h.session
+                return Handled("upstream_joined")
+            if h.msg_type == MsgType.ERROR:
+                return self._fail(job, ErrorCode.UPSTREAM, h.block, h)
+            if h.slot in job.spec.slot_range() and job.failure is None:
                 slot = job.slot(h.slot)
                 assert isinstance(slot, RelaySlot)
                 event, packets = slot.on_upstream(h, payload)
                 return Handled(event, None, [Outgoing(job.spec.job_id, w, p) for w, p in packets])
         return Handled("upstream_unknown")
 
-    def _dispatch(self, payload: bytes | memoryview) -> Handled:
-        try:
-            h = AggHeader.unpack(payload)
-        except MalformedPacket as exc:
-            return Handled(exc.reason)
-        if h.msg_type in (MsgType.RESULT, MsgType.PENDING):
+    def _dispatch(self, h: AggHeader, payload: bytes | memoryview, source: Address) -> Handled:
+        if h.msg_type in (MsgType.RESULT, MsgType.PENDING, MsgType.JOINED, MsgType.ERROR):
             return Handled("bad_type")
         job = self._jobs.get(h.job_id)
         if job is None:
@@ -151,18 +226,112 @@ class AggregatorEngine:
             return Handled("bad_slot")
         if h.count not in (0, spec.block_size) or (h.msg_type != MsgType.DATA and h.count):
             return Handled("bad_count")
+        if not spec.admits(h.worker_id, source):
+            return Handled("not_admitted")
+        if h.msg_type == MsgType.JOIN:
+            return self._join(job, h, source)
+        member = job.members.get(h.worker_id)
+        if member is None or h.session != member.session or source != member.address:
+            return self._stranger(job, member, h, source)
         if h.msg_type == MsgType.RESET:
             self.reset_job(h.job_id)
             return Handled("reset", (h.job_id, h.worker_id),
-                           [Outgoing(h.job_id, h.worker_id, (bytes(payload),))])
+                           [Outgoing(h.job_id, h.worker_id, (bytes(payload),), source)])
+        if job.failure is not None:
+            return self._error(job, h, source, *job.failure)
         slot = job.slot(h.slot)
-        if h.msg_type == MsgType.QUERY:
-            event, packets = slot.on_query(h)
-        else:
-            # A view of the receive buffer: the slot adds it before the buffer is reused.
-            values = wire_values(payload, h.count) if h.count else None
-            event, packets = slot.on_data(h, values)
+        try:
+            if h.msg_type == MsgType.QUERY:
+                event, packets = slot.on_query(h)
+            else:
+                # A view of the receive buffer: the slot adds it before the buffer is reused.
+                values = wire_values(payload, h.count) if h.count else None
+                event, packets = slot.on_data(h, values)
+        except JobFailure as exc:
+            return self._fail(job, exc.code, exc.detail, h, source)
+        job.started = job.started or event in ("counted", "completed")
+        replies = [Outgoing(h.job_id, w, p) for w, p in packets]
+        if slot.failure is not None:  # the round completed with MISMATCH: fail after telling all
+            failure, slot.failure = slot.failure, None
+            failed = self._fail(job, failure.code, failure.detail, h)
+            return Handled(event, (h.job_id, h.worker_id), replies, failed=failed.failed)
         # A completed round that leaves the slot at a bootstrap ended the stream.
         done = (h.job_id, h.slot, h.epoch) if event == "completed" and slot.block == NONE else None
-        return Handled(event, (h.job_id, h.worker_id),
-                       [Outgoing(h.job_id, w, p) for w, p in packets], done)
+        return Handled(event, (h.job_id, h.worker_id), replies, done)
+
+    # -- membership -------------------------------------------------------------
+    def _join(self, job: _Job, h: AggHeader, source: Address) -> Handled:
+        spec = job.spec
+        member = job.members.get(h.worker_id)
+        if member is not None and (member.incarnation, member.address) == (h.epoch, source):
+            return self._joined(job, h, member, source)  # our JOINED was lost: same answer
+        mismatch = _geometry_mismatch(spec, h)
+        if mismatch is not None:
+            return self._fail(job, ErrorCode.GEOMETRY, mismatch, h, source)
+        if job.failure is not None:
+            return self._error(job, h, source, *job.failure)
+        retired: deque[int] = deque(maxlen=RETIRED_SESSIONS)
+        if member is not None:
+            retired = member.retired
+            retired.append(member.session)
+        member = Member(h.epoch, self._new_session(spec.job_id, h.worker_id), source, retired)
+        job.members[h.worker_id] = member
+        if job.started and retired:
+            # A second process, or a restarted one, cannot pick up a running job. It is a
+            # member all the same (the ERROR carries its session), so it can RESET the job.
+            return self._fail(job, ErrorCode.REJOINED, h.worker_id,
+                              dataclasses.replace(h, session=member.session), source)
+        return self._joined(job, h, member, source)
+
+    def _joined(self, job: _Job, h: AggHeader, member: Member, source: Address) -> Handled:
+        s = job.spec
+        reply = job.header(MsgType.JOINED, h, slot=s.slot_base, shadow=0, block=s.block_size,
+                           next_block=s.num_slots, exp=s.mode.code, next_exp=s.num_workers,
+                           session=member.session, blocks=0, fingerprint=0)
+        return Handled("joined", (s.job_id, h.worker_id),
+                       [Outgoing(s.job_id, h.worker_id, (reply.pack(),), source)])
+
+    def _stranger(self, job: _Job, member: Member | None, h: AggHeader, source: Address) -> Handled:
+        """A packet whose session or source is not the worker's current one."""
+        if member is not None and h.session in member.retired:
+            # The process this session was given to is alive, and another one joined as
+            # the same worker: two processes claim one rank (or one restarted).
+            return self._fail(job, ErrorCode.SUPERSEDED, h.worker_id, h, source)
+        if member is not None and h.session == member.session:
+            return Handled("wrong_source")  # someone else using the worker's session
+        # Not a session of this job's current life: the aggregator restarted, or the job
+        # was reset while this process kept going. Only the sender is told.
+        return self._error(job, h, source, ErrorCode.NOT_JOINED, h.worker_id, event="not_joined")
+
+    # -- failure ---------------------------------------------------------------------
+    def _fail(self, job: _Job, code: ErrorCode, detail: int, h: AggHeader,
+              source: Address | None = None) -> Handled:
+        """Fail the job (first cause wins); tell the sender, if there is one to tell."""
+        if job.failure is None:
+            job.failure = (code, detail)
+        handled = self._error(job, h, source, *job.failure, event="failed") if source else Handled("failed")
+        handled.failed = (job.spec.job_id, *job.failure)
+        return handled
+
+    def _error(self, job: _Job, h: AggHeader, source: Address | None, code: ErrorCode, detail: int,
+               event: str = "failed") -> Handled:
+        reply = job.header(MsgType.ERROR, h, block=int(code), next_block=detail, count=0)
+        return Handled(event, None, [Outgoing(job.spec.job_id, h.worker_id, (reply.pack(),), source)])
+
+
+def _geometry_mismatch(spec: JobSpec, h: AggHeader) -> GeometryField | None:
+    """The first field of a JOIN that disagrees with the job (num_workers 0: not given)."""
+    if h.next_exp not in (0, spec.num_workers):
+        return GeometryField.NUM_WORKERS
+    if h.slot != spec.slot_base:
+        return GeometryField.SLOT_BASE
+    if h.next_block != spec.num_slots:
+        return GeometryField.NUM_SLOTS
+    if h.block != spec.block_size:
+        return GeometryField.BLOCK_SIZE
+    if h.exp != spec.mode.code:
+        return GeometryField.MODE
+    return None
+
+
+__all__ = ["ANYWHERE", "AggregatorEngine", "Handled", "Member", "Mode", "Outgoing"]

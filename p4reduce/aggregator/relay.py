@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -23,6 +24,8 @@ from p4reduce.aggregator.slot import Parts, SlotState
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
 _JOB_ID = struct.Struct("!H")
 _JOB_ID_OFFSET = 2
+_SESSION = struct.Struct("!I")
+_SESSION_OFFSET = 24
 
 
 @dataclass(frozen=True)
@@ -45,48 +48,71 @@ class Upstream:
             raise ValueError(f"up_rank {self.rank} outside 0..{MAX_WORKERS - 1}")
 
 
+class UpstreamMembership(Protocol):
+    """What a leaf slot needs of its job's membership at the parent."""
+
+    upstream_session: int | None
+
+    def join_header(self) -> AggHeader: ...
+
+
 class RelaySlot(SlotState):
     def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode, block_size: int,
-                 upstream: Upstream, pool: BufferPool | None = None) -> None:
-        super().__init__(job_id, slot, num_workers, mode, block_size, pool)
+                 upstream: Upstream, membership: UpstreamMembership, pool: BufferPool | None = None,
+                 **geometry: int) -> None:
+        super().__init__(job_id, slot, num_workers, mode, block_size, pool, **geometry)
         self.upstream = upstream
+        self.membership = membership
         self.forwarded: bytearray | None = None  # this round's partial sum, sent upstream
 
-    def _complete(self) -> list[tuple[int, Parts]]:
+    def _to_parent(self, packet: bytearray) -> list[tuple[int, Parts]]:
+        """`packet` with the leaf's session at the parent; a JOIN first if it has none
+        (local retransmissions bring the round back here until the parent answers)."""
+        session = self.membership.upstream_session
+        if session is None:
+            return [(UPSTREAM, (self.membership.join_header().pack(),))]
+        _SESSION.pack_into(packet, _SESSION_OFFSET, session)
+        return [(UPSTREAM, (packet,))]
+
+    def _complete(self, last: AggHeader) -> list[tuple[int, Parts]]:
         """All local holders are in: send the partial sum up instead of a RESULT."""
         assert self.epoch is not None
+        if self.mismatch is not None:
+            # Local workers disagree: they get the flagged RESULT here, and the leaf's job fails.
+            return super()._complete(last)
         next_block, next_exp = split_key(min(self.keys))
         up = self.upstream
         header = AggHeader(MsgType.DATA, up.job_id, up.rank, self.slot, self.round & 1,
                            self.epoch, self.block, next_block, self.exp, next_exp,
-                           0 if self.block == NONE else self.block_size)
+                           0 if self.block == NONE else self.block_size, 0, 0, self.blocks,
+                           self.fingerprint)
         self.forwarded = self._round_packet(header)
-        return [(UPSTREAM, (self.forwarded,))]
+        return self._to_parent(self.forwarded)
 
     def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, Parts]]]:
         if self.forwarded is not None and self._is_current(h) and self.seen >> h.worker_id & 1:
-            return "reforwarded", [(UPSTREAM, (self.forwarded,))]  # the parent's answer was lost
+            return "reforwarded", self._to_parent(self.forwarded)  # the parent's answer was lost
         return super().on_data(h, values)
 
     def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
         if not self._is_current(h):
             return self._resend(h)
         if self.forwarded is not None:
-            return "reforwarded", [(UPSTREAM, (self.forwarded,))]
+            return "reforwarded", self._to_parent(self.forwarded)
         if self.expected & ~self.seen:
             return self._pending(h, "pending")
         # No local worker holds this block: only the parent knows the result.
         up = self.upstream
         query = AggHeader(MsgType.QUERY, up.job_id, up.rank, self.slot, h.shadow, h.epoch,
-                          h.block, NONE)
-        return "query_forwarded", [(UPSTREAM, (query.pack(),))]
+                          h.block, NONE, blocks=h.blocks, fingerprint=h.fingerprint)
+        return "query_forwarded", self._to_parent(bytearray(query.pack()))
 
     def on_upstream(self, h: AggHeader, payload: bytes | memoryview) -> tuple[str, list[tuple[int, Parts]]]:
         """The parent's RESULT for this slot: fan it out if it is the current round's."""
         if h.msg_type != MsgType.RESULT:
             return "upstream_ignored", []  # PENDING names the parent's ranks, not ours
         if (h.shadow != self.round & 1 or h.block != self.block or self.epoch is None
-                or h.epoch != self.epoch):
+                or h.epoch != self.epoch or h.fingerprint != self.fingerprint):
             return "upstream_stale", []
         result = bytearray(payload)
         _JOB_ID.pack_into(result, _JOB_ID_OFFSET, self.job_id)

@@ -21,9 +21,9 @@ MAX_DATAGRAM = 65535
 class AggregatorServer:
     """Serves an AggregatorEngine on a UDP socket.
 
-    Worker addresses are learned from their well-formed packets (a restarted
-    worker may come back on another port), so results go to wherever each
-    worker last sent from.
+    A worker's results go to the address it joined from (the engine binds it,
+    and admits only what the job declares); a job's results go once to its
+    multicast group when it has one.
     """
 
     def __init__(self, jobs: Iterable[JobSpec] = (), host: str = "127.0.0.1",
@@ -39,7 +39,6 @@ class AggregatorServer:
                 self._sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(host))
             self._sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
         self._sock.setblocking(False)
-        self._addresses: dict[tuple[int, int], tuple[str, int]] = {}
         # Parents of leaf jobs, resolved once (only they may send RESULTs to this server).
         self._upstream_of = {j.job_id: (socket.gethostbyname(j.upstream.host), j.upstream.port)
                              for j in self.engine.jobs() if j.upstream is not None}
@@ -87,6 +86,9 @@ class AggregatorServer:
         sel.register(self._wakeup_r, selectors.EVENT_READ)
         receiver = BatchReceiver(self._sock)
         sender = BatchSender(self._sock)
+        for out in self.engine.upstream_joins():  # leaves join their parents right away
+            sender.add(out.parts, self._upstream_of[out.job_id])
+        self._flush(sender)
         try:
             while not self._stop.is_set():
                 sel.select()
@@ -106,12 +108,15 @@ class AggregatorServer:
             self.engine.counters.add("send_errors", failed)
 
     def _handle(self, payload: memoryview | bytes, addr: tuple[str, int], sender: BatchSender) -> None:
-        handled = self.engine.handle(payload, from_upstream=addr in self._upstreams)
-        if handled.sender is not None and self._addresses.get(handled.sender) != addr:
-            log.info("job %d worker %d sends from %s:%d", *handled.sender, *addr)
-            self._addresses[handled.sender] = addr
-        if handled.event == "reset":
+        handled = self.engine.handle(payload, addr, from_upstream=addr in self._upstreams)
+        if handled.event == "joined" and handled.replies:
+            log.info("job %d worker %d joined from %s:%d", *handled.sender, *addr)
+        elif handled.event == "reset":
             log.info("job %d reset by worker %d", *handled.sender)
+        if handled.failed is not None:
+            job, code, detail = handled.failed
+            log.warning("job %d failed: %s (detail %d); every worker is told until it is reset",
+                        job, code.name, detail)
         if self._debug:
             if handled.dropped:
                 log.debug("dropped a datagram from %s:%d: %s", *addr, handled.event)
@@ -126,7 +131,7 @@ class AggregatorServer:
                 assert group is not None
                 sender.add(out.parts, group)
                 continue
-            dest = self._addresses.get((out.job_id, out.worker_id))
+            dest = out.dest or self.engine.member_address(out.job_id, out.worker_id)
             if dest is None:
                 self.engine.counters.add("drop_no_address")
                 continue

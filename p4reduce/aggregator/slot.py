@@ -2,7 +2,9 @@
 
 Mirrors docs/protocol.md sections 3, 4 and 6. Software has memory to spare, so
 a slot keeps every result of the running allreduce instead of only the shadow
-copy: that is what lets silent (sparse-mode) workers recover lost results.
+copy: that is what lets silent (sparse-mode) workers recover lost results. The
+history is bounded by the tensor: a stream has at most ceil(blocks / slots)
+data rounds, because every look-ahead must move forward within the stream.
 """
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from p4reduce.transport.batchio import Buffer
-from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, Flags, Mode,
-                               MsgType, lookahead_key, packet_buffer, split_key)
+from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags,
+                               Mode, MsgType, lookahead_key, packet_buffer, split_key)
 from p4reduce.aggregator.buffers import BufferPool
 
 END_KEY = lookahead_key(NONE, 0)
@@ -26,13 +28,22 @@ Parts = tuple[Buffer, ...]
 
 
 def epoch_is_newer(candidate: int, current: int) -> bool:
-    """Serial-number comparison mod 2^16 (RFC 1982 style)."""
-    return 0 < (candidate - current) % (1 << 16) < 1 << 15
+    """Serial-number comparison mod 2^32 (RFC 1982 style)."""
+    return 0 < (candidate - current) % (1 << 32) < 1 << 31
+
+
+class JobFailure(Exception):
+    """A packet shows the job cannot produce a correct result: every worker must be told."""
+
+    def __init__(self, code: ErrorCode, detail: int) -> None:
+        super().__init__(f"{code.name} ({detail})")
+        self.code, self.detail = code, detail
 
 
 @dataclass
 class StoredResult:
     shadow: int
+    fingerprint: int  # of the allreduce: a re-send goes only to a packet of the same one
     payload: bytearray  # RESULT; worker_id is set per copy
 
     def for_worker(self, worker_id: int) -> Parts:
@@ -49,15 +60,22 @@ class SlotState:
     """Aggregation of one slot; `on_data`/`on_query` return (worker_id, parts) pairs to send."""
 
     def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode,
-                 block_size: int, pool: BufferPool | None = None) -> None:
+                 block_size: int, pool: BufferPool | None = None, *, stream: int = 0,
+                 num_slots: int = 1) -> None:
         self.job_id = job_id
         self.slot = slot
+        self.stream = stream  # slot - slot_base: the blocks b with b mod num_slots == stream
+        self.num_slots = num_slots
         self.num_workers = num_workers
         self.mode = mode
         self.block_size = block_size
         self.all_workers = (1 << num_workers) - 1
         self.round = 0
         self.epoch: int | None = None  # epoch of the latest started allreduce
+        self.blocks = 0  # its tensor's blocks and fingerprint, as its first packet gave them
+        self.fingerprint = 0
+        self.mismatch: JobFailure | None = None  # the round's packets disagree (flagged RESULT)
+        self.failure: JobFailure | None = None  # set when a completed round failed the job
         self.block = NONE  # block of the current round; NONE = bootstrap
         self.exp = EXP_BIAS  # agreed exponent of the current round
         self.expected = self.all_workers
@@ -78,11 +96,41 @@ class SlotState:
             # A bootstrap round adopts the epoch of its first counted packet,
             # provided it is newer than the allreduce the slot last served.
             return self.epoch is None or epoch_is_newer(h.epoch, self.epoch)
+        if self.block == NONE and epoch_is_newer(h.epoch, self.epoch):
+            # Someone is already at a later allreduce than the bootstrap in progress:
+            # the workers disagree on the sequence. Counted, and the RESULT says so.
+            return True
         return h.epoch == self.epoch
+
+    def _check_lookahead(self, h: AggHeader) -> None:
+        """A look-ahead must stay in this stream, inside the tensor, and move forward."""
+        nxt = h.next_block
+        if nxt == NONE:
+            return
+        if (nxt >= h.blocks or nxt % self.num_slots != self.stream
+                or (self.block != NONE and nxt <= self.block)):
+            raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
+
+    def _check_allreduce(self, h: AggHeader) -> None:
+        """Adopt (first packet) or compare the allreduce's epoch, tensor and fingerprint."""
+        if self.seen == 0 and self.block == NONE:
+            self.blocks, self.fingerprint, self.mismatch = h.blocks, h.fingerprint, None
+            if self.stream >= h.blocks:  # this stream has no block of the tensor
+                raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
+            return
+        if h.epoch != self.epoch:
+            problem = JobFailure(ErrorCode.SEQUENCE, h.worker_id)
+        elif (h.blocks, h.fingerprint) != (self.blocks, self.fingerprint):
+            problem = JobFailure(ErrorCode.TENSOR, h.worker_id)
+        else:
+            return
+        if self.block != NONE:  # everyone agreed in the bootstrap: a worker changed mid-way
+            raise problem
+        self.mismatch = self.mismatch or problem
 
     def _resend(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
         stored = self.history.get((h.epoch, h.block))
-        if stored is None or stored.shadow != h.shadow:
+        if stored is None or stored.shadow != h.shadow or stored.fingerprint != h.fingerprint:
             return "stale", []
         return "resent", [(h.worker_id, stored.for_worker(h.worker_id))]
 
@@ -91,7 +139,8 @@ class SlotState:
         """Tell a retransmitting or querying worker whom the round still waits for."""
         missing = self.expected & ~self.seen
         reply = AggHeader(MsgType.PENDING, self.job_id, h.worker_id, self.slot, h.shadow,
-                          h.epoch, h.block, missing, h.exp, 0, 0)
+                          h.epoch, h.block, missing, h.exp, 0, 0, 0, h.session, h.blocks,
+                          h.fingerprint)
         return event, [(h.worker_id, (reply.pack(),))]
 
     def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
@@ -112,6 +161,8 @@ class SlotState:
             return "bad_exp", []
         if self.block == NONE and h.count:
             return "bad_count", []
+        self._check_allreduce(h)
+        self._check_lookahead(h)
         if self.seen == 0:
             self.epoch = h.epoch
         if values is not None:
@@ -124,7 +175,7 @@ class SlotState:
         self.seen |= bit
         if self.seen != self.expected:
             return "counted", []
-        return "completed", self._complete()
+        return "completed", self._complete(h)
 
     def _round_packet(self, header: AggHeader) -> bytearray:
         """`header` followed by the round's sums (none for a bootstrap round).
@@ -142,18 +193,24 @@ class SlotState:
         np.copyto(values, self.acc, casting="unsafe")
         return buf
 
-    def _complete(self) -> list[tuple[int, Parts]]:
+    def _complete(self, last: AggHeader) -> list[tuple[int, Parts]]:
+        """The round's RESULT. Like the switch's, it repeats the epoch, session, blocks and
+        fingerprint of the packet that completed the round; MISMATCH if packets disagreed."""
         assert self.epoch is not None
         next_block, next_exp = split_key(min(self.keys))
+        flags = Flags.NONE
+        if self.mismatch is not None:
+            flags, self.failure = Flags.MISMATCH, self.mismatch
         header = AggHeader(MsgType.RESULT, self.job_id, ALL_WORKERS if self.multicast else 0,
-                           self.slot, self.round & 1, self.epoch, self.block, next_block, self.exp,
-                           next_exp, 0 if self.block == NONE else self.block_size)
+                           self.slot, self.round & 1, last.epoch, self.block, next_block, self.exp,
+                           next_exp, 0 if self.block == NONE else self.block_size, flags,
+                           last.session, last.blocks, last.fingerprint)
         return self._publish(self._round_packet(header), next_block, next_exp)
 
     def _publish(self, result: bytearray, next_block: int, next_exp: int) -> list[tuple[int, Parts]]:
         """Keep the round's RESULT for re-sends, address a copy to every worker, advance."""
         assert self.epoch is not None
-        stored = StoredResult(self.round & 1, result)
+        stored = StoredResult(self.round & 1, self.fingerprint, result)
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still
             # need results of the previous one.

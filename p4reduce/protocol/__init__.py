@@ -3,14 +3,15 @@
 `p4reduce.protocol.scapy_layer` adds a scapy layer for the same header
 (needs the `scapy` extra); nothing else here needs more than numpy.
 """
-from p4reduce.protocol.codec import (AGG_UDP_PORT, ALL_WORKERS, EPOCH_MOD, EXP_BIAS, HEADER, HEADER_LEN,
+from p4reduce.protocol.codec import (AGG_UDP_PORT, ALL_WORKERS, DTYPE_CODES, EPOCH_MOD, EXP_BIAS, HEADER,
+                                     HEADER_LEN, ErrorCode, GeometryField, fingerprint,
                                      INT_EXP, MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS,
                                      MAX_UDP_PAYLOAD, MAX_WORKERS, NONE, PROTOCOL_VERSION,
                                      VALUE_DTYPE, AggHeader, Flags, MalformedPacket, Mode, MsgType,
                                      decode_values, encode, lookahead_key, packet_buffer, split_key,
                                      wire_values)
 
-__all__ = ["AGG_UDP_PORT", "ALL_WORKERS", "EPOCH_MOD", "EXP_BIAS", "HEADER", "HEADER_LEN", "INT_EXP",
+__all__ = ["AGG_UDP_PORT", "ALL_WORKERS", "DTYPE_CODES", "ErrorCode", "GeometryField", "fingerprint", "EPOCH_MOD", "EXP_BIAS", "HEADER", "HEADER_LEN", "INT_EXP",
            "MAX_BLOCK_SIZE", "MAX_JOB_ID", "MAX_SLOTS", "MAX_UDP_PAYLOAD", "MAX_WORKERS", "NONE", "PROTOCOL_VERSION", "VALUE_DTYPE", "AggHeader", "Flags",
            "MalformedPacket", "Mode", "MsgType", "decode_values", "encode", "lookahead_key",
            "packet_buffer", "split_key", "wire_values"]

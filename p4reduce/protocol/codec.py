@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import enum
 import struct
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 AGG_UDP_PORT = 0xBEE0  # 48864
 NONE = 0xFFFFFFFF  # "no block": bootstrap round's block, end-of-stream look-ahead
 ALL_WORKERS = 0xFF  # worker_id of a RESULT sent once to a job's IP multicast group
@@ -20,12 +21,12 @@ MAX_SLOTS = 1 << 15  # 15 bits of slot index in `pool`
 EXP_BIAS = 127
 INT_EXP = EXP_BIAS  # exponent byte used for int32 tensors (ignored by receivers)
 
-HEADER = struct.Struct("!BBHBBHHIIBBH")
-HEADER_LEN = HEADER.size  # 22
+HEADER = struct.Struct("!BBHBBHIIIBBHIII")
+HEADER_LEN = HEADER.size  # 36
 MAX_UDP_PAYLOAD = 65507  # IPv4: 65535 - 20 (IP) - 8 (UDP)
-MAX_BLOCK_SIZE = (MAX_UDP_PAYLOAD - HEADER_LEN) // 4  # 16371 values: one block fits one datagram
+MAX_BLOCK_SIZE = (MAX_UDP_PAYLOAD - HEADER_LEN) // 4  # 16367 values: one block fits one datagram
 MAX_JOB_ID = 0xFFFF
-EPOCH_MOD = 1 << 16
+EPOCH_MOD = 1 << 32
 VALUE_DTYPE = np.dtype(">i4")
 
 
@@ -34,12 +35,39 @@ class MsgType(enum.IntEnum):
     RESULT = 2
     QUERY = 3
     PENDING = 4  # software aggregator: round still incomplete; next_block = missing-worker bitmap
-    RESET = 5  # forget all slot state of a job; the aggregator echoes it as the acknowledgement
+    RESET = 5  # forget all state of a job; the aggregator echoes it as the acknowledgement
+    JOIN = 6  # worker -> aggregator: a new process announces itself and its job geometry
+    JOINED = 7  # aggregator -> worker: the job's geometry as the aggregator has it, and a session
+    ERROR = 8  # software aggregator -> worker: the job failed; block = ErrorCode, next_block = detail
 
 
 class Flags(enum.IntFlag):
     NONE = 0
-    OVERFLOW = 1
+    OVERFLOW = 1  # RESULT: an int32 sum of this block overflowed
+    MISMATCH = 2  # RESULT: the round's packets disagree on epoch, blocks or fingerprint
+
+
+class ErrorCode(enum.IntEnum):
+    """Why a software aggregator failed a job (ERROR's `block`); `next_block` is the detail."""
+
+    NOT_JOINED = 1  # unknown session: the aggregator restarted or the job was reset (detail: worker)
+    GEOMETRY = 2  # a JOIN disagrees with the job (detail: GeometryField)
+    REJOINED = 3  # a new process joined as a worker of a running job (detail: worker)
+    SUPERSEDED = 4  # a process sent with a session that another process's JOIN replaced (detail: worker)
+    TENSOR = 5  # workers disagree on the tensor (length, dtype) or fixed-point scale (detail: worker)
+    SEQUENCE = 6  # workers are at different allreduces (detail: worker)
+    BAD_BLOCKS = 7  # a block or look-ahead outside the tensor or its stream (detail: worker)
+    UPSTREAM = 8  # the parent aggregator of a leaf failed the job (detail: the parent's code)
+
+
+class GeometryField(enum.IntEnum):
+    """What a JOIN disagreed on (detail of ErrorCode.GEOMETRY)."""
+
+    NUM_WORKERS = 1
+    SLOT_BASE = 2
+    NUM_SLOTS = 3
+    BLOCK_SIZE = 4
+    MODE = 5
 
 
 class Mode(str, enum.Enum):
@@ -47,6 +75,21 @@ class Mode(str, enum.Enum):
 
     SPARSE = "sparse"
     DENSE = "dense"
+
+    @property
+    def code(self) -> int:
+        """How a JOIN/JOINED carries the mode (`exp`)."""
+        return _MODE_CODES[self]
+
+    @classmethod
+    def from_code(cls, code: int) -> Mode:
+        for mode, value in _MODE_CODES.items():
+            if value == code:
+                return mode
+        raise ValueError(f"unknown mode code {code}")
+
+
+_MODE_CODES = {Mode.SPARSE: 0, Mode.DENSE: 1}
 
 
 class MalformedPacket(ValueError):
@@ -64,13 +107,16 @@ class AggHeader:
     worker_id: int
     slot: int
     shadow: int  # shadow copy of the slot used by this round (round mod 2)
-    epoch: int  # allreduce sequence number of the job, mod 2^16
+    epoch: int  # allreduce sequence number of the worker's session, mod 2^32 (JOIN: incarnation)
     block: int
     next_block: int = NONE
     exp: int = INT_EXP
     next_exp: int = INT_EXP
     count: int = 0
     flags: int = 0
+    session: int = 0  # from the JOINED answer; 0 in a JOIN
+    blocks: int = 0  # blocks of the allreduce's tensor, ceil(length / block_size)
+    fingerprint: int = 0  # CRC-32 of the allreduce's epoch, tensor and scaling (see fingerprint())
     version: int = PROTOCOL_VERSION  # protocol version
 
     @property
@@ -86,7 +132,7 @@ class AggHeader:
             raise ValueError(f"slot {self.slot} outside 0..{MAX_SLOTS - 1}")
         return (self.version, self.msg_type, self.job_id, self.worker_id,
                 self.flags, self.pool, self.epoch, self.block, self.next_block, self.exp,
-                self.next_exp, self.count)
+                self.next_exp, self.count, self.session, self.blocks, self.fingerprint)
 
     def pack(self) -> bytes:
         return HEADER.pack(*self._fields())
@@ -100,7 +146,7 @@ class AggHeader:
         if len(buf) < HEADER_LEN:
             raise MalformedPacket("truncated", f"{len(buf)} < {HEADER_LEN} bytes")
         (ver, mtype, job, worker, flags, pool, epoch, block, nxt, exp, nexp,
-         count) = HEADER.unpack_from(buf)
+         count, session, blocks, fingerprint) = HEADER.unpack_from(buf)
         if ver != PROTOCOL_VERSION:
             raise MalformedPacket("bad_version", str(ver))
         if mtype not in _MSG_TYPES:
@@ -109,7 +155,7 @@ class AggHeader:
             raise MalformedPacket(
                 "bad_length", f"{len(buf)} bytes for count={count}")
         return cls(mtype, job, worker, pool & 0x7FFF, pool >> 15, epoch, block,
-                   nxt, exp, nexp, count, flags, ver)
+                   nxt, exp, nexp, count, flags, session, blocks, fingerprint, ver)
 
 
 _MSG_TYPES = frozenset(int(t) for t in MsgType)
@@ -157,3 +203,16 @@ def wire_values(buf: bytes | bytearray | memoryview, count: int) -> np.ndarray:
 def decode_values(buf: bytes | bytearray | memoryview, count: int) -> np.ndarray:
     """The int32 values behind the header, as a native-endian int32 copy."""
     return wire_values(buf, count).astype(np.int32)
+
+
+DTYPE_CODES = {np.dtype(np.float32): 1, np.dtype(np.int32): 2}
+_FINGERPRINT = struct.Struct("!IQBIII")
+
+
+def fingerprint(epoch: int, length: int, dtype: np.dtype, block_size: int, num_slots: int,
+                scale_workers: int) -> int:
+    """What every packet of one allreduce carries so that the aggregator (and the switch,
+    which compares it within each round) can tell workers that disagree: the allreduce's
+    sequence number, the tensor's length and dtype, and what fixed point scales by."""
+    return zlib.crc32(_FINGERPRINT.pack(epoch, length, DTYPE_CODES[np.dtype(dtype)], block_size,
+                                        num_slots, scale_workers))

@@ -6,7 +6,7 @@ struct codec in p4reduce.protocol on the golden packets.
 from __future__ import annotations
 
 from scapy.fields import (BitField, ByteEnumField, ByteField, FieldLenField,
-                          FieldListField, FlagsField, ShortField, SignedIntField,
+                          FieldListField, FlagsField, IntField, ShortField, SignedIntField,
                           XIntField)
 from scapy.layers.inet import UDP
 from scapy.packet import Packet, bind_layers
@@ -21,15 +21,18 @@ class P4Reduce(Packet):
         ByteEnumField("msg_type", MsgType.DATA, {t.value: t.name for t in MsgType}),
         ShortField("job_id", 0),
         ByteField("worker_id", 0),
-        FlagsField("flags", 0, 8, ["OVERFLOW"]),
+        FlagsField("flags", 0, 8, ["OVERFLOW", "MISMATCH"]),
         BitField("shadow", 0, 1),
         BitField("slot", 0, 15),
-        ShortField("epoch", 0),
+        IntField("epoch", 0),
         XIntField("block", NONE),
         XIntField("next_block", NONE),
         ByteField("exp", 127),
         ByteField("next_exp", 127),
         FieldLenField("count", None, count_of="values", fmt="!H"),
+        XIntField("session", 0),
+        IntField("blocks", 0),
+        XIntField("fingerprint", 0),
         FieldListField("values", [], SignedIntField("value", 0), count_from=lambda p: p.count),
     ]
 

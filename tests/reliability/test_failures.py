@@ -9,7 +9,8 @@ import pytest
 
 from conftest import RETRANSMISSION_DROPS, block_sparse, run_workers
 from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.hostagent.agent import AgentFailed, AllreduceTimeout
+from p4reduce.hostagent import AgentFailed, AllreduceTimeout, JobFailed
+from p4reduce.protocol import ErrorCode
 from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
@@ -78,31 +79,40 @@ def test_worker_dies_mid_allreduce():
         agents[0].close()
 
 
-def test_aggregator_restart_fails_cleanly():
-    """Documented behaviour: workers do not resume across an aggregator restart; they fail
-    with a timeout that says the aggregator has no status for the round."""
-    n, kw = 2, dict(num_slots=2, block_size=4, timeout=0.01, failure_timeout=0.4)
+def test_aggregator_restart_gives_every_worker_a_clear_error_then_rejoin_works():
+    """The restarted aggregator knows no sessions: every worker's next packet is answered
+    with ERROR NOT_JOINED at once (no waiting for a timeout); after reset() they join the
+    new aggregator and the next allreduce is right."""
+    n, kw = 2, dict(num_slots=2, block_size=4, timeout=0.01, failure_timeout=5.0)
     spec = JobSpec(1, n, num_slots=2, block_size=4)
     srv = AggregatorServer([spec], port=0).start()
     addr = srv.address
     agents = _agents(srv, 1, n, **kw)
     tensor = np.ones(64, np.int32)
     run_workers(lambda r: agents[r].allreduce(tensor), n)
-    # Worker 0 moves on to the next allreduce; the aggregator restarts meanwhile,
-    # after worker 0's bootstrap reached it but before worker 1's did.
     srv.stop()
     srv2 = AggregatorServer([spec], host=addr[0], port=addr[1]).start()
     try:
-        t = threading.Thread(target=lambda: _expect_timeout(agents[0], tensor))
-        t.start()
-        time.sleep(0.05)
-        with pytest.raises(AllreduceTimeout, match="waiting for worker|gave no status"):
-            agents[1].allreduce(tensor * 0 + np.arange(64, dtype=np.int32))
-        t.join()
+        started = time.monotonic()
+        errors = run_workers(lambda r: _expect(JobFailed, agents[r], tensor), n)
+        assert time.monotonic() - started < 1.0
+        assert all(e.code == ErrorCode.NOT_JOINED for e in errors)
+        assert "does not know this worker's session" in str(errors[0])
+        for a in agents:
+            a.reset()
+        outs = run_workers(lambda r: agents[r].allreduce(tensor * (r + 1)), n)
+        for out in outs:
+            np.testing.assert_array_equal(out, 3 * tensor)
     finally:
         srv2.stop()
         for a in agents:
             a.close()
+
+
+def _expect(kind, agent, tensor):
+    with pytest.raises(kind) as info:
+        agent.allreduce(tensor)
+    return info.value
 
 
 def test_two_jobs_share_one_aggregator_without_interference():

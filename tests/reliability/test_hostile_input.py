@@ -7,10 +7,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import run_workers
+from conftest import SESSION, joined_engine, run_workers
+from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import HEADER, NONE, AggHeader, MsgType, encode
-from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 
 JOBS = [JobSpec(1, 2, slot_base=0, num_slots=4, block_size=4),
         JobSpec(2, 3, mode="dense", slot_base=4, num_slots=4, block_size=4)]
@@ -18,19 +18,20 @@ JOBS = [JobSpec(1, 2, slot_base=0, num_slots=4, block_size=4),
 
 def _fresh_engine_with_job2_midway() -> tuple[AggregatorEngine, list[bytes]]:
     """Job 2 has finished its bootstrap on slot 4; returns the packets that complete round 1."""
-    engine = AggregatorEngine(JOBS)
+    engine = joined_engine(JOBS)
     for w in range(3):
-        engine.handle(AggHeader(MsgType.DATA, 2, w, 4, 0, 0, NONE, 0).pack())
-    finish = [encode(AggHeader(MsgType.DATA, 2, w, 4, 1, 0, 0, NONE, count=4),
+        engine.handle(AggHeader(MsgType.DATA, 2, w, 4, 0, 0, NONE, 0, session=SESSION, blocks=4).pack())
+    finish = [encode(AggHeader(MsgType.DATA, 2, w, 4, 1, 0, 0, NONE, count=4, session=SESSION, blocks=4),
                      np.array([w + 1] * 4)) for w in range(3)]
     return engine, finish
 
 
 header_fields = st.tuples(
-    st.integers(0, 3), st.integers(0, 7), st.sampled_from([1, 2, 3, 0xFFFF]),
-    st.integers(0, 255), st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF),
-    st.sampled_from([0, 1, 4, NONE, 0x7FFFFFFF]), st.sampled_from([0, 8, NONE]),
-    st.integers(0, 255), st.integers(0, 255), st.integers(0, 8))
+    st.integers(1, 3), st.integers(0, 9), st.sampled_from([1, 2, 3, 0xFFFF]),
+    st.integers(0, 255), st.integers(0, 255), st.integers(0, 0xFFFF), st.sampled_from([0, 1, 2, NONE]),
+    st.sampled_from([0, 1, 4, NONE, 0x7FFFFFFF]), st.sampled_from([0, 4, 8, NONE]),
+    st.integers(0, 255), st.integers(0, 255), st.integers(0, 8),
+    st.sampled_from([0, SESSION, SESSION ^ 1]), st.sampled_from([0, 1, 4, 5, NONE]), st.integers(0, 3))
 
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -42,7 +43,8 @@ def test_fuzzed_datagrams_never_raise_or_touch_other_jobs(data):
     engine, finish = _fresh_engine_with_job2_midway()
     handled = engine.handle(data)
     # Whatever it was, job 2's round still completes with exactly its workers' sum,
-    # unless the fuzz input was itself a valid job-2 packet (then the sum may differ).
+    # unless the fuzz input was itself a valid job-2 packet (it carries the session, so it
+    # is that worker's). Job 1 is never touched by job-2 input.
     is_job2 = len(data) >= 4 and data[2:4] == b"\x00\x02"
     outs = [engine.handle(p) for p in finish]
     results = [r for o in outs for r in o.replies
@@ -51,9 +53,11 @@ def test_fuzzed_datagrams_never_raise_or_touch_other_jobs(data):
         assert len(results) == 3
         assert results[0].payload[-16:] == np.array([6] * 4, ">i4").tobytes()
     counters = engine.counters.snapshot()
-    assert counters["packets_in"] == 1 + 3 + 3
-    if handled.event not in ("counted", "completed", "resent", "reset"):
+    assert counters["packets_in"] == 1 + 3 + 3 + 5  # + the 5 JOINs of joined_engine
+    if handled.dropped:
         assert counters[f"drop_{handled.event}"] >= 1
+    if engine.failure(1) is not None:
+        assert data[2:4] == b"\x00\x01"
 
 
 def test_server_survives_garbage_and_still_serves():

@@ -1,0 +1,56 @@
+"""Errors an allreduce ends with when it cannot end with the right result."""
+from __future__ import annotations
+
+from p4reduce.protocol import ErrorCode, GeometryField
+
+_RECOVERY = "Stop all workers, reset the job (reset_job() on one worker), then reset() the others."
+
+
+class AgentFailed(RuntimeError):
+    """A previous allreduce failed; slot state must be reset on both sides."""
+
+
+class JobFailed(RuntimeError):
+    """The aggregator failed the job, or the workers disagree: every worker of the job
+    gets this error (and no result). `code` says why; `detail` is the worker or field."""
+
+    def __init__(self, job_id: int, worker_id: int, code: ErrorCode, detail: int,
+                 epoch: int | None = None) -> None:
+        self.job_id, self.code, self.detail = job_id, code, detail
+        super().__init__(f"job {job_id} worker {worker_id}: {describe(code, detail, epoch)}. {_RECOVERY}")
+
+
+class GeometryMismatch(ValueError):
+    """This worker's configuration differs from the job's at the aggregator or switch
+    (found when the JOINED answer came back; nothing was sent for the allreduce)."""
+
+
+def describe(code: ErrorCode, detail: int, epoch: int | None = None) -> str:
+    """One sentence for an ERROR's code and detail (docs/protocol.md section 6.1)."""
+    at = f" in allreduce {epoch}" if epoch is not None else ""
+    if code == ErrorCode.NOT_JOINED:
+        return ("the aggregator does not know this worker's session: it restarted, or the job "
+                "was reset while this worker kept going")
+    if code == ErrorCode.GEOMETRY:
+        field = GeometryField(detail).name.lower() if detail in set(GeometryField) else str(detail)
+        return f"a worker's {field} differs from the job's"
+    if code == ErrorCode.REJOINED:
+        return f"worker {detail} joined again with a new process while the job was running (restarted?)"
+    if code == ErrorCode.SUPERSEDED:
+        return f"two processes claim worker {detail} (or it restarted and the old one still sends)"
+    if code == ErrorCode.TENSOR and detail < 0:  # a MISMATCH-flagged RESULT: no culprit named
+        which = f"allreduce {epoch}" if epoch is not None else "an allreduce"
+        return (f"the workers disagree about {which}: their tensors (length, dtype), fixed-point "
+                "scale or numbers of allreduces differ")
+    if code == ErrorCode.TENSOR:
+        return (f"the workers' tensors differ{at} (length, dtype or fixed-point scale; worker "
+                f"{detail} differs from the first)")
+    if code == ErrorCode.SEQUENCE:
+        return (f"the workers are at different allreduces{at} (worker {detail} is ahead: a "
+                "worker skipped or repeated an allreduce, or restarted)")
+    if code == ErrorCode.BAD_BLOCKS:
+        return f"worker {detail} sent a block outside the tensor or its stream"
+    if code == ErrorCode.UPSTREAM:
+        return f"the parent aggregator failed the job ({describe(ErrorCode(detail), 0)})" \
+            if detail in set(ErrorCode) else "the parent aggregator failed the job"
+    return f"the aggregator failed the job (code {int(code)}, detail {detail})"
