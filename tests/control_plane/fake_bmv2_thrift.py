@@ -14,9 +14,12 @@ get UNKNOWN_METHOD, as from a BMv2 that lacks them.
 from __future__ import annotations
 
 import contextlib
+import pathlib
+import shutil
 import socket
 import socketserver
 import struct
+import subprocess
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -191,3 +194,13 @@ def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def python_with_thrift() -> str | None:
+    """A python3 on this machine that has Apache Thrift's module (e.g. Debian's
+    python3-thrift), to compare with or to run simple_switch_CLI; None if none has."""
+    for exe in {shutil.which("python3"), "/usr/bin/python3"} - {None}:
+        if pathlib.Path(exe).exists() and subprocess.run([exe, "-c", "import thrift"],
+                                                         capture_output=True).returncode == 0:
+            return exe
+    return None

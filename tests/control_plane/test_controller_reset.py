@@ -1,10 +1,10 @@
 """reset_job: register names from the BMv2 JSON, the cell ranges, and the thrift
-calls, against a fake BMv2 thrift server (fake_bmv2_thrift.py; no BMv2 needed)."""
+calls (clear_job_registers), against a fake BMv2 thrift server (fake_bmv2_thrift.py;
+no BMv2 needed); the new session it installs first, against the fake P4Runtime server."""
 from __future__ import annotations
 
 import json
 import pathlib
-import shutil
 import subprocess
 import time
 
@@ -15,7 +15,7 @@ from p4reduce.controller.bmv2 import Bmv2Thrift, RegisterRange
 from p4reduce.controller.client import SwitchClient, SwitchError
 from p4reduce.controller.config import load_config
 from p4reduce.controller.errors import ResetError
-from fake_bmv2_thrift import Call, closed_port, serve
+from fake_bmv2_thrift import Call, closed_port, python_with_thrift, serve
 
 BUILT_JSON = pathlib.Path(__file__).resolve().parents[2] / "p4src" / "build" / "p4reduce.json"
 
@@ -58,12 +58,14 @@ def test_register_subset_can_be_named():
 @pytest.mark.skipif(not BUILT_JSON.exists(), reason="p4src/build/p4reduce.json not built")
 def test_built_program_registers():
     names = bmv2.slot_register_arrays(json.loads(BUILT_JSON.read_text()))
-    assert "P4ReduceIngress.seen_bitmap.seen" in names
-    assert len(names) == 35  # seen, remaining, min_key, value_00..31
+    # docs/protocol.md section 8: seen, remaining, min_key, value_00..31 (at least).
+    assert {"P4ReduceIngress.seen_bitmap.seen", "P4ReduceIngress.countdown.remaining",
+            "P4ReduceIngress.lookahead.min_key"} <= set(names)
+    assert {f"P4ReduceIngress.values.value_{i:02d}" for i in range(32)} <= set(names)
 
 
-def test_reset_job_writes_one_range_per_register_and_shadow_copy(fake):
-    assert client_with_json(fake.port).reset_job(JOB) == 8
+def test_clear_job_registers_writes_one_range_per_register_and_shadow_copy(fake):
+    assert client_with_json(fake.port).clear_job_registers(JOB) == 8
     assert fake.calls == [
         Call(WRITE, 1, {1: 0, 2: "MyIngress.bits.seen", 3: 100, 4: 102, 5: 0}),
         Call(WRITE, 2, {1: 0, 2: "MyIngress.bits.seen", 3: 1124, 4: 1126, 5: 0}),
@@ -78,7 +80,7 @@ def test_reset_job_writes_one_range_per_register_and_shadow_copy(fake):
 
 
 def test_thrift_port_can_be_overridden(fake):
-    assert client_with_json(closed_port()).reset_job(JOB, fake.port, registers=["MyIngress.vals.v0"]) == 4
+    assert client_with_json(closed_port()).clear_job_registers(JOB, fake.port, registers=["MyIngress.vals.v0"]) == 4
     assert [c.args[2] for c in fake.calls] == ["MyIngress.vals.v0"] * 2
 
 
@@ -94,7 +96,7 @@ def test_unknown_register_is_the_declared_exception_and_keeps_the_connection(fak
     del fake.registers["MyIngress.vals.v0"]
     port = fake.port
     with pytest.raises(ResetError) as info:
-        client_with_json(port).reset_job(JOB)
+        client_with_json(port).clear_job_registers(JOB)
     assert str(info.value) == (f"BMv2 thrift 127.0.0.1:{port}, bm_register_write_range on register "
                                "MyIngress.vals.v0[100:102]: InvalidRegisterOperation INVALID_REGISTER_NAME")
     with Bmv2Thrift("127.0.0.1", port) as switch:
@@ -108,7 +110,7 @@ def test_register_smaller_than_the_job_needs_is_invalid_index(fake):
     fake.add_register("MyIngress.bits.seen", 1024)   # e.g. a program with one shadow copy
     with pytest.raises(ResetError, match=r"MyIngress.bits.seen\[1124:1126\]: InvalidRegisterOperation "
                                          r"INVALID_INDEX"):
-        client_with_json(fake.port).reset_job(JOB)
+        client_with_json(fake.port).clear_job_registers(JOB)
 
 
 def test_a_switch_without_the_method_is_reported(fake):
@@ -116,14 +118,14 @@ def test_a_switch_without_the_method_is_reported(fake):
     with pytest.raises(ResetError, match=r"bm_register_write_range on register MyIngress.bits.seen\[100:102\]: "
                                          r"the switch answered UNKNOWN_METHOD: Invalid method name: "
                                          r"'bm_register_write_range'"):
-        client_with_json(fake.port).reset_job(JOB)
+        client_with_json(fake.port).clear_job_registers(JOB)
 
 
 def test_nothing_listening_is_a_reset_error_naming_the_address():
     port = closed_port()
     with pytest.raises(ResetError, match=rf"^BMv2 thrift 127.0.0.1:{port}, bm_register_write_range on "
                                          r"register MyIngress.bits.seen\[100:102\]: connection refused"):
-        client_with_json(port).reset_job(JOB)
+        client_with_json(port).clear_job_registers(JOB)
 
 
 def test_silent_switch_times_out(fake):
@@ -131,7 +133,7 @@ def test_silent_switch_times_out(fake):
     client = client_with_json(fake.port, rpc_timeout=0.3)
     start = time.monotonic()
     with pytest.raises(ResetError, match=rf"127.0.0.1:{fake.port}, .*seen\[100:102\]: no answer within 0.3 s"):
-        client.reset_job(JOB)
+        client.clear_job_registers(JOB)
     assert time.monotonic() - start < 2
 
 
@@ -172,16 +174,8 @@ sys.stdout.write(buf.getvalue().hex())
 """
 
 
-def _python_with_thrift() -> str | None:
-    for exe in {shutil.which("python3"), "/usr/bin/python3"} - {None}:
-        if pathlib.Path(exe).exists() and subprocess.run([exe, "-c", "import thrift"],
-                                                         capture_output=True).returncode == 0:
-            return exe
-    return None
-
-
 def test_call_bytes_are_those_of_apache_thrift(fake):
-    exe = _python_with_thrift()
+    exe = python_with_thrift()
     if exe is None:
         pytest.skip("no python3 with the thrift module to compare with")
     reference = bytes.fromhex(subprocess.run([exe, "-c", REFERENCE_CALL], capture_output=True, text=True,
@@ -203,4 +197,4 @@ def test_no_per_slot_registers_is_an_error():
 
 def test_reset_needs_the_bmv2_json():
     with pytest.raises(SwitchError, match="the BMv2 JSON is needed"):
-        SwitchClient("127.0.0.1:1").reset_job(JOB)
+        SwitchClient("127.0.0.1:1").clear_job_registers(JOB)
