@@ -222,14 +222,14 @@ class AggregatorEngine:
         spec = job.spec
         if h.worker_id >= spec.num_workers:
             return Handled("bad_worker")
-        if not spec.slot_base <= h.slot < spec.slot_base + spec.num_slots:
-            return Handled("bad_slot")
         if h.count not in (0, spec.block_size) or (h.msg_type != MsgType.DATA and h.count):
             return Handled("bad_count")
         if not spec.admits(h.worker_id, source):
             return Handled("not_admitted")
-        if h.msg_type == MsgType.JOIN:
+        if h.msg_type == MsgType.JOIN:  # its slot is the worker's slot_base: compared, not checked
             return self._join(job, h, source)
+        if not spec.slot_base <= h.slot < spec.slot_base + spec.num_slots:
+            return Handled("bad_slot")
         member = job.members.get(h.worker_id)
         if member is None or h.session != member.session or source != member.address:
             return self._stranger(job, member, h, source)

@@ -72,6 +72,7 @@ class SlotState:
         self.all_workers = (1 << num_workers) - 1
         self.round = 0
         self.epoch: int | None = None  # epoch of the latest started allreduce
+        self.previous_epoch: int | None = None  # the one before it (whose results are kept)
         self.blocks = 0  # its tensor's blocks and fingerprint, as its first packet gave them
         self.fingerprint = 0
         self.mismatch: JobFailure | None = None  # the round's packets disagree (flagged RESULT)
@@ -96,10 +97,11 @@ class SlotState:
             # A bootstrap round adopts the epoch of its first counted packet,
             # provided it is newer than the allreduce the slot last served.
             return self.epoch is None or epoch_is_newer(h.epoch, self.epoch)
-        if self.block == NONE and epoch_is_newer(h.epoch, self.epoch):
-            # Someone is already at a later allreduce than the bootstrap in progress:
-            # the workers disagree on the sequence. Counted, and the RESULT says so.
-            return True
+        if self.block == NONE and h.epoch != self.epoch:
+            # Newer than the allreduce this slot served before: this worker is at another
+            # allreduce than the bootstrap in progress. Counted, and the RESULT says so.
+            # (Older ones are late retransmissions, answered from the kept results.)
+            return self.previous_epoch is None or epoch_is_newer(h.epoch, self.previous_epoch)
         return h.epoch == self.epoch
 
     def _check_lookahead(self, h: AggHeader) -> None:
@@ -164,6 +166,8 @@ class SlotState:
         self._check_allreduce(h)
         self._check_lookahead(h)
         if self.seen == 0:
+            if self.block == NONE:
+                self.previous_epoch = self.epoch
             self.epoch = h.epoch
         if values is not None:
             if self._acc_empty:

@@ -19,6 +19,7 @@ import numpy as np
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 HAVE_MMSG = hasattr(_libc, "recvmmsg") and hasattr(_libc, "sendmmsg")
 MSG_DONTWAIT = 0x40
+ADDRESS_CACHE_LIMIT = 4096  # distinct peers remembered; spoofed sources must not grow it forever
 
 
 class _IoVec(ctypes.Structure):
@@ -118,7 +119,7 @@ class BatchReceiver:
         for i, (ip, port) in enumerate(zip(names["addr"].tolist(), names["port"].tolist())):
             host = self._ip_strings.get(ip)
             if host is None:
-                if len(self._ip_strings) >= 4096:  # spoofed sources must not grow it forever
+                if len(self._ip_strings) >= ADDRESS_CACHE_LIMIT:
                     self._ip_strings.clear()
                 host = self._ip_strings[ip] = socket.inet_ntoa(ip.to_bytes(4, "big"))
             out.append((self._views[i][: lengths[i]], (host, port)))
@@ -204,6 +205,9 @@ class BatchSender:
                 except OSError:
                     failed += 1
             return failed
+        if len(self._addr_cache) > ADDRESS_CACHE_LIMIT:
+            # Safe here: no sendmmsg is using the cached sockaddrs between flushes.
+            self._addr_cache.clear()
         parts = [part for datagram, _ in queue for part in datagram]
         counts = [len(datagram) for datagram, _ in queue]
         n = len(queue)

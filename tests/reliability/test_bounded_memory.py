@@ -1,0 +1,123 @@
+"""Whatever arrives, the software aggregator's memory stays bounded: 200,000 hostile
+datagrams from 2,000 source addresses grow its resident memory by less than 10 MB,
+and a well-behaved job keeps working. Also: a member whose look-ahead never ends a
+stream fails the job instead of growing the kept results."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from conftest import SESSION, joined_engine, run_workers
+from p4reduce.aggregator import JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.protocol import NONE, AggHeader, ErrorCode, MsgType
+
+SOURCES, PER_SOURCE = 2000, 100
+
+
+def _rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+def _hostile(rng: np.random.Generator, i: int) -> bytes:
+    """Garbage, JOIN floods of job 2, job-1 packets with made-up sessions, strangers' RESETs."""
+    kind = i % 5
+    if kind == 0:
+        return rng.bytes(int(rng.integers(0, 120)))
+    if kind == 1:  # a new "process" of job 2 every time: members are replaced, not added
+        return AggHeader(MsgType.JOIN, 2, int(rng.integers(0, 4)), 8, 0, int(rng.integers(1, 1 << 32)),
+                         8, 8, 0, 4).pack()
+    if kind == 2:
+        return AggHeader(MsgType.DATA, 1, int(rng.integers(0, 2)), int(rng.integers(0, 8)), 0,
+                         int(rng.integers(0, 1 << 32)), NONE, int(rng.integers(0, 1 << 32)),
+                         session=int(rng.integers(1, 1 << 32)), blocks=int(rng.integers(0, 1 << 32))).pack()
+    if kind == 3:
+        return AggHeader(MsgType.RESET, 1, 0, 0, 0, 0, NONE, session=int(rng.integers(1, 1 << 32))).pack()
+    return AggHeader(MsgType.QUERY, int(rng.integers(0, 1 << 16)), 0, 0, 0, 0, 5).pack()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_hostile_flood_keeps_memory_bounded_and_the_job_working():
+    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0",
+                            "--job", "1:2:num_slots=8,block_size=8",
+                            "--job", "2:4:slot_base=8,num_slots=8,block_size=8", "--stats-interval", "0.2"],
+                           stdout=subprocess.PIPE, text=True)
+    stats: queue.Queue[dict] = queue.Queue()
+    try:
+        port = int(agg.stdout.readline().split(" on ")[1].split()[0].rsplit(":", 1)[1])
+        threading.Thread(target=lambda: [stats.put(json.loads(line)) for line in agg.stdout
+                                         if line.startswith("{")], daemon=True).start()
+        x = [np.arange(64, dtype=np.int32) * (r + 1) for r in range(2)]
+        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=("127.0.0.1", port), num_slots=8,
+                                         block_size=8, timeout=0.01)) for r in range(2)]
+        for out in run_workers(lambda r: agents[r].allreduce(x[r]), 2):  # warm: buffers, imports
+            np.testing.assert_array_equal(out, x[0] + x[1])
+        time.sleep(0.5)
+        before = _rss_kib(agg.pid)
+        rng = np.random.default_rng(0)
+        sent = 0
+        for s in range(SOURCES):
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.bind((f"127.{1 + s // 250}.{s % 250}.{1 + s % 7}", 0))
+                for i in range(PER_SOURCE):
+                    sock.sendto(_hostile(rng, sent + i), ("127.0.0.1", port))
+            sent += PER_SOURCE
+            if s % 100 == 99:
+                _wait_for(stats, sent * 0.8)  # let it keep up: a full socket buffer only drops
+        counters = _wait_for(stats, sent * 0.95, settle=True)
+        after = _rss_kib(agg.pid)
+        assert counters["packets_in"] >= 0.95 * SOURCES * PER_SOURCE
+        assert after - before < 10 * 1024, f"RSS grew by {(after - before) / 1024:.1f} MB"
+        # The flood made no one a member of job 1: its workers go on, with correct sums.
+        for out in run_workers(lambda r: agents[r].allreduce(x[r] * 3), 2):
+            np.testing.assert_array_equal(out, (x[0] + x[1]) * 3)
+        for a in agents:
+            a.close()
+    finally:
+        agg.terminate()
+        agg.wait(timeout=10)
+
+
+def _wait_for(stats: queue.Queue, packets: float, settle: bool = False, limit: float = 120.0) -> dict:
+    """Counters once the aggregator has taken in `packets` datagrams (and, with `settle`,
+    stopped taking in more)."""
+    deadline, last = time.monotonic() + limit, {}
+    while time.monotonic() < deadline:
+        now = stats.get(timeout=limit)
+        if now.get("packets_in", 0) >= packets and (not settle or now == last):
+            return now
+        last = now
+    raise AssertionError(f"the aggregator took in {last.get('packets_in')} of {packets:.0f} datagrams")
+
+
+def test_lookahead_that_never_ends_a_stream_fails_the_job():
+    engine = joined_engine([JobSpec(1, 1, num_slots=2, block_size=1)])
+
+    def data(shadow, block, nxt, values=None):
+        return AggHeader(MsgType.DATA, 1, 0, 0, shadow, 0, block, nxt, count=0 if values is None else 1,
+                         session=SESSION, blocks=10).pack() + (b"\0\0\0\1" if values else b"")
+    assert engine.handle(data(0, NONE, 2)).event == "completed"
+    assert engine.handle(data(1, 2, 4, values=True)).event == "completed"
+    # Announcing the block it is in again (or any earlier one) would loop forever.
+    refused = engine.handle(data(0, 4, 4, values=True))
+    assert refused.event == "failed" and engine.failure(1) == (ErrorCode.BAD_BLOCKS, 0)
+    reply = AggHeader.unpack(refused.replies[0].payload)
+    assert (reply.msg_type, reply.block, reply.next_block) == (MsgType.ERROR, ErrorCode.BAD_BLOCKS, 0)
+
+
+@pytest.mark.parametrize("nxt", [11, 3, 1 << 31])  # outside the tensor, another stream, far away
+def test_lookahead_outside_the_tensor_or_stream_fails_the_job(nxt):
+    engine = joined_engine([JobSpec(1, 1, num_slots=2, block_size=1)])
+    h = AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, nxt, session=SESSION, blocks=10)
+    assert engine.handle(h.pack()).event == "failed"
+    assert engine.failure(1) == (ErrorCode.BAD_BLOCKS, 0)
