@@ -26,6 +26,9 @@ def test_aggregator_logs_jobs_streams_and_drops(caplog):
     done = [r for r in caplog.records if "stream of allreduce 0 complete" in r.getMessage()]
     assert len(done) == 4 == counters["streams_completed"]  # 4 blocks, one per slot
     assert all(r.levelno == logging.DEBUG for r in done)
+    complete = [r for r in caplog.records if r.getMessage() == "job 3: allreduce 0 complete"]
+    assert len(complete) == 1 and complete[0].levelno == logging.INFO
+    assert counters["allreduces_completed"] == 1
 
 
 def test_aggregator_is_quiet_at_warning(caplog):

@@ -52,6 +52,7 @@ class Handled:
     sender: tuple[int, int] | None = None  # (job_id, worker_id) of an admitted packet
     replies: list[Outgoing] = field(default_factory=list)
     stream_done: tuple[int, int, int] | None = None  # (job, slot, epoch) whose stream just ended
+    allreduce_done: tuple[int, int] | None = None  # (job, epoch) whose every stream has ended
     failed: tuple[int, ErrorCode, int] | None = None  # (job, code, detail) when this packet failed it
 
     @property
@@ -78,6 +79,7 @@ class _Job:
         self.started = False  # a DATA packet was counted since the job began (or was reset)
         self.failure: tuple[ErrorCode, int] | None = None
         self.upstream_session: int | None = None  # a leaf's session at its parent
+        self.streams_done: dict[int, int] = {}  # epoch -> streams ended (a few recent epochs)
         self.upstream_incarnation = secrets.randbits(32)
 
     def slot(self, index: int) -> SlotState:
@@ -94,6 +96,17 @@ class _Job:
             state.multicast = s.group is not None
             self.slots[index] = state
         return state
+
+    def stream_ended(self, epoch: int, blocks: int) -> bool:
+        """Count an ended stream; True when it was the allreduce's last (it used
+        min(slots, blocks) streams)."""
+        done = self.streams_done[epoch] = self.streams_done.get(epoch, 0) + 1
+        if done < min(self.spec.num_slots, blocks):
+            while len(self.streams_done) > 4:  # epochs whose streams never all ended
+                del self.streams_done[next(iter(self.streams_done))]
+            return False
+        del self.streams_done[epoch]
+        return True
 
     def header(self, msg_type: MsgType, h: AggHeader, **fields: int) -> AggHeader:
         """An answer to `h` about this job (JOINED, ERROR): addressed to h's worker."""
@@ -189,6 +202,8 @@ class AggregatorEngine:
             counts["bytes_out"] = sum(out.nbytes for out in result.replies)
         if result.stream_done is not None:
             counts["streams_completed"] = 1
+        if result.allreduce_done is not None:
+            counts["allreduces_completed"] = 1
         if result.failed is not None:
             counts["jobs_failed"] = 1
         self.counters.add_many(counts)
@@ -255,9 +270,12 @@ class AggregatorEngine:
             failure, slot.failure = slot.failure, None
             failed = self._fail(job, failure.code, failure.detail, h)
             return Handled(event, (h.job_id, h.worker_id), replies, failed=failed.failed)
-        # A completed round that leaves the slot at a bootstrap ended the stream.
-        done = (h.job_id, h.slot, h.epoch) if event == "completed" and slot.block == NONE else None
-        return Handled(event, (h.job_id, h.worker_id), replies, done)
+        handled = Handled(event, (h.job_id, h.worker_id), replies)
+        if event == "completed" and slot.block == NONE:  # the round ended the stream
+            handled.stream_done = (h.job_id, h.slot, h.epoch)
+            if job.stream_ended(h.epoch, slot.blocks):
+                handled.allreduce_done = (h.job_id, h.epoch)
+        return handled
 
     # -- membership -------------------------------------------------------------
     def _join(self, job: _Job, h: AggHeader, source: Address) -> Handled:

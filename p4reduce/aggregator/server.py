@@ -122,6 +122,8 @@ class AggregatorServer:
                 log.debug("dropped a datagram from %s:%d: %s", *addr, handled.event)
             if handled.stream_done is not None:
                 log.debug("job %d slot %d: stream of allreduce %d complete", *handled.stream_done)
+        if handled.allreduce_done is not None:
+            log.info("job %d: allreduce %d complete", *handled.allreduce_done)
         for out in handled.replies:
             if out.worker_id == UPSTREAM:
                 sender.add(out.parts, self._upstream_of[out.job_id])
