@@ -101,3 +101,26 @@ def test_job_spec_parse():
     spec = JobSpec.parse("3:4:mode=dense,block_size=32,slot_base=64,num_slots=16")
     assert (spec.job_id, spec.num_workers, spec.mode.value, spec.block_size, spec.slot_base,
             spec.num_slots) == (3, 4, "dense", 32, 64, 16)
+
+
+def test_job_spec_declared_workers():
+    spec = JobSpec.parse("1:2:workers=10.0.0.1/10.0.0.2:40001")
+    assert [str(w) for w in spec.workers] == ["10.0.0.1", "10.0.0.2:40001"]
+    assert spec.admits(0, ("10.0.0.1", 5555)) and not spec.admits(0, ("10.0.0.3", 5555))
+    assert spec.admits(1, ("10.0.0.2", 40001)) and not spec.admits(1, ("10.0.0.2", 40002))
+    assert "workers 10.0.0.1/10.0.0.2:40001" in spec.describe()
+    for bad, err in (("1:2:workers=10.0.0.1", "1 worker addresses for 2 workers"),
+                     ("1:2:workers=10.0.0.1/host", "not an IPv4 address"),
+                     ("1:2:workers=10.0.0.1/10.0.0.2:x", "expected IP"),
+                     ("1:2:workers=10.0.0.1/10.0.0.2:70000", "outside 1..65535")):
+        with pytest.raises(ValueError, match=err):
+            JobSpec.parse(bad)
+
+
+def test_undeclared_source_is_not_admitted_even_to_join():
+    from conftest import join_packet
+    spec = JobSpec.parse("1:2:workers=10.0.0.1/10.0.0.2")
+    engine = AggregatorEngine([spec])
+    assert engine.handle(join_packet(spec, 0), ("10.0.0.9", 4000)).event == "not_admitted"
+    assert engine.handle(join_packet(spec, 0), ("10.0.0.1", 4000)).event == "joined"
+    assert engine.member_address(1, 0) == ("10.0.0.1", 4000)
