@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 from bmv2_tests.harness import P4SRC
+from p4reduce.controller.p4info import P4Info
+from p4reduce.controller.pipeline import check_contract
 
 NEEDS_SWITCH = False  # only p4c
 
@@ -32,10 +34,12 @@ def test_p4info_has_the_control_plane_contract(pipeline):
                  "P4ReduceIngress.forwarding.flood", "P4ReduceEgress.result_dest",
                  "P4ReduceEgress.set_result_dest", "P4ReduceIngress.events"):
         assert f'name: "{name}"' in text, name
+    check_contract(P4Info.load(pipeline.p4info))  # keys and parameters (session too), counter size
     registers = {r["name"]: r["size"]
                  for r in json.loads(pipeline.bmv2_json.read_text())["register_arrays"]}
     expected = {"P4ReduceIngress.seen_bitmap.seen", "P4ReduceIngress.countdown.remaining",
-                "P4ReduceIngress.lookahead.min_key"} | \
+                "P4ReduceIngress.lookahead.min_key", "P4ReduceIngress.agreement.fingerprint",
+                "P4ReduceIngress.agreement.mismatch"} | \
         {f"P4ReduceIngress.values.value_{i:02d}" for i in range(32)}
     assert set(registers) == expected
     assert set(registers.values()) == {2 * 1024}

@@ -1,12 +1,12 @@
-// Egress: address every RESULT copy to its worker and fix the lengths; keep
-// ordinary frames from going back out the port they came in on.
+// Egress: address every answer (RESULT copy, JOINED) to its worker and fix the
+// lengths; keep ordinary frames from going back out the port they came in on.
 #ifndef P4REDUCE_EGRESS_P4
 #define P4REDUCE_EGRESS_P4
 
 control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
                        inout standard_metadata_t standard_metadata) {
-    // Destination of one worker's RESULTs: the source address and port it
-    // sends DATA from (installed by the controller with the worker entry).
+    // Destination of one worker's answers: the source address and port it
+    // sends from (installed by the controller with the worker entry).
     action set_result_dest(bit<48> mac, bit<32> ip, bit<16> udp_port) {
         hdr.ethernet.dstAddr = mac;
         hdr.ipv4.dstAddr = ip;
@@ -23,13 +23,14 @@ control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
             meta.dest_worker: exact;
         }
         actions = { set_result_dest; drop; }
-        default_action = drop();  // never send a RESULT nobody asked for
+        default_action = drop();  // never send an answer nobody asked for
         size = 1024;
     }
 
-    // The RESULT names its receiver; lengths follow what is emitted: header
-    // only after a bootstrap round, header + B values after a data round.
-    action finish_result() {
+    // The answer names its receiver; lengths follow what is emitted: header
+    // only after a bootstrap round and in JOINED, header + B values after a
+    // data round.
+    action finish_answer() {
         hdr.agg.worker_id = meta.dest_worker;
         bit<16> agg_len = AGG_HDR_LEN + (hdr.vals.isValid() ? AGG_VALUES_LEN : 16w0);
         hdr.udp.length = UDP_HDR_LEN + agg_len;
@@ -38,13 +39,13 @@ control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
     }
 
     apply {
-        if (meta.is_result == 1) {
+        if (meta.is_answer == 1) {
             // Multicast copy: the replica id is the worker id (section 8).
-            // Unicast re-send: the sender, whose id worker_check verified.
+            // Unicast re-send or JOINED: the sender, whose id worker_check verified.
             meta.dest_worker = (meta.unicast == 1) ? hdr.agg.worker_id
                                                    : (bit<8>) standard_metadata.egress_rid;
             result_dest.apply();
-            finish_result();
+            finish_answer();
         } else if (standard_metadata.egress_port == standard_metadata.ingress_port) {
             // Ordinary traffic: a flooded frame is not echoed to its sender
             // (nor is a unicast frame hairpinned), as on any L2 switch.

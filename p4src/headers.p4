@@ -1,7 +1,8 @@
 // Constants, headers and metadata of the p4reduce switch program.
-// Wire format: docs/protocol.md section 2 (22-byte aggregation header);
-// switch constants and control-plane contract: section 8. The Python side
-// keeps the same numbers in p4reduce/protocol.py and controller/config.py.
+// Wire format: docs/protocol.md section 2 (36-byte aggregation header,
+// protocol version 2); switch constants and control-plane contract: section 8.
+// The Python side keeps the same numbers in p4reduce/protocol/codec.py and
+// p4reduce/protocol/switch.py; tests/test_switch_constants.py compares them.
 #ifndef P4REDUCE_HEADERS_P4
 #define P4REDUCE_HEADERS_P4
 
@@ -10,9 +11,13 @@ const bit<8>  IPPROTO_UDP = 17;
 
 // --- Protocol (docs/protocol.md sections 1 and 2) ---
 const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0: what workers send DATA to
-const bit<8>  PROTOCOL_VERSION = 1;
+const bit<8>  PROTOCOL_VERSION = 2;
 const bit<8>  MSG_DATA = 1;
 const bit<8>  MSG_RESULT = 2;
+const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
+const bit<8>  MSG_JOINED = 7;
+const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints differed
+const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
 const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
 
 // --- Switch constants (docs/protocol.md section 8) ---
@@ -29,7 +34,7 @@ const bit<8>  MAX_WORKERS = 32;
 // Byte counts used to rewrite the lengths of a RESULT.
 const bit<16> IPV4_HDR_LEN = 20;
 const bit<16> UDP_HDR_LEN = 8;
-const bit<16> AGG_HDR_LEN = 22;
+const bit<16> AGG_HDR_LEN = 36;
 const bit<16> AGG_VALUES_LEN = 128;     // VALUES_PER_PACKET * 4
 
 // --- Cells of the counter P4ReduceIngress.events (docs/protocol.md section 8) ---
@@ -42,6 +47,9 @@ const bit<32> EV_IDENTITY_MISMATCH = 5;
 const bit<32> EV_BAD_SLOT = 6;
 const bit<32> EV_MALFORMED = 7;
 const bit<32> EV_FORWARDED = 8;
+const bit<32> EV_JOINED = 9;              // JOIN answered with JOINED
+const bit<32> EV_BAD_SESSION = 10;        // not the job's current session (old process, reset job)
+const bit<32> EV_STALE = 11;              // retransmission of another allreduce: not answered
 #define NUM_EVENTS 16
 
 header ethernet_t {
@@ -82,12 +90,15 @@ header agg_t {
     bit<8>  flags;
     bit<1>  shadow;
     bit<15> slot;
-    bit<16> epoch;       // copied into results, not interpreted by the switch
+    bit<32> epoch;       // copied into results; compared only through the fingerprint
     bit<32> block;
     bit<32> next_block;
     bit<8>  exp;
     bit<8>  next_exp;
     bit<16> count;
+    bit<32> session;     // must be the job's (worker_check); JOINED hands it out
+    bit<32> blocks;      // blocks of the allreduce's tensor: bounds block and next_block
+    bit<32> fingerprint; // CRC-32 of the allreduce (epoch, tensor, scaling): agreement.p4
 }
 
 // The B = 32 values, one field per value register array (values.p4).
@@ -118,6 +129,7 @@ struct metadata_t {
     bit<16> mgid;
     bit<16> slot_base;
     bit<16> num_slots;
+    bit<32> session;
     // Per packet, ingress.
     bit<32> worker_bit;     // 1 << worker_id
     bit<32> index;          // register cell of this round: shadow * NUM_SLOTS + slot
@@ -126,9 +138,11 @@ struct metadata_t {
     bit<1>  first;          // first counted packet of the round: overwrite, don't add
     bit<1>  retransmission; // this worker was already counted in this round
     bit<8>  remaining;      // workers the round still waits for (0: complete)
+    bit<1>  mismatch;       // the round's counted packets disagree on the fingerprint
+    bit<1>  stale;          // a retransmission whose fingerprint is not the stored round's
     // Towards egress: BMv2 copies user metadata into every multicast replica.
-    bit<1>  is_result;
-    bit<1>  unicast;        // a re-send to the sender, not a multicast copy
+    bit<1>  is_answer;      // a RESULT or JOINED leaving the switch: address it to a worker
+    bit<1>  unicast;        // to the sender only (re-send, JOINED), not a multicast copy
     bit<8>  dest_worker;    // key of P4ReduceEgress.result_dest
 }
 

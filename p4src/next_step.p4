@@ -1,7 +1,8 @@
 // Where a packet goes after ingress processing: an accepted aggregation
 // packet is consumed, multicast as the round's RESULT to every worker of the
 // job, or unicast back to a worker that retransmitted into a finished round
-// (docs/protocol.md section 6 steps 3-4). Non-aggregation traffic goes
+// (docs/protocol.md section 6 steps 3-4); a JOIN is turned into its JOINED
+// and unicast back the same way (section 8). Non-aggregation traffic goes
 // through a plain L2 table (control-plane contract, section 8).
 #ifndef P4REDUCE_NEXT_STEP_P4
 #define P4REDUCE_NEXT_STEP_P4
@@ -9,32 +10,66 @@
 const bit<2> STEP_CONSUME = 0;
 const bit<2> STEP_MULTICAST = 1;
 const bit<2> STEP_UNICAST = 2;
+const bit<2> STEP_JOINED = 3;
 
 control NextStep(inout headers_t hdr, inout metadata_t meta,
                  inout standard_metadata_t standard_metadata, in bit<2> step) {
-    // A RESULT comes from the address the workers send DATA to (the completing
-    // packet's destination); egress fills in each copy's destination.
+    // An answer comes from the address the workers send to (the packet's
+    // destination); egress fills in each copy's destination.
     action answer_from_aggregator() {
         hdr.ethernet.srcAddr = hdr.ethernet.dstAddr;
         hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
         hdr.udp.srcPort = hdr.udp.dstPort;  // AGG_UDP_PORT, checked by the parser
+        meta.is_answer = 1;
+    }
+
+    // The packet that completes (or re-asks) a round becomes its RESULT. The
+    // only flag the switch can set is MISMATCH (agreement.p4); OVERFLOW cannot
+    // happen with the workers' fixed point, and other bits are reserved.
+    action result_from_aggregator() {
+        answer_from_aggregator();
         hdr.agg.msg_type = MSG_RESULT;
-        hdr.agg.flags = 0;  // reserved bits; the switch cannot detect OVERFLOW
-        meta.is_result = 1;
+        hdr.agg.flags = (meta.mismatch == 1) ? FLAG_MISMATCH : 8w0;
+    }
+
+    // Back out where it came in, to the sender only.
+    action to_sender() {
+        meta.unicast = 1;
+        standard_metadata.egress_spec = standard_metadata.ingress_port;
     }
 
     // One copy per worker; the multicast group's replica id is the worker id.
     action multicast_result() {
-        answer_from_aggregator();
+        result_from_aggregator();
         meta.unicast = 0;
         standard_metadata.mcast_grp = meta.mgid;
     }
 
-    // Only the retransmitting worker lost the result: back out where it came in.
+    // Only the retransmitting worker lost the result.
     action unicast_result() {
+        result_from_aggregator();
+        to_sender();
+    }
+
+    // JOINED: the job's geometry as the worker entry has it, and the job's
+    // session; the worker compares the geometry with its own configuration.
+    // The incarnation (epoch), job and worker id stay as received. The switch
+    // only runs dense mode with B values per packet; blocks and fingerprint
+    // belong to no allreduce yet.
+    action joined() {
         answer_from_aggregator();
-        meta.unicast = 1;
-        standard_metadata.egress_spec = standard_metadata.ingress_port;
+        hdr.agg.msg_type = MSG_JOINED;
+        hdr.agg.flags = 0;
+        hdr.agg.shadow = 0;
+        hdr.agg.slot = (bit<15>) meta.slot_base;
+        hdr.agg.block = (bit<32>) VALUES_PER_PACKET;
+        hdr.agg.next_block = (bit<32>) meta.num_slots;
+        hdr.agg.exp = MODE_DENSE;
+        hdr.agg.next_exp = meta.num_workers;
+        hdr.agg.session = meta.session;
+        hdr.agg.blocks = 0;
+        hdr.agg.fingerprint = 0;
+        to_sender();
     }
 
     // Counted into the registers; nothing to send yet.
@@ -47,6 +82,8 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
             multicast_result();
         } else if (step == STEP_UNICAST) {
             unicast_result();
+        } else if (step == STEP_JOINED) {
+            joined();
         } else {
             consume();
         }

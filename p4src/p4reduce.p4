@@ -1,20 +1,24 @@
 // p4reduce: in-network aggregation of block-sparse gradients (v1model / BMv2).
 //
-// The switch ("dense" mode) side of docs/protocol.md: per slot and shadow
-// copy a seen bitmap, a countdown, a running minimum of the workers'
-// look-ahead keys and 32 value registers. A completed round is multicast to
-// the job's workers; a worker that retransmits into a completed round gets the
-// stored result by unicast. Everything else is L2-forwarded.
+// The switch ("dense" mode) side of docs/protocol.md, version 2: per slot and
+// shadow copy a seen bitmap, a countdown, a running minimum of the workers'
+// look-ahead keys, 32 value registers and the round's fingerprint with a
+// mismatch bit. A completed round is multicast to the job's workers (flagged
+// MISMATCH if its packets disagreed); a worker that retransmits into a
+// completed round of its own allreduce gets the stored result by unicast.
+// A JOIN is answered with JOINED (the job's geometry and session). Everything
+// else is L2-forwarded.
 //
 // One file per pipeline concern, applied in this order:
 //   parser.p4        Ethernet / IPv4 / UDP 48864 -> aggregation header (+ values)
 //   worker_check.p4  who sent it, and is it acceptable (else drop, count reason)
 //   seen_bitmap.p4   first arrival, later arrival or retransmission
 //   countdown.p4     is the round complete
+//   agreement.p4     same allreduce (fingerprint) as the round's first packet
 //   lookahead.p4     running minimum of next_block / next_exp
 //   values.p4        overwrite / add / read the 32 sums
-//   next_step.p4     consume, multicast, unicast; L2 forwarding
-//   egress.p4        per-copy RESULT addressing
+//   next_step.p4     consume, multicast, unicast, JOINED; L2 forwarding
+//   egress.p4        per-copy RESULT / JOINED addressing
 //
 // Controls are named P4Reduce*: v1model.p4 already declares the control types
 // Ingress and Egress, so the P4Info names are P4ReduceIngress.* and
@@ -27,6 +31,7 @@
 #include "worker_check.p4"
 #include "seen_bitmap.p4"
 #include "countdown.p4"
+#include "agreement.p4"
 #include "lookahead.p4"
 #include "values.p4"
 #include "next_step.p4"
@@ -40,6 +45,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
     ZeroValues() zero_values;
     SeenBitmap() seen_bitmap;
     Countdown() countdown;
+    Agreement() agreement;
     Lookahead() lookahead;
     Values() values;
     NextStep() next_step;
@@ -81,32 +87,50 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
             drop_with(reject_event);
             return;
         }
-
-        if (data_round && !hdr.vals.isValid()) {
-            zero_values.apply(hdr);
-        }
-        locate_cell();
-        seen_bitmap.apply(meta);
-        countdown.apply(meta);
-        if (meta.retransmission == 1 && meta.remaining != 0) {
-            drop_with(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
-            return;
-        }
-
-        lookahead.apply(hdr, meta);
-        if (data_round) {
-            values.apply(hdr, meta);
-        }
-        if (meta.retransmission == 1) {
-            step = STEP_UNICAST;  // round complete (remaining == 0), this worker lost it
-            events.count(EV_RESULT_UNICAST);
+        if (hdr.agg.msg_type == MSG_JOIN) {
+            // Membership is the controller's (one session per job): the switch
+            // only tells the worker the job's geometry and session.
+            events.count(EV_JOINED);
+            step = STEP_JOINED;
         } else {
-            events.count(EV_DATA_COUNTED);
-            if (meta.remaining == 0) {
-                step = STEP_MULTICAST;
-                events.count(EV_RESULT_MULTICAST);
+            if (data_round && !hdr.vals.isValid()) {
+                zero_values.apply(hdr);
+            }
+            locate_cell();
+            seen_bitmap.apply(meta);
+            countdown.apply(meta);
+            if (meta.retransmission == 1 && meta.remaining != 0) {
+                drop_with(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
+                return;
+            }
+            agreement.apply(hdr, meta);
+            if (meta.stale == 1) {
+                // A finished round of another allreduce: not this packet's result.
+                // seen_bitmap has already cleared the sender's bit in the other
+                // shadow copy, as any packet of that worker with this shadow bit
+                // does; nothing was counted and no register of this round changed.
+                drop_with(EV_STALE);
+                return;
+            }
+
+            lookahead.apply(hdr, meta);
+            if (data_round) {
+                values.apply(hdr, meta);
+            }
+            if (meta.retransmission == 1) {
+                step = STEP_UNICAST;  // round complete (remaining == 0), this worker lost it
+                events.count(EV_RESULT_UNICAST);
+            } else {
+                events.count(EV_DATA_COUNTED);
+                if (meta.remaining == 0) {
+                    step = STEP_MULTICAST;
+                    events.count(EV_RESULT_MULTICAST);
+                }
             }
         }
+        // The only call site of next_step: p4c 1.2.4.8 inlines a control
+        // applied at two places through copies of hdr and meta that BMv2
+        // refuses to load ("No field 'userMetadata...' in header type").
         next_step.apply(hdr, meta, standard_metadata, step);
     }
 }

@@ -1,23 +1,29 @@
-// Admission of aggregation packets (docs/protocol.md section 6 step 1).
-// The sender's identity comes from where and how the packet entered (port,
-// MAC, IP, UDP source port), as installed by the controller; the header's job
-// and worker ids must agree with that entry, so a host cannot speak for
-// another worker or another job. Anything not acceptable is rejected with the
-// event code it is counted under; the caller drops it.
+// Admission of aggregation packets (docs/protocol.md section 6 step 1 and
+// section 8). The sender's identity comes from where and how the packet
+// entered (port, MAC, IP, UDP source port), as installed by the controller;
+// the header's job and worker ids must agree with that entry, so a host cannot
+// speak for another worker or another job. A JOIN from an admitted worker is
+// accepted as it is (the switch answers it with JOINED, next_step.p4); every
+// other packet must also carry the job's current session and stay inside the
+// tensor it announces. Anything not acceptable is rejected with the event code
+// it is counted under; the caller drops it.
 #ifndef P4REDUCE_WORKER_CHECK_P4
 #define P4REDUCE_WORKER_CHECK_P4
 
 control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
                     in standard_metadata_t standard_metadata,
                     out bool accepted, out bit<32> reject_event) {
+    // `session`: one per job, drawn by the controller at install and at every
+    // job reset, so packets of processes that joined before a reset are dropped.
     action set_worker(bit<16> job_id, bit<8> worker_id, bit<8> num_workers, bit<16> mgid,
-                      bit<16> slot_base, bit<16> num_slots) {
+                      bit<16> slot_base, bit<16> num_slots, bit<32> session) {
         meta.job_id = job_id;
         meta.worker_id = worker_id;
         meta.num_workers = num_workers;
         meta.mgid = mgid;
         meta.slot_base = slot_base;
         meta.num_slots = num_slots;
+        meta.session = session;
     }
 
     table workers {
@@ -35,16 +41,17 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
     apply {
         accepted = false;
         reject_event = EV_MALFORMED;
-        // UDP length of a well-formed packet: 8 + 22 + 4 * count, count in {0, B}.
+        // UDP length of a well-formed packet: 8 + 36 + 4 * count, count in {0, B}.
         bit<16> values_len = hdr.vals.isValid() ? AGG_VALUES_LEN : 16w0;
         bit<16> expected_udp_len = UDP_HDR_LEN + AGG_HDR_LEN + values_len;
+        bool join = hdr.agg.msg_type == MSG_JOIN;
         bool bootstrap = hdr.agg.block == BLOCK_NONE;
 
         if (!workers.apply().hit) {
             reject_event = EV_UNKNOWN_WORKER;
         } else if (hdr.agg.version != PROTOCOL_VERSION
-                   || hdr.agg.msg_type != MSG_DATA         // RESULT/QUERY/...: not for a switch
-                   || (hdr.agg.count != 0 && !hdr.vals.isValid())  // count not in {0, B}, or truncated
+                   || (hdr.agg.msg_type != MSG_DATA && !join)  // RESULT/QUERY/RESET...: not for a switch
+                   || (hdr.agg.count != 0 && !hdr.vals.isValid())  // count not in {0, B}, truncated, JOIN with values
                    || hdr.udp.length != expected_udp_len   // trailing bytes
                    || hdr.ipv4.totalLen != IPV4_HDR_LEN + expected_udp_len
                    || (bootstrap && hdr.vals.isValid())    // a bootstrap round is header-only
@@ -54,10 +61,22 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
                    || meta.worker_id >= meta.num_workers    // not a rank of the job
                    || meta.worker_id >= MAX_WORKERS) {      // no bit in the seen bitmap
             reject_event = EV_IDENTITY_MISMATCH;
+        } else if (join) {
+            // A JOIN has no session yet and touches no register. Its slot is
+            // not checked either: JOINED names the entry's slot_base, and a
+            // worker configured with another one learns that from the answer.
+            accepted = true;
+        } else if (hdr.agg.session != meta.session) {
+            // A process that joined before the job was reset (or never joined).
+            reject_event = EV_BAD_SESSION;
         } else if ((bit<16>) hdr.agg.slot < meta.slot_base
                    || (bit<16>) hdr.agg.slot >= meta.slot_base + meta.num_slots
                    || hdr.agg.slot >= NUM_SLOTS) {  // beyond the registers, whatever the entry says
             reject_event = EV_BAD_SLOT;
+        } else if ((!bootstrap && hdr.agg.block >= hdr.agg.blocks)
+                   || (hdr.agg.next_block != BLOCK_NONE && hdr.agg.next_block >= hdr.agg.blocks)) {
+            // A block outside the tensor the packet itself announces.
+            reject_event = EV_MALFORMED;
         } else {
             accepted = true;
         }

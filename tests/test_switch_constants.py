@@ -4,7 +4,7 @@ from __future__ import annotations
 import pathlib
 import re
 
-from p4reduce.protocol import AGG_UDP_PORT, HEADER_LEN, PROTOCOL_VERSION, MsgType
+from p4reduce.protocol import AGG_UDP_PORT, HEADER, HEADER_LEN, NONE, PROTOCOL_VERSION, Flags, Mode, MsgType
 from p4reduce.protocol import switch
 
 HEADERS = pathlib.Path(__file__).resolve().parents[1] / "p4src" / "headers.p4"
@@ -28,5 +28,30 @@ def test_switch_constants_match_headers_p4():
     assert p4["PROTOCOL_VERSION"] == PROTOCOL_VERSION
     assert p4["AGG_HDR_LEN"] == HEADER_LEN
     assert p4["MSG_DATA"] == MsgType.DATA and p4["MSG_RESULT"] == MsgType.RESULT
+    assert p4["MSG_JOIN"] == MsgType.JOIN and p4["MSG_JOINED"] == MsgType.JOINED
+    assert p4["FLAG_MISMATCH"] == Flags.MISMATCH
+    assert p4["MODE_DENSE"] == Mode.DENSE.code
+    # Every other constant of headers.p4 is compared above, or is the P4 side's own.
+    assert set(p4) - {"ETHERTYPE_IPV4", "IPPROTO_UDP", "BLOCK_NONE", "SLOT_BITS", "IPV4_HDR_LEN",
+                      "UDP_HDR_LEN", "AGG_VALUES_LEN"} == {
+        "NUM_SLOTS", "REGISTER_SIZE", "VALUES_PER_PACKET", "MAX_WORKERS", "NUM_EVENTS",
+        "AGG_UDP_PORT", "PROTOCOL_VERSION", "AGG_HDR_LEN", "MSG_DATA", "MSG_RESULT", "MSG_JOIN",
+        "MSG_JOINED", "FLAG_MISMATCH", "MODE_DENSE"} | {n for n in p4 if n.startswith("EV_")}
+    assert p4["BLOCK_NONE"] == NONE
+    assert p4["AGG_VALUES_LEN"] == 4 * switch.SWITCH_VALUES_PER_PACKET
     events = {name: value for name, value in p4.items() if name.startswith("EV_")}
     assert events == {f"EV_{name.upper()}": i for i, name in enumerate(switch.EVENT_NAMES)}
+
+
+def test_agg_header_layout_matches_the_codec():
+    """agg_t has the codec's fields, in order, with the codec's sizes (pool = shadow ++ slot)."""
+    body = re.search(r"header agg_t \{(.*?)\}", HEADERS.read_text(), re.S)[1]
+    fields = [(m[2], int(m[1])) for m in re.finditer(r"bit<(\d+)>\s+(\w+);", body)]
+    sizes = {"B": 8, "H": 16, "I": 32}
+    names = ["version", "msg_type", "job_id", "worker_id", "flags", "pool", "epoch", "block",
+             "next_block", "exp", "next_exp", "count", "session", "blocks", "fingerprint"]
+    expected = [(n, sizes[c]) for n, c in zip(names, HEADER.format.lstrip("!"), strict=True)]
+    pool = expected.index(("pool", 16))
+    expected[pool:pool + 1] = [("shadow", 1), ("slot", 15)]
+    assert fields == expected
+    assert sum(width for _, width in fields) == 8 * HEADER_LEN

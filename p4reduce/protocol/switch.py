@@ -14,5 +14,6 @@ SWITCH_MAX_PORT = 510  # v1model ports are 9 bits; BMv2 uses 511 as the drop por
 
 # Cells of the counter P4ReduceIngress.events, in order (EV_* in headers.p4).
 EVENT_NAMES = ("data_counted", "result_multicast", "result_unicast", "retransmit_dropped",
-               "unknown_worker", "identity_mismatch", "bad_slot", "malformed", "forwarded")
+               "unknown_worker", "identity_mismatch", "bad_slot", "malformed", "forwarded",
+               "joined", "bad_session", "stale")
 NUM_EVENTS = 16  # cells of the events counter

@@ -1,0 +1,57 @@
+// Do the packets of a round belong to one allreduce (docs/protocol.md section 8)?
+// Every DATA packet carries the CRC-32 fingerprint of its allreduce (epoch,
+// tensor length and dtype, B, S, fixed-point scale). The switch cannot keep
+// per-worker epochs or compare epoch order, but one 32-bit comparison per
+// round catches every disagreement that reaches a slot: workers at different
+// allreduces (a restarted worker at epoch 0, one that skipped a call) and
+// workers with different tensors or scaling. Such a round still completes,
+// with the MISMATCH flag, so every worker fails the allreduce instead of
+// using a sum of unrelated blocks.
+#ifndef P4REDUCE_AGREEMENT_P4
+#define P4REDUCE_AGREEMENT_P4
+
+control Agreement(inout headers_t hdr, inout metadata_t meta) {
+    // Per slot and shadow copy, like every per-slot register (the controller's
+    // reset zeroes all arrays of REGISTER_SIZE cells).
+    register<bit<32>>(REGISTER_SIZE) fingerprint;  // of the round's first counted packet
+    register<bit<1>>(REGISTER_SIZE) mismatch;      // sticky for the round
+
+    // Counted packet. The first one opens the round: it stores its fingerprint
+    // and clears the bit left by the round two rounds ago. A later one that
+    // differs sets the bit, and nothing clears it until the set is reused.
+    // Both registers in one action: BMv2 runs an action under the registers'
+    // locks, so a concurrent packet never sees one updated and not the other.
+    action agree() {
+        bit<32> stored;
+        bit<1> differs;
+        fingerprint.read(stored, meta.index);
+        mismatch.read(differs, meta.index);
+        stored = (meta.first == 1) ? hdr.agg.fingerprint : stored;
+        differs = (meta.first == 1) ? 1w0
+                : ((stored != hdr.agg.fingerprint) ? 1w1 : differs);
+        fingerprint.write(meta.index, stored);
+        mismatch.write(meta.index, differs);
+        meta.mismatch = differs;
+    }
+
+    // Retransmission into a complete round: the stored result is re-sent only
+    // to a packet of the same allreduce. Any other one (a worker restarted at
+    // an earlier epoch whose shadow bit hits a finished round of a later
+    // allreduce) would otherwise get a sum that is not its allreduce's.
+    action check_retransmission() {
+        bit<32> stored;
+        fingerprint.read(stored, meta.index);
+        mismatch.read(meta.mismatch, meta.index);
+        meta.stale = (stored != hdr.agg.fingerprint) ? 1w1 : 1w0;
+    }
+
+    apply {
+        if (meta.retransmission == 1) {
+            check_retransmission();
+        } else {
+            agree();
+        }
+    }
+}
+
+#endif
