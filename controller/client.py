@@ -6,23 +6,26 @@ import json
 import logging
 import pathlib
 import queue
+import secrets
 import threading
 import time
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 import grpc
 
 from p4reduce.controller import bmv2
-from p4reduce.controller.config import Config, JobConfig, SwitchConfig
+from p4reduce.controller.config import MAX_SESSION, Config, JobConfig, SwitchConfig
 from p4reduce.controller.errors import NotPrimary, P4InfoError, SwitchError, SwitchUnreachable, WriteError
 from p4reduce.controller.grpc_log import LoggingInterceptor
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.proto import code_pb2, p4r, p4runtime_pb2_grpc, status_pb2
+from p4reduce.controller.encoding import decode_value
 from p4reduce.controller.pipeline import (EVENT_NAMES, NAMES, LabeledEntity, PipelineNames, check_contract,
-                                 decode_counters, install_entities, multicast_group, table_entry)
+                                          decode_counters, install_entities, multicast_group, table_entry,
+                                          worker_entities)
 
-__all__ = ["EVENT_NAMES", "NotPrimary", "SwitchClient", "SwitchError", "SwitchUnreachable",
-           "WriteError", "load_pipeline_files"]
+__all__ = ["EVENT_NAMES", "JobReset", "NotPrimary", "SwitchClient", "SwitchError", "SwitchUnreachable",
+           "WriteError", "load_pipeline_files", "new_session"]
 
 # INFO: the steps of a session (connected, primary, pipeline pushed, entities
 # installed, job reset). Each request in full: DEBUG on p4reduce.controller.grpc.
@@ -40,13 +43,27 @@ _CHANNEL_OPTIONS = [
 ]
 
 
+class JobReset(NamedTuple):
+    """What `SwitchClient.reset_job` did: the job's new session, the register cells zeroed."""
+    session: int
+    cells: int
+
+
+def new_session(exclude: Iterable[int] = ()) -> int:
+    """A random job session: non-zero (a JOIN carries 0) and none of `exclude`."""
+    excluded = set(exclude) | {0}
+    while (session := secrets.randbelow(MAX_SESSION + 1)) in excluded:
+        pass
+    return session
+
+
 class SwitchClient:
     """One P4Runtime session with one device, normally as primary controller.
 
     Use `SwitchClient.connect(...)` (or `from_config`), then `push_pipeline`
     (or `use_pipeline` / `fetch_pipeline` for a switch already programmed),
     `install`, `read_counters`, `reset_job`; `close()` or use it as a context
-    manager.
+    manager. `clear_job_registers` alone needs only BMv2's thrift port.
     """
 
     def __init__(self, grpc_addr: str, device_id: int = 0, election_id: int = 1, *,
@@ -55,12 +72,13 @@ class SwitchClient:
         self.grpc_addr = grpc_addr
         self.device_id = device_id
         self.election_id = election_id
-        self.thrift_port = thrift_port  # BMv2's thrift server, for reset_job
+        self.thrift_port = thrift_port  # BMv2's thrift server, for clear_job_registers
         self.thrift_ip = thrift_ip
         self.names = names
         self.rpc_timeout = rpc_timeout  # unary RPCs; a pipeline push on BMv2 takes seconds
         self.p4info: P4Info | None = None
         self.bmv2_json: dict[str, Any] | None = None
+        self.sessions: dict[int, int] = {}  # job id -> the session this client installed last
         self.primary = False
         self._channel: grpc.Channel | None = None
         self._stub: p4runtime_pb2_grpc.P4RuntimeStub | None = None
@@ -301,18 +319,42 @@ class SwitchClient:
         """Create (or, if it exists, replace) multicast group `mgid` with (port, rid) replicas."""
         self.write([LabeledEntity(f"multicast group {mgid}", multicast_group(mgid, replicas))], update)
 
-    def install(self, config: Config) -> None:
+    def install(self, config: Config) -> dict[int, int]:
         """Install every job (worker entries, result destinations, multicast group), the
-        L2 entries and the broadcast entry + group of `config`, in one Write.
+        L2 entries and the broadcast entry + group of `config`, in one Write; return
+        each job's session by job id.
 
-        Upsert, so installing the same config again on the same pipeline is
-        harmless: what exists is modified.
+        A job without a configured session gets a new random one (docs/protocol.md
+        section 8): its workers must JOIN after the install. Upsert, so installing
+        the same config again on the same pipeline modifies what exists.
         """
-        entities = install_entities(self._info(), config, self.names)
+        sessions = {job.job_id: job.session if job.session is not None else new_session()
+                    for job in config.jobs}
+        entities = install_entities(self._info(), config, self.names, sessions)
         self.write(entities, update="upsert")
+        self.sessions.update(sessions)
         log.info("%s: installed %d entities (%d job(s), %d L2 entries%s)", self.grpc_addr,
                  len(entities), len(config.jobs), len(config.l2),
                  ", broadcast" if config.broadcast is not None else "")
+        return sessions
+
+    def install_session(self, job: JobConfig, session: int | None = None) -> int:
+        """Give `job` a new session: MODIFY its worker entries (the job must be installed).
+
+        From then on the switch drops every packet that carries another session
+        (event bad_session), so processes that joined before cannot disturb the job.
+        `session` defaults to a random one that differs from every session the job's
+        entries hold now. Returns the session installed.
+        """
+        if session is None:
+            session = new_session(self.read_sessions(job))
+        elif not 1 <= session <= MAX_SESSION:
+            raise ValueError(f"session {session} outside 1..{MAX_SESSION}")
+        self.write(worker_entities(self._info(), job, session, self.names), update="modify")
+        self.sessions[job.job_id] = session
+        log.info("%s: job %d: new session in its %d worker entries", self.grpc_addr, job.job_id,
+                 job.num_workers)
+        return session
 
     # -- reads ---------------------------------------------------------------------------
     def read_counters(self) -> dict[str, int]:
@@ -326,6 +368,30 @@ class SwitchClient:
         except grpc.RpcError as exc:
             raise _rpc_error(self.grpc_addr, f"refused to read counter {counter.name}", exc) from None
         return decode_counters(entries, counter.size)
+
+    def read_sessions(self, job: JobConfig) -> set[int]:
+        """The sessions the switch's worker entries of `job` hold (one, unless a write
+        was cut short; none if the job is not installed)."""
+        info = self._info()
+        table = info.table(self.names.workers_table)
+        action = info.action(self.names.set_worker)
+        job_param = info.param(self.names.set_worker, "job_id").id
+        session_param = info.param(self.names.set_worker, "session").id
+        req = p4r.ReadRequest(device_id=self.device_id)
+        req.entities.add().table_entry.table_id = table.id  # no match: every entry of the table
+        try:
+            entries = [e.table_entry for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
+                       for e in resp.entities if e.HasField("table_entry")]
+        except grpc.RpcError as exc:
+            raise _rpc_error(self.grpc_addr, f"refused to read table {table.name}", exc) from None
+        sessions = set()
+        for entry in entries:
+            if entry.action.action.action_id != action.id:
+                continue
+            params = {p.param_id: decode_value(p.value) for p in entry.action.action.params}
+            if params.get(job_param) == job.job_id and session_param in params:
+                sessions.add(params[session_param])
+        return sessions
 
     # -- BMv2 registers (thrift) -------------------------------------------------------------
     def reset_ranges(self, job: JobConfig, registers: Iterable[str] | None = None) -> list[bmv2.RegisterRange]:
@@ -341,13 +407,27 @@ class SwitchClient:
         return bmv2.reset_ranges(job, registers)
 
     def reset_job(self, job: JobConfig, thrift_port: int | None = None, *,
-                  registers: Iterable[str] | None = None) -> int:
+                  registers: Iterable[str] | None = None, session: int | None = None) -> JobReset:
+        """Reset `job` on the switch (docs/protocol.md sections 7 and 8): install a new
+        session in its worker entries (`install_session`, over P4Runtime), then zero
+        its slots' registers (`clear_job_registers`, over BMv2's thrift port).
+
+        The session goes first: from then on packets of processes that joined
+        before are dropped by the switch's session check, so none of them can
+        write into the registers after they are zeroed. Stop the job's workers
+        first, and let them JOIN again afterwards (`reset()` on each).
+        """
+        new = self.install_session(job, session)
+        cells = self.clear_job_registers(job, thrift_port, registers=registers)
+        return JobReset(new, cells)
+
+    def clear_job_registers(self, job: JobConfig, thrift_port: int | None = None, *,
+                            registers: Iterable[str] | None = None) -> int:
         """Forget all aggregation state of `job` by zeroing its slots' registers over
         BMv2's thrift port (P4Runtime register writes are not implemented there).
         Returns the number of cells zeroed; ResetError if the switch cannot be reached
-        or refuses a write.
-
-        Stop the job's workers first (docs/protocol.md section 7).
+        or refuses a write. Needs no P4Runtime session; `reset_job` also changes the
+        job's session, which is what a job reset needs.
         """
         ranges = self.reset_ranges(job, registers)
         port = self.thrift_port if thrift_port is None else thrift_port

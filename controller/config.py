@@ -18,12 +18,15 @@ from p4reduce.controller.errors import ConfigError
 from p4reduce.protocol.switch import SWITCH_MAX_PORT as MAX_PORT
 from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS
 
-__all__ = ["BroadcastConfig", "Config", "ConfigError", "JobConfig", "L2Entry", "SwitchConfig",
-           "WorkerEntry", "load_config", "parse_config", "SWITCH_SLOTS", "SWITCH_MAX_WORKERS"]
+__all__ = ["BroadcastConfig", "Config", "ConfigError", "JobConfig", "L2Entry", "MAX_SESSION",
+           "SwitchConfig", "WorkerEntry", "load_config", "parse_config", "SWITCH_SLOTS",
+           "SWITCH_MAX_WORKERS"]
 
 BROADCAST_MAC = "ff:ff:ff:ff:ff:ff"
 _MAC = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
 _GRPC_ADDR = re.compile(r"^(unix:.+|.+:[0-9]{1,5})$")
+# A job's session is a 32-bit header field; 0 is what a JOIN carries (no session yet).
+MAX_SESSION = 2**32 - 1
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,10 @@ class JobConfig:
     workers: tuple[WorkerEntry, ...]
     mgid: int
     mode: str = "dense"
+    # The session the switch gives the job's workers in JOINED and requires in
+    # every other packet. None: the controller draws a random one at install
+    # (and a new one at every job reset, whatever this says).
+    session: int | None = None
 
     @property
     def num_workers(self) -> int:
@@ -186,7 +193,7 @@ def _worker(where: str, data: Any) -> WorkerEntry:
 
 
 def _job(where: str, data: Any) -> JobConfig:
-    d = _keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode"})
+    d = _keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode", "session"})
     job_id = _int(f"{where}.job_id", d["job_id"], 0, 65535)
     where = f"job {job_id}"
     mode = d.get("mode", "dense")
@@ -215,7 +222,10 @@ def _job(where: str, data: Any) -> JobConfig:
         raise ConfigError(f"{where}: worker ids must be 0..{len(workers) - 1}, got {sorted(seen)}")
     # mgid 0 is not a valid P4Runtime multicast group.
     mgid = _int(f"{where}.mgid", d.get("mgid", job_id + 1), 1, 65535)
-    return JobConfig(job_id, base, count, workers, mgid, mode)
+    session = d.get("session")
+    if session is not None:
+        session = _int(f"{where}.session", session, 1, MAX_SESSION)
+    return JobConfig(job_id, base, count, workers, mgid, mode, session)
 
 
 def _check_jobs(jobs: tuple[JobConfig, ...]) -> dict[int, str]:

@@ -18,8 +18,6 @@ from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.proto import p4r
 from p4reduce.protocol.switch import EVENT_NAMES, NUM_EVENTS
 
-# Event counter cells, by index (docs/protocol.md section 8).
-
 
 @dataclass(frozen=True)
 class PipelineNames:
@@ -40,7 +38,7 @@ NAMES = PipelineNames()
 # Match fields and action parameters, as the P4 source spells them.
 WORKER_KEYS = ("standard_metadata.ingress_port", "hdr.ethernet.srcAddr", "hdr.ipv4.srcAddr",
                "hdr.udp.srcPort")
-SET_WORKER_PARAMS = ("job_id", "worker_id", "num_workers", "mgid", "slot_base", "num_slots")
+SET_WORKER_PARAMS = ("job_id", "worker_id", "num_workers", "mgid", "slot_base", "num_slots", "session")
 RESULT_DEST_KEYS = ("hdr.agg.job_id", "meta.dest_worker")
 SET_RESULT_DEST_PARAMS = ("mac", "ip", "udp_port")
 L2_KEYS = ("hdr.ethernet.dstAddr",)
@@ -89,13 +87,33 @@ def multicast_group(mgid: int, replicas: Iterable[tuple[int, int]]) -> p4r.Entit
     return entity
 
 
-def job_entities(info: P4Info, job: JobConfig, names: PipelineNames = NAMES) -> list[LabeledEntity]:
+def worker_entities(info: P4Info, job: JobConfig, session: int,
+                    names: PipelineNames = NAMES) -> list[LabeledEntity]:
+    """The worker-table entries of one job, carrying `session` (what a job reset modifies)."""
+    return [LabeledEntity(
+        f"{names.workers_table} entry of job {job.job_id} worker {w.worker_id} "
+        f"(port {w.port}, {w.mac}, {w.ip}, udp {w.udp_port})",
+        table_entry(info, names.workers_table,
+                    dict(zip(WORKER_KEYS, (w.port, mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port))),
+                    names.set_worker,
+                    dict(zip(SET_WORKER_PARAMS, (job.job_id, w.worker_id, job.num_workers, job.mgid,
+                                                 job.slot_base, job.num_slots, session)))))
+        for w in job.workers]
+
+
+def job_entities(info: P4Info, job: JobConfig, names: PipelineNames = NAMES, *,
+                 session: int | None = None) -> list[LabeledEntity]:
     """Multicast group, result destinations and worker entries of one job.
 
-    Order matters on a live switch: the worker entries, which make the switch
-    start aggregating the job's packets, go last, so the first completed round
-    already finds its multicast group and result destinations.
+    `session` defaults to the job's configured one; a job without one needs it
+    given (the client draws it). Order matters on a live switch: the worker
+    entries, which make the switch start aggregating the job's packets, go
+    last, so the first completed round already finds its multicast group and
+    result destinations.
     """
+    session = job.session if session is None else session
+    if session is None:
+        raise ValueError(f"job {job.job_id} has no session: give one")
     out = [LabeledEntity(f"multicast group {job.mgid} of job {job.job_id}",
                          multicast_group(job.mgid, [(w.port, w.worker_id) for w in job.workers]))]
     for w in job.workers:
@@ -105,21 +123,17 @@ def job_entities(info: P4Info, job: JobConfig, names: PipelineNames = NAMES) -> 
                         dict(zip(RESULT_DEST_KEYS, (job.job_id, w.worker_id))),
                         names.set_result_dest,
                         dict(zip(SET_RESULT_DEST_PARAMS, (mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port))))))
-    for w in job.workers:
-        out.append(LabeledEntity(
-            f"{names.workers_table} entry of job {job.job_id} worker {w.worker_id} "
-            f"(port {w.port}, {w.mac}, {w.ip}, udp {w.udp_port})",
-            table_entry(info, names.workers_table,
-                        dict(zip(WORKER_KEYS, (w.port, mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port))),
-                        names.set_worker,
-                        dict(zip(SET_WORKER_PARAMS, (job.job_id, w.worker_id, job.num_workers, job.mgid,
-                                                     job.slot_base, job.num_slots))))))
-    return out
+    return out + worker_entities(info, job, session, names)
 
 
-def install_entities(info: P4Info, config: Config, names: PipelineNames = NAMES) -> list[LabeledEntity]:
-    """Everything `config` asks for: jobs, then L2 entries, then broadcast."""
-    out = [e for job in config.jobs for e in job_entities(info, job, names)]
+def install_entities(info: P4Info, config: Config, names: PipelineNames = NAMES,
+                     sessions: Mapping[int, int] | None = None) -> list[LabeledEntity]:
+    """Everything `config` asks for: jobs, then L2 entries, then broadcast.
+
+    `sessions` (by job id) overrides or supplies the jobs' sessions."""
+    sessions = sessions or {}
+    out = [e for job in config.jobs
+           for e in job_entities(info, job, names, session=sessions.get(job.job_id))]
     for e in config.l2:
         out.append(LabeledEntity(f"{names.l2_table} entry {e.mac} -> port {e.port}",
                                  table_entry(info, names.l2_table, {L2_KEYS[0]: mac_to_int(e.mac)},
@@ -196,4 +210,5 @@ def _encode(value: int, bitwidth: int, what: str) -> bytes:
 
 
 __all__ = ["EVENT_NAMES", "LabeledEntity", "NAMES", "PipelineNames", "check_contract",
-           "decode_counters", "install_entities", "job_entities", "multicast_group", "table_entry"]
+           "decode_counters", "install_entities", "job_entities", "multicast_group", "table_entry",
+           "worker_entities"]

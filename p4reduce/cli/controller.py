@@ -37,8 +37,9 @@ def add_controller_parser(sub: argparse._SubParsersAction) -> None:
     p = action("counters", "print the switch's event counters as JSON", _counters)
     p.add_argument("--p4info", metavar="FILE",
                    help="P4Info of the running program (default: ask the switch)")
-    p = action("reset", "forget a job's aggregation state over BMv2's thrift port "
-                        "(stop the job's workers first)", _reset, grpc=False)
+    p = action("reset", "reset a job: a new session in its worker entries (P4Runtime), then its "
+                        "registers zeroed over BMv2's thrift port (stop the job's workers first)",
+               _reset)
     p.add_argument("--job", type=a.int_range(0, MAX_JOB_ID), required=True, metavar="ID",
                    help="job id of the configuration")
     p.add_argument("--json", metavar="FILE", help="BMv2 JSON, for the register names (default: the "
@@ -90,11 +91,12 @@ def _reset(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     job = cfg.job(args.job)
     _, bmv2_json = _pipeline_files(args)
-    # Registers are reachable only over BMv2's thrift port: no P4Runtime session needed.
-    client = SwitchClient(cfg.switch.grpc_addr, cfg.switch.device_id, cfg.switch.election_id,
-                          thrift_port=cfg.switch.thrift_port, thrift_ip=cfg.switch.thrift_ip)
-    client.use_bmv2_json(bmv2_json)
-    cells = client.reset_job(job)
+    # The new session is a P4Runtime write (as primary, with the names of the
+    # running program); the registers are reachable only over BMv2's thrift port.
+    with SwitchClient.from_config(cfg.switch, args.timeout) as client:
+        client.fetch_pipeline()
+        client.use_bmv2_json(bmv2_json)
+        cells = client.reset_job(job).cells
     print(f"job {job.job_id}: zeroed {cells} register cells (slots {job.slot_base}.."
           f"{job.slot_base + job.num_slots - 1}, both shadow copies) via thrift port "
           f"{cfg.switch.thrift_port}")

@@ -3,8 +3,10 @@
 Enough of the service for the controller: StreamChannel arbitration (answer,
 refuse as backup, stay silent, or abort the stream), Write (with per-update
 errors in the grpc-status-details-bin trailer, as the P4Runtime spec
-prescribes), Read of counters and multicast groups, Set/GetForwardingPipelineConfig.
-Like simple_switch_grpc, it forgets its multicast groups on a pipeline push.
+prescribes), Read of counters, table entries and multicast groups,
+Set/GetForwardingPipelineConfig. Like simple_switch_grpc, it forgets its
+multicast groups and table entries on a pipeline push, and refuses to MODIFY a
+table entry it does not have (NOT_FOUND).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.refuse: Refusal = lambda update: None
         self.counters: dict[int, int] = {}
         self.groups: dict[int, p4r.MulticastGroupEntry] = {}
+        self.tables: dict[tuple[int, bytes], p4r.TableEntry] = {}  # (table id, match) -> entry
         self.addr = ""
         self.stream_closed = threading.Event()
 
@@ -60,7 +63,7 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
     # -- unary RPCs ----------------------------------------------------------------------
     def Write(self, request, context):
         self.writes.append(request)
-        verdicts = [self.refuse(u) for u in request.updates]
+        verdicts = [self.refuse(u) or self._missing(u) for u in request.updates]
         if any(verdicts):
             status = status_pb2.Status(code=code_pb2.UNKNOWN, message="Write failure.")
             for verdict in verdicts:
@@ -75,7 +78,18 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
                     self.groups.pop(group.multicast_group_id, None)
                 else:
                     self.groups[group.multicast_group_id] = group
+            if u.entity.HasField("table_entry"):
+                if u.type == p4r.Update.DELETE:
+                    self.tables.pop(_table_key(u.entity.table_entry), None)
+                else:
+                    self.tables[_table_key(u.entity.table_entry)] = u.entity.table_entry
         return p4r.WriteResponse()
+
+    def _missing(self, update: p4r.Update) -> tuple[int, str] | None:
+        if (update.type == p4r.Update.MODIFY and update.entity.HasField("table_entry")
+                and _table_key(update.entity.table_entry) not in self.tables):
+            return code_pb2.NOT_FOUND, "Cannot find match entry"
+        return None
 
     def Read(self, request, context):
         self.reads.append(request)
@@ -88,6 +102,11 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
                     e.index.index = index
                     e.data.packet_count = packets
                     e.data.byte_count = 100 * packets
+            if entity.HasField("table_entry"):
+                wanted = entity.table_entry.table_id
+                for (table_id, _), entry in self.tables.items():
+                    if wanted in (0, table_id):
+                        resp.entities.add().table_entry.CopyFrom(entry)
             if entity.HasField("packet_replication_engine_entry"):
                 wanted = entity.packet_replication_engine_entry.multicast_group_entry.multicast_group_id
                 for mgid, group in sorted(self.groups.items()):
@@ -99,6 +118,7 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
     def SetForwardingPipelineConfig(self, request, context):
         self.pipelines.append(request)
         self.groups.clear()
+        self.tables.clear()
         return p4r.SetForwardingPipelineConfigResponse()
 
     def GetForwardingPipelineConfig(self, request, context):
@@ -107,6 +127,10 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
             resp.config.p4info.CopyFrom(self.pipelines[-1].config.p4info)
             resp.config.cookie.CopyFrom(self.pipelines[-1].config.cookie)
         return resp
+
+
+def _table_key(entry: p4r.TableEntry) -> tuple[int, bytes]:
+    return entry.table_id, b"".join(m.SerializeToString() for m in entry.match)
 
 
 @contextlib.contextmanager

@@ -71,7 +71,7 @@ def test_write_range_and_read_back(thrift_port):
         assert switch.register_read(MIN_KEY, 11) == 0 and switch.register_read(MIN_KEY, 2047) == 0
 
 
-def test_reset_job_zeroes_exactly_the_jobs_slots(thrift_port):
+def test_clear_job_registers_zeroes_exactly_the_jobs_slots(thrift_port):
     job = load_config({"jobs": [{"job_id": 1, "slot_base": 100, "num_slots": 2, "workers": [
         {"worker_id": 0, "port": 1, "mac": "02:00:00:00:00:01", "ip": "10.0.0.1", "udp_port": 1}]}]}).job(1)
     with Bmv2Thrift("127.0.0.1", thrift_port, timeout=5) as switch:
@@ -79,7 +79,7 @@ def test_reset_job_zeroes_exactly_the_jobs_slots(thrift_port):
             switch.register_write_range(name, 0, 2048, 5)   # state of every slot, both copies
         client = SwitchClient("127.0.0.1:1", thrift_port=thrift_port)  # no P4Runtime needed
         client.use_bmv2_json(BUILT_JSON)
-        cells = client.reset_job(job)
+        cells = client.clear_job_registers(job)
         assert cells == 2 * len(client.reset_ranges(job)) >= 35 * 2 * 2  # 2 slots x 2 copies each
         for name in (SEEN, VALUE):
             assert [switch.register_read(name, i) for i in (99, 100, 101, 102)] == [5, 0, 0, 5]

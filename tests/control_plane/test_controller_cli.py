@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from p4reduce.cli import main as p4reduce_main
+from p4reduce.controller.proto import p4r
 from fake_bmv2_thrift import serve as serve_thrift
 from fake_p4runtime import serve
 
@@ -59,18 +60,44 @@ def test_install_then_counters(tmp_path, bmv2_json, capsys):
     assert counters["data_counted"] == 4 and counters["forwarded"] == 1 and counters["malformed"] == 0
 
 
-def test_reset_zeroes_the_jobs_slots_over_the_configured_thrift_port(tmp_path, bmv2_json, capsys):
-    with serve_thrift() as switch:
+def test_reset_installs_a_new_session_then_zeroes_the_jobs_slots(tmp_path, bmv2_json, capsys):
+    with serve() as fake, serve_thrift() as switch:
         for name in ("I.seen", "I.value"):
             switch.add_register(name, 2048, fill=7)
-        cfg = write_config(tmp_path, "127.0.0.1:1", thrift_port=switch.port)  # no P4Runtime needed
-        assert main(["reset", "--config", str(cfg), "--job", "1", "--json", str(bmv2_json)]) == 0
+        cfg = write_config(tmp_path, fake.addr, thrift_port=switch.port)
+        assert main(["install", "--config", str(cfg), "--p4info", str(SMALL), "--json", str(bmv2_json)]) == 0
+        installed = _sessions(fake.writes[-1])
+        assert len(installed) == 1 and 0 not in installed
+        n_arbitrations, n_writes = len(fake.arbitrations), len(fake.writes)
+        assert main(["reset", "--config", str(cfg), "--job", "1", "--json", str(bmv2_json),
+                     "--timeout", "2"]) == 0
+        assert len(fake.arbitrations) == n_arbitrations + 1  # a write needs the primary role
+        (modify,) = fake.writes[n_writes:]
+    assert [u.type for u in modify.updates] == [p4r.Update.MODIFY]  # the one worker entry
+    new = _sessions(modify)
+    assert len(new) == 1 and new.isdisjoint(installed | {0})
     for name in ("I.seen", "I.value"):
         cells = switch.registers[name]
         assert cells[8:10] == [0, 0] and cells[1032:1034] == [0, 0]  # slots 8..9, both shadow copies
         assert cells.count(0) == 4
     assert (f"job 1: zeroed 8 register cells (slots 8..9, both shadow copies) via thrift port "
             f"{switch.port}") in capsys.readouterr().out
+
+
+def test_reset_without_p4runtime_touches_no_register(tmp_path, bmv2_json, capsys):
+    with serve_thrift() as switch:
+        switch.add_register("I.seen", 2048, fill=7)
+        cfg = write_config(tmp_path, "127.0.0.1:1", thrift_port=switch.port)
+        assert main(["reset", "--config", str(cfg), "--job", "1", "--json", str(bmv2_json),
+                     "--timeout", "0.3"]) == 1
+    assert switch.calls == []  # old-session packets would still be admitted: keep the state
+    assert "no P4Runtime server answered at 127.0.0.1:1 within 0.3 s" in capsys.readouterr().err
+
+
+def _sessions(write: p4r.WriteRequest) -> set[int]:
+    """The session parameter (id 7 in p4info_small) of every worker entry in `write`."""
+    return {int.from_bytes(p.value, "big") for u in write.updates if u.entity.table_entry.table_id == 101
+            for p in u.entity.table_entry.action.action.params if p.param_id == 7}
 
 
 @pytest.mark.parametrize("argv, code, message", [

@@ -48,6 +48,7 @@ def test_defaults_and_normalisation():
     assert cfg.switch == SwitchConfig()  # 127.0.0.1:9559, device 0, election 1, thrift 9090
     assert cfg.switch.thrift_ip == "127.0.0.1"
     assert cfg.jobs[0].mgid == 8 and cfg.jobs[0].mode == "dense"
+    assert cfg.jobs[0].session is None  # drawn by the controller at install
     assert cfg.jobs[0].workers[0].mac == "02:aa:00:00:00:01"
     assert cfg.l2 == () and cfg.broadcast is None
     assert load_config({"jobs": []}).jobs == ()  # forwarding only
@@ -57,6 +58,11 @@ def test_defaults_and_normalisation():
 def test_thrift_ip_is_any_ip_address(given, stored):
     cfg = load_config(mutated(lambda c: c["switch"].update(thrift_ip=given)))
     assert cfg.switch.thrift_ip == stored
+
+
+@pytest.mark.parametrize("session", [1, 0x5E551015, 2**32 - 1])
+def test_a_job_may_fix_its_session(session):
+    assert load_config(mutated(lambda c: job(c).update(session=session))).job(1).session == session
 
 
 def test_json_and_yaml_files_give_the_same_config(tmp_path):
@@ -134,6 +140,12 @@ REFUSALS = {
     "udp port 0": (lambda c: job(c)["workers"][0].update(udp_port=0),
                    r"udp_port: 0 is not an integer in 1\.\.65535"),
     "boolean as integer": (lambda c: job(c).update(num_slots=True), r"job 1\.num_slots: True"),
+    "session 0 (what a JOIN carries)": (lambda c: job(c).update(session=0),
+                                        r"job 1\.session: 0 is not an integer in 1\.\.4294967295"),
+    "session beyond 32 bits": (lambda c: job(c).update(session=2**32),
+                               r"job 1\.session: 4294967296 is not an integer in 1\.\.4294967295"),
+    "session as a string": (lambda c: job(c).update(session="0x5e551015"),
+                            r"job 1\.session: '0x5e551015' is not an integer"),
     "unknown top-level key": (lambda c: c.update(jobz=[]), r"config: unknown key\(s\) \['jobz'\]"),
     "unknown job key": (lambda c: job(c).update(colour="red"), r"jobs\[0\]: unknown key\(s\) \['colour'\]"),
     "unknown worker key": (lambda c: job(c)["workers"][0].update(rank=0),

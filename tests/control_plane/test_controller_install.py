@@ -18,7 +18,8 @@ BUILD = HERE.parents[1] / "p4src" / "build"
 
 CONFIG = {
     "switch": {"grpc_addr": "unused:1", "election_id": 7},
-    "jobs": [{"job_id": 1, "mode": "dense", "slot_base": 0, "num_slots": 64, "mgid": 1, "workers": [
+    "jobs": [{"job_id": 1, "mode": "dense", "slot_base": 0, "num_slots": 64, "mgid": 1,
+              "session": 0x5E551015, "workers": [
         {"worker_id": 0, "port": 1, "mac": "02:00:00:00:00:01", "ip": "10.0.0.1", "udp_port": 40000},
         {"worker_id": 1, "port": 2, "mac": "02:00:00:00:00:02", "ip": "10.0.0.2", "udp_port": 40001}]}],
     "l2": [{"mac": "02:00:00:00:00:01", "port": 1}],
@@ -64,6 +65,7 @@ def group_update(mgid: int, replicas: list[tuple[int, int]], kind: int = p4r.Upd
 
 MAC1, MAC2 = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
 IP1, IP2 = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+SESSION = bytes.fromhex("5e551015")
 EXPECTED_INSTALL = [
     # job 1: multicast group first, replica id = worker id ...
     group_update(1, [(1, 0), (2, 1)]),
@@ -71,11 +73,11 @@ EXPECTED_INSTALL = [
     table_update(103, [b"\x01", b"\x00"], 206, [MAC1, IP1, b"\x9c\x40"]),
     table_update(103, [b"\x01", b"\x01"], 206, [MAC2, IP2, b"\x9c\x41"]),
     # ... and last the worker entries (port, src MAC, src IP, src UDP port)
-    #     -> set_worker(job_id, worker_id, num_workers, mgid, slot_base, num_slots).
+    #     -> set_worker(job_id, worker_id, num_workers, mgid, slot_base, num_slots, session).
     table_update(101, [b"\x01", MAC1, IP1, b"\x9c\x40"], 201,
-                 [b"\x01", b"\x00", b"\x02", b"\x01", b"\x00", b"\x40"]),
+                 [b"\x01", b"\x00", b"\x02", b"\x01", b"\x00", b"\x40", SESSION]),
     table_update(101, [b"\x02", MAC2, IP2, b"\x9c\x41"], 201,
-                 [b"\x01", b"\x01", b"\x02", b"\x01", b"\x00", b"\x40"]),
+                 [b"\x01", b"\x01", b"\x02", b"\x01", b"\x00", b"\x40", SESSION]),
     # L2: dst MAC -> to_port(port)
     table_update(102, [MAC1], 203, [b"\x01"]),
     # broadcast: group (rid 0), then ff:ff:ff:ff:ff:ff -> flood(mgid)
@@ -120,7 +122,22 @@ def test_install_with_the_built_p4info(fake):
     assert len(req.updates) == len(EXPECTED_INSTALL) and len(workers) == 2
     assert workers[1].action.action.action_id == info.action("P4ReduceIngress.worker_check.set_worker").id
     assert [p.value for p in workers[1].action.action.params] == \
-        [b"\x01", b"\x01", b"\x02", b"\x01", b"\x00", b"\x40"]
+        [b"\x01", b"\x01", b"\x02", b"\x01", b"\x00", b"\x40", SESSION]
+
+
+def test_a_job_without_a_session_gets_a_random_one_at_each_install(fake, bmv2_json):
+    config = {**CONFIG, "jobs": [{k: v for k, v in CONFIG["jobs"][0].items() if k != "session"}]}
+    sessions = []
+    with SwitchClient.connect(fake.addr) as client:
+        client.push_pipeline(SMALL, bmv2_json)
+        for _ in range(2):
+            assert client.install(load_config(config)) == {1: client.sessions[1]}
+            sessions.append(client.sessions[1])
+            assert client.read_sessions(load_config(config).job(1)) == {sessions[-1]}
+    assert 0 not in sessions and sessions[0] != sessions[1]
+    for write, session in zip(fake.writes, sessions):
+        workers = [u.entity.table_entry for u in write.updates if u.entity.table_entry.table_id == 101]
+        assert [w.action.action.params[6].value for w in workers] == [session.to_bytes(4, "big").lstrip(b"\0")] * 2
 
 
 def test_groups_are_deleted_before_a_new_push(fake, bmv2_json):

@@ -132,6 +132,7 @@ def test_session_steps_are_logged_at_info(fake, caplog, bmv2_json):
     assert messages[2].startswith(f"{fake.addr}: pipeline pushed to device 0 ({SMALL}, {bmv2_json}; cookie 0x")
     assert messages[3:] == [
         f"{fake.addr}: installed 4 entities (1 job(s), 1 L2 entries)",
+        f"{fake.addr}: job 1: new session in its 1 worker entries",
         f"job 1: zeroed 4 cells of 1 registers (slots 4..5, both shadow copies) via BMv2 thrift "
         f"127.0.0.1:{thrift.port}"]
     assert all(r.levelno == logging.INFO for r in caplog.records)

@@ -94,7 +94,7 @@ def test_contract_violations_are_listed_together():
     assert "match field 'hdr.ethernet.dstAddr' is TERNARY, not EXACT" in message
     assert ("parameters of action 'P4ReduceIngress.worker_check.set_worker': P4Info lacks ['num_slots']; "
             "the controller does not set ['slots']") in message
-    assert "counter 'P4ReduceIngress.events' must count PACKETS in at least 9 cells (has 4 cells" in message
+    assert "counter 'P4ReduceIngress.events' must count PACKETS in at least 12 cells (has 4 cells" in message
 
 
 def test_contract_with_other_names():

@@ -75,7 +75,7 @@ def test_nothing_listening_is_unreachable_within_the_timeout():
 
 
 def test_reads_work_without_arbitration(fake):
-    fake.counters = {0: 12, 1: 6, 2: 1, 4: 3, 8: 40, 12: 2, 15: 0}
+    fake.counters = {0: 12, 1: 6, 2: 1, 4: 3, 8: 40, 10: 5, 12: 2, 15: 0}
     with SwitchClient.connect(fake.addr, arbitrate=False) as client:
         assert not client.primary
         client.use_pipeline(SMALL)
@@ -86,17 +86,18 @@ def test_reads_work_without_arbitration(fake):
     assert entity.counter_entry.counter_id == 301 and not entity.counter_entry.HasField("index")
     assert counters == {"data_counted": 12, "result_multicast": 6, "result_unicast": 1,
                         "retransmit_dropped": 0, "unknown_worker": 3, "identity_mismatch": 0,
-                        "bad_slot": 0, "malformed": 0, "forwarded": 40, "event_12": 2}
+                        "bad_slot": 0, "malformed": 0, "forwarded": 40, "joined": 0, "bad_session": 5,
+                        "stale": 0, "event_12": 2}
 
 
 def test_counter_decoding_uses_packets_not_bytes():
     entries = []
-    for i, packets in enumerate([5, 0, 0, 0, 0, 0, 0, 9, 0]):
+    for i, packets in enumerate([5, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 7]):
         e = p4r.CounterEntry(counter_id=1)
         e.index.index = i
         e.data.packet_count, e.data.byte_count = packets, 1000 + i
         entries.append(e)
-    assert decode_counters(entries) == dict(zip(EVENT_NAMES, [5, 0, 0, 0, 0, 0, 0, 9, 0]))
+    assert decode_counters(entries) == dict(zip(EVENT_NAMES, [5, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 7], strict=True))
     assert decode_counters([]) == dict.fromkeys(EVENT_NAMES, 0)
 
 
