@@ -20,6 +20,7 @@ from p4reduce.hostagent.rto import RtoEstimator
 from p4reduce.hostagent.stream import Stream
 from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
                                MsgType, fingerprint)
+from p4reduce.protocol.framing import message_limit, split_datagram
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 
 SOCKET_BUFFER_BYTES = 8 << 20
@@ -84,6 +85,7 @@ class HostAgent:
         # This process's identity towards the aggregator, and the session its JOIN got.
         self._incarnation = secrets.randbits(32)
         self._session: int | None = None
+        self._pack_up_to = 0  # datagram size agreed in JOIN/JOINED (0: a packet per datagram)
         self._failed: str | None = None
         self._rto = RtoEstimator(config.timeout, config.timeout, config.max_timeout)
         self.last_stats = AllreduceStats()
@@ -151,7 +153,8 @@ class HostAgent:
         """
         cfg = self.config
         request = AggHeader(MsgType.JOIN, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, self._incarnation,
-                            cfg.block_size, cfg.num_slots, cfg.mode.code, cfg.num_workers).pack()
+                            cfg.block_size, cfg.num_slots, cfg.mode.code, cfg.num_workers,
+                            blocks=cfg.message_size).pack()
         answer = self._exchange(
             request, lambda h, raw: h.msg_type in (MsgType.JOINED, MsgType.ERROR) and h.epoch == self._incarnation,
             cfg.failure_timeout, "JOIN")
@@ -169,6 +172,7 @@ class HostAgent:
                 raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator's job has "
                                        f"{name} {theirs[name]}, this worker {value}")
         self._session = answer.session
+        self._pack_up_to = message_limit(cfg.message_size, answer.blocks)
 
     def _exchange(self, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float,
                   what: str) -> AggHeader:
@@ -284,7 +288,7 @@ class HostAgent:
 
     def _send(self, packet: bytes | bytearray, stats: AllreduceStats) -> None:
         """Queue a packet; `_flush` hands the queue to the kernel in one call."""
-        self._sender.add((packet,), self._peer)
+        self._sender.add((packet,), self._peer, self._pack_up_to)
         stats.packets_sent += 1
         stats.payload_bytes_sent += len(packet)
 
@@ -323,13 +327,22 @@ class HostAgent:
     def _process(self, batch: list[tuple[memoryview, tuple[str, int]]], by_slot: dict[int, Stream],
                  timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
         """Handle received datagrams; returns how many streams finished."""
-        cfg = self.config
         finished = 0
-        for payload, source in batch:
-            stats.packets_received += 1
+        for datagram, source in batch:
             if source != self._peer:  # only the group socket can hear others
                 stats.ignored_packets += 1
                 continue
+            packets, leftover = split_datagram(datagram)
+            stats.ignored_packets += bool(leftover)
+            finished += self._process_packets(packets, by_slot, timers, stats)
+        return finished
+
+    def _process_packets(self, packets: list[memoryview], by_slot: dict[int, Stream],
+                         timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
+        cfg = self.config
+        finished = 0
+        for payload in packets:
+            stats.packets_received += 1
             try:
                 h = AggHeader.unpack(payload)
             except MalformedPacket:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
-from p4reduce.protocol.geometry import check_job_geometry
+from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,11 @@ class WorkerConfig:
     # IP multicast group (address, port) the aggregator sends this job's results
     # to (software aggregator jobs configured with group=...).
     group: tuple[str, int] | None = None
+    # Largest datagram payload this worker sends and accepts, in bytes: several packets
+    # travel in one datagram up to it (and up to what the aggregator accepts; a switch
+    # takes one per datagram). 0: one packet per datagram. An MTU-sized value (1472 on
+    # a 1500-byte link) avoids IP fragmentation on a real network.
+    message_size: int = 65000
 
     @property
     def scale_workers(self) -> int:
@@ -36,6 +41,7 @@ class WorkerConfig:
         object.__setattr__(self, "mode", Mode(self.mode))
         check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
                            self.block_size)
+        check_message_size(self.message_size)
         if not 0 <= self.worker_id < self.num_workers:
             raise ValueError(f"worker_id {self.worker_id} outside 0..{self.num_workers - 1}")
         if not 0 < self.timeout <= self.max_timeout:

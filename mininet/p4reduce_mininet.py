@@ -118,6 +118,7 @@ def _start_aggregator(host, job: str):
 
 
 MULTICAST_GROUP = "239.77.0.1:47000"
+MESSAGE_SIZE = 1472  # UDP payload of a 1500-byte Ethernet frame
 
 
 def run_p4reduce(topo: Topology, args, density: float) -> dict:
@@ -133,7 +134,8 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for r, h in enumerate(topo.workers)]
         return _summary([rep[1:] for rep in _json_reports(procs, "p4reduce worker")], args)
-    geometry = f"block_size={args.block_size},num_slots={args.slots}"
+    # Packets travel several per datagram up to the links' MTU (no IP fragmentation).
+    geometry = f"block_size={args.block_size},num_slots={args.slots},message_size={MESSAGE_SIZE}"
     if args.multicast:
         geometry += f",group={MULTICAST_GROUP}"
     servers = []
@@ -154,7 +156,7 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
             [PY, "-m", "p4reduce", "worker", "--aggregator", f"{agg.IP()}:{AGG_UDP_PORT}",
              "--job", "1", "--rank", str(local_rank), "--workers", str(local_n),
              "--total-workers", str(n), "--seed", str(r),  # distinct data per global rank
-             "--block-size", str(args.block_size),
+             "--block-size", str(args.block_size), "--message-size", str(MESSAGE_SIZE),
              "--slots", str(args.slots), "--elements", str(args.elements), "--density",
              str(density), "--iterations", str(args.iterations + 1),
              *(["--group", MULTICAST_GROUP] if args.multicast else [])],

@@ -123,4 +123,4 @@ def test_undeclared_source_is_not_admitted_even_to_join():
     engine = AggregatorEngine([spec])
     assert engine.handle(join_packet(spec, 0), ("10.0.0.9", 4000)).event == "not_admitted"
     assert engine.handle(join_packet(spec, 0), ("10.0.0.1", 4000)).event == "joined"
-    assert engine.member_address(1, 0) == ("10.0.0.1", 4000)
+    assert engine.destination(1, 0) == (("10.0.0.1", 4000), 0)  # the JOIN asked for 0: unpacked

@@ -5,7 +5,7 @@ import ipaddress
 from dataclasses import dataclass
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
-from p4reduce.protocol.geometry import check_job_geometry
+from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 from p4reduce.aggregator.relay import Upstream
 
 
@@ -22,6 +22,9 @@ class JobSpec:
     # Admission, like the switch's worker table: rank r may only send from workers[r]
     # (IPv4 address, and UDP port unless None). None: any address, bound at JOIN.
     workers: tuple[WorkerAddress, ...] | None = None
+    # Largest datagram payload the aggregator takes and sends for this job (several
+    # packets back to back); JOINED announces it. 0: one packet per datagram.
+    message_size: int = 65000
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -32,6 +35,7 @@ class JobSpec:
                                  f"{self.num_workers} workers")
         check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
                            self.block_size)
+        check_message_size(self.message_size)
         if self.group is not None:
             object.__setattr__(self, "group", parse_group(f"{self.group[0]}:{self.group[1]}"))
 
@@ -55,7 +59,7 @@ class JobSpec:
             up: dict[str, object] = {}
             for item in filter(None, parts[2].split(",") if len(parts) == 3 else []):
                 key, _, value = item.partition("=")
-                if key in ("mode", "slot_base", "num_slots", "block_size"):
+                if key in ("mode", "slot_base", "num_slots", "block_size", "message_size"):
                     kwargs[key] = value if key == "mode" else int(value)
                 elif key == "upstream":
                     host, _, port = value.partition(":")

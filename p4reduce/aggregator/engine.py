@@ -22,6 +22,7 @@ from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
 from p4reduce.aggregator.slot import JobFailure, Parts, SlotState
 from p4reduce.protocol import (NONE, AggHeader, ErrorCode, GeometryField, MalformedPacket, Mode,
                                MsgType, wire_values)
+from p4reduce.protocol.framing import message_limit
 
 Address = tuple[str, int]
 ANYWHERE: Address = ("", 0)  # source of packets handed in without one (tests, tools)
@@ -68,6 +69,7 @@ class Member:
     session: int
     address: Address
     retired: deque[int] = field(default_factory=lambda: deque(maxlen=RETIRED_SESSIONS))
+    pack_up_to: int = 0  # largest datagram to send it: the job's and its own limit (JOIN `blocks`)
 
 
 class _Job:
@@ -121,7 +123,7 @@ class _Job:
         s, up = self.spec, self.spec.upstream
         assert up is not None
         return AggHeader(MsgType.JOIN, up.job_id, up.rank, s.slot_base, 0, self.upstream_incarnation,
-                         s.block_size, s.num_slots, s.mode.code, 0)
+                         s.block_size, s.num_slots, s.mode.code, 0)  # blocks 0: one packet per datagram
 
 
 # Events that mean the packet was accepted; every other event is a drop reason.
@@ -176,9 +178,15 @@ class AggregatorEngine:
         """Why the job failed, or None while it is healthy."""
         return self._jobs[job_id].failure
 
-    def member_address(self, job_id: int, worker_id: int) -> Address | None:
+    def destination(self, job_id: int, worker_id: int) -> tuple[Address, int] | None:
+        """Where a member's packets go, and the datagram size to pack them up to."""
         member = self._jobs[job_id].members.get(worker_id)
-        return member.address if member else None
+        return (member.address, member.pack_up_to) if member else None
+
+    def group_pack_up_to(self, job_id: int) -> int:
+        """Datagram size for the job's multicast group: what every member accepts."""
+        job = self._jobs[job_id]
+        return min((m.pack_up_to for m in job.members.values()), default=0)
 
     def upstream_joins(self) -> list[Outgoing]:
         """JOINs of the leaf jobs that have no session at their parent yet (send at start)."""
@@ -292,7 +300,8 @@ class AggregatorEngine:
         if member is not None:
             retired = member.retired
             retired.append(member.session)
-        member = Member(h.epoch, self._new_session(spec.job_id, h.worker_id), source, retired)
+        member = Member(h.epoch, self._new_session(spec.job_id, h.worker_id), source, retired,
+                        message_limit(spec.message_size, h.blocks))
         job.members[h.worker_id] = member
         if job.started and retired:
             # A second process, or a restarted one, cannot pick up a running job. It is a
@@ -305,7 +314,7 @@ class AggregatorEngine:
         s = job.spec
         reply = job.header(MsgType.JOINED, h, slot=s.slot_base, shadow=0, block=s.block_size,
                            next_block=s.num_slots, exp=s.mode.code, next_exp=s.num_workers,
-                           session=member.session, blocks=0, fingerprint=0)
+                           session=member.session, blocks=s.message_size, fingerprint=0)
         return Handled("joined", (s.job_id, h.worker_id),
                        [Outgoing(s.job_id, h.worker_id, (reply.pack(),), source)])
 

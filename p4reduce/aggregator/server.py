@@ -9,6 +9,7 @@ from typing import Iterable
 
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS
+from p4reduce.protocol.framing import split_datagram
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.engine import AggregatorEngine
 from p4reduce.aggregator.relay import UPSTREAM
@@ -93,8 +94,14 @@ class AggregatorServer:
             while not self._stop.is_set():
                 sel.select()
                 while batch := receiver.recv():
-                    for payload, addr in batch:
-                        self._handle(payload, addr, sender)
+                    self.engine.counters.add("datagrams_in", len(batch))
+                    for datagram, addr in batch:
+                        packets, leftover = split_datagram(datagram)
+                        if leftover or not packets:  # a tail that is no whole packet (or
+                            # an empty datagram): counted like one, as a drop
+                            self._handle(datagram[len(datagram) - leftover:], addr, sender)
+                        for payload in packets:
+                            self._handle(payload, addr, sender)
                         if sender.full:
                             self._flush(sender)
                     self._flush(sender)
@@ -131,10 +138,13 @@ class AggregatorServer:
             if out.worker_id == ALL_WORKERS:
                 group = self.engine.job(out.job_id).group
                 assert group is not None
-                sender.add(out.parts, group)
+                sender.add(out.parts, group, self.engine.group_pack_up_to(out.job_id))
                 continue
-            dest = out.dest or self.engine.member_address(out.job_id, out.worker_id)
+            if out.dest is not None:  # JOINED and ERROR: to whoever asked, one per datagram
+                sender.add(out.parts, out.dest)
+                continue
+            dest = self.engine.destination(out.job_id, out.worker_id)
             if dest is None:
                 self.engine.counters.add("drop_no_address")
                 continue
-            sender.add(out.parts, dest)
+            sender.add(out.parts, *dest)

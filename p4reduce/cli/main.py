@@ -39,6 +39,16 @@ def _group(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _message_size(text: str) -> int:
+    from p4reduce.protocol.geometry import check_message_size
+    value = a.int_range(0)(text)
+    try:
+        check_message_size(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
 def _add_job_geometry(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=[m.value for m in Mode], default="sparse",
                    help="sparse: OmniReduce look-ahead, silent workers; dense: every worker "
@@ -112,7 +122,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     cfg = WorkerConfig(args.job, args.rank, args.workers, aggregator=args.aggregator,
                        mode=Mode(args.mode), slot_base=args.slot_base, num_slots=args.slots,
                        block_size=args.block_size, bind=args.bind, timeout=args.timeout,
-                       total_workers=args.total_workers, group=args.group)
+                       total_workers=args.total_workers, group=args.group,
+                       message_size=args.message_size)
     if args.input:
         tensor = _load_tensor(args.input)
     else:
@@ -164,9 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"address to serve on (default: 0.0.0.0:{AGG_UDP_PORT})")
     agg.add_argument("--job", type=_job_spec, action="append", required=True, metavar="SPEC",
                      help="JOB:WORKERS[:key=value,...] (repeatable); keys: mode=sparse|dense, "
-                          "block_size=N, slot_base=N, num_slots=N; group=ADDR:PORT sends results once "
-                          "to an IP multicast group; a leaf of a hierarchy adds "
-                          "upstream=HOST[:PORT],up_job=J,up_rank=R")
+                          "block_size=N, slot_base=N, num_slots=N, message_size=BYTES (0: one packet "
+                          "per datagram); workers=IP[:PORT]/... admits only those (one per rank); "
+                          "group=ADDR:PORT sends results once to an IP multicast group; a leaf of a "
+                          "hierarchy adds upstream=HOST[:PORT],up_job=J,up_rank=R")
     agg.add_argument("--stats-interval", type=a.float_range(0.0), default=0.0, metavar="SECONDS",
                      help="print counters every SECONDS (0: only at exit; default: %(default)s)")
     agg.set_defaults(func=_cmd_aggregator)
@@ -192,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="local address (default: any, ephemeral port)")
     wk.add_argument("--timeout", type=a.float_range(0.0, 0.5, low_open=True), default=0.05,
                     metavar="SECONDS", help="minimum retransmission timeout (default: %(default)s)")
+    wk.add_argument("--message-size", type=_message_size, default=65000, metavar="BYTES",
+                    help="largest datagram payload: packets travel several per datagram up to it "
+                         "(0: one per datagram; 1472 on a 1500-byte link; default: %(default)s)")
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file "
                                                         "(default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")

@@ -1,7 +1,8 @@
 """Checks of a job's geometry that every side applies alike (workers, aggregator)."""
 from __future__ import annotations
 
-from p4reduce.protocol.codec import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS
+from p4reduce.protocol.codec import (HEADER_LEN, MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_UDP_PAYLOAD,
+                                     MAX_WORKERS)
 
 
 def check_job_geometry(job_id: int, num_workers: int, slot_base: int, num_slots: int,
@@ -16,3 +17,10 @@ def check_job_geometry(job_id: int, num_workers: int, slot_base: int, num_slots:
                          f"outside 0..{MAX_SLOTS - 1}")
     if not 1 <= block_size <= MAX_BLOCK_SIZE:
         raise ValueError(f"job {job_id}: block_size {block_size} outside 1..{MAX_BLOCK_SIZE}")
+
+
+def check_message_size(size: int) -> None:
+    """0 (one packet per datagram) or room for at least a header, within one UDP datagram."""
+    if size != 0 and not HEADER_LEN <= size <= MAX_UDP_PAYLOAD:
+        raise ValueError(f"message_size {size} outside {HEADER_LEN}..{MAX_UDP_PAYLOAD} (or 0: one "
+                         "packet per datagram)")

@@ -11,7 +11,7 @@ from scapy.fields import (BitField, ByteEnumField, ByteField, FieldLenField,
 from scapy.layers.inet import UDP
 from scapy.packet import Packet, bind_layers
 
-from p4reduce.protocol import AGG_UDP_PORT, NONE, PROTOCOL_VERSION, MsgType
+from p4reduce.protocol import AGG_UDP_PORT, HEADER_LEN, NONE, PROTOCOL_VERSION, MsgType
 
 
 class P4Reduce(Packet):
@@ -35,6 +35,10 @@ class P4Reduce(Packet):
         XIntField("fingerprint", 0),
         FieldListField("values", [], SignedIntField("value", 0), count_from=lambda p: p.count),
     ]
+
+    def guess_payload_class(self, payload: bytes) -> type[Packet]:
+        # A software aggregator's datagrams may hold several packets back to back.
+        return P4Reduce if len(payload) >= HEADER_LEN else super().guess_payload_class(payload)
 
     def answers(self, other: Packet) -> bool:
         return (isinstance(other, P4Reduce) and self.msg_type == MsgType.RESULT

@@ -16,6 +16,8 @@ from typing import Sequence
 
 import numpy as np
 
+from p4reduce.protocol.framing import IOV_PARTS
+
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 HAVE_MMSG = hasattr(_libc, "recvmmsg") and hasattr(_libc, "sendmmsg")
 MSG_DONTWAIT = 0x40
@@ -157,16 +159,31 @@ class BatchSender:
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
         self._fd = sock.fileno()
-        self._queue: list[tuple[Sequence[Buffer], tuple[str, int]]] = []
+        self._queue: list[tuple[list[Buffer], tuple[str, int]]] = []
+        self._sizes: list[int] = []  # bytes of each queued datagram
+        self._open: dict[tuple[str, int], int] = {}  # addr -> index of its datagram still filling
         self.queued_bytes = 0
         self._addr_cache: dict[tuple[str, int], _SockAddrIn] = {}
         self._msg_view = np.zeros(0, _MMSG_DTYPE)
         self._iov_view = np.zeros(0, _IOV_DTYPE)
         self._reserve(64, 128)
 
-    def add(self, parts: Sequence[Buffer], addr: tuple[str, int]) -> None:
-        self._queue.append((parts, addr))
-        self.queued_bytes += sum(len(p) for p in parts)
+    def add(self, parts: Sequence[Buffer], addr: tuple[str, int], pack_up_to: int = 0) -> None:
+        """Queue one packet (its bytes gathered from `parts`) for `addr`. With `pack_up_to`,
+        it joins the datagram being filled for `addr` while that stays within so many bytes
+        (several packets back to back: docs/protocol.md section 1)."""
+        size = sum(len(p) for p in parts)
+        self.queued_bytes += size
+        i = self._open.get(addr) if pack_up_to else None
+        if i is not None and self._sizes[i] + size <= pack_up_to \
+                and len(self._queue[i][0]) + len(parts) <= IOV_PARTS:
+            self._queue[i][0].extend(parts)
+            self._sizes[i] += size
+            return
+        if pack_up_to:
+            self._open[addr] = len(self._queue)
+        self._queue.append((list(parts), addr))
+        self._sizes.append(size)
 
     @property
     def full(self) -> bool:
@@ -194,6 +211,7 @@ class BatchSender:
     def flush(self) -> int:
         """Sends everything queued; returns how many datagrams the kernel refused."""
         queue, self._queue = self._queue, []
+        self._sizes, self._open = [], {}
         self.queued_bytes = 0
         if not queue:
             return 0
