@@ -23,8 +23,9 @@ __all__ = ["BroadcastConfig", "Config", "ConfigError", "JobConfig", "L2Entry", "
            "SWITCH_MAX_WORKERS"]
 
 BROADCAST_MAC = "ff:ff:ff:ff:ff:ff"
-_MAC = re.compile(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
-_GRPC_ADDR = re.compile(r"^(unix:.+|.+:[0-9]{1,5})$")
+# Used with fullmatch: `$` would also accept a trailing newline.
+_MAC = re.compile(r"([0-9a-f]{2}:){5}[0-9a-f]{2}")
+_GRPC_ADDR = re.compile(r"unix:.+|(?P<host>[^\s]+):(?P<port>[0-9]{1,5})")
 # A job's session is a 32-bit header field; 0 is what a JOIN carries (no session yet).
 MAX_SESSION = 2**32 - 1
 
@@ -122,8 +123,16 @@ def _keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict
 
 def _int(where: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ConfigError(f"{where}: {value!r} is not an integer in {lo}..{hi}")
+        raise ConfigError(f"{where}: {_shown(value)} is not an integer in {lo}..{hi}")
     return value
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, short even for an integer of thousands of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _list(where: str, value: Any) -> list:
@@ -136,8 +145,8 @@ def _mac(where: str, value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         # YAML 1.1 reads unquoted 10:00:00:00:00:01 as a base-60 integer.
         raise ConfigError(f"{where}: {value!r} is not a MAC address (quote MACs in YAML)")
-    if not isinstance(value, str) or not _MAC.match(value.lower()):
-        raise ConfigError(f"{where}: {value!r} is not a MAC address like 02:00:00:00:00:01")
+    if not isinstance(value, str) or not _MAC.fullmatch(value.lower()):
+        raise ConfigError(f"{where}: {_shown(value)} is not a MAC address like 02:00:00:00:00:01")
     return value.lower()
 
 
@@ -172,8 +181,10 @@ def _switch(data: Any) -> SwitchConfig:
     d = _keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port",
                                       "thrift_ip"})
     addr = d.get("grpc_addr", SwitchConfig.grpc_addr)
-    if not isinstance(addr, str) or not _GRPC_ADDR.match(addr):
-        raise ConfigError(f"switch.grpc_addr: {addr!r} is not a host:port address")
+    m = _GRPC_ADDR.fullmatch(addr) if isinstance(addr, str) else None
+    if m is None or (m["port"] is not None and not 1 <= int(m["port"]) <= 65535):
+        raise ConfigError(f"switch.grpc_addr: {_shown(addr)} is not a host:port address "
+                          "(port 1..65535) or unix:PATH")
     return SwitchConfig(
         grpc_addr=addr,
         device_id=_int("switch.device_id", d.get("device_id", 0), 0, 2**64 - 1),
@@ -300,15 +311,42 @@ def load_config(source: str | pathlib.Path | dict) -> Config:
         return parse_config(source)
     path = pathlib.Path(source)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     kind = "JSON" if path.suffix == ".json" else "YAML"
     try:
-        data = json.loads(text) if kind == "JSON" else yaml.safe_load(text)
+        data = (json.loads(text, object_pairs_hook=_unique_json_keys) if kind == "JSON"
+                else yaml.load(text, Loader=_UniqueKeyLoader))  # noqa: S506 - a SafeLoader
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{path}: not valid {kind}: {' '.join(str(exc).split())}") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
         raise ConfigError(f"{path}: not valid {kind}: {exc}") from None
     try:
         return parse_config(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML that refuses a key given twice in one mapping (PyYAML keeps the last silently)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _unique_json_keys(pairs: list[tuple[str, Any]]) -> dict:
+    keys = [k for k, _ in pairs]
+    duplicates = sorted({k for k in keys if keys.count(k) > 1})
+    if duplicates:
+        raise json.JSONDecodeError(f"duplicate key(s) {duplicates}", "", 0)
+    return dict(pairs)

@@ -197,3 +197,33 @@ def test_unquoted_yaml_mac_gets_a_hint(tmp_path):
 def test_unknown_job_lookup():
     with pytest.raises(ConfigError, match=r"no job 9 in the configuration \(have: 1, 2\)"):
         load_config(BASE).job(9)
+
+
+# -- inputs that used to slip through --------------------------------------------------------
+def _write(tmp_path, name: str, content: bytes | str) -> str:
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return str(path)
+
+
+SMALL_JOB = ("jobs:\n- job_id: 1\n  slot_base: 0\n  num_slots: 2\n  mgid: 5\n  workers:\n"
+             "  - {worker_id: 0, port: 1, mac: \"%s\", ip: 10.0.0.1, udp_port: 40000}\n")
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("mac.yaml", SMALL_JOB % "02:00:00:00:00:01\\n", "is not a MAC address"),
+    ("port.yaml", "switch: {grpc_addr: '127.0.0.1:99999'}\njobs: []\n", "port 1..65535"),
+    ("port0.yaml", "switch: {grpc_addr: '127.0.0.1:0'}\njobs: []\n", "port 1..65535"),
+    ("digits.yaml", "switch: {device_id: " + "9" * 5000 + "}\njobs: []\n", "not valid YAML"),
+    ("digits.json", '{"switch": {"device_id": ' + "9" * 5000 + '}, "jobs": []}', "not valid JSON"),
+    ("big.yaml", "switch: {device_id: " + "9" * 1000 + "}\njobs: []\n", "an integer of 3322 bits"),
+    ("latin1.yaml", b"jobs: []\n# caf\xe9\n", "not UTF-8 text"),
+    ("dup.yaml", "jobs: []\njobs: []\n", "duplicate key 'jobs'"),
+    ("dupjob.yaml", "jobs:\n- {job_id: 1, job_id: 2}\n", "duplicate key 'job_id'"),
+    ("dup.json", '{"jobs": [], "jobs": []}', "duplicate key(s) ['jobs']"),
+])
+def test_malformed_files_give_one_clear_config_error(tmp_path, name, content, message):
+    with pytest.raises(ConfigError) as info:
+        load_config(_write(tmp_path, name, content))
+    text = str(info.value)
+    assert message in text and "\n" not in text and len(text) < 400, text
