@@ -30,6 +30,7 @@ class NetnsRun:
     iterations: int = 3
     seed: int = 0
     timeout: float = 0.02  # min retransmission timeout of the workers
+    message_size: int = 1472  # datagrams fit the veth links' 1500-byte MTU
 
 
 @dataclass
@@ -50,7 +51,8 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
         if impairment is not None:
             for h in worker_hosts:
                 mechanism = tb.impair(h, impairment)
-        job = f"1:{cfg.workers}:mode={cfg.mode},block_size={cfg.block_size},num_slots={cfg.slots}"
+        job = (f"1:{cfg.workers}:mode={cfg.mode},block_size={cfg.block_size},num_slots={cfg.slots},"
+               f"message_size={cfg.message_size}")
         agg = tb.popen(agg_host, [py, "-m", "p4reduce", "aggregator", "--bind",
                                   f"{agg_host.ip}:{AGG_UDP_PORT}", "--job", job],
                        stdout=subprocess.PIPE, text=True)
@@ -64,7 +66,8 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
                         "--slots", str(cfg.slots), "--elements", str(cfg.elements),
                         "--density", str(cfg.density), "--dtype", cfg.dtype,
                         "--seed", str(cfg.seed), "--iterations", str(cfg.iterations),
-                        "--timeout", str(cfg.timeout), "--output", f"{tmp}/r{rank}.npy"]
+                        "--timeout", str(cfg.timeout), "--message-size", str(cfg.message_size),
+                        "--output", f"{tmp}/r{rank}.npy"]
                 procs.append(tb.popen(h, argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True))
             deadline = time.monotonic() + time_limit
