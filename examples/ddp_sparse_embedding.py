@@ -81,6 +81,7 @@ def train(rank: int, args: argparse.Namespace, use_p4reduce: bool, agg_addr, que
     queue.put((rank, losses, elapsed, None if state is None else
                (state.totals.density, state.totals.wire_bytes_sent, state.dense_bytes)))
     if state is not None:
+        state.close()
         state.agent.close()
     dist.destroy_process_group()
 

@@ -16,3 +16,61 @@ def test_ddp_hook_matches_gloo_losses():
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "[p4reduce] step    8" in proc.stdout and "block density" in proc.stdout
     assert "max per-step difference" in proc.stdout
+
+
+class _SlowAgent:
+    """Stands in for a HostAgent: sums with a fixed peer after a delay, records the order."""
+
+    def __init__(self, delay: float, fail_at: int | None = None) -> None:
+        from types import SimpleNamespace
+
+        from p4reduce.hostagent import AllreduceStats
+        self.delay, self.fail_at, self.order = delay, fail_at, []
+        self.config = SimpleNamespace(scale_workers=2)
+        self.last_stats = AllreduceStats(blocks=1, nonzero_blocks=1)
+
+    def allreduce(self, values, out):
+        import time
+        time.sleep(self.delay)
+        self.order.append(float(values[0]))
+        if len(self.order) == self.fail_at:
+            raise TimeoutError("no result for slot 0")
+        out += values  # the "other worker" holds the same bucket
+        return out
+
+
+class _Bucket:
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def buffer(self):
+        return self._tensor
+
+
+def test_hook_returns_at_once_and_reduces_buckets_in_order():
+    import time
+
+    import torch
+
+    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    state = P4ReduceHookState(_SlowAgent(delay=0.2))
+    buckets = [torch.full((4,), float(i)) for i in range(3)]
+    started = time.perf_counter()
+    futures = [p4reduce_hook(state, _Bucket(b)) for b in buckets]
+    assert time.perf_counter() - started < 0.15  # not one allreduce long: backward goes on
+    assert not futures[-1].done()
+    for i, fut in enumerate(futures):
+        assert torch.equal(fut.wait(), torch.full((4,), float(i)))  # (x + x) / 2 workers
+    assert state.agent.order == [0.0, 1.0, 2.0] and state.buckets == 3
+    state.close()
+
+
+def test_hook_failure_reaches_ddp_through_the_future():
+    import torch
+
+    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    state = P4ReduceHookState(_SlowAgent(delay=0.0, fail_at=1))
+    fut = p4reduce_hook(state, _Bucket(torch.ones(4)))
+    with pytest.raises(Exception, match="no result for slot 0"):
+        fut.wait()
+    state.close()
