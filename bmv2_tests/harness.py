@@ -24,13 +24,17 @@ from scapy.packet import Raw
 
 from p4reduce.controller.client import SwitchClient
 from p4reduce.controller.config import Config, load_config
-from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType
+from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType, fingerprint
 from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Bmv2Process, Pipeline, simple_switch_missing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 P4SRC = ROOT / "p4src"
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4  # sll_pkttype of frames this host sent
+# The session tests install their jobs with (unless they say otherwise), and the
+# tensor their hand-made packets belong to: BLOCKS blocks of 32 int32 values.
+SESSION = 0x5E551015
+BLOCKS = 10000
 
 
 def missing_requirements(need_switch: bool = True) -> str | None:
@@ -75,12 +79,15 @@ class Worker:
 
 
 def job_dict(job_id: int, workers: list[Worker], slot_base: int = 0, num_slots: int = 32,
-             mgid: int | None = None) -> dict:
-    """A job of the controller's configuration format."""
-    return {"job_id": job_id, "mode": "dense", "slot_base": slot_base, "num_slots": num_slots,
-            "mgid": mgid or job_id + 1,
-            "workers": [{"worker_id": w.worker_id, "port": w.port, "mac": w.mac, "ip": w.ip,
-                         "udp_port": w.udp_port} for w in workers]}
+             mgid: int | None = None, session: int | None = SESSION) -> dict:
+    """A job of the controller's configuration format (`session` None: the controller draws one)."""
+    job = {"job_id": job_id, "mode": "dense", "slot_base": slot_base, "num_slots": num_slots,
+           "mgid": mgid or job_id + 1,
+           "workers": [{"worker_id": w.worker_id, "port": w.port, "mac": w.mac, "ip": w.ip,
+                        "udp_port": w.udp_port} for w in workers]}
+    if session is not None:
+        job["session"] = session
+    return job
 
 
 @dataclass
@@ -199,7 +206,7 @@ def frame(w: Worker, payload: bytes, *, src_mac: str | None = None,
 
 
 def results(got: list[tuple[str, bytes]], workers: list[Worker]) -> list[tuple[Worker, bytes]]:
-    """(receiving worker, UDP payload) of every RESULT frame in `got`.
+    """(receiving worker, UDP payload) of every answer (RESULT or JOINED) in `got`.
 
     Asserts each copy is addressed to the worker it reached: MAC, IP and UDP
     port of the worker (several workers may share a switch port), source = the
@@ -226,17 +233,33 @@ def results(got: list[tuple[str, bytes]], workers: list[Worker]) -> list[tuple[W
     return out
 
 
+def tensor_fingerprint(epoch: int = 0, blocks: int = BLOCKS) -> int:
+    """Fingerprint of allreduce `epoch` of an int32 tensor of `blocks` blocks (32 slots, 32 workers)."""
+    return fingerprint(epoch, 32 * blocks, np.dtype(np.int32), 32, 32, 32)
+
+
 def data(w: Worker, shadow: int, block: int, nxt: int, values=None, *, slot: int = 0,
          job: int = 1, worker_id: int | None = None, count: int | None = None,
-         exp: int = 127, next_exp: int = 127, epoch: int = 0) -> bytes:
-    """UDP payload of a DATA packet (header only when `values` is None)."""
+         exp: int = 127, next_exp: int = 127, epoch: int = 0, session: int = SESSION,
+         blocks: int = BLOCKS, fp: int | None = None) -> bytes:
+    """UDP payload of a DATA packet (header only when `values` is None) of the job's
+    session, for allreduce `epoch` of a tensor of `blocks` blocks (`fp` defaults to
+    its fingerprint)."""
     if count is None:
         count = 0 if values is None else len(values)
     h = AggHeader(MsgType.DATA, job, w.worker_id if worker_id is None else worker_id, slot,
-                  shadow, epoch, block, nxt, exp, next_exp, count)
+                  shadow, epoch, block, nxt, exp, next_exp, count, session=session, blocks=blocks,
+                  fingerprint=tensor_fingerprint(epoch, blocks) if fp is None else fp)
     if values is None:
         return h.pack()
     return h.pack() + np.asarray(values, ">i4").tobytes()
+
+
+def join(w: Worker, incarnation: int, *, job: int = 1, slot: int = 0, block_size: int = 32,
+         num_slots: int = 32, num_workers: int = 0, worker_id: int | None = None) -> bytes:
+    """UDP payload of a JOIN, laid out as a host agent sends it (docs/protocol.md 6.1)."""
+    return AggHeader(MsgType.JOIN, job, w.worker_id if worker_id is None else worker_id, slot, 0,
+                     incarnation, block_size, num_slots, 1, num_workers).pack()
 
 
 def wait_for_counters(switch: Bmv2Switch, timeout: float = 3.0, **expected: int) -> dict[str, int]:

@@ -8,7 +8,7 @@ from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import (AGG_IP, AGG_MAC, Worker, data, frame, job_dict, results,
+from bmv2_tests.harness import (AGG_IP, AGG_MAC, SESSION, Worker, data, frame, job_dict, join, results,
                                 wait_for_counters)
 from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, MsgType
 
@@ -23,6 +23,7 @@ def test_bad_packets_are_dropped_and_counted(switch, tap):
     cases = {  # reason -> (host interface, frame)
         "unknown_worker": [
             (h4, frame(stranger, data(stranger, 0, NONE, 0))),
+            (h4, frame(stranger, join(stranger, 7))),  # not admitted: no JOINED either
             (h0, frame(w0, boot, src_mac="02:00:00:00:00:99")),  # wrong MAC
             (h0, frame(Worker(0, 1, w0.mac, w0.ip, 40999, h0), boot)),  # wrong UDP source port
             (h3, frame(w0, boot)),  # worker 0's addresses, but on another switch port
@@ -30,6 +31,12 @@ def test_bad_packets_are_dropped_and_counted(switch, tap):
         "identity_mismatch": [
             (h0, frame(w0, data(w0, 0, NONE, 0, worker_id=1))),  # speaks for worker 1
             (h0, frame(w0, data(w0, 0, NONE, 0, job=2))),
+            (h0, frame(w0, join(w0, 7, worker_id=1))),  # joins as worker 1
+        ],
+        "bad_session": [
+            (h0, frame(w0, data(w0, 0, NONE, 0, session=0))),  # never joined
+            (h0, frame(w0, data(w0, 0, NONE, 0, session=SESSION ^ 1))),  # another session
+            (h0, frame(w0, data(w0, 0, NONE, 0, session=SESSION ^ 1, slot=9))),  # checked before the slot
         ],
         "bad_slot": [
             (h0, frame(w0, data(w0, 0, NONE, 0, slot=4))),  # the job owns slots 0..3
@@ -39,12 +46,20 @@ def test_bad_packets_are_dropped_and_counted(switch, tap):
             (h0, frame(w0, data(w0, 1, 0, 0, np.zeros(32))[:40])),  # truncated values
             (h0, frame(w0, data(w0, 1, 0, 0, np.zeros(5)))),  # count not in {0, 32}
             (h0, frame(w0, data(w0, 0, NONE, 0, np.zeros(32)))),  # values in a bootstrap packet
-            (h0, frame(w0, boot + b"\0\0\0\0")),  # UDP payload longer than 22 + 4 * count
-            (h0, frame(w0, b"\x02" + boot[1:])),  # protocol version 2
-            (h0, frame(w0, AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE, 0).pack())),
-            (h0, frame(w0, AggHeader(MsgType.QUERY, 1, 0, 0, 0, 0, NONE, 0).pack())),
+            (h0, frame(w0, boot + b"\0\0\0\0")),  # UDP payload longer than 36 + 4 * count
+            (h0, frame(w0, b"\x01" + boot[1:])),  # protocol version 1
+            (h0, frame(w0, b"\x03" + boot[1:])),  # a later version
+            *[(h0, frame(w0, AggHeader(t, 1, 0, 0, 0, 0, NONE, 0, session=SESSION).pack()))
+              for t in (MsgType.RESULT, MsgType.QUERY, MsgType.PENDING, MsgType.RESET, MsgType.JOINED,
+                        MsgType.ERROR, 9)],  # nothing a switch takes but DATA and JOIN
             (h0, frame(w0, boot, ip_checksum=0x1234)),  # bad IPv4 header checksum
             (h0, frame(w0, boot[:10])),  # shorter than the aggregation header
+            (h0, frame(w0, boot[:22])),  # as long as a version 1 header
+            (h0, frame(w0, join(w0, 7) + b"\0" * 4)),  # JOIN with trailing bytes
+            (h0, frame(w0, _with_count(join(w0, 7), 32) + bytes(128))),  # JOIN with values
+            (h0, frame(w0, data(w0, 1, 10, 11, np.zeros(32), blocks=10))),  # block beyond the tensor
+            (h0, frame(w0, data(w0, 0, NONE, 10, blocks=10))),  # look-ahead beyond the tensor
+            (h0, frame(w0, data(w0, 0, NONE, 0, blocks=0))),  # a tensor without blocks has no stream
         ],
     }
     for sends in cases.values():
@@ -72,10 +87,13 @@ def test_entry_with_worker_id_beyond_num_workers_is_refused(switch, tap):
         {"standard_metadata.ingress_port": rogue.port, "hdr.ethernet.srcAddr": 0x020000000003,
          "hdr.ipv4.srcAddr": 0x0A000003, "hdr.udp.srcPort": rogue.udp_port},
         "P4ReduceIngress.worker_check.set_worker",
-        {"job_id": 1, "worker_id": 2, "num_workers": 2, "mgid": 2, "slot_base": 0, "num_slots": 4})
+        {"job_id": 1, "worker_id": 2, "num_workers": 2, "mgid": 2, "slot_base": 0, "num_slots": 4,
+         "session": SESSION})
     tap.send(rogue.host_if, frame(rogue, data(rogue, 0, NONE, 0)))
-    c = wait_for_counters(switch, identity_mismatch=1)
-    assert c["data_counted"] == 0
+    tap.send(rogue.host_if, frame(rogue, join(rogue, 7)))  # nor does it get the session
+    c = wait_for_counters(switch, identity_mismatch=2)
+    assert c["data_counted"] == c["joined"] == 0
+    assert results(tap.collect(timeout=0.3), workers + [rogue]) == []
 
 
 def test_ordinary_traffic_is_forwarded_by_l2(switch, tap):
@@ -110,3 +128,8 @@ def test_ordinary_traffic_is_forwarded_by_l2(switch, tap):
     for w in workers[:2]:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
     assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+
+
+def _with_count(header: bytes, count: int) -> bytes:
+    """`header` (packed) with another `count` field (bytes 22..23), nothing else changed."""
+    return header[:22] + count.to_bytes(2, "big") + header[24:]

@@ -1,5 +1,5 @@
-"""Real host agents (`p4reduce worker` processes in network namespaces) doing an
-allreduce through the P4 program on simple_switch_grpc."""
+"""Real host agents (`p4reduce worker` processes in network namespaces) joining the
+job at the switch and doing allreduces through the P4 program on simple_switch_grpc."""
 from __future__ import annotations
 
 import shutil
@@ -54,16 +54,10 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
             subprocess.run(["ip", "netns", "exec", ns, "nft", "-f", "-"], check=True, text=True,
                            input=nft_drop_both_ways(w.host_if, loss), capture_output=True)
     elements = 5000
-    procs = []
-    for w, ns in zip(workers, namespaces):
-        procs.append(subprocess.Popen(
-            ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker",
-             "--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{w.ip}:{w.udp_port}",
-             "--job", "1", "--rank", str(w.worker_id), "--workers", str(len(workers)),
-             "--mode", "dense", "--block-size", "32", "--slots", "8",
-             "--elements", str(elements), "--density", str(density), "--dtype", dtype,
-             "--iterations", "2", "--output", str(tmp_path / f"r{w.worker_id}.npy")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    procs = [worker_process(w, ns, len(workers), "--elements", str(elements), "--density", str(density),
+                            "--dtype", dtype, "--iterations", "2",
+                            "--output", str(tmp_path / f"r{w.worker_id}.npy"))
+             for w, ns in zip(workers, namespaces)]
     try:
         for p in procs:
             # A healthy run takes seconds; a stuck worker gives up after its
@@ -87,5 +81,39 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
         assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
     counters = sw.client.read_counters()
     assert counters["result_multicast"] > 0 and counters["unknown_worker"] == 0
+    # Every worker joined (more than once only if a JOINED was lost or late); every
+    # packet carried the session of its JOINED and belonged to the allreduce of its round.
+    assert counters["joined"] >= 3
+    assert counters["bad_session"] == counters["stale"] == counters["malformed"] == 0
     if loss:  # lost results were recovered by unicast re-sends or retransmitted data
         assert counters["result_unicast"] + counters["retransmit_dropped"] > 0
+
+
+def test_a_worker_configured_otherwise_fails_at_join(hosts):
+    """The switch answers JOIN with its own geometry: a worker started with another
+    slot count stops before sending any DATA, naming the field."""
+    sw, workers, namespaces = hosts
+    sw.install({"jobs": [job_dict(1, workers, slot_base=0, num_slots=8)]})
+    w, ns = workers[0], namespaces[0]
+    proc = worker_process(w, ns, len(workers), "--slots", "4", "--elements", "100")
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 2, err[-1500:]
+    assert "the aggregator's job has num_slots 8, this worker 4" in err
+    counters = sw.client.read_counters()
+    assert counters["joined"] >= 1 and counters["data_counted"] == counters["bad_session"] == 0
+
+
+def worker_process(w, ns: str, num_workers: int, *args: str) -> subprocess.Popen:
+    """`p4reduce worker` for `w` in namespace `ns`, dense mode, B = 32, 8 slots from 0
+    (a later `--slots` in `args` wins)."""
+    return subprocess.Popen(
+        ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker",
+         "--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{w.ip}:{w.udp_port}",
+         "--job", "1", "--rank", str(w.worker_id), "--workers", str(num_workers),
+         "--mode", "dense", "--block-size", "32", "--slots", "8", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

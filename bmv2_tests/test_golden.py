@@ -1,4 +1,5 @@
-"""The switch reproduces docs/golden_packets.json byte for byte (dense-mode steps)."""
+"""The switch reproduces docs/golden_packets.json byte for byte (the dense-mode
+steps meant for a switch: JOINs, one stream, a MISMATCH round)."""
 from __future__ import annotations
 
 from bmv2_tests.conftest import make_workers
@@ -8,10 +9,12 @@ from bmv2_tests.harness import frame, job_dict, results
 def test_golden_packets(switch, tap, golden):
     job = golden["job"]
     workers = make_workers(switch, job["num_workers"])
+    # The switch takes the job's session from the controller: install the golden one.
     switch.install({"jobs": [job_dict(job["job_id"], workers, slot_base=job["slot_base"],
-                                      num_slots=job["num_slots"])]})
-    steps = [s for s in golden["steps"] if "dense" in s["modes"]]
-    assert len(steps) >= 10
+                                      num_slots=job["num_slots"], session=job["session"])]})
+    steps = [s for s in golden["steps"]
+             if "dense" in s["modes"] and "switch" in s.get("targets", ["switch"])]
+    assert len(steps) == 16 and len(golden["steps"]) - len(steps) == 3  # 2 sparse JOINs, 1 ERROR
     for step in steps:
         w = workers[step["from_worker"]]
         tap.send(w.host_if, frame(w, bytes.fromhex(step["payload"])))
@@ -23,8 +26,11 @@ def test_golden_packets(switch, tap, golden):
             sorted((e["to_worker"], e["payload"]) for e in step["expect"]), step["note"]
     assert results(tap.collect(timeout=0.3), workers) == []
     c = switch.counters()
-    rounds = sum(1 for s in steps if len(s["expect"]) == job["num_workers"])
-    assert c["result_multicast"] == rounds == 5
+    joins = [s for s in steps if s["payload"][2:4] == "06"]
+    rounds = [s for s in steps if len(s["expect"]) == job["num_workers"]]
+    assert c["joined"] == len(joins) == 2
+    assert c["result_multicast"] == len(rounds) == 6  # 5 rounds of allreduce 0, the MISMATCH round
     assert c["result_unicast"] == 1 and c["retransmit_dropped"] == 1
-    assert c["data_counted"] == len(steps) - 2
+    assert c["data_counted"] == len(steps) - len(joins) - 2 == 12
     assert c["malformed"] == c["unknown_worker"] == c["identity_mismatch"] == c["bad_slot"] == 0
+    assert c["bad_session"] == c["stale"] == c["forwarded"] == 0

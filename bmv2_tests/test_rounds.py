@@ -2,14 +2,12 @@
 retransmissions, header-only packets, 32 workers, job isolation, reset."""
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import (Tap, Worker, data, frame, job_dict, results,
-                                wait_for_counters)
+from bmv2_tests.harness import (BLOCKS, SESSION, Tap, Worker, data, frame, job_dict, results,
+                                tensor_fingerprint, wait_for_counters)
 from p4reduce.hostagent.stream import Stream
 from p4reduce.protocol import (NONE, AggHeader, Mode, MsgType, decode_values, lookahead_key,
                                split_key)
@@ -39,12 +37,15 @@ def drive_streams(tap: Tap, workers: list[Worker], streams: list[Stream], rounds
     raise AssertionError("streams did not finish")
 
 
-def make_stream(job: int, w: Worker, slot: int, blocks: dict[int, np.ndarray], sums: dict) -> Stream:
-    return Stream(job_id=job, worker_id=w.worker_id, slot=slot, round_=0, epoch=0,
+def make_stream(job: int, w: Worker, slot: int, blocks: dict[int, np.ndarray], sums: dict, *,
+                round_: int = 0, epoch: int = 0) -> Stream:
+    """Worker `w`'s stream in `slot` of allreduce `epoch` of a BLOCKS-block int32 tensor."""
+    return Stream(job_id=job, worker_id=w.worker_id, slot=slot, round_=round_, epoch=epoch,
                   mode=Mode.DENSE, my_blocks=sorted(blocks) + [NONE],
                   my_exps={b: 127 for b in blocks}, block_size=32,
                   quantize=lambda b, e: blocks[b],
-                  deliver=lambda b, e, v: sums.setdefault((slot, b), []).append(v.copy()))
+                  deliver=lambda b, e, v: sums.setdefault((slot, b), []).append(v.copy()),
+                  session=SESSION, blocks=BLOCKS, fingerprint=tensor_fingerprint(epoch))
 
 
 @pytest.mark.parametrize("n", [3, 4])
@@ -121,7 +122,8 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
 
         def expected(i: int) -> bytes:
             return AggHeader(MsgType.RESULT, 1, i, slot, shadow, epoch, block, next_block, exp,
-                             next_exp, 32 if body else 0).pack() + body
+                             next_exp, 32 if body else 0, session=SESSION, blocks=BLOCKS,
+                             fingerprint=tensor_fingerprint(epoch)).pack() + body
 
         order = [int(i) for i in rng.permutation(n)]
         first, rest = order[0], order[1:]
@@ -256,22 +258,29 @@ def test_two_jobs_are_isolated(switch, tap):
 
 
 def test_reset_job_forgets_a_half_finished_round(switch, tap):
-    if shutil.which("simple_switch_CLI") is None:
-        pytest.skip("simple_switch_CLI (BMv2 thrift CLI) is not on PATH")
+    """The controller's reset: a new session in the worker entries (packets of the
+    old one are dropped and counted), then the job's registers zeroed."""
     workers = make_workers(switch, 2)
     cfg = switch.install({"jobs": [job_dict(1, workers, num_slots=2)]})
     w0, w1 = workers
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0, next_exp=200)))  # worker 1 never answers
     wait_for_counters(switch, data_counted=1)
-    switch.client.reset_job(cfg.job(1), switch.thrift_port)
+    reset = switch.client.reset_job(cfg.job(1), switch.thrift_port)
+    assert reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 37
+    assert switch.client.read_sessions(cfg.job(1)) == {reset.session}
+    # A worker that did not JOIN again still sends with the old session: dropped.
+    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 2, next_exp=150)))
+    wait_for_counters(switch, bad_session=1)
     # Worker 0's bit and its look-ahead are gone: its bootstrap counts again,
     # and only the announcements made after the reset decide.
-    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 4, next_exp=130)))
+    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 4, next_exp=130, session=reset.session)))
     wait_for_counters(switch, data_counted=2)
     assert results(tap.collect(timeout=0.3), workers) == []
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 6, next_exp=140)))
+    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 6, next_exp=140, session=reset.session)))
     got = results(tap.collect(expect=2, timeout=2), workers)
     assert len(got) == 2
     for _, payload in got:
         h = AggHeader.unpack(payload)
-        assert (h.next_block, h.next_exp) == (4, 130)
+        assert (h.next_block, h.next_exp, h.session) == (4, 130, reset.session)
+    c = switch.counters()
+    assert (c["data_counted"], c["bad_session"], c["result_multicast"]) == (3, 1, 1)
