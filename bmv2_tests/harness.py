@@ -256,10 +256,12 @@ def data(w: Worker, shadow: int, block: int, nxt: int, values=None, *, slot: int
 
 
 def join(w: Worker, incarnation: int, *, job: int = 1, slot: int = 0, block_size: int = 32,
-         num_slots: int = 32, num_workers: int = 0, worker_id: int | None = None) -> bytes:
-    """UDP payload of a JOIN, laid out as a host agent sends it (docs/protocol.md 6.1)."""
+         num_slots: int = 32, num_workers: int = 0, worker_id: int | None = None,
+         message_size: int = 0) -> bytes:
+    """UDP payload of a JOIN, laid out as a host agent sends it (docs/protocol.md 6.1;
+    `message_size`: the largest datagram payload it accepts, 0 = one packet each)."""
     return AggHeader(MsgType.JOIN, job, w.worker_id if worker_id is None else worker_id, slot, 0,
-                     incarnation, block_size, num_slots, 1, num_workers).pack()
+                     incarnation, block_size, num_slots, 1, num_workers, blocks=message_size).pack()
 
 
 def wait_for_counters(switch: Bmv2Switch, timeout: float = 3.0, **expected: int) -> dict[str, int]:

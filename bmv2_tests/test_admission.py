@@ -47,6 +47,7 @@ def test_bad_packets_are_dropped_and_counted(switch, tap):
             (h0, frame(w0, data(w0, 1, 0, 0, np.zeros(5)))),  # count not in {0, 32}
             (h0, frame(w0, data(w0, 0, NONE, 0, np.zeros(32)))),  # values in a bootstrap packet
             (h0, frame(w0, boot + b"\0\0\0\0")),  # UDP payload longer than 36 + 4 * count
+            (h0, frame(w0, boot + boot)),  # two packets in one datagram: software path only
             (h0, frame(w0, b"\x01" + boot[1:])),  # protocol version 1
             (h0, frame(w0, b"\x03" + boot[1:])),  # a later version
             *[(h0, frame(w0, AggHeader(t, 1, 0, 0, 0, 0, NONE, 0, session=SESSION).pack()))

@@ -29,13 +29,16 @@ def test_join_is_answered_with_the_entrys_geometry_and_session(switch, tap):
         assert [(v.worker_id, p) for v, p in got] == \
             [(w.worker_id, joined(4, w.worker_id, inc, **geometry))], "only the sender is answered"
     # A worker configured differently gets the switch's geometry back (its agent
-    # then names the first field that differs); a JOIN's slot is not checked.
+    # then names the first field that differs); a JOIN's slot is not checked. One
+    # that accepts several packets per datagram learns that the switch does not
+    # (JOINED's blocks = 0).
     w0 = workers[0]
-    tap.send(w0.host_if, frame(w0, join(w0, 77, job=4, slot=0, block_size=64, num_slots=99)))
+    other = join(w0, 77, job=4, slot=0, block_size=64, num_slots=99, message_size=1472)
+    tap.send(w0.host_if, frame(w0, other))
     got = results(tap.collect(expect=1, timeout=2), workers)
     assert [(v.worker_id, p) for v, p in got] == [(0, joined(4, 0, 77, **geometry))]
     # Retransmitted JOIN (the JOINED was lost): the same answer again.
-    tap.send(w0.host_if, frame(w0, join(w0, 77, job=4, slot=0, block_size=64, num_slots=99)))
+    tap.send(w0.host_if, frame(w0, other))
     got = results(tap.collect(expect=1, timeout=2), workers)
     assert [(v.worker_id, p) for v, p in got] == [(0, joined(4, 0, 77, **geometry))]
     c = switch.counters()
