@@ -103,7 +103,7 @@ def test_a_worker_configured_otherwise_fails_at_join(hosts):
             proc.kill()
             proc.wait()
     assert proc.returncode == 2, err[-1500:]
-    assert "the aggregator's job has num_slots 8, this worker 4" in err
+    assert "has num_slots 8, this worker 4" in err
     counters = sw.client.read_counters()
     assert counters["joined"] >= 1 and counters["data_counted"] == counters["bad_session"] == 0
 

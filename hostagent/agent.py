@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 import secrets
-import select
 import selectors
 import socket
 import time
@@ -15,15 +14,15 @@ import numpy as np
 from p4reduce.hostagent import fixedpoint
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.hostagent.config import WorkerConfig
+from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
 from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
 from p4reduce.hostagent.rto import RtoEstimator
 from p4reduce.hostagent.stream import Stream
 from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
                                MsgType, fingerprint)
 from p4reduce.protocol.framing import message_limit, split_datagram
-from p4reduce.transport.batchio import BatchReceiver, BatchSender
+from p4reduce.transport.batchio import BatchReceiver
 
-SOCKET_BUFFER_BYTES = 8 << 20
 WIRE_OVERHEAD = 14 + 20 + 8  # Ethernet + IPv4 + UDP headers per datagram
 SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.int32))
 
@@ -67,32 +66,38 @@ class HostAgent:
 
     def __init__(self, config: WorkerConfig) -> None:
         self.config = config
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
-            self._sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
-        self._sock.bind(config.bind)
-        # Connected: the kernel drops datagrams from anyone but the aggregator.
-        self._sock.connect(config.aggregator)
-        self._sock.setblocking(False)
-        self._peer = self._sock.getpeername()
-        self._receivers = [BatchReceiver(self._sock)]
-        self._sender = BatchSender(self._sock)
-        self._group_sock = self._join_group(config.group) if config.group else None
+        self._endpoints: list[Endpoint] = []
+        try:
+            for address in config.endpoints:
+                self._endpoints.append(Endpoint(address, config.bind))
+            self._group_sock = self._join_group(config.group) if config.group else None
+        except BaseException:
+            self.close()
+            raise
+        # (receiver, the peers whose datagrams it may carry): a group socket hears anyone.
+        self._receivers = [(e.receiver, {e.peer}) for e in self._endpoints]
         if self._group_sock is not None:
-            self._receivers.append(BatchReceiver(self._group_sock))
+            self._receivers.append((BatchReceiver(self._group_sock), {e.peer for e in self._endpoints}))
         self._rounds = [0] * config.num_slots
         self._epoch = 0
-        # This process's identity towards the aggregator, and the session its JOIN got.
+        # This process's identity towards the aggregators (their JOINs give sessions).
         self._incarnation = secrets.randbits(32)
-        self._session: int | None = None
-        self._pack_up_to = 0  # datagram size agreed in JOIN/JOINED (0: a packet per datagram)
         self._failed: str | None = None
         self._rto = RtoEstimator(config.timeout, config.timeout, config.max_timeout)
         self.last_stats = AllreduceStats()
 
     @property
     def address(self) -> tuple[str, int]:
-        return self._sock.getsockname()
+        """The local address this worker sends from (to its first aggregator)."""
+        return self._endpoints[0].sock.getsockname()
+
+    @property
+    def _joined(self) -> bool:
+        return all(e.session is not None for e in self._endpoints)
+
+    def _endpoint(self, slot: int) -> Endpoint:
+        """The aggregator that serves `slot`'s stream."""
+        return self._endpoints[(slot - self.config.slot_base) % len(self._endpoints)]
 
     def _join_group(self, group: tuple[str, int]) -> socket.socket:
         """A socket receiving the job's multicast results on the interface that
@@ -101,15 +106,16 @@ class HostAgent:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER_BYTES)
         sock.bind(group)  # bound to the group address: nothing else reaches this socket
-        local_ip = self._sock.getsockname()[0]
+        local_ip = self.address[0]
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
                         socket.inet_aton(group[0]) + socket.inet_aton(local_ip))
         sock.setblocking(False)
         return sock
 
     def close(self) -> None:
-        self._sock.close()
-        if self._group_sock is not None:
+        for e in self._endpoints:
+            e.close()
+        if getattr(self, "_group_sock", None) is not None:
             self._group_sock.close()
 
     def __enter__(self) -> HostAgent:
@@ -124,7 +130,8 @@ class HostAgent:
         self._rounds = [0] * self.config.num_slots
         self._epoch = 0
         self._incarnation = secrets.randbits(32)
-        self._session = None
+        for e in self._endpoints:
+            e.session = None
         self._failed = None
 
     def reset_job(self, timeout: float = 5.0) -> None:
@@ -135,14 +142,15 @@ class HostAgent:
         others. The aggregator takes a RESET only from a member of the job.
         """
         cfg = self.config
-        if self._session is None:
+        if not self._joined:
             self._join(allow_failed=True)
-        request = AggHeader(MsgType.RESET, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, 0,
-                            NONE, session=self._session or 0).pack()
-        answer = self._exchange(request, lambda h, raw: raw == request or h.msg_type == MsgType.ERROR,
-                                timeout, "RESET")
-        if answer.msg_type == MsgType.ERROR:
-            raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+        for e in self._endpoints:  # every shard of the job forgets it
+            request = AggHeader(MsgType.RESET, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, 0,
+                                NONE, session=e.session or 0).pack()
+            answer = self._exchange(e, request, lambda h, raw: raw == request or h.msg_type == MsgType.ERROR,
+                                    timeout, "RESET")
+            if answer.msg_type == MsgType.ERROR:
+                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
         self.reset()
 
     def _join(self, allow_failed: bool = False) -> None:
@@ -155,47 +163,47 @@ class HostAgent:
         request = AggHeader(MsgType.JOIN, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, self._incarnation,
                             cfg.block_size, cfg.num_slots, cfg.mode.code, cfg.num_workers,
                             blocks=cfg.message_size).pack()
-        answer = self._exchange(
-            request, lambda h, raw: h.msg_type in (MsgType.JOINED, MsgType.ERROR) and h.epoch == self._incarnation,
-            cfg.failure_timeout, "JOIN")
-        if answer.msg_type == MsgType.ERROR:
-            self._session = answer.session or None
-            if allow_failed and self._session is not None:
-                return
-            raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
-        theirs = {"num_workers": answer.next_exp, "slot_base": answer.slot, "num_slots": answer.next_block,
-                  "block_size": answer.block, "mode": _mode_name(answer.exp)}
-        ours = {"num_workers": cfg.num_workers, "slot_base": cfg.slot_base, "num_slots": cfg.num_slots,
-                "block_size": cfg.block_size, "mode": cfg.mode.value}
-        for name, value in ours.items():
-            if theirs[name] != value:
-                raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator's job has "
-                                       f"{name} {theirs[name]}, this worker {value}")
-        self._session = answer.session
-        self._pack_up_to = message_limit(cfg.message_size, answer.blocks)
-
-    def _exchange(self, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float,
-                  what: str) -> AggHeader:
-        """Send `request` until an answer that `accept`s arrives (retransmitting every RTO)."""
-        deadline = time.monotonic() + timeout
-        buf = bytearray(65535)
-        while time.monotonic() < deadline:
-            self._send(request, self.last_stats)
-            self._flush()
-            until = min(deadline, time.monotonic() + self._rto.rto)
-            while time.monotonic() < until:
-                ready, _, _ = select.select([self._sock], [], [], until - time.monotonic())
-                if not ready:
-                    break
-                try:
-                    n = self._sock.recv_into(buf)
-                    h = AggHeader.unpack(memoryview(buf)[:n])
-                except (BlockingIOError, ConnectionRefusedError, MalformedPacket):
+        for index, e in enumerate(self._endpoints):
+            if e.session is not None:
+                continue
+            answer = self._exchange(
+                e, request,
+                lambda h, raw: h.msg_type in (MsgType.JOINED, MsgType.ERROR) and h.epoch == self._incarnation,
+                cfg.failure_timeout, "JOIN")
+            if answer.msg_type == MsgType.ERROR:
+                e.session = answer.session or None
+                if allow_failed and e.session is not None:
                     continue
-                if h.job_id == self.config.job_id and accept(h, bytes(buf[:n])):
-                    return h
-        raise TimeoutError(f"job {self.config.job_id} worker {self.config.worker_id}: the aggregator "
-                           f"did not answer {what} within {timeout:g} s")
+                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+            theirs = {"num_workers": answer.next_exp, "slot_base": answer.slot, "num_slots": answer.next_block,
+                      "block_size": answer.block, "mode": _mode_name(answer.exp)}
+            ours = {"num_workers": cfg.num_workers, "slot_base": cfg.slot_base, "num_slots": cfg.num_slots,
+                    "block_size": cfg.block_size, "mode": cfg.mode.value}
+            # Which share of the streams it serves (a switch, which says 0, serves all).
+            theirs["shard"] = f"{answer.fingerprint >> 16}/{answer.fingerprint & 0xFFFF or 1}"
+            ours["shard"] = f"{index}/{len(self._endpoints)}"
+            for name, value in ours.items():
+                if theirs[name] != value:
+                    raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at "
+                                           f"{e.peer[0]}:{e.peer[1]} has {name} {theirs[name]}, this worker "
+                                           f"{value}")
+            e.session = answer.session
+            e.pack_up_to = message_limit(cfg.message_size, answer.blocks)
+
+    def _exchange(self, endpoint: Endpoint, request: bytes, accept: Callable[[AggHeader, bytes], bool],
+                  timeout: float, what: str) -> AggHeader:
+        """Send `request` to `endpoint` until an answer of this job that `accept`s arrives."""
+        job_id = self.config.job_id
+
+        def counted(packet: bytes) -> None:
+            self.last_stats.packets_sent += 1
+            self.last_stats.payload_bytes_sent += len(packet)
+        answer = endpoint.exchange(request, lambda h, raw: h.job_id == job_id and accept(h, raw), timeout,
+                                   lambda: self._rto.rto, counted)
+        if answer is None:
+            raise TimeoutError(f"job {job_id} worker {self.config.worker_id}: the aggregator at "
+                               f"{endpoint.peer[0]}:{endpoint.peer[1]} did not answer {what} within {timeout:g} s")
+        return answer
 
     # -- public API -------------------------------------------------------------
     def allreduce(self, array: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -232,7 +240,7 @@ class HostAgent:
             elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
         target = _BlockTarget(out.reshape(-1), cfg.block_size)
         try:
-            if self._session is None and plan.num_streams:  # an empty tensor sends nothing
+            if not self._joined and plan.num_streams:  # an empty tensor sends nothing
                 self._join()
             epoch = self._epoch
             self._epoch = (self._epoch + 1) % EPOCH_MOD
@@ -283,39 +291,40 @@ class HostAgent:
                 round_=self._rounds[s], epoch=epoch, mode=cfg.mode, my_blocks=mine,
                 my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
                 block_size=cfg.block_size, quantize=quantize, deliver=deliver,
-                session=self._session or 0, blocks=plan.num_blocks, fingerprint=tag))
+                session=self._endpoint(cfg.slot_base + s).session or 0, blocks=plan.num_blocks,
+                fingerprint=tag))
         return streams
 
-    def _send(self, packet: bytes | bytearray, stats: AllreduceStats) -> None:
-        """Queue a packet; `_flush` hands the queue to the kernel in one call."""
-        self._sender.add((packet,), self._peer, self._pack_up_to)
+    def _send(self, slot: int, packet: bytes | bytearray, stats: AllreduceStats) -> None:
+        """Queue a packet of `slot`'s stream; `_flush` hands the queues to the kernel."""
+        self._endpoint(slot).send(packet)
         stats.packets_sent += 1
         stats.payload_bytes_sent += len(packet)
 
     def _flush(self) -> None:
-        # Refused datagrams (full buffer, aggregator not up yet) are covered by
-        # the retransmission timer.
-        self._sender.flush()
+        for e in self._endpoints:
+            e.flush()
 
     def _run(self, streams: list[Stream], stats: AllreduceStats) -> None:
         cfg = self.config
         by_slot = {s.slot: s for s in streams}
         timers = {s.slot: _RoundTimer(self._rto.rto, time.monotonic()) for s in streams}
         for s in streams:
-            self._send(s.start(), stats)
+            self._send(s.slot, s.start(), stats)
         self._flush()
         remaining = len(streams)
         sel = selectors.DefaultSelector()
-        sel.register(self._sock, selectors.EVENT_READ)
+        for e in self._endpoints:
+            sel.register(e.sock, selectors.EVENT_READ)
         if self._group_sock is not None:
             sel.register(self._group_sock, selectors.EVENT_READ)
         next_check = time.monotonic() + self._rto.rto
         try:
             while remaining:
                 if sel.select(max(0.0, next_check - time.monotonic())):
-                    for receiver in self._receivers:
+                    for receiver, peers in self._receivers:
                         while batch := receiver.recv():
-                            remaining -= self._process(batch, by_slot, timers, stats)
+                            remaining -= self._process(batch, peers, by_slot, timers, stats)
                             self._flush()
                 now = time.monotonic()
                 if remaining and now >= next_check:
@@ -324,12 +333,12 @@ class HostAgent:
         finally:
             sel.close()
 
-    def _process(self, batch: list[tuple[memoryview, tuple[str, int]]], by_slot: dict[int, Stream],
-                 timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
+    def _process(self, batch: list[tuple[memoryview, tuple[str, int]]], peers: set[tuple[str, int]],
+                 by_slot: dict[int, Stream], timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
         """Handle received datagrams; returns how many streams finished."""
         finished = 0
         for datagram, source in batch:
-            if source != self._peer:  # only the group socket can hear others
+            if source not in peers:  # only the group socket can hear others
                 stats.ignored_packets += 1
                 continue
             packets, leftover = split_datagram(datagram)
@@ -375,8 +384,8 @@ class HostAgent:
                 finished += 1
                 continue
             if reply is not None:
-                self._send(reply, stats)
-                if self._sender.full:
+                self._send(h.slot, reply, stats)
+                if self._endpoint(h.slot).sender.full:
                     self._flush()
             timers[h.slot] = _RoundTimer(self._rto.rto, now)
         return finished
@@ -395,7 +404,7 @@ class HostAgent:
                     raise AllreduceTimeout(cfg, s, now - timer.started)
                 s.retries += 1
                 assert s.pending is not None
-                self._send(s.pending, stats)
+                self._send(s.slot, s.pending, stats)
                 stats.per_slot_retries[s.slot] = stats.per_slot_retries.get(s.slot, 0) + 1
                 if s.pending_is_query:
                     stats.queries += 1

@@ -32,6 +32,14 @@ class WorkerConfig:
     # takes one per datagram). 0: one packet per datagram. An MTU-sized value (1472 on
     # a 1500-byte link) avoids IP fragmentation on a real network.
     message_size: int = 65000
+    # Sharded aggregation: the job's streams spread over these aggregators (stream s,
+    # i.e. slot slot_base + s, goes to aggregators[s mod k]); each is joined on its own.
+    # Empty: `aggregator` serves every stream.
+    aggregators: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def endpoints(self) -> tuple[tuple[str, int], ...]:
+        return self.aggregators or (self.aggregator,)
 
     @property
     def scale_workers(self) -> int:
@@ -42,6 +50,12 @@ class WorkerConfig:
         check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
                            self.block_size)
         check_message_size(self.message_size)
+        object.__setattr__(self, "aggregators", tuple(tuple(a) for a in self.aggregators))
+        if len(self.aggregators) > self.num_slots:
+            raise ValueError(f"{len(self.aggregators)} aggregators for {self.num_slots} slots: "
+                             "each needs at least one stream")
+        if len(self.aggregators) > 1 and self.bind[1]:
+            raise ValueError("several aggregators need several local ports: bind to port 0")
         if not 0 <= self.worker_id < self.num_workers:
             raise ValueError(f"worker_id {self.worker_id} outside 0..{self.num_workers - 1}")
         if not 0 < self.timeout <= self.max_timeout:

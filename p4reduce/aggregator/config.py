@@ -1,6 +1,7 @@
 """Job description for the software aggregator."""
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 from dataclasses import dataclass
 
@@ -25,6 +26,9 @@ class JobSpec:
     # Largest datagram payload the aggregator takes and sends for this job (several
     # packets back to back); JOINED announces it. 0: one packet per datagram.
     message_size: int = 65000
+    # Sharded aggregation: this aggregator serves only the job's streams s with
+    # s mod count == index (several threads or processes share a job's work).
+    shard: tuple[int, int] = (0, 1)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -36,6 +40,13 @@ class JobSpec:
         check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
                            self.block_size)
         check_message_size(self.message_size)
+        index, count = self.shard
+        if not (1 <= count <= self.num_slots and 0 <= index < count):
+            raise ValueError(f"job {self.job_id}: shard {index}/{count} needs 0 <= index < count <= "
+                             f"num_slots ({self.num_slots})")
+        if count > 1 and self.upstream is not None:
+            raise ValueError(f"job {self.job_id}: a leaf of a hierarchy cannot be sharded (each shard "
+                             "would claim the same rank at the parent)")
         if self.group is not None:
             object.__setattr__(self, "group", parse_group(f"{self.group[0]}:{self.group[1]}"))
 
@@ -66,6 +77,11 @@ class JobSpec:
                     up.update(host=host, port=int(port) if port else AGG_UDP_PORT)
                 elif key == "group":
                     kwargs["group"] = parse_group(value)
+                elif key == "shard":
+                    index, sep, count = value.partition("/")
+                    if not sep:
+                        raise ValueError(f"shard {value!r}: expected INDEX/COUNT")
+                    kwargs["shard"] = (int(index), int(count))
                 elif key == "workers":
                     kwargs["workers"] = tuple(WorkerAddress.parse(a) for a in value.split("/"))
                 elif key in ("up_job", "up_rank"):
@@ -86,6 +102,8 @@ class JobSpec:
                 f"{self.slot_base}..{self.slot_base + self.num_slots - 1}, block {self.block_size}")
         if self.group is not None:
             text += f", multicast {self.group[0]}:{self.group[1]}"
+        if self.shard[1] > 1:
+            text += f", shard {self.shard[0]}/{self.shard[1]}"
         if self.workers is not None:
             text += ", workers " + "/".join(str(w) for w in self.workers)
         if self.upstream is not None:
@@ -95,6 +113,22 @@ class JobSpec:
 
     def slot_range(self) -> range:
         return range(self.slot_base, self.slot_base + self.num_slots)
+
+    def serves(self, slot: int) -> bool:
+        """Is `slot` one of this job's slots, in this aggregator's shard?"""
+        index, count = self.shard
+        return self.slot_base <= slot < self.slot_base + self.num_slots and \
+            (slot - self.slot_base) % count == index
+
+    def shard_streams(self, blocks: int) -> int:
+        """How many of an allreduce's streams this shard serves (it has min(slots, blocks))."""
+        index, count = self.shard
+        used = min(self.num_slots, blocks)
+        return max(0, (used - index + count - 1) // count)
+
+    def sharded(self, count: int) -> list[JobSpec]:
+        """This job split over `count` aggregators."""
+        return [dataclasses.replace(self, shard=(i, count)) for i in range(count)]
 
 
 @dataclass(frozen=True)

@@ -100,10 +100,10 @@ class _Job:
         return state
 
     def stream_ended(self, epoch: int, blocks: int) -> bool:
-        """Count an ended stream; True when it was the allreduce's last (it used
-        min(slots, blocks) streams)."""
+        """Count an ended stream; True when it was the last one of the allreduce that this
+        aggregator (or shard) serves."""
         done = self.streams_done[epoch] = self.streams_done.get(epoch, 0) + 1
-        if done < min(self.spec.num_slots, blocks):
+        if done < self.spec.shard_streams(blocks):
             while len(self.streams_done) > 4:  # epochs whose streams never all ended
                 del self.streams_done[next(iter(self.streams_done))]
             return False
@@ -251,15 +251,17 @@ class AggregatorEngine:
             return Handled("not_admitted")
         if h.msg_type == MsgType.JOIN:  # its slot is the worker's slot_base: compared, not checked
             return self._join(job, h, source)
-        if not spec.slot_base <= h.slot < spec.slot_base + spec.num_slots:
+        if h.slot not in spec.slot_range():
             return Handled("bad_slot")
         member = job.members.get(h.worker_id)
         if member is None or h.session != member.session or source != member.address:
             return self._stranger(job, member, h, source)
-        if h.msg_type == MsgType.RESET:
+        if h.msg_type == MsgType.RESET:  # about the whole job: any slot (every shard gets one)
             self.reset_job(h.job_id)
             return Handled("reset", (h.job_id, h.worker_id),
                            [Outgoing(h.job_id, h.worker_id, (bytes(payload),), source)])
+        if not spec.serves(h.slot):  # another shard's stream
+            return Handled("bad_slot")
         if job.failure is not None:
             return self._error(job, h, source, *job.failure)
         slot = job.slot(h.slot)
@@ -314,7 +316,9 @@ class AggregatorEngine:
         s = job.spec
         reply = job.header(MsgType.JOINED, h, slot=s.slot_base, shadow=0, block=s.block_size,
                            next_block=s.num_slots, exp=s.mode.code, next_exp=s.num_workers,
-                           session=member.session, blocks=s.message_size, fingerprint=0)
+                           session=member.session, blocks=s.message_size,
+                           # Its share of the streams when sharded; 0 (all of them) as a switch says.
+                           fingerprint=s.shard[0] << 16 | s.shard[1] if s.shard[1] > 1 else 0)
         return Handled("joined", (s.job_id, h.worker_id),
                        [Outgoing(s.job_id, h.worker_id, (reply.pack(),), source)])
 

@@ -148,3 +148,21 @@ class AggregatorServer:
                 self.engine.counters.add("drop_no_address")
                 continue
             sender.add(out.parts, *dest)
+
+
+def sharded_servers(jobs: Iterable[JobSpec], threads: int, host: str = "127.0.0.1",
+                    port: int = AGG_UDP_PORT) -> list[AggregatorServer]:
+    """`threads` servers that split every job's streams between them (shard i serves the
+    streams s with s mod threads == i), on ports port, port+1, ... (all ephemeral for 0).
+    Workers list their addresses in this order (WorkerConfig.aggregators)."""
+    jobs = list(jobs)
+    servers: list[AggregatorServer] = []
+    try:
+        for i in range(threads):
+            shard = [j.sharded(threads)[i] if threads > 1 else j for j in jobs]
+            servers.append(AggregatorServer(shard, host=host, port=port + i if port else 0))
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    return servers

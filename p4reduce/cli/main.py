@@ -39,6 +39,10 @@ def _group(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _endpoints(text: str) -> tuple[tuple[str, int], ...]:
+    return tuple(a.host_port(part) for part in text.split(","))
+
+
 def _message_size(text: str) -> int:
     from p4reduce.protocol.geometry import check_message_size
     value = a.int_range(0)(text)
@@ -83,21 +87,32 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_aggregator(args: argparse.Namespace) -> int:
-    from p4reduce.aggregator import AggregatorServer
-    server = AggregatorServer(args.job, host=args.bind[0], port=args.bind[1])
-    print(f"p4reduce aggregator on {server.address[0]}:{server.address[1]} serving "
-          + ", ".join(j.describe() for j in args.job), flush=True)
+    from p4reduce.aggregator import sharded_servers
+    servers = sharded_servers(args.job, args.threads, host=args.bind[0], port=args.bind[1])
+    addresses = ",".join(f"{s.address[0]}:{s.address[1]}" for s in servers)
+    print(f"p4reduce aggregator on {addresses} serving "
+          + ", ".join(j.describe() for j in args.job)
+          + (f" in {args.threads} shards" if args.threads > 1 else ""), flush=True)
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
-    server.start()
+    for server in servers:
+        server.start()
+
+    def counters() -> str:
+        total: dict[str, int] = {}
+        for server in servers:
+            for key, value in server.counters().items():
+                total[key] = total.get(key, 0) + value
+        return json.dumps(total)
     try:
         while not done.wait(args.stats_interval or None):
-            print(json.dumps(server.counters()), flush=True)
+            print(counters(), flush=True)
     except KeyboardInterrupt:
         pass
     finally:
-        server.stop()
-        print(json.dumps(server.counters()), flush=True)
+        for server in servers:
+            server.stop()
+        print(counters(), flush=True)
     return 0
 
 
@@ -119,7 +134,8 @@ def _load_tensor(path: str) -> np.ndarray:
 def _cmd_worker(args: argparse.Namespace) -> int:
     from p4reduce.hostagent import HostAgent, WorkerConfig
     from p4reduce.testbed.synthetic import worker_tensor
-    cfg = WorkerConfig(args.job, args.rank, args.workers, aggregator=args.aggregator,
+    cfg = WorkerConfig(args.job, args.rank, args.workers, aggregator=args.aggregator[0],
+                       aggregators=args.aggregator if len(args.aggregator) > 1 else (),
                        mode=Mode(args.mode), slot_base=args.slot_base, num_slots=args.slots,
                        block_size=args.block_size, bind=args.bind, timeout=args.timeout,
                        total_workers=args.total_workers, group=args.group,
@@ -179,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "per datagram); workers=IP[:PORT]/... admits only those (one per rank); "
                           "group=ADDR:PORT sends results once to an IP multicast group; a leaf of a "
                           "hierarchy adds upstream=HOST[:PORT],up_job=J,up_rank=R")
+    agg.add_argument("--threads", type=a.int_range(1, 64), default=1, metavar="N",
+                     help="split every job's streams over N aggregator threads on ports PORT.."
+                          "PORT+N-1 (workers list all of them in --aggregator; default: %(default)s)")
     agg.add_argument("--stats-interval", type=a.float_range(0.0), default=0.0, metavar="SECONDS",
                      help="print counters every SECONDS (0: only at exit; default: %(default)s)")
     agg.set_defaults(func=_cmd_aggregator)
@@ -186,8 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     wk = sub.add_parser("worker", help="run one worker: allreduce a .npy file or a synthetic tensor",
                         description="One worker of a job: allreduce a .npy file (or a synthetic "
                                     "block-sparse tensor) through an aggregator or the P4 switch.")
-    wk.add_argument("--aggregator", type=a.host_port, required=True, metavar="HOST:PORT",
-                    help="the aggregator (or the switch's aggregation address)")
+    wk.add_argument("--aggregator", type=_endpoints, required=True, metavar="HOST:PORT[,HOST:PORT...]",
+                    help="the aggregator (or the switch's aggregation address); several, comma-separated, "
+                         "in shard order, when the job is sharded (stream s goes to the (s mod k)-th)")
     wk.add_argument("--job", type=a.int_range(0, MAX_JOB_ID), required=True, metavar="ID",
                     help=f"job id, 0..{MAX_JOB_ID}")
     wk.add_argument("--rank", type=a.int_range(0, MAX_WORKERS - 1), required=True, metavar="R",

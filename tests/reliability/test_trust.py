@@ -208,7 +208,7 @@ def test_two_live_processes_with_one_rank_fail_every_worker():
 
 # -- admission -----------------------------------------------------------------------------
 def _session_of(agent: HostAgent) -> int:
-    return agent._session  # what an on-path observer would read off the wire
+    return agent._endpoints[0].session  # what an on-path observer would read off the wire
 
 
 def test_spoofed_packets_from_other_addresses_change_nothing():
@@ -235,7 +235,7 @@ def test_spoofed_packets_from_other_addresses_change_nothing():
 def test_reset_only_from_a_member():
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
         stranger = _agent(srv, 0)
-        stranger._session = 999  # never joined: a made-up session
+        stranger._endpoints[0].session = 999  # never joined: a made-up session
         with pytest.raises(JobFailed, match="does not know this worker's session"):
             stranger.reset_job(timeout=1.0)
         assert srv.counters().get("reset", 0) == 0

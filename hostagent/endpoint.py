@@ -1,0 +1,73 @@
+"""One aggregator endpoint of a worker: a connected UDP socket, its batched I/O, and
+what the JOIN agreed with that aggregator (session, datagram size).
+
+A job's streams may be spread over several aggregators (sharded aggregation:
+stream s goes to endpoint s mod k); each is joined separately and has its own
+session.
+"""
+from __future__ import annotations
+
+import select
+import socket
+import time
+from typing import Callable
+
+from p4reduce.protocol import AggHeader, MalformedPacket
+from p4reduce.transport.batchio import BatchReceiver, BatchSender
+
+SOCKET_BUFFER_BYTES = 8 << 20
+
+
+class Endpoint:
+    def __init__(self, address: tuple[str, int], bind: tuple[str, int]) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
+                self.sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
+            self.sock.bind(bind)
+            # Connected: the kernel drops datagrams from anyone but this aggregator.
+            self.sock.connect(address)
+        except BaseException:
+            self.sock.close()
+            raise
+        self.sock.setblocking(False)
+        self.peer: tuple[str, int] = self.sock.getpeername()
+        self.receiver = BatchReceiver(self.sock)
+        self.sender = BatchSender(self.sock)
+        self.session: int | None = None  # from the JOINED answer
+        self.pack_up_to = 0  # datagram size agreed in JOIN/JOINED (0: a packet per datagram)
+
+    def send(self, packet: bytes | bytearray) -> None:
+        """Queue a packet; `flush` hands the queue to the kernel in one call."""
+        self.sender.add((packet,), self.peer, self.pack_up_to)
+
+    def flush(self) -> None:
+        # Refused datagrams (full buffer, aggregator not up yet) are covered by
+        # the retransmission timers.
+        self.sender.flush()
+
+    def exchange(self, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float,
+                 interval: Callable[[], float], on_send: Callable[[bytes], None]) -> AggHeader | None:
+        """Send `request` every `interval()` seconds until an answer `accept`s; None on timeout."""
+        deadline = time.monotonic() + timeout
+        buf = bytearray(65535)
+        while time.monotonic() < deadline:
+            self.send(request)
+            on_send(request)
+            self.flush()
+            until = min(deadline, time.monotonic() + interval())
+            while time.monotonic() < until:
+                ready, _, _ = select.select([self.sock], [], [], until - time.monotonic())
+                if not ready:
+                    break
+                try:
+                    n = self.sock.recv_into(buf)
+                    h = AggHeader.unpack(memoryview(buf)[:n])
+                except (BlockingIOError, ConnectionRefusedError, MalformedPacket):
+                    continue
+                if accept(h, bytes(buf[:n])):
+                    return h
+        return None
+
+    def close(self) -> None:
+        self.sock.close()
