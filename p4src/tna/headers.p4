@@ -1,0 +1,132 @@
+// Headers and metadata of the p4reduce TNA program.
+#ifndef P4REDUCE_TNA_HEADERS_P4
+#define P4REDUCE_TNA_HEADERS_P4
+
+// Prepended by the ingress deparser to every packet it sends on: egress reads it
+// (TNA hands no user metadata from ingress to egress), and a recirculating
+// packet brings it back to ingress for its harvest pass. Never on the wire.
+header bridged_h {
+    bridged_kind_t kind;
+    bit<7>  _pad0;
+    bit<1>  unicast;        // to the sender only (re-send, JOINED), not to the job's group
+    bit<7>  _pad1;
+    PortId_t ingress_port;  // where the packet entered the switch (before any recirculation)
+    MulticastGroupId_t mgid; // the job's group, for a harvested RESULT
+}
+
+header ethernet_h {
+    mac_addr_t dst_addr;
+    mac_addr_t src_addr;
+    bit<16>    ether_type;
+}
+
+header ipv4_h {
+    bit<4>      version;
+    bit<4>      ihl;
+    bit<8>      diffserv;
+    bit<16>     total_len;
+    bit<16>     identification;
+    bit<3>      flags;
+    bit<13>     frag_offset;
+    bit<8>      ttl;
+    bit<8>      protocol;
+    bit<16>     hdr_checksum;
+    ipv4_addr_t src_addr;
+    ipv4_addr_t dst_addr;
+}
+
+header udp_h {
+    udp_port_t src_port;
+    udp_port_t dst_port;
+    bit<16>    length;
+    bit<16>    checksum;
+}
+
+// docs/protocol.md section 2 (same field names as the v1model program and the
+// Python codec). `version` is the protocol version; the top bit of `pool` is
+// `shadow`, which of the slot's two register copies the round uses.
+header agg_h {
+    bit<8>  version;
+    bit<8>  msg_type;
+    bit<16> job_id;
+    bit<8>  worker_id;
+    bit<8>  flags;
+    bit<1>  shadow;
+    bit<15> slot;
+    bit<32> epoch;       // copied into results; compared only through the fingerprint
+    bit<32> block;
+    bit<32> next_block;
+    bit<8>  exp;
+    bit<8>  next_exp;
+    bit<16> count;
+    bit<32> session;     // must be the job's (admission.p4); JOINED hands it out
+    bit<32> blocks;      // blocks of the allreduce's tensor: bounds block and next_block
+    bit<32> fingerprint; // CRC-32 of the allreduce (epoch, tensor, scaling): agreement.p4
+}
+
+// 32 of the B = 64 values. vals_a carries values 0..31 and vals_b values
+// 32..63 of the block: pair register NN of values.p4 holds values NN and NN + 32.
+header values_h {
+    value_t v00; value_t v01; value_t v02; value_t v03;
+    value_t v04; value_t v05; value_t v06; value_t v07;
+    value_t v08; value_t v09; value_t v10; value_t v11;
+    value_t v12; value_t v13; value_t v14; value_t v15;
+    value_t v16; value_t v17; value_t v18; value_t v19;
+    value_t v20; value_t v21; value_t v22; value_t v23;
+    value_t v24; value_t v25; value_t v26; value_t v27;
+    value_t v28; value_t v29; value_t v30; value_t v31;
+}
+
+struct header_t {
+    bridged_h  bridged;
+    ethernet_h ethernet;
+    ipv4_h     ipv4;
+    udp_h      udp;
+    agg_h      agg;
+    values_h   vals_a;
+    values_h   vals_b;
+}
+
+struct ingress_metadata_t {
+    // From the parser.
+    bit<1>  harvest;            // second pass of a RESULT (from the recirculation port)
+    bool    checksum_err;       // bad IPv4 header checksum
+    // Action data of the sender's entry in admission.workers.
+    job_id_t job_id;
+    worker_id_t worker_id;
+    worker_bitmap_t worker_bit; // 1 << worker_id, installed by the controller
+    bit<8>  num_workers;
+    MulticastGroupId_t mgid;
+    bit<16> slot_base;
+    bit<16> slot_end;           // one past the job's last slot
+    bit<32> session;
+    // Admission checks, each one ALU operation in the admission action, so
+    // that the next stage only compares them with 0.
+    bit<16> job_diff;           // header job_id ^ entry's: 0 if equal
+    bit<8>  worker_diff;        // header worker_id ^ entry's: 0 if equal
+    bit<32> session_diff;       // header session ^ job's: 0 if equal
+    bit<8>  rank_room;          // num_workers |-| worker_id: 0 if not a rank of the job
+    bit<16> below_base;         // slot_base |-| slot: 0 if slot >= slot_base
+    bit<16> end_room;           // slot_end |-| slot: 0 if slot >= slot_end
+    bit<32> block_room;         // blocks |-| block: 0 if block is beyond the tensor
+    bit<32> next_room;          // blocks |-| next_block: 0 if next_block is beyond it
+    // The round's registers.
+    slot_index_t slot_index;    // the seen bitmap's index (slot)
+    cell_index_t cell;          // every other register's index (shadow ++ slot)
+    worker_bitmap_t bitmap_before; // seen bitmap of this round before this packet: 0 = first
+    worker_bitmap_t map_result; // bitmap_before & worker_bit: not 0 = retransmission
+    bit<8>  remaining;          // workers the round still waits for (0: complete)
+    bit<8>  verdict;            // VERDICT_*: agreement.p4
+    bit<32> min_next_block;     // the round's smallest announced next block so far
+    bit<32> next_block_diff;    // min_next_block ^ this packet's next_block: 0 = announces the minimum
+    // Counting (one cell of Ingress.events per packet).
+    event_t event;
+    bit<1>  count_event;
+}
+
+struct egress_metadata_t {
+    worker_id_t dest_worker;    // key of Egress.result_dest
+    bit<1>  update_checksum;    // an answer: its IPv4 header was rewritten
+}
+
+#endif

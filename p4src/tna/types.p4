@@ -1,0 +1,99 @@
+// Typedefs, enums and constants of the p4reduce TNA (Tofino 1) program.
+// Wire format: docs/protocol.md section 2 (36-byte aggregation header, protocol
+// version 2); this target's constants: section 8, "TNA (Tofino)". The Python side
+// keeps the wire numbers in p4reduce/protocol; tests/test_tna_program.py compares
+// the constants below with it and with the spec. Resource plan: README.md here.
+#ifndef P4REDUCE_TNA_TYPES_P4
+#define P4REDUCE_TNA_TYPES_P4
+
+typedef bit<48> mac_addr_t;
+typedef bit<32> ipv4_addr_t;
+typedef bit<16> udp_port_t;
+typedef bit<16> job_id_t;
+typedef bit<8>  worker_id_t;
+typedef bit<32> worker_bitmap_t;   // one bit per worker of a job
+typedef bit<32> value_t;           // one int32 sum (two's complement, wraps like the v1model program)
+typedef bit<8>  event_t;           // cell of the events counter
+
+const bit<16> ETHERTYPE_IPV4 = 0x0800;
+const bit<8>  IPPROTO_UDP = 17;
+
+// --- Protocol (docs/protocol.md sections 1 and 2) ---
+const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0: what workers send to
+const bit<8>  PROTOCOL_VERSION = 2;
+const bit<8>  MSG_DATA = 1;
+const bit<8>  MSG_RESULT = 2;
+const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
+const bit<8>  MSG_JOINED = 7;
+const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints differed
+const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
+const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
+
+// --- Switch constants (docs/protocol.md section 8, "TNA (Tofino)") ---
+// B = 64 int32 values per packet (SwitchML's 256-byte payload): 32 register
+// pairs, each pair holding values i and i + 32 of its cell. The only non-zero
+// `count` this switch accepts; JOINED tells the workers.
+const bit<16> VALUES_PER_PACKET = 64;
+#define VALUE_PAIRS 32
+// 8192 slots. Per-round registers hold both shadow copies: cell index
+// shadow * NUM_SLOTS + slot, i.e. the shadow bit on bit SLOT_BITS. 16384 cells
+// of 64 bits is the largest power-of-two register that lets four stateful ALUs
+// of a Tofino 1 stage each have one (README.md).
+#define NUM_SLOTS 8192
+#define SLOT_BITS 13
+#define REGISTER_SIZE 16384
+typedef bit<13> slot_index_t;      // index of per-slot registers (the seen bitmap pair)
+typedef bit<14> cell_index_t;      // index of per-round registers: shadow ++ slot
+// At most 32 workers per job: one bit each in the 32-bit seen bitmap.
+const bit<8>  MAX_WORKERS = 32;
+
+// Byte counts used to rewrite the lengths of an answer.
+const bit<16> IPV4_HDR_LEN = 20;
+const bit<16> UDP_HDR_LEN = 8;
+const bit<16> AGG_HDR_LEN = 36;
+const bit<16> AGG_VALUES_LEN = 256;     // VALUES_PER_PACKET * 4
+
+// A Tofino 1 stateful ALU returns one 32-bit word per pass, so the packet that
+// completes a data round (or asks for it again) makes a second pass through
+// its own pipe to read the first word of every pair ("harvest"). Port 68 of
+// every Tofino 1 pipe is that pipe's recirculation port.
+const bit<7>  RECIRC_PORT_IN_PIPE = 68;
+
+// What the ingress pipeline tells the next stop of a packet (bridged header).
+enum bit<8> bridged_kind_t {
+    FORWARD = 1,   // ordinary traffic (forwarding.l2)
+    ANSWER  = 2,   // a RESULT or JOINED for one worker: egress addresses it
+    HARVEST = 3    // recirculating: read the first words of the sums, then answer
+}
+
+// What agreement.p4 says about a round (stored per cell, returned per packet).
+// 0 (no such round: fingerprint differs) is what a retransmission of another
+// allreduce gets; it is never stored.
+const bit<8>  VERDICT_STALE = 0;
+const bit<8>  VERDICT_AGREE = 1;
+const bit<8>  VERDICT_MISMATCH = 2;
+
+// --- Cells of the counter Ingress.events (docs/protocol.md section 8) ---
+// Same codes as the v1model program. One cell per packet here: a counted
+// packet that completes a round counts EV_RESULT_MULTICAST only (not also
+// EV_DATA_COUNTED), so counted packets = cell 0 + cell 1.
+const event_t EV_DATA_COUNTED = 0;
+const event_t EV_RESULT_MULTICAST = 1;
+const event_t EV_RESULT_UNICAST = 2;
+const event_t EV_RETRANSMIT_DROPPED = 3;  // retransmission into a round still open
+const event_t EV_UNKNOWN_WORKER = 4;
+const event_t EV_IDENTITY_MISMATCH = 5;
+const event_t EV_BAD_SLOT = 6;
+const event_t EV_MALFORMED = 7;
+const event_t EV_FORWARDED = 8;
+const event_t EV_JOINED = 9;              // JOIN answered with JOINED
+const event_t EV_BAD_SESSION = 10;        // not the job's current session (old process, reset job)
+const event_t EV_STALE = 11;              // retransmission of another allreduce: not answered
+#define NUM_EVENTS 16
+
+// Table sizes (entries).
+#define WORKER_TABLE_SIZE 1024
+#define L2_TABLE_SIZE 1024
+#define RESULT_DEST_TABLE_SIZE 1024
+
+#endif
