@@ -1,0 +1,169 @@
+"""The TNA (Tofino 1) program in p4src/tna: p4c's frontend and midend accept it, and its
+constants agree with p4reduce.protocol and with the spec (docs/protocol.md section 8,
+"TNA (Tofino)").
+
+The p4test check needs p4c's `p4test` and the open TNA headers (tna.p4 and the files it
+includes, from p4lang/p4c backends/tofino/bf-p4c/p4include). Point P4REDUCE_TNA_INCLUDE at
+the directory holding tna.p4 (and P4TEST at p4test if it is not on PATH); otherwise a few
+conventional install places are tried, and the test skips saying what is missing. The
+constant checks need nothing but this checkout.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from p4reduce.protocol import (AGG_UDP_PORT, HEADER, HEADER_LEN, MAX_BLOCK_SIZE, MAX_SLOTS,
+                               MAX_WORKERS, NONE, PROTOCOL_VERSION, Flags, Mode, MsgType)
+from p4reduce.protocol import switch
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+TNA = ROOT / "p4src" / "tna"
+SPEC = ROOT / "docs" / "protocol.md"
+
+# Where an installed p4c with the Tofino backend, or Intel's SDE, keeps tna.p4.
+_CONVENTIONAL_INCLUDES = ["/usr/local/share/p4c/tna-include", "/usr/local/share/p4c/p4include",
+                          "/usr/share/p4c/p4include"]
+
+
+def _tna_include() -> tuple[pathlib.Path | None, str]:
+    """The TNA headers' directory, or None and why it was not found."""
+    configured = os.environ.get("P4REDUCE_TNA_INCLUDE")
+    if configured:
+        path = pathlib.Path(configured)
+        if (path / "tna.p4").is_file():
+            return path, ""
+        return None, f"P4REDUCE_TNA_INCLUDE={configured} has no tna.p4"
+    candidates = list(_CONVENTIONAL_INCLUDES)
+    if os.environ.get("SDE_INSTALL"):
+        candidates.insert(0, os.path.join(os.environ["SDE_INSTALL"], "share", "p4c", "p4include"))
+    for candidate in candidates:
+        if (pathlib.Path(candidate) / "tna.p4").is_file():
+            return pathlib.Path(candidate), ""
+    return None, ("no TNA headers (tna.p4): set P4REDUCE_TNA_INCLUDE to p4c's "
+                  "backends/tofino/bf-p4c/p4include (looked in " + ", ".join(candidates) + ")")
+
+
+def _source(name: str) -> str:
+    return (TNA / name).read_text()
+
+
+def _all_sources() -> str:
+    return "\n".join(p.read_text() for p in sorted(TNA.glob("*.p4")))
+
+
+def _constants() -> dict[str, int]:
+    text = _source("types.p4")
+    found = {m[1]: int(m[2], 0) for m in re.finditer(r"^const [\w<>]+\s+(\w+)\s*=\s*(\w+);", text, re.M)}
+    found.update({m[1]: int(m[2], 0) for m in re.finditer(r"^#define (\w+) (\d+)\b", text, re.M)})
+    return found
+
+
+def test_p4test_accepts_the_program_without_warnings():
+    include, why = _tna_include()
+    if include is None:
+        pytest.skip(why)
+    p4test = os.environ.get("P4TEST") or shutil.which("p4test")
+    if not p4test:
+        pytest.skip("p4test (p4c's frontend/midend test driver) is not on PATH; set P4TEST")
+    if not shutil.which("make"):
+        pytest.skip("make is not installed (the check is p4src/tna/Makefile's target)")
+    run = subprocess.run(["make", "-s", "-C", str(TNA), "check", f"TNA_INCLUDE={include}", f"P4TEST={p4test}"],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    # --Werror turns warnings into failures; anything printed at all is worth a look.
+    assert run.stdout.strip() == "" and run.stderr.strip() == "", run.stdout + run.stderr
+
+
+def test_wire_constants_match_the_protocol():
+    p4 = _constants()
+    assert p4["AGG_UDP_PORT"] == AGG_UDP_PORT == 48864
+    assert p4["PROTOCOL_VERSION"] == PROTOCOL_VERSION == 2
+    assert p4["AGG_HDR_LEN"] == HEADER_LEN == 36
+    assert p4["MSG_DATA"] == MsgType.DATA and p4["MSG_RESULT"] == MsgType.RESULT
+    assert p4["MSG_JOIN"] == MsgType.JOIN and p4["MSG_JOINED"] == MsgType.JOINED
+    assert p4["FLAG_MISMATCH"] == Flags.MISMATCH
+    assert p4["MODE_DENSE"] == Mode.DENSE.code
+    assert p4["BLOCK_NONE"] == NONE
+    assert p4["MAX_WORKERS"] == MAX_WORKERS == switch.SWITCH_MAX_WORKERS
+    assert p4["IPV4_HDR_LEN"] == 20 and p4["UDP_HDR_LEN"] == 8
+
+
+def test_switch_constants_are_consistent():
+    p4 = _constants()
+    values = p4["VALUES_PER_PACKET"]
+    assert values == 2 * p4["VALUE_PAIRS"]                 # one register pair per two values
+    assert p4["AGG_VALUES_LEN"] == 4 * values
+    assert 0 < values <= MAX_BLOCK_SIZE
+    assert p4["REGISTER_SIZE"] == 2 * p4["NUM_SLOTS"] == 2 ** (p4["SLOT_BITS"] + 1)
+    assert p4["NUM_SLOTS"] <= MAX_SLOTS
+    types = _source("types.p4")
+    assert re.search(rf"typedef bit<{p4['SLOT_BITS']}>\s+slot_index_t;", types)
+    assert re.search(rf"typedef bit<{p4['SLOT_BITS'] + 1}>\s+cell_index_t;", types)
+    assert 0 < p4["RECIRC_PORT_IN_PIPE"] < 128                # a port number inside a pipe
+
+
+def test_event_codes_match_the_v1model_contract():
+    p4 = _constants()
+    events = {name: value for name, value in p4.items() if name.startswith("EV_")}
+    assert events == {f"EV_{name.upper()}": i for i, name in enumerate(switch.EVENT_NAMES)}
+    assert p4["NUM_EVENTS"] == switch.NUM_EVENTS and max(events.values()) < p4["NUM_EVENTS"]
+
+
+def test_spec_lists_the_tna_constants():
+    section = SPEC.read_text().split("### TNA (Tofino)", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| ([^|]+?) \| (\d+)", section, re.M))
+    p4 = _constants()
+    assert int(rows["values per packet `B`"]) == p4["VALUES_PER_PACKET"]
+    assert int(rows["slots"]) == p4["NUM_SLOTS"]
+    assert int(rows["max workers per job"]) == p4["MAX_WORKERS"]
+    assert int(rows["aggregation UDP port"]) == p4["AGG_UDP_PORT"]
+    assert "block = 64" in section and p4["VALUES_PER_PACKET"] == 64
+
+
+def test_agg_header_layout_matches_the_codec():
+    """agg_h has the codec's fields, in order, with the codec's sizes (pool = shadow ++ slot)."""
+    body = re.search(r"header agg_h \{(.*?)\}", _source("headers.p4"), re.S)[1]
+    fields = [(m[2], int(m[1])) for m in re.finditer(r"bit<(\d+)>\s+(\w+);", body)]
+    sizes = {"B": 8, "H": 16, "I": 32}
+    names = ["version", "msg_type", "job_id", "worker_id", "flags", "pool", "epoch", "block",
+             "next_block", "exp", "next_exp", "count", "session", "blocks", "fingerprint"]
+    expected = [(n, sizes[c]) for n, c in zip(names, HEADER.format.lstrip("!"), strict=True)]
+    pool = expected.index(("pool", 16))
+    expected[pool:pool + 1] = [("shadow", 1), ("slot", 15)]
+    assert fields == expected
+    assert sum(width for _, width in fields) == 8 * HEADER_LEN
+
+
+def test_values_headers_and_pairs_cover_every_value():
+    p4 = _constants()
+    body = re.search(r"header values_h \{(.*?)\}", _source("headers.p4"), re.S)[1]
+    fields = re.findall(r"value_t (v\d\d);", body)
+    assert fields == [f"v{i:02d}" for i in range(p4["VALUE_PAIRS"])]
+    assert re.search(r"values_h\s+vals_a;\s+values_h\s+vals_b;", _source("headers.p4"))
+    listed = re.search(r"#define FOR_ALL_VALUE_PAIRS\(M\)(.*?)\n\n", _source("values.p4"), re.S)[1]
+    assert re.findall(r"M\((\d\d)\)", listed) == [f"{i:02d}" for i in range(p4["VALUE_PAIRS"])]
+
+
+def test_registers_fit_tofino1_stateful_alus():
+    """At most four RegisterActions per register (a Tofino 1 stateful ALU's instruction
+    memory), register cells of at most two 32-bit words, and per-round registers sized for
+    both shadow copies. p4test does not know these limits."""
+    text = _all_sources()
+    structs = {m[1]: re.findall(r"bit<(\d+)>|(?:value_t|worker_bitmap_t)", m[2])
+               for m in re.finditer(r"struct (\w+) \{(.*?)\}", text, re.S)}
+    registers = re.findall(r"Register<([\w<>]+), (\w+)>\((\w+)\) (\w+);", text)
+    assert len(registers) == 1 + 4 + 1  # seen, remaining, min_block, block_exp, rounds, sums
+    for element, index, size, name in registers:
+        actions = re.findall(rf"RegisterAction<{re.escape(element)}, {index}, [\w<>]+>\({name}\)", text)
+        assert 1 <= len(actions) <= 4, (name, len(actions))
+        if element in structs:
+            assert len(structs[element]) == 2, element       # a register pair
+        else:
+            assert int(re.fullmatch(r"bit<(\d+)>", element)[1]) <= 32, element
+        assert size == ("NUM_SLOTS" if index == "slot_index_t" else "REGISTER_SIZE"), name
