@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import contextlib
 import json
 import pathlib
+import re
+import subprocess
+import sys
 import threading
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 import pytest
@@ -90,3 +94,51 @@ def allreduce_all(arrays: Sequence[np.ndarray], *, mode: str = "sparse", block_s
             a.close()
         if own:
             server.stop()
+
+
+def p4_header_fields(p4_source: str, header: str) -> list[tuple[str, int]]:
+    """(name, bits) of the fields of `header` in a P4 source text."""
+    body = re.search(rf"header {header} \{{(.*?)\}}", p4_source, re.S)[1]
+    return [(m[2], int(m[1])) for m in re.finditer(r"bit<(\d+)>\s+(\w+);", body)]
+
+
+def codec_header_fields() -> list[tuple[str, int]]:
+    """What a P4 aggregation header must declare: the codec's fields in order, with the
+    codec's sizes, `pool` split into `shadow` and `slot`."""
+    from p4reduce.protocol import HEADER, HEADER_LEN
+    sizes = {"B": 8, "H": 16, "I": 32}
+    names = ["version", "msg_type", "job_id", "worker_id", "flags", "pool", "epoch", "block",
+             "next_block", "exp", "next_exp", "count", "session", "blocks", "fingerprint"]
+    fields = [(n, sizes[c]) for n, c in zip(names, HEADER.format.lstrip("!"), strict=True)]
+    pool = fields.index(("pool", 16))
+    fields[pool:pool + 1] = [("shadow", 1), ("slot", 15)]
+    assert sum(width for _, width in fields) == 8 * HEADER_LEN
+    return fields
+
+
+@contextlib.contextmanager
+def cli_aggregator(*args: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """`p4reduce aggregator --bind 127.0.0.1:0 ARGS...` as a process; yields it and the
+    address(es) its banner names (comma-separated, as workers' --aggregator takes them)."""
+    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0", *args],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        banner = agg.stdout.readline()
+        yield agg, banner.split(" on ")[1].split()[0]
+    finally:
+        agg.terminate()
+        agg.wait(timeout=10)
+
+
+def run_cli_workers(endpoints: str, job: int, n: int, out_dir: pathlib.Path, *args: str) -> list[np.ndarray]:
+    """`p4reduce worker` processes of ranks 0..n-1 on synthetic int32 tensors of 500
+    elements; returns their results (each checked to exit 0)."""
+    outs = [out_dir / f"r{r}.npy" for r in range(n)]
+    workers = [subprocess.Popen([sys.executable, "-m", "p4reduce", "worker", "--aggregator", endpoints,
+                                 "--job", str(job), "--rank", str(r), "--workers", str(n), "--elements", "500",
+                                 "--dtype", "int32", "--output", str(outs[r]), *args],
+                                stdout=subprocess.PIPE, text=True)
+               for r in range(n)]
+    for w in workers:
+        assert w.wait(timeout=60) == 0
+    return [np.load(path) for path in outs]

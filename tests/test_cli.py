@@ -1,12 +1,13 @@
 import argparse
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+from conftest import cli_aggregator, run_cli_workers
+
 from p4reduce.cli import main
+from p4reduce.testbed.synthetic import worker_tensor
 
 
 def test_demo_checks_result_and_reports(capsys):
@@ -119,26 +120,9 @@ def test_unreachable_switch_is_a_failure_not_a_usage_error(tmp_path, capsys):
 
 def test_aggregator_and_workers_as_separate_processes(tmp_path):
     """The multi-host path: `p4reduce aggregator` + `p4reduce worker` processes."""
-    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind",
-                            "127.0.0.1:0", "--job", "7:2:block_size=16,num_slots=4"],
-                           stdout=subprocess.PIPE, text=True)
-    try:
-        banner = agg.stdout.readline()
-        port = int(banner.split(" on ")[1].split()[0].rsplit(":", 1)[1])
-        outs = [tmp_path / f"r{r}.npy" for r in range(2)]
-        workers = [subprocess.Popen([sys.executable, "-m", "p4reduce", "worker", "--aggregator",
-                                     f"127.0.0.1:{port}", "--job", "7", "--rank", str(r),
-                                     "--workers", "2", "--block-size", "16", "--slots", "4",
-                                     "--elements", "500", "--dtype", "int32",
-                                     "--output", str(outs[r])], stdout=subprocess.PIPE, text=True)
-                   for r in range(2)]
-        for w in workers:
-            assert w.wait(timeout=60) == 0
-        from p4reduce.testbed.synthetic import worker_tensor
-        expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
-        for path in outs:
-            np.testing.assert_array_equal(np.load(path), expected)
-    finally:
-        agg.terminate()
-        agg.wait(timeout=10)
+    with cli_aggregator("--job", "7:2:block_size=16,num_slots=4") as (agg, endpoint):
+        results = run_cli_workers(endpoint, 7, 2, tmp_path, "--block-size", "16", "--slots", "4")
+    expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
+    for result in results:
+        np.testing.assert_array_equal(result, expected)
     assert '"completed"' in agg.stdout.read()

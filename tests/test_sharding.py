@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import logging
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from conftest import block_sparse, run_workers
+from conftest import block_sparse, cli_aggregator, run_cli_workers, run_workers
 from p4reduce.aggregator import JobSpec, sharded_servers
 from p4reduce.hostagent import GeometryMismatch, HostAgent, WorkerConfig
+from p4reduce.testbed.synthetic import worker_tensor
 
 
 def _agents(servers, n, **kw):
@@ -85,25 +84,9 @@ def test_bad_shard_specs(text, message):
 
 
 def test_cli_aggregator_threads_and_worker_list(tmp_path):
-    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0",
-                            "--threads", "2", "--job", "3:2:block_size=16,num_slots=4"],
-                           stdout=subprocess.PIPE, text=True)
-    try:
-        banner = agg.stdout.readline()
-        endpoints = banner.split(" on ")[1].split()[0]
-        assert endpoints.count(",") == 1 and "in 2 shards" in banner
-        outs = [tmp_path / f"r{r}.npy" for r in range(2)]
-        workers = [subprocess.Popen([sys.executable, "-m", "p4reduce", "worker", "--aggregator", endpoints,
-                                     "--job", "3", "--rank", str(r), "--workers", "2", "--block-size", "16",
-                                     "--slots", "4", "--elements", "500", "--dtype", "int32",
-                                     "--output", str(outs[r])], stdout=subprocess.PIPE, text=True)
-                   for r in range(2)]
-        for w in workers:
-            assert w.wait(timeout=60) == 0
-        from p4reduce.testbed.synthetic import worker_tensor
-        expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
-        for path in outs:
-            np.testing.assert_array_equal(np.load(path), expected)
-    finally:
-        agg.terminate()
-        agg.wait(timeout=10)
+    with cli_aggregator("--threads", "2", "--job", "3:2:block_size=16,num_slots=4") as (agg, endpoints):
+        assert endpoints.count(",") == 1
+        results = run_cli_workers(endpoints, 3, 2, tmp_path, "--block-size", "16", "--slots", "4")
+    expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
+    for result in results:
+        np.testing.assert_array_equal(result, expected)

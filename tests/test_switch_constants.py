@@ -4,7 +4,8 @@ from __future__ import annotations
 import pathlib
 import re
 
-from p4reduce.protocol import AGG_UDP_PORT, HEADER, HEADER_LEN, NONE, PROTOCOL_VERSION, Flags, Mode, MsgType
+from p4reduce.protocol import AGG_UDP_PORT, HEADER_LEN, NONE, PROTOCOL_VERSION, Flags, Mode, MsgType
+from conftest import codec_header_fields, p4_header_fields
 from p4reduce.protocol import switch
 
 HEADERS = pathlib.Path(__file__).resolve().parents[1] / "p4src" / "headers.p4"
@@ -45,13 +46,4 @@ def test_switch_constants_match_headers_p4():
 
 def test_agg_header_layout_matches_the_codec():
     """agg_t has the codec's fields, in order, with the codec's sizes (pool = shadow ++ slot)."""
-    body = re.search(r"header agg_t \{(.*?)\}", HEADERS.read_text(), re.S)[1]
-    fields = [(m[2], int(m[1])) for m in re.finditer(r"bit<(\d+)>\s+(\w+);", body)]
-    sizes = {"B": 8, "H": 16, "I": 32}
-    names = ["version", "msg_type", "job_id", "worker_id", "flags", "pool", "epoch", "block",
-             "next_block", "exp", "next_exp", "count", "session", "blocks", "fingerprint"]
-    expected = [(n, sizes[c]) for n, c in zip(names, HEADER.format.lstrip("!"), strict=True)]
-    pool = expected.index(("pool", 16))
-    expected[pool:pool + 1] = [("shadow", 1), ("slot", 15)]
-    assert fields == expected
-    assert sum(width for _, width in fields) == 8 * HEADER_LEN
+    assert p4_header_fields(HEADERS.read_text(), "agg_t") == codec_header_fields()

@@ -18,8 +18,9 @@ import subprocess
 
 import pytest
 
-from p4reduce.protocol import (AGG_UDP_PORT, HEADER, HEADER_LEN, MAX_BLOCK_SIZE, MAX_SLOTS,
+from p4reduce.protocol import (AGG_UDP_PORT, HEADER_LEN, MAX_BLOCK_SIZE, MAX_SLOTS,
                                MAX_WORKERS, NONE, PROTOCOL_VERSION, Flags, Mode, MsgType)
+from conftest import codec_header_fields, p4_header_fields
 from p4reduce.protocol import switch
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -128,16 +129,7 @@ def test_spec_lists_the_tna_constants():
 
 def test_agg_header_layout_matches_the_codec():
     """agg_h has the codec's fields, in order, with the codec's sizes (pool = shadow ++ slot)."""
-    body = re.search(r"header agg_h \{(.*?)\}", _source("headers.p4"), re.S)[1]
-    fields = [(m[2], int(m[1])) for m in re.finditer(r"bit<(\d+)>\s+(\w+);", body)]
-    sizes = {"B": 8, "H": 16, "I": 32}
-    names = ["version", "msg_type", "job_id", "worker_id", "flags", "pool", "epoch", "block",
-             "next_block", "exp", "next_exp", "count", "session", "blocks", "fingerprint"]
-    expected = [(n, sizes[c]) for n, c in zip(names, HEADER.format.lstrip("!"), strict=True)]
-    pool = expected.index(("pool", 16))
-    expected[pool:pool + 1] = [("shadow", 1), ("slot", 15)]
-    assert fields == expected
-    assert sum(width for _, width in fields) == 8 * HEADER_LEN
+    assert p4_header_fields(_source("headers.p4"), "agg_h") == codec_header_fields()
 
 
 def test_values_headers_and_pairs_cover_every_value():

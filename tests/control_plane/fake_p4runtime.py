@@ -11,11 +11,14 @@ table entry it does not have (NOT_FOUND).
 from __future__ import annotations
 
 import contextlib
+import json
+import pathlib
 import threading
 from concurrent import futures
 from typing import Callable, Iterator
 
 import grpc
+import pytest
 
 from p4reduce.controller.proto import code_pb2, p4r, p4runtime_pb2_grpc, status_pb2
 
@@ -145,3 +148,18 @@ def serve() -> Iterator[FakeP4Runtime]:
         yield servicer
     finally:
         server.stop(0)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeP4Runtime]:
+    """A FakeP4Runtime serving for one test (import this fixture into a test module)."""
+    with serve() as servicer:
+        yield servicer
+
+
+def write_bmv2_json(directory: pathlib.Path, registers: dict[str, int] | None = None) -> pathlib.Path:
+    """A minimal BMv2 JSON with the given register arrays (name -> cells)."""
+    path = directory / "p4reduce.json"
+    path.write_text(json.dumps({"pipelines": [], "register_arrays": [
+        {"name": name, "size": size} for name, size in (registers or {}).items()]}))
+    return path

@@ -10,7 +10,7 @@ from p4reduce.controller.client import SwitchClient, WriteError
 from p4reduce.controller.config import load_config
 from p4reduce.controller.p4info import P4Info, P4InfoError
 from p4reduce.controller.proto import code_pb2, p4r
-from fake_p4runtime import serve
+from fake_p4runtime import fake, write_bmv2_json  # noqa: F401 (fake: a fixture)
 
 HERE = pathlib.Path(__file__).resolve().parent
 SMALL = HERE / "p4info_small.txtpb"
@@ -28,16 +28,8 @@ CONFIG = {
 
 
 @pytest.fixture
-def fake():
-    with serve() as servicer:
-        yield servicer
-
-
-@pytest.fixture
 def bmv2_json(tmp_path) -> pathlib.Path:
-    path = tmp_path / "p4reduce.json"
-    path.write_text('{"pipelines": [], "register_arrays": []}')
-    return path
+    return write_bmv2_json(tmp_path)
 
 
 def table_update(table_id: int, match: list[bytes], action_id: int, params: list[bytes],

@@ -12,7 +12,7 @@ from p4reduce.controller.config import load_config
 from p4reduce.controller.grpc_log import MAX_TEXT, describe
 from p4reduce.controller.proto import code_pb2, p4r
 from fake_bmv2_thrift import serve as serve_thrift
-from fake_p4runtime import serve
+from fake_p4runtime import fake, write_bmv2_json  # noqa: F401 (fake: a fixture)
 
 HERE = pathlib.Path(__file__).resolve().parent
 SMALL = HERE / "p4info_small.txtpb"
@@ -23,16 +23,8 @@ CONFIG = load_config({"jobs": [{"job_id": 1, "slot_base": 4, "num_slots": 2, "mg
 
 
 @pytest.fixture
-def fake():
-    with serve() as servicer:
-        yield servicer
-
-
-@pytest.fixture
 def bmv2_json(tmp_path) -> pathlib.Path:
-    path = tmp_path / "p4reduce.json"
-    path.write_text('{"pipelines": [], "register_arrays": [{"name": "I.seen", "size": 2048}]}')
-    return path
+    return write_bmv2_json(tmp_path, {"I.seen": 2048})
 
 
 def grpc_records(caplog) -> list[logging.LogRecord]:

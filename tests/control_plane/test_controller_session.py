@@ -11,15 +11,9 @@ from p4reduce.controller.client import NotPrimary, SwitchClient, SwitchError, Sw
 from p4reduce.controller.config import SwitchConfig
 from p4reduce.controller.proto import p4r
 from p4reduce.controller.pipeline import EVENT_NAMES, decode_counters
-from fake_p4runtime import serve
+from fake_p4runtime import fake  # noqa: F401 (a fixture)
 
 SMALL = pathlib.Path(__file__).resolve().parent / "p4info_small.txtpb"
-
-
-@pytest.fixture
-def fake():
-    with serve() as servicer:
-        yield servicer
 
 
 def closed_port() -> int:
