@@ -24,7 +24,7 @@ from scapy.packet import Raw
 
 from p4reduce.controller.client import SwitchClient
 from p4reduce.controller.config import Config, load_config
-from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType, fingerprint
+from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType, decode_values, fingerprint
 from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Bmv2Process, Pipeline, simple_switch_missing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -278,3 +278,11 @@ def wait_for_counters(switch: Bmv2Switch, timeout: float = 3.0, **expected: int)
         if time.monotonic() > deadline:
             raise AssertionError(f"counters {c} did not reach {expected} within {timeout} s")
         time.sleep(0.005)
+
+
+def assert_sums(got: list[tuple[Worker, bytes]], copies: int, expected, flags: int = 0) -> None:
+    """`copies` RESULTs, each with `flags` and the 32 values `expected`."""
+    assert len(got) == copies, got
+    for _, payload in got:
+        assert AggHeader.unpack(payload).flags == flags
+        np.testing.assert_array_equal(decode_values(payload, 32), expected)
