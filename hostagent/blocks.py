@@ -1,8 +1,10 @@
 """Cutting a tensor into blocks and streams (docs/protocol.md section 3).
 
-Only the non-zero blocks are ever touched after one `any` pass over the tensor:
-exponents and finiteness checks run on those rows alone, and the tensor is not
-copied except for a zero-padded last block.
+`BlockPlan.build` finds the non-zero blocks, their exponents and any NaN/Inf in
+one native pass over the tensor (p4reduce._native.scan, C, without the GIL on
+large tensors); `BlockPlan.build_reference` is the numpy model it matches, kept
+readable and used by the tests only. The tensor is not copied except for a
+zero-padded last block.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from p4reduce import _native
 from p4reduce.hostagent import fixedpoint
 from p4reduce.protocol import EXP_BIAS, NONE
 
@@ -23,9 +26,29 @@ class BlockPlan:
     nonzero: np.ndarray  # (nblocks,) bool
     exps: np.ndarray  # (nblocks,) uint8 biased exponents (EXP_BIAS for int32 and zero blocks)
     num_streams: int
+    flat: np.ndarray | None = None  # the flat tensor (C-contiguous)
 
     @classmethod
     def build(cls, flat: np.ndarray, block_size: int, num_slots: int) -> BlockPlan:
+        """Raises ValueError, naming the first bad element, if a float32 tensor holds NaN or Inf."""
+        nfull = flat.size // block_size
+        nblocks = -(-flat.size // block_size)
+        nonzero = np.empty(nblocks, dtype=bool)
+        exps = np.empty(nblocks, dtype=np.uint8)
+        bad = _native.scan(flat, block_size, nonzero, exps)
+        if bad >= 0:
+            raise fixedpoint.nonfinite_input(bad)
+        body = flat[: nfull * block_size].reshape(nfull, block_size)
+        tail = None
+        if flat.size % block_size:
+            tail = np.zeros(block_size, dtype=flat.dtype)
+            tail[: flat.size % block_size] = flat[nfull * block_size:]
+        return cls(body, tail, nonzero, exps, min(num_slots, nblocks), flat)
+
+    @classmethod
+    def build_reference(cls, flat: np.ndarray, block_size: int, num_slots: int) -> BlockPlan:
+        """`build` in numpy: only the non-zero blocks are touched after one `any` pass,
+        exponents and finiteness checks run on those rows alone."""
         nfull = flat.size // block_size
         body = flat[: nfull * block_size].reshape(nfull, block_size)
         tail = None
@@ -38,7 +61,7 @@ class BlockPlan:
         if tail is not None:
             nonzero[-1] = tail.any()
         exps = np.full(nblocks, EXP_BIAS, dtype=np.uint8)
-        plan = cls(body, tail, nonzero, exps, min(num_slots, nblocks))
+        plan = cls(body, tail, nonzero, exps, min(num_slots, nblocks), flat)
         if flat.dtype == np.float32:
             idx = np.flatnonzero(nonzero)  # ascending: the tail, if non-zero, is last
             nz_rows = body[idx[idx < nfull]]
@@ -59,7 +82,21 @@ class BlockPlan:
         return self.body.dtype
 
     def block(self, b: int) -> np.ndarray:
+        """Block `b`'s values, zero-padded to the block size."""
         return self.tail if b == self.body.shape[0] else self.body[b]  # type: ignore[return-value]
+
+    def values(self, b: int) -> np.ndarray:
+        """Block `b`'s elements of the tensor (no copy): fewer than the block size for a
+        cut last block."""
+        assert self.flat is not None
+        size = self.body.shape[1]
+        return self.flat[b * size:(b + 1) * size]
+
+    def encode(self, b: int, exp: int, num_workers: int, out: object) -> None:
+        """Block `b` as wire values at the agreed exponent `exp` (int32 tensors: as they
+        are), written into `out` (a datagram's values: raw bytes or a '>i4' view);
+        a cut last block is zero-padded."""
+        _native.quantize(self.values(b), exp, num_workers, out)
 
     def stream_blocks(self, stream: int, num_slots: int) -> list[int]:
         """This worker's non-zero blocks of `stream`, ascending, then NONE."""

@@ -3,11 +3,16 @@
 A block's agreed exponent E (biased by 127) bounds every holder's values by
 2^(E-127); scaling by 2^(30 - k - (E-127)) with k = ceil(log2 n) keeps every
 scaled value within 2^(30-k), so the sum of n of them cannot overflow int32.
+
+`quantize*` and `dequantize*` run the native kernels (p4reduce._native, C);
+`reference_quantize` and `reference_dequantize_into` are the numpy model they
+match bit for bit, kept readable and used by the tests only.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from p4reduce import _native
 from p4reduce.protocol import EXP_BIAS
 
 INT32_MAX = (1 << 31) - 1
@@ -39,14 +44,50 @@ def _float32_power(shift: int) -> np.float32 | None:
     return np.float32(2.0**shift) if -126 <= shift <= 127 else None
 
 
+def quantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
+    """float32 values of a block with agreed exponent `exp` -> int32 fixed point
+    (int32 values are returned as they are)."""
+    out = np.empty(values.shape, dtype=np.int32)
+    _native.quantize(values, exp, num_workers, out)
+    return out
+
+
+def quantize_into(values: np.ndarray, exp: int, num_workers: int, out: object) -> None:
+    """`quantize` written straight into `out`: a datagram's values (raw bytes or a
+    '>i4' view, big-endian) or an int32 array, with at least as many values; the
+    ones past `values` are set to 0 (a short last block)."""
+    _native.quantize(values, exp, num_workers, out)
+
+
+def dequantize_into(values: object, exp: int, num_workers: int, out: np.ndarray) -> bool:
+    """Aggregated int32 fixed point -> float32, written into `out`; returns True when
+    some result is Inf (the float32 sum overflowed).
+
+    `values`: an int32 array of either byte order or raw big-endian bytes (a
+    received datagram's values); `out`: float32 (int32: copied as they are) with at
+    most as many values: the first len(out) are converted (a short last block).
+    """
+    return _native.dequantize(values, exp, num_workers, out)
+
+
+def dequantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
+    out = np.empty(values.shape, dtype=np.float32)
+    dequantize_into(values, exp, num_workers, out)
+    return out
+
+
+# -- the reference model ------------------------------------------------------
+# What the native kernels (p4reduce/_kernels.c) must match bit for bit; only the
+# tests run it. It takes the same two paths as the C code.
+#
 # Scaling by a normal power of two is exact in float32 unless the result leaves
 # the normal range, and there both paths below end in the same single rounding
-# (to an integer in `quantize`, to float32 in `dequantize`; an int32 below 2^24
+# (to an integer when quantizing, to float32 when dequantizing; an int32 below 2^24
 # converts exactly). So the float32 fast paths give the float64 paths' bits
 # while touching half the memory; the float64 path only serves exponents whose
 # scale factor is not a float32.
-def quantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
-    """float32 values of a block with agreed exponent `exp` -> int32 fixed point."""
+def reference_quantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
+    """float32 values of a block with agreed exponent `exp` -> int32 fixed point (numpy)."""
     shift = scale_shift(exp, num_workers)
     factor = _float32_power(shift)
     if factor is not None and values.dtype == np.float32:
@@ -57,8 +98,8 @@ def quantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
     return scaled.astype(np.int32)
 
 
-def dequantize_into(values: np.ndarray, exp: int, num_workers: int, out: np.ndarray) -> None:
-    """Aggregated int32 fixed point (any byte order) -> float32, written into `out`."""
+def reference_dequantize_into(values: np.ndarray, exp: int, num_workers: int, out: np.ndarray) -> None:
+    """Aggregated int32 fixed point (any byte order) -> float32, written into `out` (numpy)."""
     shift = scale_shift(exp, num_workers)
     factor = _float32_power(-shift)
     if factor is not None:
@@ -68,23 +109,20 @@ def dequantize_into(values: np.ndarray, exp: int, num_workers: int, out: np.ndar
         np.copyto(out, np.ldexp(values.astype(np.float64), -shift), casting="same_kind")
 
 
-def dequantize(values: np.ndarray, exp: int, num_workers: int) -> np.ndarray:
-    out = np.empty(values.shape, dtype=np.float32)
-    dequantize_into(values, exp, num_workers, out)
-    return out
-
-
 def error_bound(exp: int, num_workers: int) -> float:
     """Max |result - exact sum| from quantization for a block with agreed exponent `exp`
     (before the final rounding to float32)."""
     return num_workers * 2.0 ** (exp - EXP_BIAS + log2_ceil(num_workers) - 31)
 
 
+def nonfinite_input(index: int) -> ValueError:
+    return ValueError(f"tensor holds NaN or Inf (first at flat index {index}); "
+                      "fixed-point aggregation needs finite values")
+
+
 def check_float_input(flat: np.ndarray) -> None:
     if not np.isfinite(flat).all():
-        bad = int(np.flatnonzero(~np.isfinite(flat))[0])
-        raise ValueError(f"tensor holds NaN or Inf (first at flat index {bad}); "
-                         "fixed-point aggregation needs finite values")
+        raise nonfinite_input(int(np.flatnonzero(~np.isfinite(flat))[0]))
 
 
 def check_int_input(flat: np.ndarray, num_workers: int) -> None:

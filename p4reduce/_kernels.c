@@ -1,0 +1,724 @@
+/*
+ * p4reduce._kernels: the per-block loops of the host agent and the software
+ * aggregator (docs/protocol.md sections 3 and 5), in plain C.
+ *
+ * Import it as `p4reduce._native` (p4reduce/_native.py), which says how to
+ * rebuild it when it is missing. The numpy code in p4reduce.hostagent.fixedpoint
+ * (reference_*) and p4reduce.hostagent.blocks (BlockPlan.build_reference) is
+ * the readable model these loops must match bit for bit; tests/test_native.py
+ * checks that.
+ *
+ * Buffers come through the buffer protocol (no numpy headers). What a buffer
+ * holds is read from its format:
+ *   float32   'f' in native byte order                    (tensors)
+ *   int32     'i' (or a 4-byte 'l'), either byte order     (tensors, wire values)
+ *   raw bytes any 1-byte format ('B', 'b', 'c', '?')       (datagrams: big-endian int32;
+ *                                                           flags and exponent bytes)
+ *   int64     'q' (or an 8-byte 'l') in native byte order  (the aggregator's sums)
+ * Every buffer must be C-contiguous; outputs must be writable. An output must
+ * not overlap an input unless it is the very same memory.
+ *
+ * Loops over at least GIL_THRESHOLD elements run with the GIL released. Shorter
+ * ones (one 256-value block is ~100 ns of work) keep it: releasing it costs about
+ * as much as the work, and taking it back behind a busy Python thread can wait a
+ * whole switch interval (5 ms). numpy keeps it below 500 elements for the same reason.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* baseline on x86-64: the byte swap below */
+#endif
+
+#if defined(__FAST_MATH__)
+#error "p4reduce/_kernels.c relies on IEEE float rounding: do not build it with -ffast-math"
+#endif
+
+#define ABI_VERSION 1 /* p4reduce/_native.py refuses a build of another version */
+#define EXP_BIAS 127
+#define GIL_THRESHOLD 4096 /* elements */
+
+/* ---------------------------------------------------------------------------
+ * Buffers
+ */
+
+enum kind { K_BYTES = 1, K_F32 = 2, K_I32 = 4, K_I64 = 8 };
+
+typedef struct {
+    Py_buffer view;
+    int held;
+    int kind;
+    int big;          /* int32: values are big-endian */
+    Py_ssize_t count; /* elements */
+} arg_t;
+
+static void release(arg_t *a) {
+    if (a->held) {
+        PyBuffer_Release(&a->view);
+        a->held = 0;
+    }
+}
+
+static const char *kind_names(int allowed) {
+    switch (allowed) {
+    case K_F32 | K_I32: return "a float32 (native byte order) or int32 buffer";
+    case K_F32 | K_I32 | K_BYTES: return "a float32 (native byte order), int32 or raw-byte buffer";
+    case K_I32 | K_BYTES: return "an int32 or raw-byte (big-endian int32) buffer";
+    case K_I64: return "an int64 buffer (native byte order)";
+    case K_BYTES: return "a bool or uint8 buffer";
+    default: return "another buffer";
+    }
+}
+
+/* Takes `obj`'s buffer and classifies it by its format; 0 on success, -1 with an
+ * exception set. K_BYTES in `as_wire` mode counts 4-byte big-endian int32 values. */
+static int get_arg(PyObject *obj, const char *name, int writable, int allowed, int as_wire,
+                   arg_t *a) {
+    memset(a, 0, sizeof(*a));
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, &a->view, flags) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyObject_CheckBuffer(obj)) {
+            PyErr_Format(PyExc_TypeError, "%s must support the buffer protocol, not %.100s", name,
+                         Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    a->held = 1;
+    const char *fmt = a->view.format ? a->view.format : "B";
+    char order = '@';
+    if (*fmt && strchr("@=<>!", *fmt)) {
+        order = *fmt++;
+    }
+    const int order_big = order == '>' || order == '!' || ((order == '@' || order == '=') && PY_BIG_ENDIAN);
+    const Py_ssize_t size = a->view.itemsize;
+    const char code = fmt[0];
+    int kind = 0;
+    if (code && fmt[1] == '\0') {
+        if (size == 1 && strchr("Bbc?", code)) {
+            kind = K_BYTES;
+        } else if (size == 4 && code == 'f') {
+            kind = order_big == PY_BIG_ENDIAN ? K_F32 : 0;
+        } else if (size == 4 && (code == 'i' || code == 'l')) {
+            kind = K_I32;
+        } else if (size == 8 && (code == 'q' || code == 'l')) {
+            kind = order_big == PY_BIG_ENDIAN ? K_I64 : 0;
+        }
+    }
+    if (!(kind & allowed)) {
+        PyErr_Format(PyExc_TypeError, "%s must be %s, not buffer format '%s' (item size %zd)", name,
+                     kind_names(allowed), a->view.format ? a->view.format : "B", size);
+        release(a);
+        return -1;
+    }
+    a->kind = kind;
+    if (kind == K_BYTES && as_wire) {
+        if (a->view.len % 4) {
+            PyErr_Format(PyExc_ValueError, "%s has %zd bytes, not a whole number of int32 values",
+                         name, a->view.len);
+            release(a);
+            return -1;
+        }
+        a->kind = K_I32;
+        a->big = 1;
+        a->count = a->view.len / 4;
+    } else {
+        a->big = kind == K_I32 ? order_big : 0;
+        a->count = a->view.len / size;
+    }
+    return 0;
+}
+
+static int get_exp_workers(PyObject *exp_obj, PyObject *n_obj, int *exp, int *k) {
+    long e = PyLong_AsLong(exp_obj);
+    if (e == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (e < 0 || e > 255) {
+        PyErr_Format(PyExc_ValueError, "exp must be a biased exponent byte 0..255, not %ld", e);
+        return -1;
+    }
+    long long n = PyLong_AsLongLong(n_obj);
+    if (n == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (n < 1) {
+        PyErr_Format(PyExc_ValueError, "num_workers must be at least 1, not %lld", n);
+        return -1;
+    }
+    int bits = 0; /* ceil(log2 n) = bit length of n - 1 */
+    for (unsigned long long m = (unsigned long long)(n - 1); m; m >>= 1) {
+        bits++;
+    }
+    *exp = (int)e;
+    *k = bits;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Element access. memcpy keeps unaligned views (a datagram's values start at
+ * byte 36 of whatever the allocator gave) well defined; compilers turn it into
+ * plain loads and stores. The arithmetic loops work in native byte order, where
+ * they vectorize; big-endian data on a little-endian host goes through a small
+ * stack buffer and a byte-swapping copy (compilers do not vectorize a byte swap
+ * on baseline x86-64, so that copy uses SSE2 there).
+ */
+
+#define CHUNK 256 /* values per swap buffer: 1 KB on the stack */
+
+static inline uint32_t bswap32(uint32_t u) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap32(u);
+#else
+    return (u >> 24) | ((u >> 8) & 0xff00u) | ((u << 8) & 0xff0000u) | (u << 24);
+#endif
+}
+
+static void swap_copy(const char *src, Py_ssize_t count, char *dst) {
+    Py_ssize_t i = 0;
+#if defined(__SSE2__)
+    /* Four values at a time: swap the bytes of each 16-bit half, then the halves. */
+    for (; i + 4 <= count; i += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + 4 * i));
+        v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+        v = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xb1), 0xb1); /* 0xb1: (1, 0, 3, 2) */
+        _mm_storeu_si128((__m128i *)(void *)(dst + 4 * i), v);
+    }
+#endif
+    for (; i < count; i++) {
+        uint32_t u;
+        memcpy(&u, src + 4 * i, 4);
+        u = bswap32(u);
+        memcpy(dst + 4 * i, &u, 4);
+    }
+}
+
+static inline int32_t load_i32(const char *p, Py_ssize_t i) {
+    int32_t v;
+    memcpy(&v, p + 4 * i, 4);
+    return v;
+}
+
+static inline int64_t load_i64(const char *p, Py_ssize_t i) {
+    int64_t v;
+    memcpy(&v, p + 8 * i, 8);
+    return v;
+}
+
+static inline float load_f32(const char *p, Py_ssize_t i) {
+    float x;
+    memcpy(&x, p + 4 * i, 4);
+    return x;
+}
+
+static inline uint32_t f32_bits(float x) {
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    return u;
+}
+
+/* 2^e for -126 <= e <= 127 (normal float32) and -1022 <= e <= 1023 (normal double). */
+static inline float pow2f(int e) {
+    uint32_t u = (uint32_t)(e + 127) << 23;
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+static inline double pow2(int e) {
+    uint64_t u = (uint64_t)(e + 1023) << 52;
+    double x;
+    memcpy(&x, &u, 8);
+    return x;
+}
+
+/* Round half to even, as np.rint: below 2^23 (2^52) adding and subtracting that
+ * power of two with the value's sign leaves the value rounded to an integer in
+ * the default rounding mode; from there on every float is an integer (c = 0). */
+static inline float rint_f32(float s) {
+    const float c = fabsf(s) < 8388608.0f ? copysignf(8388608.0f, s) : 0.0f;
+    return (s + c) - c; /* no select after the arithmetic: vectorizes without -fno-trapping-math */
+}
+
+static inline double rint_f64(double s) {
+    const double c = fabs(s) < 4503599627370496.0 ? copysign(4503599627370496.0, s) : 0.0;
+    return (s + c) - c;
+}
+
+/* float -> int32 as numpy's cast does on x86-64: INT32_MIN for NaN and anything
+ * outside the int32 range (never reached with an agreed exponent: |q| <= 2^30). */
+static inline int32_t to_i32_f32(float r) {
+    const int inside = (r >= -2147483648.0f) & (r < 2147483648.0f); /* false for NaN */
+    return (int32_t)(inside ? r : -2147483648.0f);                  /* no branch: vectorizes */
+}
+
+static inline int32_t to_i32_f64(double r) {
+    const int inside = (r >= -2147483648.0) & (r < 2147483648.0);
+    return (int32_t)(inside ? r : -2147483648.0);
+}
+
+/* ---------------------------------------------------------------------------
+ * Kernels (no Python API inside: they run without the GIL)
+ */
+
+/* Exponent byte E of a non-zero finite magnitude with float32 bits m (sign cleared):
+ * frexp gives m < 2^e; E = clamp(e + 127, 0, 255). */
+static inline uint8_t exp_byte(uint32_t m) {
+    uint32_t field = m >> 23;
+    if (field) {
+        return (uint8_t)(field + 1); /* value in [2^(field-127), 2^(field-126)): e = field - 126 */
+    }
+    return m >> 22 ? 1 : 0; /* subnormal: e = bit_length(m) - 149, clamped at E = 0 */
+}
+
+static inline int32_t max_magnitude_bits(const char *p, Py_ssize_t len) {
+    int32_t m = 0; /* max of |x|'s bits orders magnitudes like the floats; NaN > Inf */
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int32_t u = (int32_t)(f32_bits(load_f32(p, i)) & 0x7fffffffu);
+        m = u > m ? u : m;
+    }
+    return m;
+}
+
+static Py_ssize_t scan_f32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
+                           uint8_t *exps) {
+    Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
+    for (Py_ssize_t b = 0; b < nblocks; b++) {
+        const char *p = src + 4 * b * block;
+        Py_ssize_t len = b == nblocks - 1 ? count - b * block : block;
+        int32_t m = max_magnitude_bits(p, len);
+        if (m >= 0x7f800000) { /* NaN or Inf: the first one's flat index */
+            for (Py_ssize_t i = 0; i < len; i++) {
+                if ((f32_bits(load_f32(p, i)) & 0x7fffffffu) >= 0x7f800000u) {
+                    return b * block + i;
+                }
+            }
+        }
+        nonzero[b] = m != 0;
+        exps[b] = m ? exp_byte((uint32_t)m) : EXP_BIAS;
+    }
+    return -1;
+}
+
+static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
+                     uint8_t *exps) {
+    Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
+    for (Py_ssize_t b = 0; b < nblocks; b++) {
+        const char *p = src + 4 * b * block;
+        Py_ssize_t len = b == nblocks - 1 ? count - b * block : block;
+        int32_t any = 0;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            any |= load_i32(p, i);
+        }
+        nonzero[b] = any != 0;
+        exps[b] = EXP_BIAS;
+    }
+}
+
+/* Native byte order out. */
+static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+    if (shift >= -126 && shift <= 127) {
+        /* x * 2^shift is exact unless it is subnormal, and then it rounds to 0 like
+         * the exact value: the same integers as the float64 path below. */
+        const float f = pow2f(shift);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            int32_t q = to_i32_f32(rint_f32(load_f32(src, i) * f));
+            memcpy(dst + 4 * i, &q, 4);
+        }
+    } else {
+        const double f = pow2(shift); /* exact in float64 for every float32 and shift */
+        for (Py_ssize_t i = 0; i < count; i++) {
+            int32_t q = to_i32_f64(rint_f64((double)load_f32(src, i) * f));
+            memcpy(dst + 4 * i, &q, 4);
+        }
+    }
+}
+
+static void quantize_f32(const char *src, Py_ssize_t count, int shift, char *dst, int big) {
+    if (big == PY_BIG_ENDIAN) {
+        quantize_f32_native(src, count, shift, dst);
+        return;
+    }
+    char tmp[4 * CHUNK];
+    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
+        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
+        quantize_f32_native(src + 4 * at, len, shift, tmp);
+        swap_copy(tmp, len, dst + 4 * at);
+    }
+}
+
+/* Native byte order in; returns whether some result is not finite. */
+static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+    uint32_t special = 0;
+    if (-shift >= -126 && -shift <= 127) {
+        /* Rounds once (int32 -> float32), then scales exactly: |q| >= 1, so the
+         * product is normal, or it overflows on both paths alike. */
+        const float f = pow2f(-shift);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            float y = (float)load_i32(src, i) * f;
+            special |= (f32_bits(y) & 0x7f800000u) == 0x7f800000u;
+            memcpy(dst + 4 * i, &y, 4);
+        }
+    } else {
+        const double f = pow2(-shift); /* exact in float64; one rounding to float32 */
+        for (Py_ssize_t i = 0; i < count; i++) {
+            float y = (float)((double)load_i32(src, i) * f);
+            special |= (f32_bits(y) & 0x7f800000u) == 0x7f800000u;
+            memcpy(dst + 4 * i, &y, 4);
+        }
+    }
+    return special != 0;
+}
+
+static int dequantize_f32(const char *src, int src_big, Py_ssize_t count, int shift, char *dst) {
+    if (src_big == PY_BIG_ENDIAN) {
+        return dequantize_f32_native(src, count, shift, dst);
+    }
+    char tmp[4 * CHUNK];
+    int special = 0;
+    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
+        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
+        swap_copy(src + 4 * at, len, tmp);
+        special |= dequantize_f32_native(tmp, len, shift, dst + 4 * at);
+    }
+    return special;
+}
+
+static void copy_i32(const char *src, int src_big, Py_ssize_t count, char *dst, int dst_big) {
+    if (src_big != dst_big) {
+        swap_copy(src, count, dst);
+    } else if (src != dst) {
+        memmove(dst, src, 4 * (size_t)count);
+    }
+}
+
+static void accumulate_native(const char *src, Py_ssize_t count, char *acc, int first) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int64_t v = load_i32(src, i);
+        /* unsigned: a sum past int64 (impossible from int32 packets) wraps instead of UB */
+        int64_t a = first ? v : (int64_t)((uint64_t)load_i64(acc, i) + (uint64_t)v);
+        memcpy(acc + 8 * i, &a, 8);
+    }
+}
+
+static void accumulate(const char *src, int src_big, Py_ssize_t count, char *acc, int first) {
+    if (src_big == PY_BIG_ENDIAN) {
+        accumulate_native(src, count, acc, first);
+        return;
+    }
+    char tmp[4 * CHUNK];
+    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
+        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
+        swap_copy(src + 4 * at, len, tmp);
+        accumulate_native(tmp, len, acc + 8 * at, first);
+    }
+}
+
+/* Native byte order out; returns whether some sum is outside int32. */
+static int write_sums_native(const char *acc, Py_ssize_t count, char *dst) {
+    uint64_t outside = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        uint64_t a = (uint64_t)load_i64(acc, i);
+        outside |= (a + 0x80000000u) >> 32; /* non-zero unless INT32_MIN <= a <= INT32_MAX */
+        uint32_t low = (uint32_t)a;         /* low 32 bits, as numpy's unsafe cast */
+        memcpy(dst + 4 * i, &low, 4);
+    }
+    return outside != 0;
+}
+
+static int write_sums(const char *acc, Py_ssize_t count, char *dst, int big) {
+    if (big == PY_BIG_ENDIAN) {
+        return write_sums_native(acc, count, dst);
+    }
+    char tmp[4 * CHUNK];
+    int outside = 0;
+    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
+        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
+        outside |= write_sums_native(acc + 8 * at, len, tmp);
+        swap_copy(tmp, len, dst + 4 * at);
+    }
+    return outside;
+}
+
+/* ---------------------------------------------------------------------------
+ * Python functions
+ */
+
+#define RUN(count, stmt)                                                                            \
+    do {                                                                                            \
+        if ((count) >= GIL_THRESHOLD) {                                                             \
+            Py_BEGIN_ALLOW_THREADS stmt; Py_END_ALLOW_THREADS                                       \
+        } else {                                                                                    \
+            stmt;                                                                                   \
+        }                                                                                           \
+    } while (0)
+
+static int check_nargs(const char *fname, Py_ssize_t nargs, Py_ssize_t want) {
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s() takes exactly %zd positional arguments (%zd given)", fname,
+                     want, nargs);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(scan_doc,
+"scan($module, values, block_size, nonzero, exps, /)\n--\n\n"
+"Per block of `block_size` elements of the flat float32 or int32 buffer `values`\n"
+"(the last block may be short: read as zero-padded), write into the writable\n"
+"one-byte buffers `nonzero` (1 if any element != 0, else 0; -0.0 is zero) and\n"
+"`exps` (float32: the biased exponent byte clamp(frexp(max|x|)[1] + 127, 0, 255),\n"
+"127 for a zero block; int32: 127), each exactly ceil(len(values) / block_size)\n"
+"long. Returns -1, or for float32 input holding NaN or Inf the flat index of the\n"
+"first one (the outputs are then unspecified).");
+
+static PyObject *py_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("scan", nargs, 4) < 0) {
+        return NULL;
+    }
+    Py_ssize_t block = PyLong_AsSsize_t(args[1]);
+    if (block == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (block < 1) {
+        PyErr_Format(PyExc_ValueError, "block_size must be at least 1, not %zd", block);
+        return NULL;
+    }
+    arg_t src, nz, ex;
+    PyObject *result = NULL;
+    nz.held = ex.held = 0;
+    if (get_arg(args[0], "values", 0, K_F32 | K_I32, 0, &src) < 0) {
+        return NULL;
+    }
+    if (get_arg(args[2], "nonzero", 1, K_BYTES, 0, &nz) < 0 || get_arg(args[3], "exps", 1, K_BYTES, 0, &ex) < 0) {
+        goto done;
+    }
+    Py_ssize_t nblocks = src.count ? (src.count - 1) / block + 1 : 0;
+    if (nz.count != nblocks || ex.count != nblocks) {
+        PyErr_Format(PyExc_ValueError, "%zd values make %zd blocks of %zd; nonzero has %zd bytes, exps %zd",
+                     src.count, nblocks, block, nz.count, ex.count);
+        goto done;
+    }
+    Py_ssize_t bad = -1;
+    const char *p = src.view.buf;
+    uint8_t *n = nz.view.buf, *e = ex.view.buf;
+    if (src.kind == K_F32) {
+        RUN(src.count, bad = scan_f32(p, src.count, block, n, e));
+    } else {
+        RUN(src.count, scan_i32(p, src.count, block, n, e));
+    }
+    result = PyLong_FromSsize_t(bad);
+done:
+    release(&src);
+    release(&nz);
+    release(&ex);
+    return result;
+}
+
+PyDoc_STRVAR(quantize_doc,
+"quantize($module, values, exp, num_workers, out, /)\n--\n\n"
+"float32 `values` -> int32 fixed point at the agreed biased exponent `exp` for\n"
+"`num_workers` workers: round_half_even(x * 2^s), s = 30 - ceil(log2 n) - (exp - 127),\n"
+"bit-identical to fixedpoint.reference_quantize. int32 `values` are copied as\n"
+"they are. `out` is writable: raw bytes (a datagram's values: big-endian) or an\n"
+"int32 array (its own byte order), with at least as many values as `values`;\n"
+"the values past them are set to 0 (a short last block). Returns None.");
+
+static PyObject *py_quantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("quantize", nargs, 4) < 0) {
+        return NULL;
+    }
+    int exp, k;
+    if (get_exp_workers(args[1], args[2], &exp, &k) < 0) {
+        return NULL;
+    }
+    arg_t src, dst;
+    PyObject *result = NULL;
+    if (get_arg(args[0], "values", 0, K_F32 | K_I32, 0, &src) < 0) {
+        return NULL;
+    }
+    if (get_arg(args[3], "out", 1, K_I32 | K_BYTES, 1, &dst) < 0) {
+        goto done;
+    }
+    if (dst.count < src.count) {
+        PyErr_Format(PyExc_ValueError, "out has room for %zd values, values has %zd", dst.count, src.count);
+        goto done;
+    }
+    const char *p = src.view.buf;
+    char *q = dst.view.buf;
+    const int shift = 30 - k - (exp - EXP_BIAS);
+    const Py_ssize_t n = src.count, pad = dst.count - src.count;
+    const int big = dst.big, src_big = src.big;
+    if (src.kind == K_F32) {
+        RUN(n, quantize_f32(p, n, shift, q, big));
+    } else {
+        RUN(n, copy_i32(p, src_big, n, q, big));
+    }
+    memset(q + 4 * n, 0, 4 * (size_t)pad);
+    result = Py_NewRef(Py_None);
+done:
+    release(&src);
+    release(&dst);
+    return result;
+}
+
+PyDoc_STRVAR(dequantize_doc,
+"dequantize($module, values, exp, num_workers, out, /)\n--\n\n"
+"Aggregated int32 fixed point -> float32: sum_q * 2^-s rounded once to float32,\n"
+"s as in quantize, bit-identical to fixedpoint.reference_dequantize_into.\n"
+"`values`: raw bytes (a received datagram's values: big-endian) or an int32 array\n"
+"(its own byte order). `out`: a writable float32 array (or int32: the values are\n"
+"copied as they are) of at most as many values; the first len(out) values are\n"
+"converted. Returns True when some float32 result is Inf (the sum overflowed).");
+
+static PyObject *py_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("dequantize", nargs, 4) < 0) {
+        return NULL;
+    }
+    int exp, k;
+    if (get_exp_workers(args[1], args[2], &exp, &k) < 0) {
+        return NULL;
+    }
+    arg_t src, dst;
+    PyObject *result = NULL;
+    if (get_arg(args[0], "values", 0, K_I32 | K_BYTES, 1, &src) < 0) {
+        return NULL;
+    }
+    if (get_arg(args[3], "out", 1, K_F32 | K_I32, 0, &dst) < 0) {
+        goto done;
+    }
+    if (dst.count > src.count) {
+        PyErr_Format(PyExc_ValueError, "out has %zd values, values only %zd", dst.count, src.count);
+        goto done;
+    }
+    const char *p = src.view.buf;
+    char *q = dst.view.buf;
+    const int shift = 30 - k - (exp - EXP_BIAS);
+    const Py_ssize_t n = dst.count;
+    const int src_big = src.big, dst_big = dst.big;
+    int special = 0;
+    if (dst.kind == K_F32) {
+        RUN(n, special = dequantize_f32(p, src_big, n, shift, q));
+    } else {
+        RUN(n, copy_i32(p, src_big, n, q, dst_big));
+    }
+    result = PyBool_FromLong(special);
+done:
+    release(&src);
+    release(&dst);
+    return result;
+}
+
+PyDoc_STRVAR(accumulate_doc,
+"accumulate($module, values, acc, first, /)\n--\n\n"
+"The software aggregator's per-packet add: int32 `values` (raw bytes: big-endian,\n"
+"or an int32 array) into the writable int64 array `acc` of as many values;\n"
+"`first` true overwrites `acc` instead (a round's first packet). Returns None.");
+
+static PyObject *py_accumulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("accumulate", nargs, 3) < 0) {
+        return NULL;
+    }
+    int first = PyObject_IsTrue(args[2]);
+    if (first < 0) {
+        return NULL;
+    }
+    arg_t src, acc;
+    PyObject *result = NULL;
+    if (get_arg(args[0], "values", 0, K_I32 | K_BYTES, 1, &src) < 0) {
+        return NULL;
+    }
+    if (get_arg(args[1], "acc", 1, K_I64, 0, &acc) < 0) {
+        goto done;
+    }
+    if (acc.count != src.count) {
+        PyErr_Format(PyExc_ValueError, "acc has %zd values, values %zd", acc.count, src.count);
+        goto done;
+    }
+    const char *p = src.view.buf;
+    char *a = acc.view.buf;
+    const Py_ssize_t n = src.count;
+    const int src_big = src.big;
+    RUN(n, accumulate(p, src_big, n, a, first));
+    result = Py_NewRef(Py_None);
+done:
+    release(&src);
+    release(&acc);
+    return result;
+}
+
+PyDoc_STRVAR(write_sums_doc,
+"write_sums($module, acc, out, /)\n--\n\n"
+"The int64 sums `acc` as int32 into the writable `out` (raw bytes: big-endian,\n"
+"or an int32 array) of as many values, each wrapped to its low 32 bits like the\n"
+"switch's registers. Returns True when some sum is outside the int32 range\n"
+"(the RESULT's OVERFLOW flag).");
+
+static PyObject *py_write_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("write_sums", nargs, 2) < 0) {
+        return NULL;
+    }
+    arg_t acc, dst;
+    PyObject *result = NULL;
+    if (get_arg(args[0], "acc", 0, K_I64, 0, &acc) < 0) {
+        return NULL;
+    }
+    if (get_arg(args[1], "out", 1, K_I32 | K_BYTES, 1, &dst) < 0) {
+        goto done;
+    }
+    if (acc.count != dst.count) {
+        PyErr_Format(PyExc_ValueError, "out has %zd values, acc %zd", dst.count, acc.count);
+        goto done;
+    }
+    const char *a = acc.view.buf;
+    char *q = dst.view.buf;
+    const Py_ssize_t n = acc.count;
+    int outside = 0;
+    const int big = dst.big;
+    RUN(n, outside = write_sums(a, n, q, big));
+    result = PyBool_FromLong(outside);
+done:
+    release(&acc);
+    release(&dst);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scan", (PyCFunction)(void (*)(void))py_scan, METH_FASTCALL, scan_doc},
+    {"quantize", (PyCFunction)(void (*)(void))py_quantize, METH_FASTCALL, quantize_doc},
+    {"dequantize", (PyCFunction)(void (*)(void))py_dequantize, METH_FASTCALL, dequantize_doc},
+    {"accumulate", (PyCFunction)(void (*)(void))py_accumulate, METH_FASTCALL, accumulate_doc},
+    {"write_sums", (PyCFunction)(void (*)(void))py_write_sums, METH_FASTCALL, write_sums_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static int exec_module(PyObject *m) {
+    if (PyModule_AddIntConstant(m, "ABI_VERSION", ABI_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "GIL_THRESHOLD", GIL_THRESHOLD) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, exec_module},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "p4reduce._kernels",
+    .m_doc = "Native per-block kernels of p4reduce; import p4reduce._native instead.",
+    .m_size = 0,
+    .m_methods = methods,
+    .m_slots = slots,
+};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModuleDef_Init(&module); }
