@@ -17,7 +17,7 @@ from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
 from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
 from p4reduce.hostagent.rto import RtoEstimator
-from p4reduce.hostagent.stream import Stream
+from p4reduce.hostagent.stream import ProtocolError, Stream
 from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
                                MsgType, fingerprint)
 from p4reduce.protocol.framing import message_limit, split_datagram
@@ -238,7 +238,7 @@ class HostAgent:
             out[...] = 0
         stats = self.last_stats = AllreduceStats(
             elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
-        target = _BlockTarget(out.reshape(-1), cfg.block_size)
+        target = _BlockTarget(out.reshape(-1))
         try:
             if not self._joined and plan.num_streams:  # an empty tensor sends nothing
                 self._join()
@@ -252,7 +252,6 @@ class HostAgent:
             self._failed = f"{type(exc).__name__}: {exc}"
             raise
         finally:
-            target.finish()
             stats.seconds = time.perf_counter() - started
         for s in streams:
             self._rounds[s.slot - cfg.slot_base] = s.round
@@ -265,23 +264,20 @@ class HostAgent:
     # -- internals --------------------------------------------------------------
     def _make_streams(self, plan: BlockPlan, out: _BlockTarget, epoch: int, tag: int) -> list[Stream]:
         cfg = self.config
-        is_float = plan.dtype == np.float32
         n = cfg.scale_workers
-        # Exponents from which a sum of n values below 2^e can exceed float32 (2^128).
-        overflow_exp = fixedpoint.EXP_BIAS + 128 - (n - 1).bit_length()
+        size, flat_out = cfg.block_size, out.flat
 
-        def quantize(block: int, exp: int) -> np.ndarray:
-            values = plan.block(block)
-            return fixedpoint.quantize(values, exp, n) if is_float else values
+        def encode(block: int, exp: int, wire: memoryview) -> None:
+            # float32: quantized at exp; int32: as they are; a cut last block zero-padded.
+            plan.encode(block, exp, n, wire)
 
         def deliver(block: int, exp: int, values: np.ndarray) -> None:
-            if is_float:
-                dest = out.block(block)
-                fixedpoint.dequantize_into(values, exp, n, dest)
-                if exp >= overflow_exp and not np.isfinite(dest).all():
-                    out.float_overflow = True
-            else:
-                out.block(block)[:] = values
+            if block >= plan.num_blocks:
+                raise ProtocolError(f"result for block {block} of a {plan.num_blocks}-block tensor")
+            # float32: dequantized (True: the sum overflowed to inf); int32: as they are.
+            # A cut last block takes only its own values.
+            if fixedpoint.dequantize_into(values, exp, n, flat_out[block * size:(block + 1) * size]):
+                out.float_overflow = True
 
         streams = []
         for s in range(plan.num_streams):
@@ -290,7 +286,7 @@ class HostAgent:
                 job_id=cfg.job_id, worker_id=cfg.worker_id, slot=cfg.slot_base + s,
                 round_=self._rounds[s], epoch=epoch, mode=cfg.mode, my_blocks=mine,
                 my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
-                block_size=cfg.block_size, quantize=quantize, deliver=deliver,
+                block_size=cfg.block_size, quantize=plan.block, encode=encode, deliver=deliver,
                 session=self._endpoint(cfg.slot_base + s).session or 0, blocks=plan.num_blocks,
                 fingerprint=tag))
         return streams
@@ -306,7 +302,6 @@ class HostAgent:
             e.flush()
 
     def _run(self, streams: list[Stream], stats: AllreduceStats) -> None:
-        cfg = self.config
         by_slot = {s.slot: s for s in streams}
         timers = {s.slot: _RoundTimer(self._rto.rto, time.monotonic()) for s in streams}
         for s in streams:
@@ -432,28 +427,12 @@ def _check_out(array: np.ndarray, out: np.ndarray) -> bool:
 
 
 class _BlockTarget:
-    """Where aggregated blocks land: rows of the flat output, and a scratch row
-    for a last block that is cut short (copied over by `finish`)."""
+    """Where aggregated blocks land: the flat output (the kernels write a cut last
+    block's own values only), and whether a float32 sum overflowed."""
 
-    def __init__(self, flat: np.ndarray, block_size: int) -> None:
-        self._flat = flat
-        self._nfull = flat.size // block_size
-        self._body = flat[: self._nfull * block_size].reshape(self._nfull, block_size)
-        self._tail = np.zeros(block_size, dtype=flat.dtype) if flat.size % block_size else None
-        self._tail_written = False
+    def __init__(self, flat: np.ndarray) -> None:
+        self.flat = flat
         self.float_overflow = False  # a delivered float32 block summed to inf
-
-    def block(self, b: int) -> np.ndarray:
-        if b < self._nfull:
-            return self._body[b]
-        assert self._tail is not None and b == self._nfull
-        self._tail_written = True
-        return self._tail
-
-    def finish(self) -> None:
-        if self._tail is not None and self._tail_written:
-            start = self._nfull * self._tail.size
-            self._flat[start:] = self._tail[: self._flat.size - start]
 
 
 @dataclass

@@ -6,8 +6,8 @@ from typing import Callable
 import numpy as np
 
 from p4reduce.hostagent.errors import JobFailed
-from p4reduce.protocol import (EXP_BIAS, NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, encode,
-                               packet_buffer, wire_values)
+from p4reduce.protocol import (EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags, Mode, MsgType,
+                               encode, packet_buffer, wire_values)
 
 # Plain ints: IntFlag arithmetic is slow on the per-result path.
 _OVERFLOW = int(Flags.OVERFLOW)
@@ -22,15 +22,18 @@ class Stream:
     """One stream (slot) of one allreduce.
 
     `quantize(block, exp)` turns a block index into int32 values at the agreed
-    exponent; `deliver(block, exp, values)` stores an aggregated block (`values`
-    is a big-endian view of the received datagram, valid during the call only).
+    exponent; or, when given, `encode(block, exp, wire)` writes them straight into
+    the outgoing datagram (`wire`: a writable memoryview of its values, big-endian).
+    `deliver(block, exp, values)` stores an aggregated block (`values` is a
+    big-endian view of the received datagram, valid during the call only).
     """
 
     def __init__(self, *, job_id: int, worker_id: int, slot: int, round_: int, epoch: int,
                  mode: Mode, my_blocks: list[int], my_exps: dict[int, int], block_size: int,
                  quantize: Callable[[int, int], np.ndarray],
                  deliver: Callable[[int, int, np.ndarray], None],
-                 session: int = 0, blocks: int = 0, fingerprint: int = 0) -> None:
+                 session: int = 0, blocks: int = 0, fingerprint: int = 0,
+                 encode: Callable[[int, int, memoryview], None] | None = None) -> None:
         self.job_id, self.worker_id, self.slot = job_id, worker_id, slot
         self.round = round_
         self.epoch = epoch
@@ -42,6 +45,7 @@ class Stream:
         self._pos = 0
         self._block_size = block_size
         self._quantize = quantize
+        self._encode = encode
         self._deliver = deliver
         self.block = NONE  # current round; NONE = bootstrap
         self.exp = EXP_BIAS
@@ -102,8 +106,14 @@ class Stream:
                                 f"but this worker's block {mine} was never aggregated")
         if mine == self.block:
             self._pos += 1
-            self.pending, wire = packet_buffer(self._header(MsgType.DATA, self._block_size))
-            wire[:] = self._quantize(mine, self.exp)
+            header = self._header(MsgType.DATA, self._block_size)
+            if self._encode is not None:  # the native kernels write the datagram in place
+                self.pending = buf = bytearray(HEADER_LEN + 4 * self._block_size)
+                header.pack_into(buf)
+                self._encode(mine, self.exp, memoryview(buf)[HEADER_LEN:])
+            else:
+                self.pending, wire = packet_buffer(header)
+                wire[:] = self._quantize(mine, self.exp)
             self.pending_is_query = False
             return self.pending
         if self.mode is Mode.DENSE:

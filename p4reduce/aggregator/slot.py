@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from p4reduce import _native
 from p4reduce.transport.batchio import Buffer
 from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags,
-                               Mode, MsgType, lookahead_key, packet_buffer, split_key)
+                               Mode, MsgType, lookahead_key, split_key)
 from p4reduce.aggregator.buffers import BufferPool
 
 END_KEY = lookahead_key(NONE, 0)
-INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 _WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
 
 # A datagram as the pieces the kernel gathers (sendmmsg iovecs): per-worker
@@ -170,11 +170,9 @@ class SlotState:
                 self.previous_epoch = self.epoch
             self.epoch = h.epoch
         if values is not None:
-            if self._acc_empty:
-                np.copyto(self.acc, values)
-                self._acc_empty = False
-            else:
-                np.add(self.acc, values, out=self.acc)
+            # The first packet of the round overwrites the sums, later ones add (int64).
+            _native.accumulate(values, self.acc, self._acc_empty)
+            self._acc_empty = False
         self.keys[h.worker_id] = h.lookahead_key
         self.seen |= bit
         if self.seen != self.expected:
@@ -190,11 +188,11 @@ class SlotState:
             return bytearray(header.pack())
         if self._acc_empty:
             self.acc[:] = 0
-        elif (header.msg_type == MsgType.RESULT  # the flag exists on RESULTs only
-              and (self.acc.min() < INT32_MIN or self.acc.max() > INT32_MAX)):
+        buf = self.pool.take(HEADER_LEN + 4 * header.count)
+        outside = _native.write_sums(self.acc, memoryview(buf)[HEADER_LEN:])  # wrapped to int32
+        if outside and header.msg_type == MsgType.RESULT:  # the flag exists on RESULTs only
             header = dataclasses.replace(header, flags=header.flags | Flags.OVERFLOW)
-        buf, values = packet_buffer(header, self.pool.take(HEADER_LEN + 4 * header.count))
-        np.copyto(values, self.acc, casting="unsafe")
+        header.pack_into(buf)
         return buf
 
     def _complete(self, last: AggHeader) -> list[tuple[int, Parts]]:
