@@ -100,7 +100,8 @@ def test_bytes_sent_proportional_to_nonzero_blocks():
     B, S, L = 32, 16, 32 * 400
     for density in (0.01, 0.1, 0.5, 1.0):
         arrays = [block_sparse(rng, L, B, density) for _ in range(4)]
-        _, agents, _ = allreduce_all(arrays, block_size=B, num_slots=S)
+        # A long timeout: a retransmission on a loaded machine would add bytes.
+        _, agents, _ = allreduce_all(arrays, block_size=B, num_slots=S, timeout=2.0, max_timeout=4.0)
         for a in agents:
             st = a.last_stats
             assert st.retransmissions == 0 and st.queries == 0

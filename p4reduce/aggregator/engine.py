@@ -9,7 +9,6 @@ packet of it is then answered with an ERROR naming the cause, until a RESET.
 """
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
@@ -309,7 +308,7 @@ class AggregatorEngine:
             # A second process, or a restarted one, cannot pick up a running job. It is a
             # member all the same (the ERROR carries its session), so it can RESET the job.
             return self._fail(job, ErrorCode.REJOINED, h.worker_id,
-                              dataclasses.replace(h, session=member.session), source)
+                              h._replace(session=member.session), source)
         return self._joined(job, h, member, source)
 
     def _joined(self, job: _Job, h: AggHeader, member: Member, source: Address) -> Handled:

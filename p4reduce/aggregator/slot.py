@@ -8,7 +8,6 @@ data rounds, because every look-ahead must move forward within the stream.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -191,7 +190,7 @@ class SlotState:
         buf = self.pool.take(HEADER_LEN + 4 * header.count)
         outside = _native.write_sums(self.acc, memoryview(buf)[HEADER_LEN:])  # wrapped to int32
         if outside and header.msg_type == MsgType.RESULT:  # the flag exists on RESULTs only
-            header = dataclasses.replace(header, flags=header.flags | Flags.OVERFLOW)
+            header = header._replace(flags=header.flags | Flags.OVERFLOW)
         header.pack_into(buf)
         return buf
 
