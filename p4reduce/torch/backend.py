@@ -1,0 +1,575 @@
+"""The "p4reduce" torch.distributed backend: a Python ProcessGroup over a HostAgent.
+
+Every collective becomes one p4reduce allreduce (docs/protocol.md), run on one
+background thread per process group in call order: the protocol needs every rank to
+issue the same collectives in the same order, which is what torch.distributed asks of
+its users anyway. A collective returns at once with a `P4ReduceWork` whose `wait()`
+blocks (and raises the collective's error) and whose `get_future()` is a torch Future
+holding the output tensors, as gloo's does.
+
+* all_reduce (SUM, AVG): the tensor, encoded by codec.SumCodec (float32 fixed point,
+  int32, widened or laned dtypes);
+* reduce_scatter_single / reduce_scatter_tensor, reduce_scatter: for now an allreduce of
+  the whole input of which each rank keeps its shard;
+* all_gather_single / all_gather_into_tensor, all_gather: an allreduce in which each
+  rank holds only its own shard (raw bytes, bit-exact);
+* broadcast: an allreduce in which only the source holds data (raw bytes, bit-exact);
+* barrier: a one-element allreduce.
+
+Zero blocks are never sent, so an all-gather costs each rank the non-zero bytes of its
+own shard, and a broadcast costs the non-zero bytes of the source's tensor. Anything
+else (reduce, gather, scatter, all_to_all, send/recv, coalescing) raises
+NotImplementedError naming the operation.
+"""
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import queue
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+import torch
+import torch.distributed as dist
+from torch.futures import Future
+
+from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import AllreduceStats, HostAgent, WorkerConfig
+from p4reduce.protocol import MAX_WORKERS
+from p4reduce.torch.codec import (SumCodec, check_average_dtype, check_sum_dtype, placement_array,
+                                  read_from_lanes, tensor_bytes)
+from p4reduce.torch.options import Options
+
+log = logging.getLogger(__name__)
+
+BACKEND_NAME = "p4reduce"
+ADDRESS_KEY = "p4reduce/aggregator"  # in the group's own (prefixed) store
+FINISHED_KEY = "p4reduce/finished"
+SHUTDOWN_WAIT = 60.0  # seconds rank 0 keeps its embedded aggregator up for the others' last collective
+
+RedOpType = dist.ReduceOp.RedOpType
+
+# ProcessGroup methods torch.distributed may call that p4reduce does not implement,
+# with the name the user called them by.
+UNSUPPORTED = {
+    "reduce": "reduce",
+    "gather": "gather",
+    "scatter": "scatter",
+    "alltoall": "all_to_all",
+    "all_to_all_single": "all_to_all_single",
+    "alltoall_base": "all_to_all_single",
+    "send": "send",
+    "recv": "recv",
+    "recv_anysource": "recv (from any source)",
+    "allgather_coalesced": "all_gather_coalesced",
+    "all_gather_single_coalesced": "coalesced all_gather_single",
+    "allgather_into_tensor_coalesced": "coalesced all_gather_into_tensor",
+    "reduce_scatter_single_coalesced": "coalesced reduce_scatter_single",
+    "reduce_scatter_tensor_coalesced": "coalesced reduce_scatter_tensor",
+    "start_coalescing": "coalescing (_coalescing_manager)",
+    "end_coalescing": "coalescing (_coalescing_manager)",
+    "_start_coalescing": "coalescing (_coalescing_manager)",
+    "_end_coalescing": "coalescing (_coalescing_manager)",
+}
+SUPPORTED_NAMES = ("all_reduce (SUM, AVG), reduce_scatter_single/reduce_scatter_tensor, reduce_scatter, "
+                   "all_gather_single/all_gather_into_tensor, all_gather, broadcast, barrier")
+
+# (aggregator addresses, job) of the live process groups of this process that use an
+# external aggregator: two groups must not share a job.
+_external_jobs: dict[tuple[tuple[tuple[str, int], ...], int], str] = {}
+_external_lock = threading.Lock()
+
+
+@dataclass
+class P4ReduceStats:
+    """What a process group's collectives cost this rank (see HostAgent.last_stats)."""
+
+    collectives: dict[str, int] = field(default_factory=dict)
+    totals: AllreduceStats = field(default_factory=AllreduceStats)  # every allreduce so far
+    tensor_bytes: int = 0  # bytes of the tensors handed over (what gloo would reduce)
+    # the same, per collective (all_reduce, reduce_scatter_single, ...)
+    per_collective: dict[str, AllreduceStats] = field(default_factory=dict)
+    per_collective_bytes: dict[str, int] = field(default_factory=dict)
+
+    def count(self, name: str, tensor_bytes: int, stats: AllreduceStats) -> None:
+        self.collectives[name] = self.collectives.get(name, 0) + 1
+        self.tensor_bytes += tensor_bytes
+        self.totals.accumulate(stats)
+        self.per_collective.setdefault(name, AllreduceStats()).accumulate(stats)
+        self.per_collective_bytes[name] = self.per_collective_bytes.get(name, 0) + tensor_bytes
+
+    def summary(self) -> str:
+        """One line per collective: calls, block density, bytes sent vs tensor bytes."""
+        return "\n".join(f"  {name}: {self.collectives[name]} calls, block density {s.density:.1%}, sent "
+                         f"{s.wire_bytes_sent / 1e6:.1f} MB for {self.per_collective_bytes[name] / 1e6:.1f} MB "
+                         f"of tensors, {s.retransmissions + s.queries} retransmissions/queries"
+                         for name, s in self.per_collective.items())
+
+
+class P4ReduceWork(dist.Work):
+    """A collective under way on the process group's communication thread."""
+
+    def __init__(self, future: Future, name: str) -> None:
+        super().__init__()
+        self._future = future
+        self._name = name
+        self._done = threading.Event()
+        future.add_done_callback(lambda _: self._done.set())
+
+    def wait(self, timeout: datetime.timedelta | float | None = None) -> bool:
+        """Block until the collective is done; raises its error (OverflowError, JobFailed,
+        AllreduceTimeout, ...) if it failed. A positive `timeout` bounds the wait."""
+        seconds = _seconds(timeout)
+        if seconds > 0 and not self._done.wait(seconds):
+            raise TimeoutError(f"p4reduce {self._name} did not complete within {seconds:g} s")
+        self._future.wait()
+        return True
+
+    def get_future(self) -> Future:
+        return self._future
+
+    def is_completed(self) -> bool:
+        return self._future.done()
+
+    def is_success(self) -> bool:
+        return self.exception() is None if self._future.done() else False
+
+    def exception(self) -> BaseException | None:
+        if not self._future.done():
+            return None
+        try:
+            self._future.wait()
+        except BaseException as exc:  # noqa: BLE001 - reported, not raised
+            return exc
+        return None
+
+    def result(self) -> list[torch.Tensor]:
+        return self._future.wait()
+
+    def __repr__(self) -> str:
+        return f"P4ReduceWork({self._name}, {'done' if self._future.done() else 'pending'})"
+
+
+class P4ReduceProcessGroup(dist.ProcessGroup):
+    """torch.distributed process group whose collectives are p4reduce allreduces."""
+
+    def __init__(self, store: dist.Store, rank: int, size: int, timeout: datetime.timedelta,
+                 options: Options, group_id: str = "") -> None:
+        super().__init__(rank, size)
+        if size > MAX_WORKERS:
+            raise ValueError(f"p4reduce: a process group has at most {MAX_WORKERS} ranks (the protocol's "
+                             f"worker bitmaps), not {size}")
+        self.options = options
+        self.group_id = group_id
+        self._group_name = group_id
+        self._group_desc = ""
+        self.stats = P4ReduceStats()
+        self._store = store
+        self._server: AggregatorServer | None = None
+        self._external_key: tuple[tuple[tuple[str, int], ...], int] | None = None
+        self._closed = False
+        self._sequence = 0
+        failure_timeout = options.failure_timeout or max(_seconds(timeout), 1.0)
+        try:
+            if options.embedded:
+                addresses: tuple[tuple[str, int], ...] = (self._embedded_aggregator(timeout),)
+            else:
+                addresses = options.aggregators
+                self._claim_external_job(addresses)
+            config = WorkerConfig(job_id=options.job_id, worker_id=rank, num_workers=size,
+                                  aggregator=addresses[0], aggregators=addresses if len(addresses) > 1 else (),
+                                  mode=options.mode, slot_base=options.slot_base, num_slots=options.num_slots,
+                                  block_size=options.block_size, failure_timeout=failure_timeout,
+                                  message_size=options.message_size)
+            self.agent = HostAgent(config)
+        except BaseException:
+            self._release()
+            raise
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        # A daemon thread: a process that exits without destroy_process_group() is not held up.
+        self._thread = threading.Thread(target=self._communicate, name=f"p4reduce-pg{group_id}", daemon=True)
+        self._thread.start()
+        log.info("p4reduce process group %s: rank %d of %d, job %d at %s (%s, block %d, %d slots)", group_id,
+                 rank, size, options.job_id, ", ".join(f"{h}:{p}" for h, p in addresses),
+                 options.mode.value, options.block_size, options.num_slots)
+
+    # -- set-up and tear-down ---------------------------------------------------------
+    def _embedded_aggregator(self, timeout: datetime.timedelta) -> tuple[str, int]:
+        """Rank 0 serves the group's job on an embedded software aggregator and publishes
+        where; every rank reads it from the store."""
+        opts = self.options
+        if self.rank() == 0:
+            host = opts.embedded_host or os.environ.get("MASTER_ADDR") or "127.0.0.1"
+            try:
+                ip = socket.gethostbyname(host)
+                spec = JobSpec(opts.job_id, self.size(), mode=opts.mode, slot_base=opts.slot_base,
+                               num_slots=opts.num_slots, block_size=opts.block_size,
+                               message_size=opts.message_size)
+                self._server = AggregatorServer([spec], host=ip, port=0).start()
+            except (OSError, ValueError) as exc:
+                message = (f"p4reduce: rank 0 cannot start the embedded aggregator on {host!r} ({exc}); set "
+                           "P4REDUCE_HOST to an address of rank 0's host that the other ranks reach")
+                self._store.set(ADDRESS_KEY, "error " + message)  # the others fail at once too
+                raise OSError(message) from exc
+            self._store.set(ADDRESS_KEY, "%s:%d" % self._server.address)
+        self._store.wait([ADDRESS_KEY], timeout)
+        text = self._store.get(ADDRESS_KEY).decode()
+        if text.startswith("error "):
+            raise RuntimeError(text.removeprefix("error "))
+        host, _, port = text.rpartition(":")
+        return host, int(port)
+
+    def _claim_external_job(self, addresses: tuple[tuple[str, int], ...]) -> None:
+        key = (addresses, self.options.job_id)
+        with _external_lock:
+            if key in _external_jobs:
+                raise ValueError(f"p4reduce: job {self.options.job_id} at {addresses[0][0]}:{addresses[0][1]} "
+                                 f"is already used by process group {_external_jobs[key]} of this process; "
+                                 "give this group a job of its own: pg_options=p4reduce.torch.Options("
+                                 "aggregators=..., job_id=...)")
+            _external_jobs[key] = self.group_id
+            self._external_key = key
+
+    def _release(self) -> None:
+        if self._external_key is not None:
+            with _external_lock:
+                _external_jobs.pop(self._external_key, None)
+            self._external_key = None
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def shutdown(self) -> None:
+        """Finish the queued collectives, then close (called by destroy_process_group).
+        Rank 0 keeps an embedded aggregator up until every rank has shut down (or
+        SHUTDOWN_WAIT s), so that nobody loses it in the middle of its last collective."""
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(None)
+        self._thread.join()
+        self.agent.close()
+        if self._server is not None:
+            try:
+                self._store.add(FINISHED_KEY, 1)
+                deadline = time.monotonic() + SHUTDOWN_WAIT
+                while self._store.add(FINISHED_KEY, 0) < self.size() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                self._store.delete_key(FINISHED_KEY)
+                self._store.delete_key(ADDRESS_KEY)
+            except Exception:  # noqa: BLE001 - the store may be gone with the other ranks
+                pass
+        else:
+            try:
+                self._store.add(FINISHED_KEY, 1)
+            except Exception:  # noqa: BLE001
+                pass
+        self._release()
+
+    def abort(self) -> None:
+        self.shutdown()
+
+    def getBackendName(self) -> str:  # noqa: N802 - torch's names
+        return BACKEND_NAME
+
+    # A ProcessGroup keeps its name and description in its backends; this one has none
+    # (it is its own backend), so it keeps them itself. DeviceMesh (FSDP2) needs them.
+    def getGroupName(self) -> str:  # noqa: N802
+        return self._group_name
+
+    def setGroupName(self, name: str) -> None:  # noqa: N802
+        self._group_name = name
+
+    def getGroupDesc(self) -> str:  # noqa: N802
+        return self._group_desc
+
+    def setGroupDesc(self, desc: str) -> None:  # noqa: N802
+        self._group_desc = desc
+
+    def __repr__(self) -> str:
+        return (f"P4ReduceProcessGroup(rank {self.rank()} of {self.size()}, job {self.options.job_id}, "
+                f"{'embedded aggregator' if self.options.embedded else 'external aggregator'})")
+
+    # -- the communication thread ----------------------------------------------------
+    def _communicate(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            name, run, future, result = item
+            try:
+                with torch.no_grad():  # results are written into tensors that may require grad
+                    run()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller through the Future
+                exc.add_note(f"p4reduce: in {name} (collective {self._sequence} of process group "
+                             f"{self.group_id!r}, rank {self.rank()})")
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+            self._sequence += 1
+
+    def _submit(self, name: str, run: Callable[[], None], result: object) -> P4ReduceWork:
+        if self._closed:
+            raise RuntimeError(f"p4reduce {name}: the process group has been shut down")
+        future: Future = Future()
+        self._queue.put((name, run, future, result))
+        return P4ReduceWork(future, name)
+
+    def _allreduce(self, values: np.ndarray, in_place: bool, name: str, tensor_bytes: int) -> np.ndarray:
+        summed = self.agent.allreduce(values, out=values if in_place else None)
+        self.stats.count(name, tensor_bytes, self.agent.last_stats)
+        return summed
+
+    def _sum(self, flat: torch.Tensor, codec: SumCodec, average: bool, in_place: bool,
+             name: str) -> torch.Tensor:
+        """Sum (or average) of a contiguous 1-D CPU tensor over the group, as a 1-D tensor of
+        its dtype; `in_place` lets a float32/int32 tensor be reduced in its own memory."""
+        nbytes = flat.numel() * flat.element_size()
+        if codec.direct:
+            values = flat.detach().numpy()
+            summed = self._allreduce(values, in_place, name, nbytes)
+        else:
+            summed = self._allreduce(codec.encode(flat), True, name, nbytes)
+        if average:
+            np.divide(summed, self.size(), out=summed)
+        return codec.decode(summed, flat.numel())
+
+    def _place(self, total_bytes: int, pieces: list[tuple[int, np.ndarray]], name: str) -> np.ndarray:
+        """An allreduce in which this rank holds only `pieces` (byte offset, bytes) of a
+        `total_bytes` buffer: returns the lanes carrying the whole buffer, every rank's
+        pieces in place (read them with _write_bytes)."""
+        lanes = placement_array(total_bytes, pieces)
+        self._allreduce(lanes, True, name, total_bytes)
+        return lanes
+
+    # -- checks done when a collective is called (all ranks raise alike) -------------------
+    @staticmethod
+    def _single(tensors: Sequence[torch.Tensor], name: str) -> torch.Tensor:
+        if len(tensors) != 1:
+            raise ValueError(f"p4reduce {name}: expected one tensor per call, got {len(tensors)}")
+        return tensors[0]
+
+    def _codec(self, tensor: torch.Tensor, opts: object, name: str) -> tuple[SumCodec, bool]:
+        op = getattr(opts, "reduceOp", dist.ReduceOp.SUM)
+        kind = getattr(op, "op", op)
+        if kind not in (RedOpType.SUM, RedOpType.AVG):
+            raise NotImplementedError(f"p4reduce {name} supports ReduceOp.SUM and ReduceOp.AVG, not "
+                                      f"{getattr(kind, 'name', kind)}")
+        check_sum_dtype(tensor.dtype, name)
+        average = kind == RedOpType.AVG
+        if average:
+            check_average_dtype(tensor.dtype, name)
+        return SumCodec(tensor.dtype, self.size()), average
+
+    # -- collectives ------------------------------------------------------------------
+    def allreduce(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
+        name = "all_reduce"
+        tensor = self._single(tensors, name)
+        codec, average = self._codec(tensor, opts, name)
+
+        def run() -> None:
+            flat, write_back = _host_flat(tensor)
+            result = self._sum(flat, codec, average, True, name)
+            if write_back or result.data_ptr() != flat.data_ptr():
+                tensor.detach().copy_(result.view(tensor.shape))
+        return self._submit(name, run, [tensor])
+
+    def allreduce_coalesced(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
+        name = "all_reduce_coalesced"
+        if not tensors:
+            raise ValueError(f"p4reduce {name}: no tensors")
+        if len({t.dtype for t in tensors}) != 1:
+            raise TypeError(f"p4reduce {name}: the tensors must share one dtype")
+        codec, average = self._codec(tensors[0], opts, name)
+
+        def run() -> None:
+            flat = torch.cat([t.detach().reshape(-1).cpu() for t in tensors])
+            result = self._sum(flat, codec, average, True, name)
+            offset = 0
+            for t in tensors:
+                t.detach().copy_(result[offset:offset + t.numel()].view(t.shape))
+                offset += t.numel()
+        return self._submit(name, run, list(tensors))
+
+    def reduce_scatter_single(self, output: torch.Tensor, input: torch.Tensor,  # noqa: A002 - torch's name
+                              opts: object = None) -> P4ReduceWork:
+        name = "reduce_scatter_single"
+        if input.dtype != output.dtype:
+            raise TypeError(f"p4reduce {name}: input is {input.dtype}, output {output.dtype}")
+        if input.numel() != self.size() * output.numel():
+            raise ValueError(f"p4reduce {name}: input has {input.numel()} elements, expected "
+                             f"{self.size()} x {output.numel()} (world size x output)")
+        codec, average = self._codec(input, opts, name)
+
+        def run() -> None:
+            # For now the whole input is allreduced and each rank keeps its shard; the
+            # protocol version that sends each result block only to its owner is next.
+            flat, _ = _host_flat(input)
+            result = self._sum(flat, codec, average, False, name)
+            start = self.rank() * output.numel()
+            output.detach().copy_(result[start:start + output.numel()].view(output.shape))
+        return self._submit(name, run, [output])
+
+    _reduce_scatter_base = reduce_scatter_single
+
+    def reduce_scatter(self, output_tensors: list[torch.Tensor], input_tensors: list[list[torch.Tensor]],
+                       opts: object = None) -> P4ReduceWork:
+        name = "reduce_scatter"
+        output = self._single(output_tensors, name)
+        inputs = self._single(input_tensors, name)
+        if len(inputs) != self.size():
+            raise ValueError(f"p4reduce {name}: {len(inputs)} input tensors for {self.size()} ranks")
+        if any(t.dtype != output.dtype for t in inputs):
+            raise TypeError(f"p4reduce {name}: every input must be {output.dtype} like the output")
+        if inputs[self.rank()].numel() != output.numel():
+            raise ValueError(f"p4reduce {name}: this rank's input has {inputs[self.rank()].numel()} elements, "
+                             f"its output {output.numel()}")
+        codec, average = self._codec(output, opts, name)
+
+        def run() -> None:
+            flat = torch.cat([t.detach().reshape(-1).cpu() for t in inputs])
+            result = self._sum(flat, codec, average, True, name)
+            start = sum(t.numel() for t in inputs[:self.rank()])
+            output.detach().copy_(result[start:start + output.numel()].view(output.shape))
+        return self._submit(name, run, [output])
+
+    def all_gather_single(self, output: torch.Tensor, input: torch.Tensor,  # noqa: A002
+                          opts: object = None) -> P4ReduceWork:
+        name = "all_gather_single"
+        if input.dtype != output.dtype:
+            raise TypeError(f"p4reduce {name}: input is {input.dtype}, output {output.dtype}")
+        if output.numel() != self.size() * input.numel():
+            raise ValueError(f"p4reduce {name}: output has {output.numel()} elements, expected "
+                             f"{self.size()} x {input.numel()} (world size x input)")
+
+        def run() -> None:
+            flat, _ = _host_flat(input)
+            raw = tensor_bytes(flat)
+            gathered = self._place(raw.size * self.size(), [(self.rank() * raw.size, raw)], name)
+            _write_bytes(output, gathered, 0)
+        return self._submit(name, run, [output])
+
+    _allgather_base = all_gather_single
+
+    def allgather(self, output_tensors: list[list[torch.Tensor]], input_tensors: list[torch.Tensor],
+                  opts: object = None) -> P4ReduceWork:
+        name = "all_gather"
+        outputs = self._single(output_tensors, name)
+        tensor = self._single(input_tensors, name)
+        if len(outputs) != self.size():
+            raise ValueError(f"p4reduce {name}: {len(outputs)} output tensors for {self.size()} ranks")
+        if any(o.dtype != tensor.dtype for o in outputs):
+            raise TypeError(f"p4reduce {name}: every output must be {tensor.dtype} like the input")
+        if outputs[self.rank()].numel() != tensor.numel():
+            raise ValueError(f"p4reduce {name}: this rank's output has {outputs[self.rank()].numel()} "
+                             f"elements, its input {tensor.numel()}")
+        item = tensor.element_size()
+
+        def run() -> None:
+            flat, _ = _host_flat(tensor)
+            sizes = [o.numel() * item for o in outputs]
+            offset = sum(sizes[:self.rank()])
+            gathered = self._place(sum(sizes), [(offset, tensor_bytes(flat))], name)
+            start = 0
+            for o, size in zip(outputs, sizes):
+                _write_bytes(o, gathered, start)
+                start += size
+        return self._submit(name, run, [list(outputs)])
+
+    def broadcast(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
+        name = "broadcast"
+        tensor = self._single(tensors, name)
+        root = getattr(opts, "rootRank", 0)
+        if not 0 <= root < self.size():
+            raise ValueError(f"p4reduce {name}: source rank {root} outside 0..{self.size() - 1}")
+
+        def run() -> None:
+            flat, _ = _host_flat(tensor)
+            raw = tensor_bytes(flat)
+            mine = [(0, raw)] if self.rank() == root else []
+            received = self._place(raw.size, mine, name)
+            if self.rank() != root:
+                _write_bytes(tensor, received, 0)
+        return self._submit(name, run, [tensor])
+
+    def barrier(self, opts: object = None) -> P4ReduceWork:
+        name = "barrier"
+
+        def run() -> None:
+            self._allreduce(np.ones(1, dtype=np.int32), True, name, 4)
+        return self._submit(name, run, [])
+
+
+def _unsupported(method: str, what: str) -> Callable[..., object]:
+    def refuse(self: P4ReduceProcessGroup, *args: object, **kwargs: object) -> object:
+        raise NotImplementedError(f"p4reduce does not implement {what}; it supports {SUPPORTED_NAMES}")
+    refuse.__name__ = method
+    refuse.__doc__ = f"Not implemented by p4reduce: raises NotImplementedError naming {what}."
+    return refuse
+
+
+for _method, _what in UNSUPPORTED.items():
+    setattr(P4ReduceProcessGroup, _method, _unsupported(_method, _what))
+
+
+def _seconds(timeout: datetime.timedelta | float | None) -> float:
+    if timeout is None:
+        return 0.0
+    if isinstance(timeout, datetime.timedelta):
+        return timeout.total_seconds()
+    return float(timeout)
+
+
+def _host_flat(tensor: torch.Tensor) -> tuple[torch.Tensor, bool]:
+    """A contiguous 1-D CPU tensor with `tensor`'s values: a view of it when it is already
+    one (False), else a copy whose results must be written back (True). A GPU tensor is
+    copied to the host and back; nothing here runs on a device."""
+    t = tensor.detach()
+    if t.device.type == "cpu" and t.is_contiguous():
+        return t.view(-1), False
+    return t.to("cpu").contiguous().view(-1), True
+
+
+def _write_bytes(tensor: torch.Tensor, lanes: np.ndarray, offset: int) -> None:
+    """Fill `tensor` (any dtype, device or layout) with the bytes from `offset` on of the
+    byte stream `lanes` carry."""
+    t = tensor.detach()
+    if t.device.type == "cpu" and t.is_contiguous():
+        read_from_lanes(lanes, offset, tensor_bytes(t.view(-1)))
+        return
+    host = torch.empty(t.numel(), dtype=t.dtype)
+    read_from_lanes(lanes, offset, tensor_bytes(host))
+    t.copy_(host.view(t.shape))
+
+
+def _create(dist_options: object, pg_options: object) -> P4ReduceProcessGroup:
+    """The creator torch.distributed calls (extended API): `pg_options` is a p4reduce
+    Options, or None to read the P4REDUCE_* environment."""
+    if pg_options is None:
+        options = Options.from_env()
+    elif isinstance(pg_options, Options):
+        options = pg_options
+    else:
+        raise TypeError(f"p4reduce: pg_options must be p4reduce.torch.Options, not {type(pg_options).__name__}")
+    return P4ReduceProcessGroup(dist_options.store, dist_options.group_rank, dist_options.group_size,
+                                dist_options.timeout, options, str(dist_options.group_id))
+
+
+def register() -> None:
+    """Register the "p4reduce" backend with torch.distributed (done by `import p4reduce.torch`)."""
+    if getattr(dist.Backend, BACKEND_NAME.upper(), None) == BACKEND_NAME:
+        return
+    dist.Backend.register_backend(BACKEND_NAME, _create, extended_api=True, devices=["cpu"])
+
+
+def stats(group: dist.ProcessGroup | None = None) -> P4ReduceStats:
+    """Counters of a p4reduce process group (the default group when None)."""
+    pg = group if group is not None else dist.distributed_c10d._get_default_group()
+    if not isinstance(pg, P4ReduceProcessGroup):
+        raise TypeError(f"not a p4reduce process group: {pg!r}")
+    return pg.stats

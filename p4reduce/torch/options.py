@@ -1,0 +1,110 @@
+"""Configuration of a p4reduce process group: backend options or P4REDUCE_* variables."""
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from typing import Mapping
+
+from p4reduce.protocol import AGG_UDP_PORT, Mode
+
+ENV_PREFIX = "P4REDUCE_"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a p4reduce process group reaches its aggregator.
+
+    Pass one to ``dist.init_process_group("p4reduce", pg_options=Options(...))`` (or
+    ``dist.new_group(..., pg_options=...)``); without one, :meth:`from_env` reads the
+    ``P4REDUCE_*`` environment variables.
+
+    ``aggregators`` empty (the default): the group's rank 0 starts an embedded software
+    aggregator (sparse mode unless ``mode`` says otherwise) and publishes its address
+    through the process group's store. Otherwise every rank joins the job ``job_id`` at
+    those addresses: one software aggregator or switch, or the shards of a sharded
+    software aggregator in shard order (docs/protocol.md 6.2). Its geometry (``mode``,
+    ``block_size``, ``num_slots``) must be the job's: a JOIN that differs fails at once,
+    naming the field.
+    """
+
+    aggregators: tuple[tuple[str, int], ...] = ()
+    job_id: int = 1
+    mode: Mode = Mode.SPARSE
+    block_size: int = 256
+    num_slots: int = 256
+    slot_base: int = 0
+    # Largest datagram payload (several packets per datagram; 0: one per packet, as a switch needs).
+    message_size: int = 65000
+    # A round without progress for this long fails the collective. None: the process
+    # group's timeout (init_process_group(timeout=...), 30 min by default), because ranks
+    # may legitimately reach a collective that far apart, as with gloo.
+    failure_timeout: float | None = None
+    # Embedded aggregator: the address it listens on and publishes. None: MASTER_ADDR when
+    # it is set, else 127.0.0.1 (single host).
+    embedded_host: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", Mode(self.mode))
+        object.__setattr__(self, "aggregators", tuple((str(h), int(p)) for h, p in self.aggregators))
+        if self.failure_timeout is not None and self.failure_timeout <= 0:
+            raise ValueError(f"failure_timeout {self.failure_timeout} must be positive")
+
+    @property
+    def embedded(self) -> bool:
+        return not self.aggregators
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Options:
+        """Options from P4REDUCE_AGGREGATOR (HOST:PORT, or a comma-separated list of shards),
+        P4REDUCE_JOB, P4REDUCE_MODE (sparse/dense), P4REDUCE_BLOCK_SIZE, P4REDUCE_SLOTS,
+        P4REDUCE_SLOT_BASE, P4REDUCE_MESSAGE_SIZE, P4REDUCE_FAILURE_TIMEOUT (seconds) and
+        P4REDUCE_HOST (where an embedded aggregator listens); unset ones keep the defaults."""
+        env = os.environ if environ is None else environ
+        kwargs: dict[str, object] = {}
+        ints = {"JOB": "job_id", "BLOCK_SIZE": "block_size", "SLOTS": "num_slots",
+                "SLOT_BASE": "slot_base", "MESSAGE_SIZE": "message_size"}
+        for suffix, field in ints.items():
+            text = env.get(ENV_PREFIX + suffix, "").strip()
+            if text:
+                try:
+                    kwargs[field] = int(text)
+                except ValueError:
+                    raise ValueError(f"{ENV_PREFIX}{suffix}={text!r}: expected an integer") from None
+        text = env.get(ENV_PREFIX + "MODE", "").strip()
+        if text:
+            try:
+                kwargs["mode"] = Mode(text.lower())
+            except ValueError:
+                raise ValueError(f"{ENV_PREFIX}MODE={text!r}: expected sparse or dense") from None
+        text = env.get(ENV_PREFIX + "FAILURE_TIMEOUT", "").strip()
+        if text:
+            try:
+                kwargs["failure_timeout"] = float(text)
+            except ValueError:
+                raise ValueError(f"{ENV_PREFIX}FAILURE_TIMEOUT={text!r}: expected seconds") from None
+        text = env.get(ENV_PREFIX + "AGGREGATOR", "").strip()
+        if text:
+            kwargs["aggregators"] = parse_addresses(text, f"{ENV_PREFIX}AGGREGATOR")
+        text = env.get(ENV_PREFIX + "HOST", "").strip()
+        if text:
+            kwargs["embedded_host"] = text
+        return cls(**kwargs)  # type: ignore[arg-type]
+
+    def replace(self, **changes: object) -> Options:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def parse_addresses(text: str, what: str = "aggregator") -> tuple[tuple[str, int], ...]:
+    """`HOST[:PORT][,HOST[:PORT]...]` (port 48864 when left out)."""
+    out = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        host, sep, port = item.rpartition(":")
+        if not sep:
+            host, port = item, str(AGG_UDP_PORT)
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise ValueError(f"{what} {text!r}: expected HOST[:PORT][,HOST[:PORT]...]")
+        out.append((host, int(port)))
+    if not out:
+        raise ValueError(f"{what} {text!r}: no address")
+    return tuple(out)
