@@ -1,36 +1,30 @@
 """simple_switch_grpc on veth pairs with the p4reduce pipeline, and raw frames to drive it.
 
 BMv2 port i is the switch end `sw<i>-<tag>` of a veth pair; the test sends and
-receives on the host end `h<i>-<tag>` through AF_PACKET sockets. The pipeline
+receives on the host end `h<i>-<tag>` through AF_PACKET sockets (both from
+p4reduce.testbed.veth, which benchmarks share). The pipeline
 is pushed and the entries installed with the project's controller library
 (`p4reduce.controller.client.SwitchClient`), exactly as an operator would.
 """
 from __future__ import annotations
 
-import os
 import pathlib
-import select
 import shutil
-import socket
 import subprocess
 import time
-import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
-from p4reduce.controller.client import SwitchClient
-from p4reduce.controller.config import Config, load_config
 from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType, decode_values, fingerprint
-from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Bmv2Process, Pipeline, simple_switch_missing
+from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Pipeline
+from p4reduce.testbed.veth import RawPorts, VethSwitch, veth_switch_missing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 P4SRC = ROOT / "p4src"
-ETH_P_ALL = 0x0003
-PACKET_OUTGOING = 4  # sll_pkttype of frames this host sent
 # The session tests install their jobs with (unless they say otherwise), and the
 # tensor their hand-made packets belong to: BLOCKS blocks of 32 int32 values.
 SESSION = 0x5E551015
@@ -43,14 +37,7 @@ def missing_requirements(need_switch: bool = True) -> str | None:
         return "p4c-bm2-ss (p4c) is not on PATH"
     if not need_switch:
         return None
-    reason = simple_switch_missing()
-    if reason is not None:
-        return reason
-    if os.geteuid() != 0:
-        return "the BMv2 tests create veth interfaces and must run as root"
-    if shutil.which("ip") is None:
-        return "iproute2 (`ip`) is not on PATH"
-    return None
+    return veth_switch_missing()
 
 
 def compile_pipeline(work: pathlib.Path) -> Pipeline:
@@ -62,10 +49,6 @@ def compile_pipeline(work: pathlib.Path) -> Pipeline:
     if proc.returncode != 0:
         raise RuntimeError(f"make -C p4src failed:\n{proc.stdout}\n{proc.stderr}")
     return Pipeline(work / "build" / "p4reduce.p4info.txtpb", work / "build" / "p4reduce.json")
-
-
-def _run(*argv: str) -> None:
-    subprocess.run(argv, check=True, capture_output=True)
 
 
 @dataclass(frozen=True)
@@ -90,108 +73,17 @@ def job_dict(job_id: int, workers: list[Worker], slot_base: int = 0, num_slots: 
     return job
 
 
-@dataclass
-class Bmv2Switch:
-    """simple_switch_grpc whose port i is the switch end of the veth pair `sw<i>-<tag>`."""
-    num_ports: int
-    tag: str = field(default_factory=lambda: uuid.uuid4().hex[:5])
-    process: Bmv2Process | None = None
-    _links: list[str] = field(default_factory=list)
+class Bmv2Switch(VethSwitch):
+    """simple_switch_grpc on veth pairs (p4reduce.testbed.veth), logging into the test's
+    directory: BMv2 port i is `sw<i>-<tag>`, the test's end `h<i>-<tag>`."""
 
-    def host_if(self, port: int) -> str:
-        return f"h{port}-{self.tag}"
-
-    @property
-    def client(self) -> SwitchClient:
-        assert self.process is not None and self.process.client is not None, "switch not started"
-        return self.process.client
-
-    @property
-    def thrift_port(self) -> int:
-        assert self.process is not None
-        return self.process.thrift_port
-
-    def start(self, log_dir: pathlib.Path, pipeline: Pipeline) -> Bmv2Switch:
-        """Create the veths, start the switch, push `pipeline`; clean up if any step fails."""
-        try:
-            self._start(log_dir, pipeline)
-        except BaseException:
-            self.stop()
-            raise
+    def start(self, log_dir: pathlib.Path, pipeline: Pipeline) -> Bmv2Switch:  # type: ignore[override]
+        super().start(pipeline, log_dir)
         return self
 
-    def _start(self, log_dir: pathlib.Path, pipeline: Pipeline) -> None:
-        for i in range(1, self.num_ports + 1):
-            sw, host = f"sw{i}-{self.tag}", self.host_if(i)
-            _run("ip", "link", "add", sw, "type", "veth", "peer", "name", host)
-            self._links.append(sw)
-            for dev in (sw, host):
-                # No router solicitations or other IPv6 chatter in the captures.
-                _run("sysctl", "-qw", f"net.ipv6.conf.{dev}.disable_ipv6=1")
-                _run("ip", "link", "set", dev, "up")
-        self.process = Bmv2Process({i: f"sw{i}-{self.tag}" for i in range(1, self.num_ports + 1)},
-                                   log_file=log_dir / f"bmv2-{self.tag}.log")
-        self.process.start(pipeline)
 
-    def install(self, config: dict) -> Config:
-        assert self.process is not None
-        config.setdefault("switch", {}).update(self.process.switch_config())
-        cfg = load_config(config)
-        self.client.install(cfg)
-        return cfg
-
-    def counters(self) -> dict[str, int]:
-        return self.client.read_counters()
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.stop()
-            self.process = None
-        for sw in self._links:  # deleting one end deletes the pair
-            subprocess.run(["ip", "link", "del", sw], capture_output=True)
-        self._links.clear()
-
-
-class Tap:
-    """AF_PACKET sockets on host-side interfaces: send frames, collect what the switch sends."""
-
-    def __init__(self, ifaces: list[str]) -> None:
-        self.socks: dict[str, socket.socket] = {}
-        try:
-            for name in ifaces:
-                s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-                self.socks[name] = s
-                s.bind((name, 0))
-                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 21)
-                s.setblocking(False)
-        except BaseException:
-            self.close()
-            raise
-
-    def send(self, iface: str, frame: bytes) -> None:
-        self.socks[iface].send(frame)
-
-    def collect(self, timeout: float = 0.5, expect: int | None = None) -> list[tuple[str, bytes]]:
-        """(interface, frame) received within `timeout`; returns early once `expect` came."""
-        got: list[tuple[str, bytes]] = []
-        deadline = time.monotonic() + timeout
-        by_fd = {s.fileno(): name for name, s in self.socks.items()}
-        while time.monotonic() < deadline and (expect is None or len(got) < expect):
-            ready, _, _ = select.select(list(self.socks.values()), [], [],
-                                        max(0.0, deadline - time.monotonic()))
-            for s in ready:
-                while True:
-                    try:
-                        frame, addr = s.recvfrom(65535)
-                    except BlockingIOError:
-                        break
-                    if addr[2] != PACKET_OUTGOING:  # not our own transmissions
-                        got.append((by_fd[s.fileno()], frame))
-        return got
-
-    def close(self) -> None:
-        for s in self.socks.values():
-            s.close()
+# AF_PACKET sockets on the host ends: send frames, collect what the switch sends.
+Tap = RawPorts
 
 
 # -- frames --------------------------------------------------------------------------

@@ -1,0 +1,165 @@
+"""simple_switch_grpc on veth pairs, and raw AF_PACKET sockets on the other ends.
+
+BMv2 port i is the switch end `sw<i>-<tag>` of a veth pair; a test or benchmark
+sends and receives whole frames on the host end `h<i>-<tag>`. Shared by the BMv2
+tests and benchmarks/bmv2_rates.py (which must not import test modules).
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import select
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from p4reduce.controller.client import SwitchClient
+from p4reduce.controller.config import Config, load_config
+from p4reduce.testbed.bmv2 import Bmv2Process, Pipeline, simple_switch_missing
+
+ETH_P_ALL = 0x0003
+PACKET_OUTGOING = 4  # sll_pkttype of frames this host sent
+# setsockopt(SOL_PACKET, ...) (linux/if_packet.h); Python's socket module has no names for them.
+SOL_PACKET = 263
+PACKET_IGNORE_OUTGOING = 23  # Linux >= 4.20: do not deliver our own transmissions back
+
+
+def veth_switch_missing() -> str | None:
+    """Why a BMv2 switch on veth pairs cannot run here, or None."""
+    reason = simple_switch_missing()
+    if reason is not None:
+        return reason
+    if os.geteuid() != 0:
+        return "veth interfaces and raw sockets need root"
+    if shutil.which("ip") is None:
+        return "iproute2 (`ip`) is not on PATH"
+    return None
+
+
+def _run(*argv: str) -> None:
+    subprocess.run(argv, check=True, capture_output=True)
+
+
+@dataclass
+class VethSwitch:
+    """simple_switch_grpc whose port i is the switch end of the veth pair `sw<i>-<tag>`."""
+    num_ports: int
+    tag: str = field(default_factory=lambda: uuid.uuid4().hex[:5])
+    process: Bmv2Process | None = None
+    _links: list[str] = field(default_factory=list)
+
+    def host_if(self, port: int) -> str:
+        return f"h{port}-{self.tag}"
+
+    @property
+    def client(self) -> SwitchClient:
+        assert self.process is not None and self.process.client is not None, "switch not started"
+        return self.process.client
+
+    @property
+    def thrift_port(self) -> int:
+        assert self.process is not None
+        return self.process.thrift_port
+
+    def start(self, pipeline: Pipeline, log_dir: pathlib.Path | None = None) -> VethSwitch:
+        """Create the veths, start the switch, push `pipeline`; clean up if any step fails.
+        `log_dir`: where BMv2 writes its log (none without it)."""
+        try:
+            self._start(pipeline, log_dir)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self, pipeline: Pipeline, log_dir: pathlib.Path | None) -> None:
+        for i in range(1, self.num_ports + 1):
+            sw, host = f"sw{i}-{self.tag}", self.host_if(i)
+            _run("ip", "link", "add", sw, "type", "veth", "peer", "name", host)
+            self._links.append(sw)
+            for dev in (sw, host):
+                # No router solicitations or other IPv6 chatter in the captures.
+                _run("sysctl", "-qw", f"net.ipv6.conf.{dev}.disable_ipv6=1")
+                _run("ip", "link", "set", dev, "up")
+        log_file = None if log_dir is None else log_dir / f"bmv2-{self.tag}.log"
+        self.process = Bmv2Process({i: f"sw{i}-{self.tag}" for i in range(1, self.num_ports + 1)},
+                                   log_file=log_file)
+        self.process.start(pipeline)
+
+    def install(self, config: dict) -> Config:
+        """Install a controller configuration (its `switch` section is filled in)."""
+        assert self.process is not None
+        config.setdefault("switch", {}).update(self.process.switch_config())
+        cfg = load_config(config)
+        self.client.install(cfg)
+        return cfg
+
+    def counters(self) -> dict[str, int]:
+        return self.client.read_counters()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+        for sw in self._links:  # deleting one end deletes the pair
+            subprocess.run(["ip", "link", "del", sw], capture_output=True)
+        self._links.clear()
+
+
+class RawPorts:
+    """AF_PACKET sockets on host-side interfaces: send frames, collect what the switch sends.
+
+    Frames this host sends are not delivered back (PACKET_IGNORE_OUTGOING where the
+    kernel has it, else filtered by packet type in `collect`).
+    """
+
+    def __init__(self, ifaces: list[str], rcvbuf: int = 1 << 21) -> None:
+        self.socks: dict[str, socket.socket] = {}
+        self._own_filtered = True
+        try:
+            for name in ifaces:
+                s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+                self.socks[name] = s
+                s.bind((name, 0))
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+                try:
+                    s.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+                except OSError:
+                    self._own_filtered = False
+                s.setblocking(False)
+        except BaseException:
+            self.close()
+            raise
+
+    def send(self, iface: str, frame: bytes) -> None:
+        self.socks[iface].send(frame)
+
+    def drain(self, iface: str) -> list[bytes]:
+        """Every frame waiting on `iface` now (never blocks)."""
+        s, got = self.socks[iface], []
+        while True:
+            try:
+                frame, addr = s.recvfrom(65535)
+            except BlockingIOError:
+                return got
+            if self._own_filtered or addr[2] != PACKET_OUTGOING:
+                got.append(frame)
+
+    def collect(self, timeout: float = 0.5, expect: int | None = None) -> list[tuple[str, bytes]]:
+        """(interface, frame) received within `timeout`; returns early once `expect` came."""
+        got: list[tuple[str, bytes]] = []
+        deadline = time.monotonic() + timeout
+        by_fd = {s.fileno(): name for name, s in self.socks.items()}
+        while time.monotonic() < deadline and (expect is None or len(got) < expect):
+            ready, _, _ = select.select(list(self.socks.values()), [], [],
+                                        max(0.0, deadline - time.monotonic()))
+            for s in ready:
+                name = by_fd[s.fileno()]
+                got.extend((name, f) for f in self.drain(name))
+        return got
+
+    def close(self) -> None:
+        for s in self.socks.values():
+            s.close()
