@@ -39,7 +39,7 @@ def test_p4info_has_the_control_plane_contract(pipeline):
                  for r in json.loads(pipeline.bmv2_json.read_text())["register_arrays"]}
     expected = {"P4ReduceIngress.seen_bitmap.seen", "P4ReduceIngress.countdown.remaining",
                 "P4ReduceIngress.lookahead.min_key", "P4ReduceIngress.agreement.fingerprint",
-                "P4ReduceIngress.agreement.mismatch"} | \
+                "P4ReduceIngress.agreement.mismatch", "P4ReduceIngress.values.held"} | \
         {f"P4ReduceIngress.values.value_{i:02d}" for i in range(32)}
     assert set(registers) == expected
     assert set(registers.values()) == {2 * 1024}

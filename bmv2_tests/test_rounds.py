@@ -206,6 +206,50 @@ def test_header_only_packet_completes_a_round_with_values(switch, tap):
         np.testing.assert_array_equal(decode_values(payload, 32), np.full(32, 7))
 
 
+def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
+    """A header-only DATA does not touch the value registers (values.p4): a reused
+    shadow set still holds the sums of two rounds ago, and whichever packet opens
+    a round (with values or without) must keep them out of its RESULT."""
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
+    w0, w1 = workers
+    rng = np.random.default_rng(12)
+    x, y, z, u, v = (rng.integers(-2**20, 2**20, 32).astype(np.int32) for _ in range(5))
+    zeros = np.zeros(32, np.int32)
+
+    def round_(shadow, block, packets, expected):
+        (first, first_vals), (last, last_vals) = packets
+        counted = switch.counters()["data_counted"]
+        tap.send(first.host_if, frame(first, data(first, shadow, block, block + 1, first_vals)))
+        # The second packet must find the first counted (ports race in BMv2).
+        wait_for_counters(switch, data_counted=counted + 1)
+        tap.send(last.host_if, frame(last, data(last, shadow, block, block + 1, last_vals)))
+        got = results(tap.collect(expect=2, timeout=2), workers)
+        assert sorted(w.worker_id for w, _ in got) == [0, 1], block
+        for _, payload in got:
+            assert AggHeader.unpack(payload).count == 32
+            np.testing.assert_array_equal(decode_values(payload, 32), expected, err_msg=f"block {block}")
+
+    for w in workers:
+        tap.send(w.host_if, frame(w, data(w, 0, NONE, 2)))
+    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    round_(1, 2, [(w0, x), (w1, y)], x + y)    # set 1 now holds x + y
+    round_(0, 3, [(w0, None), (w1, z)], z)     # opened header-only: z overwrites, not adds
+    round_(1, 4, [(w1, None), (w0, None)], zeros)  # nobody carries values: not x + y
+    tap.send(w0.host_if, frame(w0, data(w0, 1, 4, 5)))  # lost RESULT: re-sent, still zeros
+    again = results(tap.collect(expect=1, timeout=2), workers)
+    assert [w.worker_id for w, _ in again] == [0]
+    np.testing.assert_array_equal(decode_values(again[0][1], 32), zeros)
+    round_(0, 5, [(w1, None), (w0, u)], u)     # set 0 held z
+    round_(1, 6, [(w0, v), (w1, None)], v)     # opened with values, completed header-only
+    tap.send(w1.host_if, frame(w1, data(w1, 1, 6, 7)))  # header-only re-send: the stored sums
+    again = results(tap.collect(expect=1, timeout=2), workers)
+    assert [w.worker_id for w, _ in again] == [1]
+    np.testing.assert_array_equal(decode_values(again[0][1], 32), v)
+    c = switch.counters()
+    assert (c["data_counted"], c["result_multicast"], c["result_unicast"]) == (12, 6, 2)
+
+
 def test_32_workers_on_shared_ports(switch, tap):
     """The largest job (32 workers, bit 31 of the bitmap), 8 workers per switch
     port told apart by MAC/IP/UDP port, in the last slots of the switch."""
@@ -266,7 +310,7 @@ def test_reset_job_forgets_a_half_finished_round(switch, tap):
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0, next_exp=200)))  # worker 1 never answers
     wait_for_counters(switch, data_counted=1)
     reset = switch.client.reset_job(cfg.job(1), switch.thrift_port)
-    assert reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 37
+    assert reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 38  # 2 slots x 2 shadow copies x 38 per-slot registers
     assert switch.client.read_sessions(cfg.job(1)) == {reset.session}
     # A worker that did not JOIN again still sends with the old session: dropped.
     tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 2, next_exp=150)))

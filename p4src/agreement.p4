@@ -16,22 +16,34 @@ control Agreement(inout headers_t hdr, inout metadata_t meta) {
     register<bit<32>>(REGISTER_SIZE) fingerprint;  // of the round's first counted packet
     register<bit<1>>(REGISTER_SIZE) mismatch;      // sticky for the round
 
-    // Counted packet. The first one opens the round: it stores its fingerprint
-    // and clears the bit left by the round two rounds ago. A later one that
-    // differs sets the bit, and nothing clears it until the set is reused.
+    // The round's first counted packet stores its fingerprint and clears the
+    // bit left by the round two rounds ago (write-only: nothing to compare yet).
     // Both registers in one action: BMv2 runs an action under the registers'
     // locks, so a concurrent packet never sees one updated and not the other.
-    action agree() {
-        bit<32> stored;
-        bit<1> differs;
+    action open_round() {
+        fingerprint.write(meta.index, hdr.agg.fingerprint);
+        mismatch.write(meta.index, 0);
+        meta.mismatch = 0;
+    }
+
+    // A later counted packet compares its fingerprint with the stored one; one
+    // that differs sets the bit, and nothing clears it until the set is reused.
+    // Only the packet that completes the round reads the bit (for its RESULT),
+    // so an agreeing packet costs one register read. The three steps are
+    // separate actions: simple_switch runs ingress on one thread, so no other
+    // packet of the round comes in between.
+    bit<32> stored;
+
+    action read_fingerprint() {
         fingerprint.read(stored, meta.index);
-        mismatch.read(differs, meta.index);
-        stored = (meta.first == 1) ? hdr.agg.fingerprint : stored;
-        differs = (meta.first == 1) ? 1w0
-                : ((stored != hdr.agg.fingerprint) ? 1w1 : differs);
-        fingerprint.write(meta.index, stored);
-        mismatch.write(meta.index, differs);
-        meta.mismatch = differs;
+    }
+
+    action set_mismatch() {
+        mismatch.write(meta.index, 1);
+    }
+
+    action read_mismatch() {
+        mismatch.read(meta.mismatch, meta.index);
     }
 
     // Retransmission into a complete round: the stored result is re-sent only
@@ -39,7 +51,6 @@ control Agreement(inout headers_t hdr, inout metadata_t meta) {
     // an earlier epoch whose shadow bit hits a finished round of a later
     // allreduce) would otherwise get a sum that is not its allreduce's.
     action check_retransmission() {
-        bit<32> stored;
         fingerprint.read(stored, meta.index);
         mismatch.read(meta.mismatch, meta.index);
         meta.stale = (stored != hdr.agg.fingerprint) ? 1w1 : 1w0;
@@ -48,8 +59,16 @@ control Agreement(inout headers_t hdr, inout metadata_t meta) {
     apply {
         if (meta.retransmission == 1) {
             check_retransmission();
+        } else if (meta.first == 1) {
+            open_round();
         } else {
-            agree();
+            read_fingerprint();
+            if (stored != hdr.agg.fingerprint) {
+                set_mismatch();
+            }
+            if (meta.remaining == 0) {
+                read_mismatch();
+            }
         }
     }
 }

@@ -11,11 +11,9 @@ control Countdown(inout metadata_t meta) {
     register<bit<8>>(REGISTER_SIZE) remaining;
 
     action count_worker() {
-        bit<8> left;
-        remaining.read(left, meta.index);
-        left = (meta.first == 1) ? meta.num_workers - 1 : left - 1;
-        remaining.write(meta.index, left);
-        meta.remaining = left;
+        remaining.read(meta.remaining, meta.index);
+        meta.remaining = (meta.first == 1) ? meta.num_workers - 1 : meta.remaining - 1;
+        remaining.write(meta.index, meta.remaining);
     }
 
     // A retransmission is not counted again; it only learns the round's state.

@@ -134,12 +134,13 @@ struct metadata_t {
     bit<32> worker_bit;     // 1 << worker_id
     bit<32> index;          // register cell of this round: shadow * NUM_SLOTS + slot
     bit<32> other_index;    // the same slot's cell of the other shadow copy
-    bit<32> bitmap_before;  // seen bitmap of this round before this packet
     bit<1>  first;          // first counted packet of the round: overwrite, don't add
     bit<1>  retransmission; // this worker was already counted in this round
     bit<8>  remaining;      // workers the round still waits for (0: complete)
+    bit<40> min_key;        // the round's look-ahead minimum so far (lookahead.p4)
     bit<1>  mismatch;       // the round's counted packets disagree on the fingerprint
     bit<1>  stale;          // a retransmission whose fingerprint is not the stored round's
+    bit<1>  held;           // the value registers hold sums of this round (values.p4)
     // Towards egress: BMv2 copies user metadata into every multicast replica.
     bit<1>  is_answer;      // a RESULT or JOINED leaving the switch: address it to a worker
     bit<1>  unicast;        // to the sender only (re-send, JOINED), not a multicast copy

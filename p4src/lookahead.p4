@@ -1,8 +1,8 @@
 // The look-ahead decision of the round (docs/protocol.md section 3): a running
 // minimum of the 40-bit key next_block ++ (255 - next_exp). The smallest
 // announced block wins and, among workers announcing that block, the largest
-// exponent. Every counted packet leaves carrying the current minimum, so the
-// packet that completes the round carries the decision into the RESULT.
+// exponent. The minimum goes into meta.min_key; only a packet that leaves as
+// the RESULT writes it into its header (next_step.p4), the others are consumed.
 #ifndef P4REDUCE_LOOKAHEAD_P4
 #define P4REDUCE_LOOKAHEAD_P4
 
@@ -13,20 +13,14 @@ control Lookahead(inout headers_t hdr, inout metadata_t meta) {
     // the round two rounds ago.
     action take_min() {
         bit<40> key = hdr.agg.next_block ++ (8w255 - hdr.agg.next_exp);
-        bit<40> current;
-        min_key.read(current, meta.index);
-        current = (meta.first == 1 || key < current) ? key : current;
-        min_key.write(meta.index, current);
-        hdr.agg.next_block = current[39:8];
-        hdr.agg.next_exp = 8w255 - current[7:0];
+        min_key.read(meta.min_key, meta.index);
+        meta.min_key = (meta.first == 1 || key < meta.min_key) ? key : meta.min_key;
+        min_key.write(meta.index, meta.min_key);
     }
 
     // Re-send of a finished round: its stored decision, nothing updated.
     action read_min() {
-        bit<40> current;
-        min_key.read(current, meta.index);
-        hdr.agg.next_block = current[39:8];
-        hdr.agg.next_exp = 8w255 - current[7:0];
+        min_key.read(meta.min_key, meta.index);
     }
 
     apply {

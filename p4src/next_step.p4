@@ -15,21 +15,31 @@ const bit<2> STEP_JOINED = 3;
 control NextStep(inout headers_t hdr, inout metadata_t meta,
                  inout standard_metadata_t standard_metadata, in bit<2> step) {
     // An answer comes from the address the workers send to (the packet's
-    // destination); egress fills in each copy's destination.
+    // destination); egress fills in each copy's destination. Its lengths
+    // follow what is emitted (header only after a bootstrap round and in
+    // JOINED, header + B values after a data round) and are the same for every
+    // copy, so they are set here once rather than per copy in egress.
     action answer_from_aggregator() {
         hdr.ethernet.srcAddr = hdr.ethernet.dstAddr;
         hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
         hdr.udp.srcPort = hdr.udp.dstPort;  // AGG_UDP_PORT, checked by the parser
+        bit<16> agg_len = AGG_HDR_LEN + (hdr.vals.isValid() ? AGG_VALUES_LEN : 16w0);
+        hdr.udp.length = UDP_HDR_LEN + agg_len;
+        hdr.udp.checksum = 0;  // allowed for IPv4 (docs/protocol.md section 1)
+        hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len;
         meta.is_answer = 1;
     }
 
-    // The packet that completes (or re-asks) a round becomes its RESULT. The
-    // only flag the switch can set is MISMATCH (agreement.p4); OVERFLOW cannot
-    // happen with the workers' fixed point, and other bits are reserved.
+    // The packet that completes (or re-asks) a round becomes its RESULT, with
+    // the round's look-ahead decision (lookahead.p4). The only flag the switch
+    // can set is MISMATCH (agreement.p4); OVERFLOW cannot happen with the
+    // workers' fixed point, and other bits are reserved.
     action result_from_aggregator() {
         answer_from_aggregator();
         hdr.agg.msg_type = MSG_RESULT;
         hdr.agg.flags = (meta.mismatch == 1) ? FLAG_MISMATCH : 8w0;
+        hdr.agg.next_block = meta.min_key[39:8];
+        hdr.agg.next_exp = 8w255 - meta.min_key[7:0];
     }
 
     // Back out where it came in, to the sender only.
@@ -77,15 +87,16 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
         mark_to_drop(standard_metadata);
     }
 
+    // Most packets are consumed (all but the last of a round): test that first.
     apply {
-        if (step == STEP_MULTICAST) {
+        if (step == STEP_CONSUME) {
+            consume();
+        } else if (step == STEP_MULTICAST) {
             multicast_result();
         } else if (step == STEP_UNICAST) {
             unicast_result();
-        } else if (step == STEP_JOINED) {
-            joined();
         } else {
-            consume();
+            joined();
         }
     }
 }

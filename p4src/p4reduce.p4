@@ -42,7 +42,6 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
     counter(NUM_EVENTS, CounterType.packets) events;
 
     WorkerCheck() worker_check;
-    ZeroValues() zero_values;
     SeenBitmap() seen_bitmap;
     Countdown() countdown;
     Agreement() agreement;
@@ -63,75 +62,75 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
         meta.other_index = meta.index ^ NUM_SLOTS;
     }
 
-    apply {
-        bool forwarded = false;
-        bool accepted = false;
-        bit<32> reject_event = EV_MALFORMED;
-        bool data_round = hdr.agg.block != BLOCK_NONE;  // meaningful once hdr.agg is valid
-        bit<2> step = STEP_CONSUME;
+    // Both cells in one action: BMv2 runs each apply-level statement as a
+    // table of its own.
+    action complete_round() {
+        events.count(EV_DATA_COUNTED);
+        events.count(EV_RESULT_MULTICAST);
+    }
 
+    // Kept free of `return`: p4c turns every return into a flag that BMv2 then
+    // tests after each later statement, for every packet.
+    apply {
         if (!hdr.agg.isValid()) {
             if (hdr.udp.isValid() && hdr.udp.dstPort == AGG_UDP_PORT) {
                 drop_with(EV_MALFORMED);  // shorter than the aggregation header
             } else {
+                bool forwarded;
                 forwarding.apply(hdr, standard_metadata, forwarded);
                 if (forwarded) {
                     events.count(EV_FORWARDED);
                 }
             }
-            return;
-        }
-
-        worker_check.apply(hdr, meta, standard_metadata, accepted, reject_event);
-        if (!accepted) {
-            drop_with(reject_event);
-            return;
-        }
-        if (hdr.agg.msg_type == MSG_JOIN) {
-            // Membership is the controller's (one session per job): the switch
-            // only tells the worker the job's geometry and session.
-            events.count(EV_JOINED);
-            step = STEP_JOINED;
         } else {
-            if (data_round && !hdr.vals.isValid()) {
-                zero_values.apply(hdr);
-            }
-            locate_cell();
-            seen_bitmap.apply(meta);
-            countdown.apply(meta);
-            if (meta.retransmission == 1 && meta.remaining != 0) {
-                drop_with(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
-                return;
-            }
-            agreement.apply(hdr, meta);
-            if (meta.stale == 1) {
-                // A finished round of another allreduce: not this packet's result.
-                // seen_bitmap has already cleared the sender's bit in the other
-                // shadow copy, as any packet of that worker with this shadow bit
-                // does; nothing was counted and no register of this round changed.
-                drop_with(EV_STALE);
-                return;
-            }
-
-            lookahead.apply(hdr, meta);
-            if (data_round) {
-                values.apply(hdr, meta);
-            }
-            if (meta.retransmission == 1) {
-                step = STEP_UNICAST;  // round complete (remaining == 0), this worker lost it
-                events.count(EV_RESULT_UNICAST);
+            bit<32> reject_event;
+            bit<2> step = STEP_CONSUME;
+            worker_check.apply(hdr, meta, standard_metadata, reject_event);
+            if (reject_event != ACCEPTED) {
+                drop_with(reject_event);
+            } else if (hdr.agg.msg_type == MSG_JOIN) {
+                // Membership is the controller's (one session per job): the switch
+                // only tells the worker the job's geometry and session.
+                events.count(EV_JOINED);
+                step = STEP_JOINED;
             } else {
-                events.count(EV_DATA_COUNTED);
-                if (meta.remaining == 0) {
-                    step = STEP_MULTICAST;
-                    events.count(EV_RESULT_MULTICAST);
+                locate_cell();
+                seen_bitmap.apply(meta);
+                countdown.apply(meta);
+                if (meta.retransmission == 1 && meta.remaining != 0) {
+                    drop_with(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
+                } else {
+                    agreement.apply(hdr, meta);
+                    if (meta.stale == 1) {
+                        // A finished round of another allreduce: not this packet's result.
+                        // seen_bitmap has already cleared the sender's bit in the other
+                        // shadow copy, as any packet of that worker with this shadow bit
+                        // does; nothing was counted and no register of this round changed.
+                        drop_with(EV_STALE);
+                    } else {
+                        lookahead.apply(hdr, meta);
+                        if (hdr.agg.block != BLOCK_NONE) {  // a data round: values too
+                            values.apply(hdr, meta);
+                        }
+                        if (meta.retransmission == 1) {
+                            step = STEP_UNICAST;  // round complete (remaining == 0), this worker lost it
+                            events.count(EV_RESULT_UNICAST);
+                        } else if (meta.remaining == 0) {
+                            step = STEP_MULTICAST;
+                            complete_round();
+                        } else {
+                            events.count(EV_DATA_COUNTED);
+                        }
+                    }
                 }
             }
+            // The only call site of next_step: p4c 1.2.4.8 inlines a control
+            // applied at two places through copies of hdr and meta that BMv2
+            // refuses to load ("No field 'userMetadata...' in header type").
+            // The same holds for every control above, hence the nesting. A
+            // rejected packet is already marked to drop; consume drops it again.
+            next_step.apply(hdr, meta, standard_metadata, step);
         }
-        // The only call site of next_step: p4c 1.2.4.8 inlines a control
-        // applied at two places through copies of hdr and meta that BMv2
-        // refuses to load ("No field 'userMetadata...' in header type").
-        next_step.apply(hdr, meta, standard_metadata, step);
     }
 }
 

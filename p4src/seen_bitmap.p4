@@ -19,15 +19,16 @@ control SeenBitmap(inout metadata_t meta) {
         seen.read(other, meta.other_index);
         seen.write(meta.index, current | meta.worker_bit);
         seen.write(meta.other_index, other & ~meta.worker_bit);
-        meta.bitmap_before = current;
+        // Nobody counted yet: this packet opens the round and overwrites
+        // whatever the set still holds from two rounds ago. (Decided here, not
+        // in apply: p4c turns a conditional expression there into a branch
+        // and two tables, which BMv2 runs for every packet.)
+        meta.first = (current == 0) ? 1w1 : 1w0;
+        meta.retransmission = ((current & meta.worker_bit) != 0) ? 1w1 : 1w0;
     }
 
     apply {
         mark_seen();
-        // Nobody counted yet: this packet opens the round and overwrites
-        // whatever the set still holds from two rounds ago.
-        meta.first = (meta.bitmap_before == 0) ? 1w1 : 1w0;
-        meta.retransmission = ((meta.bitmap_before & meta.worker_bit) != 0) ? 1w1 : 1w0;
     }
 }
 

@@ -1,19 +1,32 @@
 // The B = 32 aggregated values of every slot and shadow copy: one register array
 // per value position (registers P4ReduceIngress.values.value_00 .. value_31),
 // so one packet updates all 32 positions of its cell in one pass.
-// The first counted packet of a round overwrites (a reused set needs no
-// clearing), later ones add (int32 wrap-around; the workers' fixed point
-// rules out overflow, docs/protocol.md section 5). The packet leaves carrying
-// the running sums, so the packet that completes the round is the RESULT.
+//
+// A packet pays only for what it carries. In dense mode most DATA packets are
+// header-only (count = 0: the worker holds nothing in the round's block); they
+// contribute zeros, so they leave the value registers alone. Which leaves the
+// question whether the set already holds this round's sums or still those of
+// the round two rounds ago (a reused set is never cleared): the one-bit
+// register `held` answers it. Every round's first counted packet writes it (1
+// if it carries values, else 0), so the bit always belongs to the current
+// round. A packet with values overwrites the sums when the bit is 0 and adds
+// to them when it is 1 (int32 wrap-around; the workers' fixed point rules out
+// overflow, docs/protocol.md section 5).
+//
+// Whichever packet completes a data round becomes its RESULT and must leave
+// with the 32 sums: a packet with values carries them already (it leaves with
+// the running sums); a header-only one gets a values header filled from the
+// registers, or with zeros if nobody in the round carried values. A
+// retransmission into a finished round is answered the same way.
 #ifndef P4REDUCE_VALUES_P4
 #define P4REDUCE_VALUES_P4
 
 #define VALUE_REGISTER(i) register<bit<32>>(REGISTER_SIZE) value_##i;
-#define ACCUMULATE(i) \
+#define STORE(i) value_##i.write(meta.index, hdr.vals.v##i);
+#define ADD(i) \
     value_##i.read(sum, meta.index); \
-    sum = (meta.first == 1) ? hdr.vals.v##i : sum + hdr.vals.v##i; \
-    value_##i.write(meta.index, sum); \
-    hdr.vals.v##i = sum;
+    hdr.vals.v##i = hdr.vals.v##i + sum; \
+    value_##i.write(meta.index, hdr.vals.v##i);
 #define READ_RESULT(i) value_##i.read(hdr.vals.v##i, meta.index);
 #define ZERO_VALUE(i) hdr.vals.v##i = 0;
 #define FOR_ALL_VALUES(M) \
@@ -26,40 +39,74 @@
 // its RESULT is header-only (count = 0).
 control Values(inout headers_t hdr, inout metadata_t meta) {
     FOR_ALL_VALUES(VALUE_REGISTER)
+    // Per slot and shadow copy: do the value registers hold this round's sums?
+    register<bit<1>>(REGISTER_SIZE) held;
 
-    // All 32 read-modify-writes in one action (BMv2 atomicity per action).
-    action accumulate() {
-        bit<32> sum;
-        FOR_ALL_VALUES(ACCUMULATE)
+    // The first packet of the round with values: its values are the sums so far.
+    // Write-only, and `held` is set in the same action (BMv2 runs an action
+    // under its registers' locks, so no packet sees the sums without the bit).
+    action store_values() {
+        FOR_ALL_VALUES(STORE)
+        held.write(meta.index, 1);
     }
 
-    // Re-send of a finished round: the stored sums, nothing added.
+    // A later packet with values: add; it leaves carrying the running sums.
+    action add_values() {
+        bit<32> sum;
+        FOR_ALL_VALUES(ADD)
+    }
+
+    // A header-only packet opens the round: nothing is held for it yet.
+    action hold_nothing() {
+        held.write(meta.index, 0);
+    }
+
+    action read_held() {
+        held.read(meta.held, meta.index);
+    }
+
+    // A header-only packet that answers for a finished round: the stored sums.
     action read_result() {
+        hdr.vals.setValid();
+        hdr.agg.count = VALUES_PER_PACKET;
         FOR_ALL_VALUES(READ_RESULT)
     }
 
-    apply {
-        if (meta.retransmission == 1) {
-            read_result();
-        } else {
-            accumulate();
-        }
-    }
-}
-
-// Dense mode: a worker without data at the round's block sends DATA with
-// count = 0. It contributes zeros, and it may be the packet that completes
-// the round, so it gets a zeroed values header first: then every data-round
-// RESULT carries the 32 sums, whichever packet completes it.
-control ZeroValues(inout headers_t hdr) {
-    action add_zero_values() {
+    // ... or zeros, when no packet of the round carried values.
+    action zero_result() {
         hdr.vals.setValid();
-        FOR_ALL_VALUES(ZERO_VALUE)
         hdr.agg.count = VALUES_PER_PACKET;
+        FOR_ALL_VALUES(ZERO_VALUE)
     }
 
     apply {
-        add_zero_values();
+        bool answers = meta.retransmission == 1 || meta.remaining == 0;
+        if (meta.retransmission == 0 && hdr.vals.isValid()) {
+            if (meta.first == 1) {
+                store_values();
+            } else {
+                read_held();
+                if (meta.held == 1) {
+                    add_values();
+                } else {
+                    store_values();
+                }
+            }
+        } else {
+            if (meta.retransmission == 0 && meta.first == 1) {
+                hold_nothing();
+            }
+            if (answers) {
+                // A retransmission (round complete) or a header-only packet that
+                // completes the round: it leaves as the RESULT.
+                read_held();
+                if (meta.held == 1) {
+                    read_result();
+                } else {
+                    zero_result();
+                }
+            }
+        }
     }
 }
 

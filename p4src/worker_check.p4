@@ -6,13 +6,16 @@
 // accepted as it is (the switch answers it with JOINED, next_step.p4); every
 // other packet must also carry the job's current session and stay inside the
 // tensor it announces. Anything not acceptable is rejected with the event code
-// it is counted under; the caller drops it.
+// it is counted under (ACCEPTED: none); the caller drops it.
 #ifndef P4REDUCE_WORKER_CHECK_P4
 #define P4REDUCE_WORKER_CHECK_P4
 
+// The reject_event of a packet WorkerCheck accepts: no counter cell.
+const bit<32> ACCEPTED = 0xFFFFFFFF;
+
 control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
                     in standard_metadata_t standard_metadata,
-                    out bool accepted, out bit<32> reject_event) {
+                    out bit<32> reject_event) {
     // `session`: one per job, drawn by the controller at install and at every
     // job reset, so packets of processes that joined before a reset are dropped.
     action set_worker(bit<16> job_id, bit<8> worker_id, bit<8> num_workers, bit<16> mgid,
@@ -39,11 +42,7 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
     }
 
     apply {
-        accepted = false;
-        reject_event = EV_MALFORMED;
-        // UDP length of a well-formed packet: 8 + 36 + 4 * count, count in {0, B}.
-        bit<16> values_len = hdr.vals.isValid() ? AGG_VALUES_LEN : 16w0;
-        bit<16> expected_udp_len = UDP_HDR_LEN + AGG_HDR_LEN + values_len;
+        reject_event = ACCEPTED;
         bool join = hdr.agg.msg_type == MSG_JOIN;
         bool bootstrap = hdr.agg.block == BLOCK_NONE;
 
@@ -52,8 +51,12 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
         } else if (hdr.agg.version != PROTOCOL_VERSION
                    || (hdr.agg.msg_type != MSG_DATA && !join)  // RESULT/QUERY/RESET...: not for a switch
                    || (hdr.agg.count != 0 && !hdr.vals.isValid())  // count not in {0, B}, truncated, JOIN with values
-                   || hdr.udp.length != expected_udp_len   // trailing bytes
-                   || hdr.ipv4.totalLen != IPV4_HDR_LEN + expected_udp_len
+                   // UDP length of a well-formed packet: 8 + 36 + 4 * count (count is 0
+                   // or B here: any other count failed the clause before). Arithmetic,
+                   // not `hdr.vals.isValid() ? ...`, which p4c makes a branch and two
+                   // tables that BMv2 runs for every packet.
+                   || hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + (hdr.agg.count << 2)  // trailing bytes
+                   || hdr.ipv4.totalLen != IPV4_HDR_LEN + hdr.udp.length
                    || (bootstrap && hdr.vals.isValid())    // a bootstrap round is header-only
                    || standard_metadata.checksum_error == 1) {
             reject_event = EV_MALFORMED;
@@ -65,7 +68,6 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
             // A JOIN has no session yet and touches no register. Its slot is
             // not checked either: JOINED names the entry's slot_base, and a
             // worker configured with another one learns that from the answer.
-            accepted = true;
         } else if (hdr.agg.session != meta.session) {
             // A process that joined before the job was reset (or never joined).
             reject_event = EV_BAD_SESSION;
@@ -77,8 +79,6 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
                    || (hdr.agg.next_block != BLOCK_NONE && hdr.agg.next_block >= hdr.agg.blocks)) {
             // A block outside the tensor the packet itself announces.
             reject_event = EV_MALFORMED;
-        } else {
-            accepted = true;
         }
     }
 }
