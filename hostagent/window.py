@@ -1,0 +1,91 @@
+"""How many streams a worker keeps in flight: an AIMD window (TCP-style) over streams.
+
+Each stream has one packet outstanding, so the number of streams a worker has
+started and not finished is its number of packets in flight. All of them at
+once (the configured slots) can overflow small switch buffers: BMv2 takes only
+32 frames of a burst per port before its receive ring drops, and each lost
+packet stalls its round for a retransmission timeout (at least 50 ms, where a
+round through BMv2 takes about a millisecond).
+
+The window starts at the configured slots, as workers did before it existed:
+a path that never loses (a software aggregator with large socket buffers)
+keeps it there. The first loss, a retransmission timeout, halves it, and so
+does every later loss event. After a loss the window grows by one stream per
+window of clean rounds (one per round trip), and only on rounds that did not
+wait in queues (at most `QUEUE_FACTOR` times the shortest round seen): growing
+past the point where packets queue adds delay and, sooner or later, the next
+loss, and this path has shown that it has a limit.
+
+Every allreduce starts its first streams back to back, a burst rather than
+rounds paced by results. After a loss, an allreduce therefore starts from a
+window known to pass as a burst: the one that followed the last loss, raised
+to 3/4 of a larger window the previous allreduce ended with (like TCP's
+restart after idle, RFC 5681 section 4.1, without the slow start).
+
+Workers may hold different windows: every slot is independent, and a worker
+only delays the start of a stream, never skips it (see HostAgent._run). In
+dense mode a lost packet stalls its round for every worker, so every worker's
+timer fires and the windows shrink together.
+"""
+from __future__ import annotations
+
+import math
+
+# A round that takes longer than this many times the shortest round seen waited
+# in queues: it does not grow the window.
+QUEUE_FACTOR = 2.0
+
+
+class StreamWindow:
+    """Congestion window over streams in flight, between `minimum` and `limit`.
+
+    Losses of rounds started before the last decrease belong to the loss event
+    that caused it (one burst loses several packets) and shrink nothing further.
+    """
+
+    def __init__(self, limit: int, minimum: int = 1) -> None:
+        if not 1 <= minimum <= limit:
+            raise ValueError(f"need 1 <= minimum <= limit, got minimum {minimum}, limit {limit}")
+        self.limit, self.minimum = limit, minimum
+        self._cwnd = float(limit)
+        self._start = math.inf  # window an allreduce starts from; infinite: no loss yet
+        self._shortest = math.inf  # shortest round seen, seconds
+        self._last_decrease = -math.inf
+        self.decreases = 0  # loss events that shrank the window
+
+    @property
+    def size(self) -> int:
+        """Streams that may be in flight now."""
+        return max(self.minimum, min(self.limit, int(self._cwnd)))
+
+    @property
+    def lossless(self) -> bool:
+        """No loss yet: the window is the configured slots."""
+        return self._start == math.inf
+
+    def restart(self) -> None:
+        """An allreduce starts."""
+        if self._cwnd > self._start:
+            self._start = max(self._start, 0.75 * self._cwnd)
+            self._cwnd = self._start
+
+    def on_round(self, latency: float) -> None:
+        """A round completed `latency` seconds after it was sent, without a
+        retransmission of ours (a retransmitted round neither grows the window
+        nor, its loss having done that, shrinks it again; nor is its latency
+        known: Karn)."""
+        self._shortest = min(self._shortest, latency)
+        if self.lossless or latency > QUEUE_FACTOR * self._shortest:
+            return
+        self._cwnd = min(self._cwnd + 1.0 / self._cwnd, float(self.limit))
+
+    def on_loss(self, round_started: float, now: float) -> bool:
+        """A round started at `round_started` is presumed lost at `now` (its
+        retransmission timer expired). Returns whether the window shrank."""
+        if round_started < self._last_decrease:
+            return False
+        self._cwnd = max(float(self.minimum), self._cwnd / 2)
+        self._start = self._cwnd
+        self._last_decrease = now
+        self.decreases += 1
+        return True
