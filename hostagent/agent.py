@@ -1,6 +1,7 @@
 """The host agent: block-sparse allreduce of numpy arrays over the p4reduce protocol."""
 from __future__ import annotations
 
+import collections
 import math
 import secrets
 import selectors
@@ -18,6 +19,7 @@ from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
 from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
 from p4reduce.hostagent.rto import RtoEstimator
 from p4reduce.hostagent.stream import ProtocolError, Stream
+from p4reduce.hostagent.window import StreamWindow
 from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
                                MsgType, fingerprint)
 from p4reduce.protocol.framing import message_limit, split_datagram
@@ -84,6 +86,8 @@ class HostAgent:
         self._incarnation = secrets.randbits(32)
         self._failed: str | None = None
         self._rto = RtoEstimator(config.timeout, config.timeout, config.max_timeout)
+        # Streams in flight, learned across allreduces like the timeout (hostagent/window.py).
+        self._window = StreamWindow(config.num_slots)
         self.last_stats = AllreduceStats()
 
     @property
@@ -302,28 +306,49 @@ class HostAgent:
             e.flush()
 
     def _run(self, streams: list[Stream], stats: AllreduceStats) -> None:
-        by_slot = {s.slot: s for s in streams}
-        timers = {s.slot: _RoundTimer(self._rto.rto, time.monotonic()) for s in streams}
-        for s in streams:
-            self._send(s.slot, s.start(), stats)
-        self._flush()
+        """Run the streams to the end, at most the window's worth in flight.
+
+        Streams start in order as the window allows and, once started, run every
+        round to the end: a worker delays a stream but never skips or pauses
+        one (in dense mode a round needs every worker, and a stream nobody has
+        started cannot finish). The lowest unfinished stream is always started
+        by every worker, so whatever windows the workers hold, it completes.
+        """
+        active: dict[int, Stream] = {}  # started and not finished, by slot: the packets in flight
+        timers: dict[int, _RoundTimer] = {}
+        waiting = collections.deque(streams)  # not started yet
+        self._window.restart()
+
+        def release() -> float:
+            """Start waiting streams up to the window; returns the earliest new deadline."""
+            now, earliest = time.monotonic(), math.inf
+            while waiting and len(active) < self._window.size:
+                s = waiting.popleft()
+                active[s.slot] = s
+                timers[s.slot] = _RoundTimer(self._rto.rto, now)
+                earliest = min(earliest, timers[s.slot].deadline)
+                self._send(s.slot, s.start(), stats)
+            self._flush()
+            return earliest
+
+        next_check = release()
         remaining = len(streams)
         sel = selectors.DefaultSelector()
         for e in self._endpoints:
             sel.register(e.sock, selectors.EVENT_READ)
         if self._group_sock is not None:
             sel.register(self._group_sock, selectors.EVENT_READ)
-        next_check = time.monotonic() + self._rto.rto
         try:
             while remaining:
                 if sel.select(max(0.0, next_check - time.monotonic())):
                     for receiver, peers in self._receivers:
                         while batch := receiver.recv():
-                            remaining -= self._process(batch, peers, by_slot, timers, stats)
-                            self._flush()
+                            remaining -= self._process(batch, peers, active, timers, stats)
+                            # Finished streams and clean rounds make room for more.
+                            next_check = min(next_check, release())
                 now = time.monotonic()
                 if remaining and now >= next_check:
-                    next_check = self._expire(streams, timers, now, stats)
+                    next_check = min(self._expire(active, timers, now, stats), release())
                     self._flush()
         finally:
             sel.close()
@@ -374,9 +399,12 @@ class HostAgent:
                 continue
             now = time.monotonic()
             if not retried:  # Karn: a retransmitted round's latency is ambiguous
-                self._rto.sample(now - timers[h.slot].started)
+                latency = now - timers[h.slot].started
+                self._rto.sample(latency)
+                self._window.on_round(latency)
             if stream.done:
                 finished += 1
+                del by_slot[h.slot], timers[h.slot]  # no longer in flight
                 continue
             if reply is not None:
                 self._send(h.slot, reply, stats)
@@ -385,18 +413,18 @@ class HostAgent:
             timers[h.slot] = _RoundTimer(self._rto.rto, now)
         return finished
 
-    def _expire(self, streams: list[Stream], timers: dict[int, _RoundTimer], now: float,
+    def _expire(self, active: dict[int, Stream], timers: dict[int, _RoundTimer], now: float,
                 stats: AllreduceStats) -> float:
-        """Retransmit for every stream whose timer ran out; returns the next check time."""
+        """Retransmit for every stream in flight whose timer ran out (and shrink the
+        window); returns the next check time."""
         cfg = self.config
         earliest = math.inf
-        for s in streams:
-            if s.done:
-                continue
+        for s in active.values():
             timer = timers[s.slot]
             if timer.deadline <= now:
                 if now - timer.started >= cfg.failure_timeout:
                     raise AllreduceTimeout(cfg, s, now - timer.started)
+                self._window.on_loss(timer.started, now)
                 s.retries += 1
                 assert s.pending is not None
                 self._send(s.slot, s.pending, stats)
