@@ -1,14 +1,24 @@
 """The host agent's window over streams in flight (hostagent/window.py): the AIMD
-policy."""
+policy on its own, and what the agent does with it (starts at most a window of
+streams, releases more as they finish, shrinks on loss, stays exact whatever
+windows the workers hold)."""
 from __future__ import annotations
 
 import math
+import socket
+import threading
+import time
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import block_sparse, run_workers
+from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.hostagent.window import QUEUE_FACTOR, StreamWindow
+from p4reduce.protocol import NONE, AggHeader, MsgType, decode_values, encode
 
 # -- the policy ---------------------------------------------------------------------------
 
@@ -117,3 +127,149 @@ def test_any_event_sequence_stays_within_bounds(limit, minimum, events):
         else:
             w.restart()
         assert minimum <= w.size <= limit
+
+
+# -- the agent ----------------------------------------------------------------------------
+
+
+class OneWorkerSwitch:
+    """A dense aggregator for a job of one worker, on loopback, that records what it
+    gets: every DATA completes its round, and the RESULT carries the packet's own
+    values (zeros when header-only) and look-ahead, as a switch would answer.
+
+    `hold`: answer nothing during the first `hold` seconds after the first DATA
+    (to see the first burst). `ring`: a queue of this many packets, served a few
+    per millisecond, that drops what arrives while it is full, like BMv2's
+    receive ring of 32 frames per port.
+    """
+
+    def __init__(self, block_size: int, num_slots: int, hold: float = 0.0, ring: int | None = None) -> None:
+        self.block_size, self.num_slots, self.hold, self.ring = block_size, num_slots, hold, ring
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.01)
+        self.first_burst: list[int] = []  # slots of the DATA that came before any answer
+        self.max_in_flight = 0
+        self.dropped = 0
+        self._open: set[int] = set()  # slots with an unanswered DATA
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return self.sock.getsockname()
+
+    def __enter__(self) -> OneWorkerSwitch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.sock.close()
+
+    def _serve(self) -> None:
+        first_data = None
+        held: list[tuple[bytes, tuple]] = []
+        queue: list[tuple[bytes, tuple]] = []
+        while not self._stop.is_set():
+            try:
+                while True:  # the first read waits a little, the others take what is there
+                    packet = self.sock.recvfrom(65535)
+                    self.sock.setblocking(False)
+                    if self.ring is not None and len(queue) >= self.ring:
+                        self.dropped += 1
+                    else:
+                        queue.append(packet)
+            except (BlockingIOError, TimeoutError):
+                pass
+            finally:
+                self.sock.settimeout(0.001 if queue else 0.01)
+            served = len(queue) if self.ring is None else 4  # per millisecond or so
+            batch, queue = queue[:served], queue[served:]
+            for raw, addr in batch:
+                h = AggHeader.unpack(raw)
+                if h.msg_type == MsgType.JOIN:  # the job's geometry as a switch has it
+                    self.sock.sendto(h._replace(msg_type=MsgType.JOINED, block=self.block_size,
+                                                next_block=self.num_slots, exp=1, next_exp=1,
+                                                session=7, blocks=0).pack(), addr)
+                    continue
+                if first_data is None:
+                    first_data = time.monotonic()
+                if first_data is not None and time.monotonic() - first_data < self.hold:
+                    self.first_burst.append(h.slot)
+                self._open.add(h.slot)
+                self.max_in_flight = max(self.max_in_flight, len(self._open))
+                held.append((raw, addr))
+            if first_data is None or time.monotonic() - first_data < self.hold:
+                continue
+            for raw, addr in held:
+                h = AggHeader.unpack(raw)
+                values = None
+                if h.block != NONE:
+                    values = (decode_values(raw, self.block_size) if h.count else
+                              np.zeros(self.block_size, np.int32))
+                result = h._replace(msg_type=MsgType.RESULT, count=0 if values is None else self.block_size)
+                self._open.discard(h.slot)
+                self.sock.sendto(encode(result, values), addr)
+            held.clear()
+
+
+def one_worker_agent(switch: OneWorkerSwitch, **cfg) -> HostAgent:
+    return HostAgent(WorkerConfig(1, 0, 1, aggregator=switch.address, mode="dense",
+                                  num_slots=switch.num_slots, block_size=switch.block_size,
+                                  message_size=0, **cfg))
+
+
+def test_agent_starts_a_window_of_streams_and_releases_more_as_they_finish():
+    B, S = 8, 32
+    x = np.arange(1, B * S * 4 + 1, dtype=np.int32)  # 4 rounds + bootstrap in every stream
+    # Held for 0.2 s, less than the agent's timeout: no retransmission in the burst.
+    with OneWorkerSwitch(B, S, hold=0.2) as switch, \
+            one_worker_agent(switch, timeout=0.5, max_timeout=0.5) as agent:
+        agent._window = lossy(S, at=4)  # as if this worker had lost packets before
+        np.testing.assert_array_equal(agent.allreduce(x), x)
+        # The first burst: the bootstraps of the window's first streams, in stream order.
+        assert switch.first_burst == [0, 1, 2, 3]
+        assert switch.max_in_flight <= agent._window.size
+        stats = agent.last_stats
+        assert stats.retransmissions == 0 and stats.packets_sent == 1 + S * 5  # JOIN, 5 rounds each
+
+
+def test_agent_shrinks_its_window_where_bursts_are_lost_and_stays_exact():
+    B, S, ring = 8, 64, 12
+    rng = np.random.default_rng(4)
+    x = block_sparse(rng, B * S * 3, B, 0.5, np.int32)
+    with OneWorkerSwitch(B, S, ring=ring) as switch, one_worker_agent(switch) as agent:
+        retransmissions = []
+        for _ in range(6):
+            np.testing.assert_array_equal(agent.allreduce(x), x)
+            retransmissions.append(agent.last_stats.retransmissions)
+        assert switch.dropped > 0 and agent._window.decreases >= 1
+        assert agent._window.size <= 2 * ring
+        # The first allreduce loses much of its first burst of 64; once the window
+        # has shrunk, the rest lose little or nothing.
+        assert retransmissions[0] >= S // 2
+        assert sum(retransmissions[3:]) < retransmissions[0]
+
+
+@pytest.mark.parametrize("mode", ["dense", "sparse"])
+def test_workers_with_different_windows_still_agree(mode):
+    """Each worker starts streams in order and never pauses a started one, so the
+    lowest unfinished stream always progresses whatever windows the others hold."""
+    n, B, S = 3, 8, 16
+    rng = np.random.default_rng(9)
+    arrays = [block_sparse(rng, B * S * 6, B, 0.4, np.int32) for _ in range(n)]
+    with AggregatorServer([JobSpec(1, n, mode=mode, num_slots=S, block_size=B)], port=0) as server:
+        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=server.address, mode=mode,
+                                         num_slots=S, block_size=B)) for r in range(n)]
+        try:
+            agents[0]._window = lossy(S, at=1)
+            agents[1]._window = lossy(S, at=3)
+            outs = run_workers(lambda r: [agents[r].allreduce(arrays[r]) for _ in range(2)], n)
+            for out in outs:
+                for result in out:
+                    np.testing.assert_array_equal(result, np.sum(arrays, axis=0))
+        finally:
+            for a in agents:
+                a.close()
