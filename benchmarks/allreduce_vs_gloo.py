@@ -4,7 +4,10 @@
 For each worker count, tensor size and block density it times:
   * p4reduce: block-sparse allreduce through the software aggregator (loopback UDP),
   * gloo dense: dist.all_reduce of the full float32 tensor,
-  * gloo sparse: dist.all_reduce of the same tensor as a torch sparse COO tensor.
+  * gloo sparse: dist.all_reduce of the same tensor as a torch sparse COO tensor,
+  * the memory-bandwidth floor: every worker process reads its whole tensor once
+    at the same time (what any allreduce of it must at least do; the scan that
+    finds its non-zero blocks is such a pass).
 Density is the fraction of non-zero blocks of --block-size elements (the data
 is generated with that block structure). Every p4reduce result is checked
 against numpy. Prints medians and ratios, writes CSV and a PNG plot.
@@ -21,6 +24,7 @@ import statistics
 import sys
 import time
 
+import numpy as np
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
@@ -32,7 +36,7 @@ from p4reduce.testbed.results import Panel, save_results
 from p4reduce.testbed.synthetic import worker_tensor
 
 FIELDS = ["workers", "size_mb", "density", "block_size", "p4reduce_ms", "gloo_dense_ms",
-          "gloo_sparse_ms", "speedup_vs_dense", "speedup_vs_sparse", "p4reduce_wire_bytes",
+          "gloo_sparse_ms", "memory_pass_ms", "over_memory_pass", "speedup_vs_dense", "speedup_vs_sparse", "p4reduce_wire_bytes",
           "nonzero_payload_bytes", "wire_over_payload"]
 
 
@@ -55,6 +59,35 @@ def _gloo_worker(rank: int, n: int, port: int, elements: int, block: int, densit
             times.append(elapsed)
     queue.put((rank, times))
     dist.destroy_process_group()
+
+
+def _memory_pass_worker(rank: int, elements: int, block: int, iterations: int, barrier,
+                        queue) -> None:
+    # A read-only pass: the integer max of the raw bits is memory-bound (vectorised, no FP).
+    bits = worker_tensor(0, rank, elements, block, 1.0).view(np.uint32)
+    times = []
+    for i in range(iterations + 1):  # first one is warm-up
+        barrier.wait()
+        start = time.perf_counter()
+        bits.max()
+        elapsed = time.perf_counter() - start
+        if i:
+            times.append(elapsed)
+    queue.put((rank, times))
+
+
+def time_memory_pass(n: int, elements: int, block: int, iterations: int) -> float:
+    """Median over iterations of the slowest of n processes reading their tensor at once."""
+    ctx = mp.get_context("spawn")
+    queue, barrier = ctx.Queue(), ctx.Barrier(n)
+    procs = [ctx.Process(target=_memory_pass_worker, args=(r, elements, block, iterations, barrier,
+                                                           queue)) for r in range(n)]
+    for p in procs:
+        p.start()
+    reports = [queue.get(timeout=900) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+    return statistics.median(max(rep[1][i] for rep in reports) for i in range(iterations))
 
 
 def time_gloo(n: int, elements: int, block: int, density: float, sparse: bool,
@@ -114,11 +147,12 @@ def main() -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     print(f"{'W':>2} {'MB':>5} {'dens':>6} | {'p4reduce':>9} {'gloo':>9} {'gloo COO':>9} | "
-          f"{'x dense':>7} {'x COO':>7} | {'wire/nz payload':>15}")
+          f"{'x dense':>7} {'x COO':>7} | {'1 pass':>7} {'/ pass':>6} | {'wire/nz payload':>15}")
     for n in args.workers:
         for mb in args.sizes_mb:
             elements = int(mb * 2**20 / 4)
             dense_ms = time_gloo(n, elements, args.block_size, 1.0, False, args.iterations) * 1e3
+            pass_ms = time_memory_pass(n, elements, args.block_size, args.iterations) * 1e3
             for density in args.densities:
                 p4 = time_p4reduce(n, elements, args.block_size, args.slots, density, args.iterations,
                                    args.multicast)
@@ -128,7 +162,8 @@ def main() -> int:
                 nz_payload = p4["block_density"] * (-(-elements // args.block_size)) * args.block_size * 4
                 row = dict(workers=n, size_mb=mb, density=density, block_size=args.block_size,
                            p4reduce_ms=round(p4_ms, 3), gloo_dense_ms=round(dense_ms, 3),
-                           gloo_sparse_ms=round(sparse_ms, 3),
+                           gloo_sparse_ms=round(sparse_ms, 3), memory_pass_ms=round(pass_ms, 3),
+                           over_memory_pass=round(p4_ms / pass_ms, 3),
                            speedup_vs_dense=round(dense_ms / p4_ms, 3),
                            speedup_vs_sparse=round(sparse_ms / p4_ms, 3),
                            p4reduce_wire_bytes=round(p4["wire_bytes_per_worker"]),
@@ -138,7 +173,8 @@ def main() -> int:
                 rows.append(row)
                 print(f"{n:>2} {mb:>5g} {density:>6.1%} | {p4_ms:>7.1f}ms {dense_ms:>7.1f}ms "
                       f"{sparse_ms:>7.1f}ms | {row['speedup_vs_dense']:>6.2f}x "
-                      f"{row['speedup_vs_sparse']:>6.2f}x | {row['wire_over_payload']}", flush=True)
+                      f"{row['speedup_vs_sparse']:>6.2f}x | {pass_ms:>5.1f}ms {row['over_memory_pass']:>5.1f}x | "
+                      f"{row['wire_over_payload']}", flush=True)
     save_results(out, FIELDS, rows, panels(rows))
     return 0
 

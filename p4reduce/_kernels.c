@@ -37,6 +37,17 @@
 #error "p4reduce/_kernels.c relies on IEEE float rounding: do not build it with -ffast-math"
 #endif
 
+/* The block loops below are compiled twice on x86-64 with GCC: for AVX2 and for
+ * the SSE2 baseline, picked at load time (an ifunc). SSE2 has no 32-bit integer
+ * max, so the scan's magnitude loop barely vectorises without AVX2; the AVX2
+ * copy runs it at memory speed. "avx2" does not enable FMA, so float rounding,
+ * and with it every result, stays bit-identical between the two copies. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define HOT_LOOP __attribute__((target_clones("avx2", "default")))
+#else
+#define HOT_LOOP
+#endif
+
 #define ABI_VERSION 1 /* p4reduce/_native.py refuses a build of another version */
 #define EXP_BIAS 127
 #define GIL_THRESHOLD 4096 /* elements */
@@ -176,7 +187,7 @@ static inline uint32_t bswap32(uint32_t u) {
 #endif
 }
 
-static void swap_copy(const char *src, Py_ssize_t count, char *dst) {
+HOT_LOOP static void swap_copy(const char *src, Py_ssize_t count, char *dst) {
     Py_ssize_t i = 0;
 #if defined(__SSE2__)
     /* Four values at a time: swap the bytes of each 16-bit half, then the halves. */
@@ -282,7 +293,7 @@ static inline int32_t max_magnitude_bits(const char *p, Py_ssize_t len) {
     return m;
 }
 
-static Py_ssize_t scan_f32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
+HOT_LOOP static Py_ssize_t scan_f32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
                            uint8_t *exps) {
     Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
     for (Py_ssize_t b = 0; b < nblocks; b++) {
@@ -302,7 +313,7 @@ static Py_ssize_t scan_f32(const char *src, Py_ssize_t count, Py_ssize_t block, 
     return -1;
 }
 
-static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
+HOT_LOOP static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
                      uint8_t *exps) {
     Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
     for (Py_ssize_t b = 0; b < nblocks; b++) {
@@ -318,7 +329,7 @@ static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_
 }
 
 /* Native byte order out. */
-static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+HOT_LOOP static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
     if (shift >= -126 && shift <= 127) {
         /* x * 2^shift is exact unless it is subnormal, and then it rounds to 0 like
          * the exact value: the same integers as the float64 path below. */
@@ -350,7 +361,7 @@ static void quantize_f32(const char *src, Py_ssize_t count, int shift, char *dst
 }
 
 /* Native byte order in; returns whether some result is not finite. */
-static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+HOT_LOOP static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
     uint32_t special = 0;
     if (-shift >= -126 && -shift <= 127) {
         /* Rounds once (int32 -> float32), then scales exactly: |q| >= 1, so the
@@ -394,7 +405,7 @@ static void copy_i32(const char *src, int src_big, Py_ssize_t count, char *dst, 
     }
 }
 
-static void accumulate_native(const char *src, Py_ssize_t count, char *acc, int first) {
+HOT_LOOP static void accumulate_native(const char *src, Py_ssize_t count, char *acc, int first) {
     for (Py_ssize_t i = 0; i < count; i++) {
         int64_t v = load_i32(src, i);
         /* unsigned: a sum past int64 (impossible from int32 packets) wraps instead of UB */
@@ -417,7 +428,7 @@ static void accumulate(const char *src, int src_big, Py_ssize_t count, char *acc
 }
 
 /* Native byte order out; returns whether some sum is outside int32. */
-static int write_sums_native(const char *acc, Py_ssize_t count, char *dst) {
+HOT_LOOP static int write_sums_native(const char *acc, Py_ssize_t count, char *dst) {
     uint64_t outside = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         uint64_t a = (uint64_t)load_i64(acc, i);
