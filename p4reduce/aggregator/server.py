@@ -8,10 +8,11 @@ import threading
 from typing import Iterable
 
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
-from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS
+from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.engine import AggregatorEngine
+from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.relay import UPSTREAM
 
 log = logging.getLogger(__name__)
@@ -20,7 +21,9 @@ MAX_DATAGRAM = 65535
 
 
 class AggregatorServer:
-    """Serves an AggregatorEngine on a UDP socket.
+    """Serves an AggregatorEngine on a UDP socket: by default the native one (`engine=
+    "native"`: the C data path, p4reduce._engine), or the pure-Python reference model
+    (`engine="python"`).
 
     A worker's results go to the address it joined from (the engine binds it,
     and admits only what the job declares); a job's results go once to its
@@ -28,8 +31,8 @@ class AggregatorServer:
     """
 
     def __init__(self, jobs: Iterable[JobSpec] = (), host: str = "127.0.0.1",
-                 port: int = AGG_UDP_PORT) -> None:
-        self.engine = AggregatorEngine(jobs)
+                 port: int = AGG_UDP_PORT, engine: str = "native") -> None:
+        self.engine = make_engine(jobs, engine)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
             self._sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
@@ -43,11 +46,10 @@ class AggregatorServer:
         # Parents of leaf jobs, resolved once (only they may send RESULTs to this server).
         self._upstream_of = {j.job_id: (socket.gethostbyname(j.upstream.host), j.upstream.port)
                              for j in self.engine.jobs() if j.upstream is not None}
-        self._upstreams = set(self._upstream_of.values())
+        self.datapath = Datapath(self.engine, self._upstream_of)
         self._stop = threading.Event()
         self._wakeup_r, self._wakeup_w = socket.socketpair()
         self._thread: threading.Thread | None = None
-        self._debug = False
 
     @property
     def address(self) -> tuple[str, int]:
@@ -81,40 +83,159 @@ class AggregatorServer:
     def serve_forever(self) -> None:
         for spec in self.engine.jobs():
             log.info("serving %s on %s:%d", spec.describe(), *self.address)
-        self._debug = log.isEnabledFor(logging.DEBUG)  # checked once: the loop is per packet
+        self.datapath.debug = log.isEnabledFor(logging.DEBUG)  # checked once: the loop is per packet
         sel = selectors.DefaultSelector()
         sel.register(self._sock, selectors.EVENT_READ)
         sel.register(self._wakeup_r, selectors.EVENT_READ)
-        receiver = BatchReceiver(self._sock)
-        sender = BatchSender(self._sock)
-        for out in self.engine.upstream_joins():  # leaves join their parents right away
-            sender.add(out.parts, self._upstream_of[out.job_id])
-        self._flush(sender)
         try:
-            while not self._stop.is_set():
-                sel.select()
-                while batch := receiver.recv():
-                    self.engine.counters.add("datagrams_in", len(batch))
-                    for datagram, addr in batch:
-                        packets, leftover = split_datagram(datagram)
-                        if leftover or not packets:  # a tail that is no whole packet (or
-                            # an empty datagram): counted like one, as a drop
-                            self._handle(datagram[len(datagram) - leftover:], addr, sender)
-                        for payload in packets:
-                            self._handle(payload, addr, sender)
-                        if sender.full:
-                            self._flush(sender)
-                    self._flush(sender)
+            if isinstance(self.engine, NativeEngine):
+                self._serve_native(sel)
+            else:
+                self._serve_python(sel)
         finally:
             sel.close()
 
-    def _flush(self, sender: BatchSender) -> None:
+    def _serve_python(self, sel: selectors.BaseSelector) -> None:
+        receiver = BatchReceiver(self._sock)
+        sender = BatchSender(self._sock)
+        self.datapath.upstream_joins(sender)
+        self.datapath.flush(sender)
+        while not self._stop.is_set():
+            sel.select()
+            while batch := receiver.recv():
+                self.datapath.python_batch(batch, sender)
+
+    def _serve_native(self, sel: selectors.BaseSelector) -> None:
+        core, fd = self.engine.core, self._sock.fileno()
+        self.datapath.upstream_joins(self.datapath.core_sender)
+        core.flush(fd)
+        while not self._stop.is_set():
+            sel.select()
+            while core.recv(fd):  # recvmmsg, the batch and sendmmsg run with the GIL released
+                self.datapath.native_batch(fd)
+
+
+Address = tuple[str, int]
+
+
+def make_engine(jobs: Iterable[JobSpec], engine: str = "native") -> AggregatorEngine:
+    """`native`: the C data path (p4reduce._engine); `python`: the reference model."""
+    if engine == "native":
+        return NativeEngine(jobs)
+    if engine == "python":
+        return AggregatorEngine(jobs)
+    raise ValueError(f"engine {engine!r}: expected 'native' or 'python'")
+
+
+class _CoreSender:
+    """Queues the Python engine's replies in the native core, in order with its own."""
+
+    def __init__(self, core) -> None:
+        self._core = core
+
+    def add(self, parts, addr: Address, pack_up_to: int = 0) -> None:
+        packet = parts[0] if len(parts) == 1 else b"".join(bytes(p) for p in parts)
+        self._core.queue(packet, addr[0], addr[1], pack_up_to)
+
+
+class _Recorder:
+    """A sender that keeps what it is given (tests): one packet per entry."""
+
+    full = False
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[bytes, Address, int]] = []
+
+    def add(self, parts, addr: Address, pack_up_to: int = 0) -> None:
+        self.sent.append((b"".join(bytes(p) for p in parts), addr, pack_up_to))
+
+    def flush(self) -> int:
+        return 0
+
+
+class Datapath:
+    """The server's loop body without the socket: datagrams in, packets to a sender,
+    logging. The Python engine handles every packet (`python_batch`); a NativeEngine's
+    core handles the batch and hands the rest to the Python engine (`native_batch`).
+    `process` runs one batch either way and returns what would be sent (tests)."""
+
+    def __init__(self, engine: AggregatorEngine, upstream_of: dict[int, Address]) -> None:
+        self.engine = engine
+        self.upstream_of = upstream_of  # a leaf job's parent, resolved
+        self._upstreams = set(upstream_of.values())
+        self.debug = False
+        self.native = isinstance(engine, NativeEngine)
+        if self.native:
+            engine.core.set_upstreams(sorted(self._upstreams))
+            self.core_sender = _CoreSender(engine.core)
+
+    @property
+    def debug(self) -> bool:
+        return self._debug
+
+    @debug.setter
+    def debug(self, value: bool) -> None:
+        self._debug = value
+        if isinstance(self.engine, NativeEngine):
+            self.engine.core.set_debug(value)
+
+    def upstream_joins(self, sender) -> None:
+        for out in self.engine.upstream_joins():  # leaves join their parents right away
+            sender.add(out.parts, self.upstream_of[out.job_id])
+
+    def flush(self, sender) -> None:
         failed = sender.flush()
         self.engine.buffers.flushed()
         if failed:  # full buffer or unreachable: the worker will retransmit
             self.engine.counters.add("send_errors", failed)
 
-    def _handle(self, payload: memoryview | bytes, addr: tuple[str, int], sender: BatchSender) -> None:
+    def python_batch(self, batch, sender) -> None:
+        self.engine.counters.add("datagrams_in", len(batch))
+        for datagram, addr in batch:
+            packets, leftover = split_datagram(datagram)
+            if leftover or not packets:  # a tail that is no whole packet (or
+                # an empty datagram): counted like one, as a drop
+                self.handle(datagram[len(datagram) - leftover:], addr, sender)
+            for payload in packets:
+                self.handle(payload, addr, sender)
+            if sender.full:
+                self.flush(sender)
+        self.flush(sender)
+
+    def native_batch(self, fd: int) -> None:
+        """Run the core's current batch to its end (fd -1: keep the output, see process)."""
+        core = self.engine.core
+        while (slow := core.run(fd)) is not None:
+            self.handle(*slow, self.core_sender)
+        self.engine.buffers.flushed()
+        self.log_core_events()
+
+    def process(self, batch: list[tuple[bytes, Address]]) -> list[tuple[bytes, Address, int]]:
+        """One batch (at most 64 datagrams) without sockets: (payload, destination, pack
+        limit) of what would be sent -- whole datagrams from the core (limit 0), single
+        packets from the Python engine (limit as given to the sender)."""
+        if self.native:
+            self.engine.core.load(batch)
+            self.native_batch(-1)
+            return [(d, a, 0) for d, a in self.engine.core.take_output()]
+        recorder = _Recorder()
+        self.python_batch([(memoryview(d), a) for d, a in batch], recorder)
+        return recorder.sent
+
+    def log_core_events(self) -> None:
+        for event in self.engine.core.events():
+            kind = event[0]
+            if kind == "allreduce":
+                log.info("job %d: allreduce %d complete", event[1], event[2])
+            elif kind == "failed":
+                log.warning("job %d failed: %s (detail %d); every worker is told until it is reset",
+                            event[1], ErrorCode(event[2]).name, event[3])
+            elif kind == "stream":
+                log.debug("job %d slot %d: stream of allreduce %d complete", *event[1:4])
+            elif kind == "drop":
+                log.debug("dropped a datagram from %s:%d: %s", *event[1], event[2])
+
+    def handle(self, payload: memoryview | bytes, addr: Address, sender) -> None:
         handled = self.engine.handle(payload, addr, from_upstream=addr in self._upstreams)
         if handled.event == "joined" and handled.replies:
             log.info("job %d worker %d joined from %s:%d", *handled.sender, *addr)
@@ -133,7 +254,7 @@ class AggregatorServer:
             log.info("job %d: allreduce %d complete", *handled.allreduce_done)
         for out in handled.replies:
             if out.worker_id == UPSTREAM:
-                sender.add(out.parts, self._upstream_of[out.job_id])
+                sender.add(out.parts, self.upstream_of[out.job_id])
                 continue
             if out.worker_id == ALL_WORKERS:
                 group = self.engine.job(out.job_id).group
@@ -151,7 +272,7 @@ class AggregatorServer:
 
 
 def sharded_servers(jobs: Iterable[JobSpec], threads: int, host: str = "127.0.0.1",
-                    port: int = AGG_UDP_PORT) -> list[AggregatorServer]:
+                    port: int = AGG_UDP_PORT, engine: str = "native") -> list[AggregatorServer]:
     """`threads` servers that split every job's streams between them (shard i serves the
     streams s with s mod threads == i), on ports port, port+1, ... (all ephemeral for 0).
     Workers list their addresses in this order (WorkerConfig.aggregators)."""
@@ -160,7 +281,7 @@ def sharded_servers(jobs: Iterable[JobSpec], threads: int, host: str = "127.0.0.
     try:
         for i in range(threads):
             shard = [j.sharded(threads)[i] if threads > 1 else j for j in jobs]
-            servers.append(AggregatorServer(shard, host=host, port=port + i if port else 0))
+            servers.append(AggregatorServer(shard, host=host, port=port + i if port else 0, engine=engine))
     except BaseException:
         for server in servers:
             server.stop()

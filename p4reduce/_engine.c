@@ -1,0 +1,1485 @@
+/*
+ * p4reduce._engine: the software aggregator's data path in C (issue 11, point 2).
+ *
+ * A Core owns, per job, the member table (rank -> session, IPv4 address and port,
+ * datagram pack limit), the job's failure, and the full state of its slots
+ * (docs/protocol.md sections 3, 4, 6 and 6.2): round, shadow bit, epochs, the
+ * allreduce's blocks and fingerprint, expected and seen bitmaps, every worker's
+ * look-ahead key, the int64 sums, the RESULTs kept for re-sends, PENDING answers,
+ * MISMATCH and OVERFLOW, and the stream / allreduce-done counts.
+ *
+ * It receives a batch of datagrams (recvmmsg), splits each into its packets
+ * (several per datagram, spec section 1), handles the common ones -- DATA and QUERY
+ * of a joined member, from its address, for a healthy job, in a served slot --
+ * with the GIL released, packs the replies up to each destination's limit and sends
+ * them (sendmmsg). Everything else (JOIN, RESET, strangers, malformed or hostile
+ * packets, failed jobs, jobs it does not hold such as hierarchical leaves, anything
+ * from a parent aggregator) stops the loop: `run` returns that packet to the Python
+ * engine (p4reduce.aggregator.native), which updates the tables here through methods
+ * and resumes the loop. Packets are thus handled strictly in arrival order.
+ *
+ * The Python classes SlotState (slot.py) and AggregatorEngine (engine.py) are the
+ * readable reference model of this file: tests/test_native_engine.py drives both with
+ * the same random traffic and compares every reply byte for byte, the counters and
+ * the final slot state.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#define ABI_VERSION 1 /* p4reduce/aggregator/native.py refuses a build of another version */
+
+#define HEADER_LEN 36
+#define PROTOCOL_VERSION 2
+#define T_DATA 1
+#define T_RESULT 2
+#define T_QUERY 3
+#define T_PENDING 4
+#define T_ERROR 8
+#define NONE_BLOCK 0xFFFFFFFFu
+#define ALL_WORKERS 0xFF
+#define EXP_BIAS 127
+#define F_OVERFLOW 1
+#define F_MISMATCH 2
+#define MAX_WORKERS 32
+#define MAX_JOBS 65536
+#define E_TENSOR 5
+#define E_SEQUENCE 6
+#define E_BAD_BLOCKS 7
+#define IOV_PARTS 1024           /* the kernel's IOV_MAX: packets one datagram may gather */
+#define FLUSH_BYTES (128 << 10)  /* as BatchSender.full */
+#define RECV_BUF 65536
+#define STREAMS_DONE_KEPT 4      /* epochs whose stream count is remembered (as engine.py) */
+#define END_KEY (((uint64_t)NONE_BLOCK << 8) | 255u)
+
+/* ---------------------------------------------------------------------------
+ * Counters: the Python engine's names and meanings (p4reduce.aggregator.engine).
+ */
+enum {
+    C_DATAGRAMS_IN, C_PACKETS_IN, C_BYTES_IN, C_PACKETS_OUT, C_BYTES_OUT,
+    C_COUNTED, C_COMPLETED, C_RESENT, C_FAILED,
+    C_DROP_STALE, C_DROP_PENDING, C_DROP_DUPLICATE, C_DROP_UNEXPECTED, C_DROP_BAD_EXP,
+    C_DROP_BAD_COUNT,
+    C_STREAMS_COMPLETED, C_ALLREDUCES_COMPLETED, C_JOBS_FAILED, C_DROP_NO_ADDRESS, C_SEND_ERRORS,
+    C_N
+};
+static const char *counter_names[C_N] = {
+    "datagrams_in", "packets_in", "bytes_in", "packets_out", "bytes_out",
+    "counted", "completed", "resent", "failed",
+    "drop_stale", "drop_pending", "drop_duplicate", "drop_unexpected", "drop_bad_exp",
+    "drop_bad_count",
+    "streams_completed", "allreduces_completed", "jobs_failed", "drop_no_address", "send_errors",
+};
+
+/* Events for the Python side's log (drained by `events()`). */
+enum { L_ALLREDUCE = 1, L_FAILED = 2, L_STREAM = 3, L_DROP = 4 };
+typedef struct {
+    uint32_t kind, job, a, b, c;
+} logevent_t;
+
+/* ---------------------------------------------------------------------------
+ * State
+ */
+typedef struct {
+    uint32_t epoch, block, fingerprint, len;
+    uint8_t shadow;
+    uint8_t *payload; /* the RESULT; worker_id is rewritten per copy */
+} stored_t;
+
+typedef struct {
+    uint64_t round;
+    uint32_t epoch, prev_epoch;
+    uint8_t has_epoch, has_prev;
+    uint32_t blocks, fingerprint;
+    uint8_t mismatch_code; /* 0: the round's packets agree */
+    uint32_t mismatch_detail;
+    uint32_t block;
+    uint8_t exp;
+    uint32_t expected, seen;
+    uint8_t acc_empty;
+    uint64_t keys[MAX_WORKERS];
+    stored_t *hist;
+    uint32_t hist_len, hist_cap;
+    uint8_t hist_sorted; /* entries: one epoch, blocks ascending after the first */
+    int64_t acc[];
+} slot_t;
+
+typedef struct {
+    uint8_t present;
+    uint32_t session, ip; /* ip in network byte order */
+    uint16_t port;        /* host byte order */
+    int32_t pack;
+} member_t;
+
+typedef struct {
+    uint32_t job_id, n, dense, slot_base, num_slots, block_size, shard_index, shard_count;
+    uint32_t all_workers;
+    uint8_t multicast;
+    uint32_t group_ip;
+    uint16_t group_port;
+    member_t members[MAX_WORKERS];
+    uint8_t failed, started;
+    uint8_t fail_code;
+    uint32_t fail_detail;
+    uint32_t sd_epoch[STREAMS_DONE_KEPT + 1], sd_count[STREAMS_DONE_KEPT + 1];
+    uint32_t sd_len;
+    slot_t **slots;
+} job_t;
+
+typedef struct {
+    uint32_t off, len, next;
+} opkt_t;
+typedef struct {
+    uint32_t ip;
+    uint16_t port;
+    uint32_t size, npkts, head, tail;
+} odgram_t;
+
+typedef struct {
+    PyObject_HEAD
+    pthread_mutex_t mu;
+    job_t **jobs;
+    uint64_t counters[C_N];
+    int debug;
+    /* upstream (parent aggregator) addresses: their packets always go to Python */
+    uint32_t *up_ip;
+    uint16_t *up_port;
+    Py_ssize_t n_up;
+    /* receive batch */
+    int batch;
+    uint8_t *rbuf;
+    struct mmsghdr *rmsgs;
+    struct iovec *riovs;
+    struct sockaddr_in *rnames;
+    uint32_t *rlen, *rip;
+    uint16_t *rport;
+    int rn, cur, phase;
+    uint32_t off, good_end;
+    /* send queue: packets copied into an arena, datagrams as linked lists of them */
+    uint8_t *arena;
+    size_t arena_len, arena_cap;
+    opkt_t *pkts;
+    uint32_t npkts, pkts_cap;
+    odgram_t *dgrams;
+    uint32_t ndgrams, dgrams_cap;
+    size_t queued_bytes;
+    uint64_t *omap_key; /* open datagram per address (packing): key ip<<16|port, +1 */
+    uint32_t *omap_val;
+    uint32_t omap_cap, omap_used;
+    struct mmsghdr *smsgs;
+    struct iovec *siovs;
+    struct sockaddr_in *snames;
+    uint32_t smsgs_cap, snames_cap, siovs_cap;
+    /* test / benchmark output (fd -1): records ip(4) port(2) len(4) bytes */
+    uint8_t *out;
+    size_t out_len, out_cap;
+    logevent_t *log;
+    uint32_t log_len, log_cap;
+    int nomem;
+} Core;
+
+/* ---------------------------------------------------------------------------
+ * Helpers
+ */
+static inline uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static inline uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static inline void put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+static inline void count(Core *c, int i, uint64_t v) {
+    /* One writer (the thread holding the mutex); readers load without it. */
+    __atomic_store_n(&c->counters[i], c->counters[i] + v, __ATOMIC_RELAXED);
+}
+static inline int epoch_is_newer(uint32_t candidate, uint32_t current) {
+    uint32_t d = candidate - current;
+    return d != 0 && d < 0x80000000u;
+}
+
+typedef struct {
+    uint8_t type, worker, flags, shadow, exp, next_exp;
+    uint16_t job, slot, count;
+    uint32_t epoch, block, next_block, session, blocks, fingerprint;
+} hdr_t;
+
+static inline void parse(const uint8_t *p, hdr_t *h) {
+    h->type = p[1];
+    h->job = be16(p + 2);
+    h->worker = p[4];
+    h->flags = p[5];
+    uint16_t pool = be16(p + 6);
+    h->slot = pool & 0x7FFF;
+    h->shadow = (uint8_t)(pool >> 15);
+    h->epoch = be32(p + 8);
+    h->block = be32(p + 12);
+    h->next_block = be32(p + 16);
+    h->exp = p[20];
+    h->next_exp = p[21];
+    h->count = be16(p + 22);
+    h->session = be32(p + 24);
+    h->blocks = be32(p + 28);
+    h->fingerprint = be32(p + 32);
+}
+
+static inline void write_header(uint8_t *p, uint8_t type, uint32_t job, uint8_t worker, uint8_t flags,
+                                uint32_t slot, uint32_t shadow, uint32_t epoch, uint32_t block,
+                                uint32_t next_block, uint8_t exp, uint8_t next_exp, uint32_t count_,
+                                uint32_t session, uint32_t blocks, uint32_t fingerprint) {
+    p[0] = PROTOCOL_VERSION;
+    p[1] = type;
+    put16(p + 2, job);
+    p[4] = worker;
+    p[5] = flags;
+    put16(p + 6, (shadow & 1) << 15 | slot);
+    put32(p + 8, epoch);
+    put32(p + 12, block);
+    put32(p + 16, next_block);
+    p[20] = exp;
+    p[21] = next_exp;
+    put16(p + 22, count_);
+    put32(p + 24, session);
+    put32(p + 28, blocks);
+    put32(p + 32, fingerprint);
+}
+
+static int grow(void **buf, uint32_t *cap, uint32_t need, size_t item) {
+    if (need <= *cap) return 0;
+    uint32_t n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    void *p = realloc(*buf, (size_t)n * item);
+    if (!p) return -1;
+    *buf = p;
+    *cap = n;
+    return 0;
+}
+
+static void log_event(Core *c, uint32_t kind, uint32_t job, uint32_t a, uint32_t b, uint32_t cc) {
+    if (c->log_len >= 1u << 20) return; /* nobody drains it: keep memory bounded */
+    if (grow((void **)&c->log, &c->log_cap, c->log_len + 1, sizeof(logevent_t))) return;
+    c->log[c->log_len++] = (logevent_t){kind, job, a, b, cc};
+}
+
+/* ---------------------------------------------------------------------------
+ * Send queue: the same packing as p4reduce.transport.batchio.BatchSender.add
+ */
+static void omap_clear(Core *c) {
+    if (c->omap_used) memset(c->omap_key, 0, c->omap_cap * sizeof(uint64_t));
+    c->omap_used = 0;
+}
+
+static uint32_t *omap_slot(Core *c, uint32_t ip, uint16_t port, int insert) {
+    uint64_t key = ((uint64_t)ip << 16 | port) + 1;
+    uint32_t mask = c->omap_cap - 1;
+    uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+    for (;;) {
+        if (c->omap_key[i] == key) return &c->omap_val[i];
+        if (c->omap_key[i] == 0) {
+            if (!insert || c->omap_used * 2 >= c->omap_cap) return NULL;
+            c->omap_key[i] = key;
+            c->omap_used++;
+            return &c->omap_val[i];
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* Room for a packet of `len` bytes to (ip, port), packed with earlier ones up to `pack`
+ * bytes (0: a datagram of its own). Returns where to write it (valid until the next call). */
+static uint8_t *out_packet(Core *c, uint32_t ip, uint16_t port, uint32_t pack, uint32_t len) {
+    if (c->arena_len + len > c->arena_cap) {
+        size_t n = c->arena_cap ? c->arena_cap : (1 << 20);
+        while (n < c->arena_len + len) n *= 2;
+        uint8_t *a = realloc(c->arena, n);
+        if (!a) { c->nomem = 1; return NULL; }
+        c->arena = a;
+        c->arena_cap = n;
+    }
+    if (grow((void **)&c->pkts, &c->pkts_cap, c->npkts + 1, sizeof(opkt_t))) { c->nomem = 1; return NULL; }
+    uint32_t pi = c->npkts++;
+    c->pkts[pi] = (opkt_t){(uint32_t)c->arena_len, len, UINT32_MAX};
+    uint8_t *dst = c->arena + c->arena_len;
+    c->arena_len += len;
+    c->queued_bytes += len;
+    uint32_t *open = pack ? omap_slot(c, ip, port, 0) : NULL;
+    if (open) {
+        odgram_t *d = &c->dgrams[*open];
+        if (d->size + len <= pack && d->npkts + 1 <= IOV_PARTS) {
+            c->pkts[d->tail].next = pi;
+            d->tail = pi;
+            d->size += len;
+            d->npkts++;
+            return dst;
+        }
+    }
+    if (grow((void **)&c->dgrams, &c->dgrams_cap, c->ndgrams + 1, sizeof(odgram_t))) { c->nomem = 1; return NULL; }
+    uint32_t di = c->ndgrams++;
+    c->dgrams[di] = (odgram_t){ip, port, len, 1, pi, pi};
+    if (pack) {
+        if (open) *open = di;
+        else if ((open = omap_slot(c, ip, port, 1)) != NULL) *open = di;
+    }
+    return dst;
+}
+
+static void reset_queue(Core *c) {
+    c->arena_len = 0;
+    c->npkts = c->ndgrams = 0;
+    c->queued_bytes = 0;
+    omap_clear(c);
+    if (c->arena_cap > (64u << 20)) { /* a burst made it huge: give the memory back */
+        free(c->arena);
+        c->arena = NULL;
+        c->arena_cap = 0;
+    }
+}
+
+/* Hand every queued datagram to the kernel (fd >= 0), to the output records (-1), or
+ * nowhere (-2: benchmarks of the engine alone). */
+static void flush(Core *c, int fd) {
+    if (!c->ndgrams) { reset_queue(c); return; }
+    if (fd == -1) {
+        size_t need = c->out_len;
+        for (uint32_t i = 0; i < c->ndgrams; i++) need += 10 + c->dgrams[i].size;
+        if (need > c->out_cap) {
+            size_t n = c->out_cap ? c->out_cap : 65536;
+            while (n < need) n *= 2;
+            uint8_t *o = realloc(c->out, n);
+            if (!o) { c->nomem = 1; reset_queue(c); return; }
+            c->out = o;
+            c->out_cap = n;
+        }
+        for (uint32_t i = 0; i < c->ndgrams; i++) {
+            odgram_t *d = &c->dgrams[i];
+            uint8_t *o = c->out + c->out_len;
+            memcpy(o, &d->ip, 4);
+            memcpy(o + 4, &d->port, 2);
+            memcpy(o + 6, &d->size, 4);
+            o += 10;
+            for (uint32_t p = d->head; p != UINT32_MAX; p = c->pkts[p].next) {
+                memcpy(o, c->arena + c->pkts[p].off, c->pkts[p].len);
+                o += c->pkts[p].len;
+            }
+            c->out_len += 10 + d->size;
+        }
+    } else if (fd >= 0) {
+        if (grow((void **)&c->smsgs, &c->smsgs_cap, c->ndgrams, sizeof(struct mmsghdr)) ||
+            grow((void **)&c->snames, &c->snames_cap, c->ndgrams, sizeof(struct sockaddr_in)) ||
+            grow((void **)&c->siovs, &c->siovs_cap, c->npkts, sizeof(struct iovec))) {
+            c->nomem = 1;
+            reset_queue(c);
+            return;
+        }
+        uint32_t iv = 0;
+        for (uint32_t i = 0; i < c->ndgrams; i++) {
+            odgram_t *d = &c->dgrams[i];
+            struct mmsghdr *m = &c->smsgs[i];
+            memset(m, 0, sizeof(*m));
+            memset(&c->snames[i], 0, sizeof(struct sockaddr_in));
+            c->snames[i].sin_family = AF_INET;
+            c->snames[i].sin_addr.s_addr = d->ip;
+            c->snames[i].sin_port = htons(d->port);
+            m->msg_hdr.msg_name = &c->snames[i];
+            m->msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+            m->msg_hdr.msg_iov = &c->siovs[iv];
+            m->msg_hdr.msg_iovlen = d->npkts;
+            for (uint32_t p = d->head; p != UINT32_MAX; p = c->pkts[p].next) {
+                c->siovs[iv].iov_base = c->arena + c->pkts[p].off;
+                c->siovs[iv].iov_len = c->pkts[p].len;
+                iv++;
+            }
+        }
+        uint32_t done = 0;
+        while (done < c->ndgrams) {
+            int sent = sendmmsg(fd, &c->smsgs[done], c->ndgrams - done, 0);
+            if (sent <= 0) {
+                if (sent < 0 && errno == EINTR) continue;
+                done++; /* refused (full buffer, unreachable): the worker will retransmit */
+                count(c, C_SEND_ERRORS, 1);
+            } else {
+                done += (uint32_t)sent;
+            }
+        }
+    }
+    reset_queue(c);
+}
+
+/* ---------------------------------------------------------------------------
+ * Slots (the model: p4reduce/aggregator/slot.py, SlotState)
+ */
+static void free_slot(slot_t *s) {
+    if (!s) return;
+    for (uint32_t i = 0; i < s->hist_len; i++) free(s->hist[i].payload);
+    free(s->hist);
+    free(s);
+}
+
+static slot_t *get_slot(job_t *job, uint32_t index) {
+    slot_t *s = job->slots[index];
+    if (s) return s;
+    s = calloc(1, sizeof(slot_t) + (size_t)job->block_size * sizeof(int64_t));
+    if (!s) return NULL;
+    s->block = NONE_BLOCK;
+    s->exp = EXP_BIAS;
+    s->expected = job->all_workers;
+    s->acc_empty = 1;
+    for (int w = 0; w < MAX_WORKERS; w++) s->keys[w] = END_KEY;
+    s->hist_sorted = 1;
+    job->slots[index] = s;
+    return s;
+}
+
+static int is_current(slot_t *s, const hdr_t *h) {
+    if (h->shadow != (s->round & 1) || h->block != s->block) return 0;
+    if (s->block == NONE_BLOCK && s->seen == 0)
+        return !s->has_epoch || epoch_is_newer(h->epoch, s->epoch);
+    if (s->block == NONE_BLOCK && h->epoch != s->epoch)
+        return !s->has_prev || epoch_is_newer(h->epoch, s->prev_epoch);
+    return h->epoch == s->epoch;
+}
+
+static stored_t *find_stored(slot_t *s, uint32_t epoch, uint32_t block) {
+    if (!s->hist_len) return NULL;
+    if (s->hist_sorted) { /* one epoch; NONE first, then blocks ascending */
+        if (s->hist[0].epoch != epoch) return NULL;
+        if (block == NONE_BLOCK) return s->hist[0].block == NONE_BLOCK ? &s->hist[0] : NULL;
+        uint32_t lo = s->hist[0].block == NONE_BLOCK ? 1 : 0, hi = s->hist_len;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (s->hist[mid].block < block) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo < s->hist_len && s->hist[lo].block == block ? &s->hist[lo] : NULL;
+    }
+    for (uint32_t i = s->hist_len; i-- > 0;)
+        if (s->hist[i].epoch == epoch && s->hist[i].block == block) return &s->hist[i];
+    return NULL;
+}
+
+/* history[(epoch, block)] = entry (a dict assignment: replaces an equal key in place) */
+static int store_result(slot_t *s, stored_t e) {
+    if (s->hist_len) {
+        stored_t *last = &s->hist[s->hist_len - 1];
+        int ascending = s->hist_sorted && e.epoch == s->hist[0].epoch && e.block != NONE_BLOCK &&
+                        (last->block == NONE_BLOCK ? s->hist_len == 1 : e.block > last->block);
+        if (!ascending) {
+            stored_t *old = find_stored(s, e.epoch, e.block);
+            if (old) {
+                free(old->payload);
+                *old = e;
+                return 0;
+            }
+            s->hist_sorted = 0;
+        }
+    }
+    if (grow((void **)&s->hist, &s->hist_cap, s->hist_len + 1, sizeof(stored_t))) return -1;
+    s->hist[s->hist_len++] = e;
+    return 0;
+}
+
+static void clear_history(slot_t *s) {
+    for (uint32_t i = 0; i < s->hist_len; i++) free(s->hist[i].payload);
+    s->hist_len = 0;
+    s->hist_sorted = 1;
+    if (s->hist_cap > 64) {
+        free(s->hist);
+        s->hist = NULL;
+        s->hist_cap = 0;
+    }
+}
+
+/* A unicast to member w of the job (the server's `destination`), or drop_no_address. */
+static uint8_t *to_member(Core *c, job_t *job, uint32_t w, uint32_t len) {
+    member_t *m = &job->members[w];
+    if (!m->present) {
+        count(c, C_DROP_NO_ADDRESS, 1);
+        return NULL;
+    }
+    return out_packet(c, m->ip, m->port, (uint32_t)m->pack, len);
+}
+
+static uint32_t group_pack(job_t *job) {
+    int32_t best = -1;
+    for (uint32_t w = 0; w < job->n; w++)
+        if (job->members[w].present && (best < 0 || job->members[w].pack < best)) best = job->members[w].pack;
+    return best < 0 ? 0 : (uint32_t)best;
+}
+
+typedef struct {
+    int event;       /* counter index */
+    uint32_t out_packets;
+    uint64_t out_bytes;
+    uint8_t fail_code; /* JobFailure raised */
+    uint32_t fail_detail;
+    uint8_t round_failed; /* a MISMATCH round completed */
+    uint8_t stream_done;
+} outcome_t;
+
+static void pending(Core *c, job_t *job, slot_t *s, const hdr_t *h, int event, outcome_t *o) {
+    o->event = event;
+    o->out_packets = 1;
+    o->out_bytes = HEADER_LEN;
+    uint8_t *p = to_member(c, job, h->worker, HEADER_LEN);
+    if (p)
+        write_header(p, T_PENDING, job->job_id, h->worker, 0, h->slot, h->shadow, h->epoch, h->block,
+                     s->expected & ~s->seen, h->exp, 0, 0, h->session, h->blocks, h->fingerprint);
+}
+
+static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o) {
+    stored_t *st = find_stored(s, h->epoch, h->block);
+    if (!st || st->shadow != h->shadow || st->fingerprint != h->fingerprint) {
+        o->event = C_DROP_STALE;
+        return;
+    }
+    o->event = C_RESENT;
+    o->out_packets = 1;
+    o->out_bytes = st->len;
+    uint8_t *p = to_member(c, job, h->worker, st->len);
+    if (p) {
+        memcpy(p, st->payload, st->len);
+        p[4] = h->worker;
+    }
+}
+
+static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
+    uint64_t key = s->keys[0];
+    for (uint32_t w = 1; w < job->n; w++)
+        if (s->keys[w] < key) key = s->keys[w];
+    uint32_t next_block = (uint32_t)(key >> 8);
+    uint8_t next_exp = (uint8_t)(255 - (key & 0xFF));
+    uint8_t flags = 0;
+    if (s->mismatch_code) {
+        flags = F_MISMATCH;
+        o->round_failed = 1;
+        o->fail_code = s->mismatch_code;
+        o->fail_detail = s->mismatch_detail;
+    }
+    uint32_t cnt = s->block == NONE_BLOCK ? 0 : job->block_size;
+    uint32_t len = HEADER_LEN + 4 * cnt;
+    uint8_t *payload = malloc(len);
+    if (!payload) { c->nomem = 1; o->event = C_COMPLETED; return; }
+    if (cnt) {
+        if (s->acc_empty) memset(s->acc, 0, cnt * sizeof(int64_t));
+        int outside = 0;
+        uint8_t *v = payload + HEADER_LEN;
+        for (uint32_t i = 0; i < cnt; i++) {
+            int64_t a = s->acc[i];
+            outside |= a < INT32_MIN || a > INT32_MAX;
+            uint32_t u = __builtin_bswap32((uint32_t)a);
+            memcpy(v + 4 * i, &u, 4);
+        }
+        if (outside) flags |= F_OVERFLOW;
+    }
+    write_header(payload, T_RESULT, job->job_id, job->multicast ? ALL_WORKERS : 0, flags, last->slot,
+                 (uint32_t)(s->round & 1), last->epoch, s->block, next_block, s->exp, next_exp, cnt,
+                 last->session, last->blocks, last->fingerprint);
+    /* publish: keep it for re-sends, address a copy to every worker */
+    if (s->block == NONE_BLOCK) clear_history(s);
+    stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), payload};
+    if (store_result(s, e)) { free(payload); payload = NULL; c->nomem = 1; }
+    o->event = C_COMPLETED;
+    if (job->multicast) {
+        o->out_packets = 1;
+        o->out_bytes = len;
+        uint8_t *p = payload ? out_packet(c, job->group_ip, job->group_port, group_pack(job), len) : NULL;
+        if (p) memcpy(p, payload, len);
+    } else {
+        o->out_packets = job->n;
+        o->out_bytes = (uint64_t)len * job->n;
+        for (uint32_t w = 0; w < job->n; w++) {
+            uint8_t *p = payload ? to_member(c, job, w, len) : NULL;
+            if (p) {
+                memcpy(p, payload, len);
+                p[4] = (uint8_t)w;
+            }
+        }
+    }
+    /* advance */
+    s->round++;
+    s->seen = 0;
+    s->acc_empty = 1;
+    s->block = next_block;
+    if (next_block == NONE_BLOCK) {
+        s->exp = EXP_BIAS;
+        s->expected = job->all_workers;
+        return;
+    }
+    s->exp = next_exp;
+    if (job->dense) {
+        s->expected = job->all_workers;
+    } else {
+        uint32_t e2 = 0;
+        for (uint32_t w = 0; w < job->n; w++)
+            if ((uint32_t)(s->keys[w] >> 8) == next_block) e2 |= 1u << w;
+        s->expected = e2;
+    }
+}
+
+static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_t *values, outcome_t *o) {
+    if (!is_current(s, h)) { resend(c, job, s, h, o); return; }
+    uint32_t bit = 1u << h->worker;
+    if (!(s->expected & bit)) { o->event = C_DROP_UNEXPECTED; return; }
+    if (s->seen & bit) { pending(c, job, s, h, C_DROP_DUPLICATE, o); return; }
+    if (h->exp != s->exp) { o->event = C_DROP_BAD_EXP; return; }
+    if (s->block == NONE_BLOCK && h->count) { o->event = C_DROP_BAD_COUNT; return; }
+    uint32_t stream = h->slot - job->slot_base;
+    /* the allreduce's epoch, tensor and fingerprint: adopted or compared */
+    if (s->seen == 0 && s->block == NONE_BLOCK) {
+        s->blocks = h->blocks;
+        s->fingerprint = h->fingerprint;
+        s->mismatch_code = 0;
+        if (stream >= h->blocks) { o->fail_code = E_BAD_BLOCKS; o->fail_detail = h->worker; return; }
+    } else {
+        uint8_t problem = 0;
+        if (h->epoch != s->epoch) problem = E_SEQUENCE;
+        else if (h->blocks != s->blocks || h->fingerprint != s->fingerprint) problem = E_TENSOR;
+        if (problem) {
+            if (s->block != NONE_BLOCK) { o->fail_code = problem; o->fail_detail = h->worker; return; }
+            if (!s->mismatch_code) {
+                s->mismatch_code = problem;
+                s->mismatch_detail = h->worker;
+            }
+        }
+    }
+    /* the look-ahead stays in the stream, inside the tensor, and moves forward */
+    uint32_t nxt = h->next_block;
+    if (nxt != NONE_BLOCK &&
+        (nxt >= h->blocks || nxt % job->num_slots != stream || (s->block != NONE_BLOCK && nxt <= s->block))) {
+        o->fail_code = E_BAD_BLOCKS;
+        o->fail_detail = h->worker;
+        return;
+    }
+    if (s->seen == 0) {
+        if (s->block == NONE_BLOCK) {
+            s->prev_epoch = s->epoch;
+            s->has_prev = s->has_epoch;
+        }
+        s->epoch = h->epoch;
+        s->has_epoch = 1;
+    }
+    if (values) {
+        uint32_t cnt = h->count;
+        int64_t *acc = s->acc;
+        if (s->acc_empty) {
+            for (uint32_t i = 0; i < cnt; i++) {
+                uint32_t u;
+                memcpy(&u, values + 4 * i, 4);
+                acc[i] = (int32_t)__builtin_bswap32(u);
+            }
+        } else {
+            for (uint32_t i = 0; i < cnt; i++) {
+                uint32_t u;
+                memcpy(&u, values + 4 * i, 4);
+                acc[i] += (int32_t)__builtin_bswap32(u);
+            }
+        }
+        s->acc_empty = 0;
+    }
+    s->keys[h->worker] = (uint64_t)h->next_block << 8 | (uint8_t)(255 - h->next_exp);
+    s->seen |= bit;
+    if (s->seen != s->expected) { o->event = C_COUNTED; return; }
+    complete(c, job, s, h, o);
+}
+
+/* engine.py's _Job.stream_ended: True when the allreduce's last stream (of this shard) ended */
+static int stream_ended(job_t *job, uint32_t epoch, uint32_t blocks) {
+    uint32_t i = 0;
+    while (i < job->sd_len && job->sd_epoch[i] != epoch) i++;
+    if (i == job->sd_len) {
+        job->sd_epoch[i] = epoch;
+        job->sd_count[i] = 0;
+        job->sd_len++;
+    }
+    uint32_t done = ++job->sd_count[i];
+    uint32_t used = job->num_slots < blocks ? job->num_slots : blocks;
+    int64_t want = ((int64_t)used - job->shard_index + job->shard_count - 1) / job->shard_count;
+    if (want < 0) want = 0;
+    if ((int64_t)done < want) {
+        while (job->sd_len > STREAMS_DONE_KEPT) {
+            memmove(job->sd_epoch, job->sd_epoch + 1, (job->sd_len - 1) * sizeof(uint32_t));
+            memmove(job->sd_count, job->sd_count + 1, (job->sd_len - 1) * sizeof(uint32_t));
+            job->sd_len--;
+        }
+        return 0;
+    }
+    memmove(job->sd_epoch + i, job->sd_epoch + i + 1, (job->sd_len - i - 1) * sizeof(uint32_t));
+    memmove(job->sd_count + i, job->sd_count + i + 1, (job->sd_len - i - 1) * sizeof(uint32_t));
+    job->sd_len--;
+    return 1;
+}
+
+static inline int from_upstream(Core *c, uint32_t ip, uint16_t port) {
+    for (Py_ssize_t i = 0; i < c->n_up; i++)
+        if (c->up_ip[i] == ip && c->up_port[i] == port) return 1;
+    return 0;
+}
+
+/* One packet (exactly HEADER_LEN + 4*count bytes). 1: handled here; 0: for Python.
+ * Takes exactly what engine.py's _dispatch hands to a slot of a non-relay job. */
+static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port) {
+    if (len < HEADER_LEN || p[0] != PROTOCOL_VERSION || (p[1] != T_DATA && p[1] != T_QUERY)) return 0;
+    job_t *job = c->jobs[be16(p + 2)];
+    if (!job) return 0;
+    hdr_t h;
+    parse(p, &h);
+    if (h.worker >= job->n) return 0;
+    if (h.count && (h.count != job->block_size || h.type != T_DATA)) return 0;
+    if (h.slot < job->slot_base || h.slot - job->slot_base >= job->num_slots) return 0;
+    member_t *m = &job->members[h.worker];
+    if (!m->present || m->session != h.session || m->ip != ip || m->port != port) return 0;
+    if ((h.slot - job->slot_base) % job->shard_count != job->shard_index) return 0;
+    if (job->failed || (c->n_up && from_upstream(c, ip, port))) return 0;
+    slot_t *s = get_slot(job, h.slot - job->slot_base);
+    if (!s) return 0; /* out of memory: Python's path will fail loudly */
+
+    outcome_t o = {0};
+    if (h.type == T_QUERY) {
+        if (is_current(s, &h)) pending(c, job, s, &h, C_DROP_PENDING, &o);
+        else resend(c, job, s, &h, &o);
+    } else {
+        on_data(c, job, s, &h, h.count ? p + HEADER_LEN : NULL, &o);
+    }
+    count(c, C_PACKETS_IN, 1);
+    count(c, C_BYTES_IN, len);
+    if (o.fail_code && !o.round_failed) {
+        /* JobFailure: the job fails (first cause wins); the sender gets an ERROR */
+        if (!job->failed) {
+            job->failed = 1;
+            job->fail_code = o.fail_code;
+            job->fail_detail = o.fail_detail;
+        }
+        uint8_t *e = out_packet(c, ip, port, 0, HEADER_LEN);
+        if (e)
+            write_header(e, T_ERROR, job->job_id, h.worker, 0, h.slot, h.shadow, h.epoch, job->fail_code,
+                         job->fail_detail, h.exp, h.next_exp, 0, h.session, h.blocks, h.fingerprint);
+        count(c, C_FAILED, 1);
+        count(c, C_PACKETS_OUT, 1);
+        count(c, C_BYTES_OUT, HEADER_LEN);
+        count(c, C_JOBS_FAILED, 1);
+        log_event(c, L_FAILED, job->job_id, job->fail_code, job->fail_detail, 0);
+        return 1;
+    }
+    count(c, o.event, 1);
+    if (o.out_packets) {
+        count(c, C_PACKETS_OUT, o.out_packets);
+        count(c, C_BYTES_OUT, o.out_bytes);
+    }
+    if (o.event == C_COUNTED || o.event == C_COMPLETED) job->started = 1;
+    if (c->debug && o.event >= C_DROP_STALE && o.event <= C_DROP_BAD_COUNT)
+        log_event(c, L_DROP, ip, port, (uint32_t)o.event, 0);
+    if (o.round_failed) { /* the MISMATCH RESULT went to everyone: now fail the job */
+        if (!job->failed) {
+            job->failed = 1;
+            job->fail_code = o.fail_code;
+            job->fail_detail = o.fail_detail;
+        }
+        count(c, C_JOBS_FAILED, 1);
+        log_event(c, L_FAILED, job->job_id, job->fail_code, job->fail_detail, 0);
+        return 1;
+    }
+    if (o.event == C_COMPLETED && s->block == NONE_BLOCK) {
+        count(c, C_STREAMS_COMPLETED, 1);
+        if (c->debug) log_event(c, L_STREAM, job->job_id, h.slot, h.epoch, 0);
+        if (stream_ended(job, h.epoch, s->blocks)) {
+            count(c, C_ALLREDUCES_COMPLETED, 1);
+            log_event(c, L_ALLREDUCE, job->job_id, h.epoch, 0, 0);
+        }
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------
+ * The batch loop
+ */
+typedef struct {
+    const uint8_t *p;
+    uint32_t len, ip;
+    uint16_t port;
+} slow_t;
+
+/* Handles the batch from the cursor on. Returns 1 with *slow set when a packet is for
+ * Python (the cursor is past it), 0 when the batch is done (replies flushed). */
+static int process(Core *c, int fd, slow_t *slow) {
+    while (c->cur < c->rn) {
+        const uint8_t *d = c->rbuf + (size_t)c->cur * RECV_BUF;
+        uint32_t dlen = c->rlen[c->cur], ip = c->rip[c->cur];
+        uint16_t port = c->rport[c->cur];
+        if (c->phase == 0) {
+            uint32_t off = 0, npk = 0;
+            while (dlen - off >= HEADER_LEN) {
+                uint32_t end = off + HEADER_LEN + 4u * be16(d + off + 22);
+                if (end > dlen) break;
+                off = end;
+                npk++;
+            }
+            c->good_end = off;
+            c->off = 0;
+            c->phase = 1;
+            if (off < dlen || npk == 0) { /* a tail that is no whole packet, or an empty datagram */
+                *slow = (slow_t){d + off, dlen - off, ip, port};
+                return 1;
+            }
+        }
+        while (c->off < c->good_end) {
+            const uint8_t *p = d + c->off;
+            uint32_t plen = HEADER_LEN + 4u * be16(p + 22);
+            c->off += plen;
+            if (!fast_packet(c, p, plen, ip, port)) {
+                *slow = (slow_t){p, plen, ip, port};
+                return 1;
+            }
+        }
+        c->cur++;
+        c->phase = 0;
+        if (c->queued_bytes >= FLUSH_BYTES) flush(c, fd);
+    }
+    flush(c, fd);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Python interface
+ */
+static void lock(Core *c) {
+    if (pthread_mutex_trylock(&c->mu) != 0) {
+        Py_BEGIN_ALLOW_THREADS
+        pthread_mutex_lock(&c->mu);
+        Py_END_ALLOW_THREADS
+    }
+}
+static void unlock(Core *c) { pthread_mutex_unlock(&c->mu); }
+
+static job_t *need_job(Core *c, long job_id) {
+    if (job_id < 0 || job_id >= MAX_JOBS || !c->jobs[job_id]) {
+        PyErr_Format(PyExc_KeyError, "the native core has no job %ld", job_id);
+        return NULL;
+    }
+    return c->jobs[job_id];
+}
+
+static void free_job(job_t *job) {
+    if (!job) return;
+    for (uint32_t i = 0; i < job->num_slots; i++) free_slot(job->slots[i]);
+    free(job->slots);
+    free(job);
+}
+
+static void reset_job_state(job_t *job) {
+    for (uint32_t i = 0; i < job->num_slots; i++) {
+        free_slot(job->slots[i]);
+        job->slots[i] = NULL;
+    }
+    memset(job->members, 0, sizeof(job->members));
+    job->failed = job->started = 0;
+    job->fail_code = 0;
+    job->fail_detail = 0;
+    job->sd_len = 0;
+}
+
+static int parse_ipv4(const char *text, uint32_t *out) {
+    struct in_addr a;
+    if (inet_pton(AF_INET, text, &a) != 1) {
+        PyErr_Format(PyExc_ValueError, "%s is not an IPv4 address", text);
+        return -1;
+    }
+    *out = a.s_addr;
+    return 0;
+}
+
+static PyObject *ip_string(uint32_t ip) {
+    const uint8_t *b = (const uint8_t *)&ip;
+    return PyUnicode_FromFormat("%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"batch", NULL};
+    int batch = 64;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i", kwlist, &batch)) return -1;
+    if (batch < 1 || batch > 1024) {
+        PyErr_SetString(PyExc_ValueError, "batch outside 1..1024");
+        return -1;
+    }
+    if (self->jobs) {
+        PyErr_SetString(PyExc_RuntimeError, "Core is already initialised");
+        return -1;
+    }
+    pthread_mutex_init(&self->mu, NULL);
+    self->batch = batch;
+    self->jobs = calloc(MAX_JOBS, sizeof(job_t *));
+    self->rbuf = malloc((size_t)batch * RECV_BUF);
+    self->rmsgs = calloc(batch, sizeof(struct mmsghdr));
+    self->riovs = calloc(batch, sizeof(struct iovec));
+    self->rnames = calloc(batch, sizeof(struct sockaddr_in));
+    self->rlen = calloc(batch, sizeof(uint32_t));
+    self->rip = calloc(batch, sizeof(uint32_t));
+    self->rport = calloc(batch, sizeof(uint16_t));
+    self->omap_cap = 1024;
+    self->omap_key = calloc(self->omap_cap, sizeof(uint64_t));
+    self->omap_val = calloc(self->omap_cap, sizeof(uint32_t));
+    if (!self->jobs || !self->rbuf || !self->rmsgs || !self->riovs || !self->rnames || !self->rlen ||
+        !self->rip || !self->rport || !self->omap_key || !self->omap_val) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < batch; i++) {
+        self->riovs[i].iov_base = self->rbuf + (size_t)i * RECV_BUF;
+        self->riovs[i].iov_len = RECV_BUF;
+        self->rmsgs[i].msg_hdr.msg_iov = &self->riovs[i];
+        self->rmsgs[i].msg_hdr.msg_iovlen = 1;
+        self->rmsgs[i].msg_hdr.msg_name = &self->rnames[i];
+    }
+    return 0;
+}
+
+static void Core_dealloc(Core *self) {
+    if (self->jobs) {
+        for (long i = 0; i < MAX_JOBS; i++) free_job(self->jobs[i]);
+        free(self->jobs);
+        pthread_mutex_destroy(&self->mu);
+    }
+    free(self->rbuf); free(self->rmsgs); free(self->riovs); free(self->rnames);
+    free(self->rlen); free(self->rip); free(self->rport);
+    free(self->arena); free(self->pkts); free(self->dgrams);
+    free(self->omap_key); free(self->omap_val);
+    free(self->smsgs); free(self->siovs); free(self->snames);
+    free(self->out); free(self->log);
+    free(self->up_ip); free(self->up_port);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+#define CHECK_INIT(self) \
+    if (!(self)->jobs) { PyErr_SetString(PyExc_RuntimeError, "Core not initialised"); return NULL; }
+
+static PyObject *Core_add_job(Core *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"job_id", "num_workers", "dense", "slot_base", "num_slots", "block_size",
+                             "shard_index", "shard_count", "group", NULL};
+    long job_id;
+    unsigned int n, slot_base, num_slots, block_size, shard_index, shard_count;
+    int dense;
+    PyObject *group = Py_None;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "lIpIIIII|O", kwlist, &job_id, &n, &dense, &slot_base,
+                                     &num_slots, &block_size, &shard_index, &shard_count, &group))
+        return NULL;
+    if (job_id < 0 || job_id >= MAX_JOBS || n < 1 || n > MAX_WORKERS || num_slots < 1 ||
+        slot_base + num_slots > 0x8000 || block_size < 1 || block_size > 16367 || shard_count < 1 ||
+        shard_index >= shard_count) {
+        PyErr_SetString(PyExc_ValueError, "job geometry outside what the wire format carries");
+        return NULL;
+    }
+    uint32_t gip = 0;
+    int gport = 0;
+    if (group != Py_None) {
+        const char *host;
+        if (!PyArg_ParseTuple(group, "si", &host, &gport)) return NULL;
+        if (parse_ipv4(host, &gip)) return NULL;
+    }
+    job_t *job = calloc(1, sizeof(job_t));
+    if (!job || !(job->slots = calloc(num_slots, sizeof(slot_t *)))) {
+        free(job);
+        return PyErr_NoMemory();
+    }
+    job->job_id = (uint32_t)job_id;
+    job->n = n;
+    job->all_workers = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1;
+    job->dense = dense;
+    job->slot_base = slot_base;
+    job->num_slots = num_slots;
+    job->block_size = block_size;
+    job->shard_index = shard_index;
+    job->shard_count = shard_count;
+    job->multicast = group != Py_None;
+    job->group_ip = gip;
+    job->group_port = (uint16_t)gport;
+    lock(self);
+    job_t *old = self->jobs[job_id];
+    self->jobs[job_id] = old ? old : job;
+    unlock(self);
+    if (old) {
+        free_job(job);
+        PyErr_Format(PyExc_ValueError, "job %ld already exists", job_id);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_remove_job(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long job_id = PyLong_AsLong(arg);
+    if (job_id == -1 && PyErr_Occurred()) return NULL;
+    if (!need_job(self, job_id)) return NULL;
+    lock(self);
+    job_t *job = self->jobs[job_id];
+    self->jobs[job_id] = NULL;
+    unlock(self);
+    free_job(job);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_reset_job(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long job_id = PyLong_AsLong(arg);
+    if (job_id == -1 && PyErr_Occurred()) return NULL;
+    if (!need_job(self, job_id)) return NULL;
+    lock(self);
+    reset_job_state(self->jobs[job_id]);
+    unlock(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_member(Core *self, PyObject *args) {
+    long job_id;
+    unsigned int worker, session;
+    const char *host;
+    int port, pack;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lIIsii", &job_id, &worker, &session, &host, &port, &pack)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    if (worker >= job->n || port < 0 || port > 65535 || pack < 0) {
+        PyErr_SetString(PyExc_ValueError, "worker, port or pack limit out of range");
+        return NULL;
+    }
+    uint32_t ip;
+    if (parse_ipv4(host, &ip)) return NULL;
+    lock(self);
+    job->members[worker] = (member_t){1, session, ip, (uint16_t)port, pack};
+    unlock(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_clear_member(Core *self, PyObject *args) {
+    long job_id;
+    unsigned int worker;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lI", &job_id, &worker)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    if (worker < MAX_WORKERS) {
+        lock(self);
+        memset(&job->members[worker], 0, sizeof(member_t));
+        unlock(self);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_failure(Core *self, PyObject *args) {
+    long job_id;
+    PyObject *failure;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lO", &job_id, &failure)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    unsigned int code = 0, detail = 0;
+    if (failure != Py_None && !PyArg_ParseTuple(failure, "II", &code, &detail)) return NULL;
+    if (failure != Py_None && (code < 1 || code > 255)) {
+        PyErr_SetString(PyExc_ValueError, "error code outside 1..255");
+        return NULL;
+    }
+    lock(self);
+    job->failed = failure != Py_None;
+    job->fail_code = (uint8_t)code;
+    job->fail_detail = detail;
+    unlock(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_failure(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long job_id = PyLong_AsLong(arg);
+    if (job_id == -1 && PyErr_Occurred()) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    lock(self);
+    int failed = job->failed;
+    unsigned code = job->fail_code, detail = job->fail_detail;
+    unlock(self);
+    if (!failed) Py_RETURN_NONE;
+    return Py_BuildValue("(II)", code, detail);
+}
+
+static PyObject *Core_started(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long job_id = PyLong_AsLong(arg);
+    if (job_id == -1 && PyErr_Occurred()) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    return PyBool_FromLong(job->started);
+}
+
+static PyObject *Core_set_started(Core *self, PyObject *args) {
+    long job_id;
+    int started;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lp", &job_id, &started)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    lock(self);
+    job->started = (uint8_t)started;
+    unlock(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_upstreams(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    PyObject *seq = PySequence_Fast(arg, "upstreams: a sequence of (ip, port)");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    uint32_t *ips = calloc(n ? n : 1, sizeof(uint32_t));
+    uint16_t *ports = calloc(n ? n : 1, sizeof(uint16_t));
+    if (!ips || !ports) { free(ips); free(ports); Py_DECREF(seq); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *host;
+        int port;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "si", &host, &port) ||
+            parse_ipv4(host, &ips[i])) {
+            free(ips); free(ports); Py_DECREF(seq);
+            return NULL;
+        }
+        ports[i] = (uint16_t)port;
+    }
+    Py_DECREF(seq);
+    lock(self);
+    free(self->up_ip);
+    free(self->up_port);
+    self->up_ip = ips;
+    self->up_port = ports;
+    self->n_up = n;
+    unlock(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_debug(Core *self, PyObject *arg) {
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    self->debug = on;
+    Py_RETURN_NONE;
+}
+
+/* recv(fd) -> datagrams received (0: none queued). Starts a new batch. */
+static PyObject *Core_recv(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long fdl = PyLong_AsLong(arg);
+    if (fdl == -1 && PyErr_Occurred()) return NULL;
+    int fd = (int)fdl;
+    if (self->cur < self->rn) {
+        PyErr_SetString(PyExc_RuntimeError, "recv() before the previous batch was run to its end");
+        return NULL;
+    }
+    int n, err = 0;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&self->mu);
+    for (int i = 0; i < self->batch; i++) self->rmsgs[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+    do {
+        n = recvmmsg(fd, self->rmsgs, self->batch, MSG_DONTWAIT, NULL);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) err = errno;
+    self->rn = n > 0 ? n : 0;
+    self->cur = 0;
+    self->phase = 0;
+    for (int i = 0; i < self->rn; i++) {
+        self->rlen[i] = self->rmsgs[i].msg_len;
+        self->rip[i] = self->rnames[i].sin_addr.s_addr;
+        self->rport[i] = ntohs(self->rnames[i].sin_port);
+    }
+    if (self->rn) count(self, C_DATAGRAMS_IN, (uint64_t)self->rn);
+    pthread_mutex_unlock(&self->mu);
+    Py_END_ALLOW_THREADS
+    if (n < 0) {
+        if (err == EAGAIN || err == EWOULDBLOCK || err == ECONNREFUSED) return PyLong_FromLong(0);
+        errno = err;
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    return PyLong_FromLong(n);
+}
+
+/* load([(datagram, (ip, port)), ...]): a batch from Python (tests, benchmarks) instead of recv. */
+static PyObject *Core_load(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    if (self->cur < self->rn) {
+        PyErr_SetString(PyExc_RuntimeError, "load() before the previous batch was run to its end");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(arg, "load: a sequence of (datagram, (ip, port))");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > self->batch) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "at most %d datagrams per batch", self->batch);
+        return NULL;
+    }
+    lock(self);
+    self->rn = 0;
+    self->cur = 0;
+    self->phase = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_buffer view;
+        const char *host;
+        int port;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "y*(si)", &view, &host, &port)) goto fail;
+        uint32_t ip;
+        if (view.len > RECV_BUF - 1 || parse_ipv4(host, &ip)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "datagram longer than 65535 bytes");
+            PyBuffer_Release(&view);
+            goto fail;
+        }
+        memcpy(self->rbuf + (size_t)i * RECV_BUF, view.buf, view.len);
+        self->rlen[i] = (uint32_t)view.len;
+        self->rip[i] = ip;
+        self->rport[i] = (uint16_t)port;
+        PyBuffer_Release(&view);
+    }
+    self->rn = (int)n;
+    if (n) count(self, C_DATAGRAMS_IN, (uint64_t)n);
+    unlock(self);
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+fail:
+    self->rn = 0;
+    unlock(self);
+    Py_DECREF(seq);
+    return NULL;
+}
+
+/* run(fd) -> None when the batch is done (replies flushed to fd; -1: kept for take_output,
+ * -2: discarded), or (packet, (ip, port)) for the Python engine; call run again after. */
+static PyObject *Core_run(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long fdl = PyLong_AsLong(arg);
+    if (fdl == -1 && PyErr_Occurred()) return NULL;
+    int fd = (int)fdl;
+    slow_t slow;
+    int got, nomem;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&self->mu);
+    got = process(self, fd, &slow);
+    nomem = self->nomem;
+    self->nomem = 0;
+    pthread_mutex_unlock(&self->mu);
+    Py_END_ALLOW_THREADS
+    if (nomem) return PyErr_NoMemory();
+    if (!got) Py_RETURN_NONE;
+    PyObject *host = ip_string(slow.ip);
+    if (!host) return NULL;
+    return Py_BuildValue("(y#(Ni))", (const char *)slow.p, (Py_ssize_t)slow.len, host, (int)slow.port);
+}
+
+/* queue(packet, ip, port, pack_up_to): a reply of the Python engine, in order with ours. */
+static PyObject *Core_queue(Core *self, PyObject *args) {
+    Py_buffer view;
+    const char *host;
+    int port, pack;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "y*sii", &view, &host, &port, &pack)) return NULL;
+    uint32_t ip;
+    if (parse_ipv4(host, &ip) || view.len > RECV_BUF || pack < 0 || port < 0 || port > 65535) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad packet, port or pack limit");
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    lock(self);
+    uint8_t *p = out_packet(self, ip, (uint16_t)port, (uint32_t)pack, (uint32_t)view.len);
+    if (p) memcpy(p, view.buf, view.len);
+    int nomem = self->nomem;
+    self->nomem = 0;
+    unlock(self);
+    PyBuffer_Release(&view);
+    if (nomem) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_flush(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long fdl = PyLong_AsLong(arg);
+    if (fdl == -1 && PyErr_Occurred()) return NULL;
+    int fd = (int)fdl;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&self->mu);
+    flush(self, fd);
+    pthread_mutex_unlock(&self->mu);
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_take_output(Core *self, PyObject *Py_UNUSED(ignored)) {
+    CHECK_INIT(self);
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    lock(self);
+    size_t off = 0;
+    while (off < self->out_len) {
+        uint32_t ip, size;
+        uint16_t port;
+        memcpy(&ip, self->out + off, 4);
+        memcpy(&port, self->out + off + 4, 2);
+        memcpy(&size, self->out + off + 6, 4);
+        PyObject *host = ip_string(ip);
+        PyObject *item = host ? Py_BuildValue("(y#(Ni))", (const char *)self->out + off + 10,
+                                              (Py_ssize_t)size, host, (int)port) : NULL;
+        if (!item || PyList_Append(list, item)) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            unlock(self);
+            return NULL;
+        }
+        Py_DECREF(item);
+        off += 10 + size;
+    }
+    self->out_len = 0;
+    if (self->out_cap > (16u << 20)) {
+        free(self->out);
+        self->out = NULL;
+        self->out_cap = 0;
+    }
+    unlock(self);
+    return list;
+}
+
+static PyObject *Core_counters(Core *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (int i = 0; i < C_N; i++) {
+        uint64_t v = __atomic_load_n(&self->counters[i], __ATOMIC_RELAXED);
+        if (!v) continue;
+        PyObject *val = PyLong_FromUnsignedLongLong(v);
+        if (!val || PyDict_SetItemString(d, counter_names[i], val)) {
+            Py_XDECREF(val);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(val);
+    }
+    return d;
+}
+
+/* events() -> [(kind, job_or_ip, a, b, c)]: what the Python side logs. */
+static PyObject *Core_events(Core *self, PyObject *Py_UNUSED(ignored)) {
+    CHECK_INIT(self);
+    lock(self);
+    PyObject *list = PyList_New(self->log_len);
+    for (uint32_t i = 0; list && i < self->log_len; i++) {
+        logevent_t *e = &self->log[i];
+        PyObject *item;
+        if (e->kind == L_DROP) {
+            PyObject *host = ip_string(e->job);
+            item = host ? Py_BuildValue("(s(Ni)s)", "drop", host, (int)e->a, counter_names[e->b] + 5) : NULL;
+        } else {
+            const char *kind = e->kind == L_ALLREDUCE ? "allreduce" : e->kind == L_FAILED ? "failed" : "stream";
+            item = Py_BuildValue("(sIIII)", kind, e->job, e->a, e->b, e->c);
+        }
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    if (list) self->log_len = 0;
+    unlock(self);
+    return list;
+}
+
+/* slot_state(job_id, slot) -> dict of a slot's state, or None if it was never used (tests). */
+static PyObject *Core_slot_state(Core *self, PyObject *args) {
+    long job_id;
+    unsigned int slot;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lI", &job_id, &slot)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    if (slot < job->slot_base || slot - job->slot_base >= job->num_slots) {
+        PyErr_SetString(PyExc_ValueError, "slot outside the job");
+        return NULL;
+    }
+    lock(self);
+    slot_t *s = job->slots[slot - job->slot_base];
+    PyObject *res = NULL, *keys = NULL, *hist = NULL;
+    if (!s) {
+        unlock(self);
+        Py_RETURN_NONE;
+    }
+    keys = PyList_New(job->n);
+    hist = PyList_New(s->hist_len);
+    if (!keys || !hist) goto done;
+    for (uint32_t w = 0; w < job->n; w++) PyList_SET_ITEM(keys, w, PyLong_FromUnsignedLongLong(s->keys[w]));
+    for (uint32_t i = 0; i < s->hist_len; i++) {
+        stored_t *e = &s->hist[i];
+        PyList_SET_ITEM(hist, i, Py_BuildValue("((II)(IIy#))", e->epoch, e->block, (unsigned)e->shadow,
+                                               e->fingerprint, (const char *)e->payload, (Py_ssize_t)e->len));
+    }
+    PyObject *epoch = s->has_epoch ? PyLong_FromUnsignedLong(s->epoch) : Py_NewRef(Py_None);
+    PyObject *prev = s->has_prev ? PyLong_FromUnsignedLong(s->prev_epoch) : Py_NewRef(Py_None);
+    res = Py_BuildValue("{sKsNsNsIsIsIsIsIsIsOsNsN}", "round", (unsigned long long)s->round, "epoch", epoch,
+                        "previous_epoch", prev, "blocks", s->blocks, "fingerprint", s->fingerprint,
+                        "block", s->block, "exp", (unsigned)s->exp, "expected", s->expected,
+                        "seen", s->seen, "acc_empty", s->acc_empty ? Py_True : Py_False, "keys", keys,
+                        "history", hist);
+    keys = hist = NULL;
+done:
+    unlock(self);
+    Py_XDECREF(keys);
+    Py_XDECREF(hist);
+    return res;
+}
+
+static PyMethodDef Core_methods[] = {
+    {"add_job", (PyCFunction)(void (*)(void))Core_add_job, METH_VARARGS | METH_KEYWORDS,
+     "add_job(job_id, num_workers, dense, slot_base, num_slots, block_size, shard_index, shard_count, group=None)"},
+    {"remove_job", (PyCFunction)Core_remove_job, METH_O, "remove_job(job_id)"},
+    {"reset_job", (PyCFunction)Core_reset_job, METH_O, "reset_job(job_id): forget slots, members, failure"},
+    {"set_member", (PyCFunction)Core_set_member, METH_VARARGS, "set_member(job_id, worker, session, ip, port, pack_up_to)"},
+    {"clear_member", (PyCFunction)Core_clear_member, METH_VARARGS, "clear_member(job_id, worker)"},
+    {"set_failure", (PyCFunction)Core_set_failure, METH_VARARGS, "set_failure(job_id, (code, detail) | None)"},
+    {"failure", (PyCFunction)Core_failure, METH_O, "failure(job_id) -> (code, detail) | None"},
+    {"started", (PyCFunction)Core_started, METH_O, "started(job_id) -> bool: DATA was counted"},
+    {"set_started", (PyCFunction)Core_set_started, METH_VARARGS, "set_started(job_id, bool)"},
+    {"set_upstreams", (PyCFunction)Core_set_upstreams, METH_O, "set_upstreams([(ip, port), ...])"},
+    {"set_debug", (PyCFunction)Core_set_debug, METH_O, "set_debug(bool): log drops and ended streams"},
+    {"recv", (PyCFunction)Core_recv, METH_O, "recv(fd) -> datagrams received into a new batch"},
+    {"load", (PyCFunction)Core_load, METH_O, "load([(datagram, (ip, port)), ...]): a new batch"},
+    {"run", (PyCFunction)Core_run, METH_O, "run(fd) -> None | (packet, (ip, port)) for Python"},
+    {"queue", (PyCFunction)Core_queue, METH_VARARGS, "queue(packet, ip, port, pack_up_to)"},
+    {"flush", (PyCFunction)Core_flush, METH_O, "flush(fd)"},
+    {"take_output", (PyCFunction)Core_take_output, METH_NOARGS, "take_output() -> [(datagram, (ip, port))]"},
+    {"counters", (PyCFunction)Core_counters, METH_NOARGS, "counters() -> {name: value}, non-zero only"},
+    {"events", (PyCFunction)Core_events, METH_NOARGS, "events() -> [(kind, ...)], drained"},
+    {"slot_state", (PyCFunction)Core_slot_state, METH_VARARGS, "slot_state(job_id, slot) -> dict | None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "p4reduce._engine.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The software aggregator's data path: job tables, slot state machines, batched I/O.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+};
+
+static int exec_module(PyObject *m) {
+    if (PyType_Ready(&CoreType) < 0) return -1;
+    if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0) return -1;
+    if (PyModule_AddIntConstant(m, "ABI_VERSION", ABI_VERSION) < 0) return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, exec_module},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "p4reduce._engine",
+    "The software aggregator's data path in C (p4reduce.aggregator.native wraps it).", 0, NULL,
+    module_slots, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__engine(void) { return PyModuleDef_Init(&module); }
