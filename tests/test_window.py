@@ -17,14 +17,15 @@ from hypothesis import strategies as st
 from conftest import block_sparse, run_workers
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.hostagent.window import QUEUE_FACTOR, StreamWindow
+from p4reduce.hostagent.window import DECREASE, FIRST_DECREASE, QUEUE_FACTOR, StreamWindow
 from p4reduce.protocol import NONE, AggHeader, MsgType, decode_values, encode
 
 # -- the policy ---------------------------------------------------------------------------
 
 
 def lossy(limit: int = 64, at: int | None = None) -> StreamWindow:
-    """A window that has seen one loss (halved from `limit`), then `at` if given."""
+    """A window that has seen one loss (halved from `limit`), then as many more as
+    bring its size to `at` or below, if given (an allreduce starts from it)."""
     w = StreamWindow(limit)
     w.on_round(0.001)
     w.on_loss(0.0, 1.0)
@@ -43,17 +44,21 @@ def test_starts_at_the_configured_slots_and_keeps_them_without_loss():
     assert (w.size, w.lossless) == (64, True)
 
 
-def test_a_loss_halves_once_per_loss_event():
+def test_the_first_loss_halves_later_ones_take_30_percent_once_per_loss_event():
     w = StreamWindow(64)
     assert w.on_loss(round_started=1.0, now=2.0)
-    assert (w.size, w.decreases, w.lossless) == (32, 1, False)
+    assert (w.size, w.decreases, w.lossless) == (32, 1, False)  # FIRST_DECREASE: 64 * 0.5
     # Other rounds of the same burst, sent before the decrease: the same event.
     assert not w.on_loss(round_started=1.5, now=2.1)
     assert not w.on_loss(round_started=1.99, now=2.6)
     assert w.size == 32
-    # A round sent after the decrease was lost anew.
+    # A round sent after the decrease was lost anew: DECREASE, 32 * 0.7 = 22.4.
     assert w.on_loss(round_started=2.2, now=2.7)
-    assert (w.size, w.decreases) == (16, 2)
+    assert (w.size, w.decreases) == (22, 2) and math.isclose(w._cwnd, 22.4)
+    assert not w.on_loss(round_started=2.69, now=2.8)
+    assert w.on_loss(round_started=2.8, now=2.9)  # 22.4 * 0.7 = 15.68
+    assert (w.size, w.decreases) == (15, 3) and math.isclose(w._cwnd, 15.68)
+    assert (FIRST_DECREASE, DECREASE) == (0.5, 0.7)
 
 
 def test_never_below_the_minimum_nor_above_the_limit():
@@ -83,13 +88,32 @@ def test_after_a_loss_one_more_stream_per_window_of_clean_rounds():
 
 
 def test_rounds_delayed_by_queueing_do_not_grow_the_window():
-    w = lossy(64)  # its shortest round: 1 ms
-    for _ in range(200):
+    w = lossy(64)  # its base latency: 1 ms (its only round so far)
+    for _ in range(200):  # the smoothed latency rises to 3 ms; the base stays at its lowest
         w.on_round(0.001 * QUEUE_FACTOR * 1.5)
-    assert w.size == 32
+    assert w.size == 32 and math.isclose(w._base, 0.001)
     w.on_round(0.001 * QUEUE_FACTOR)  # at the limit: not delayed
-    w.on_round(0.0005)  # a new shortest round
+    w.on_round(0.0005)  # shorter than the base: not delayed either
     assert math.isclose(w._cwnd, 32 + 1 / 32 + 1 / (32 + 1 / 32))
+
+
+def test_the_base_latency_is_the_lowest_smoothed_latency_not_one_fast_round():
+    w = lossy(64)  # base 1 ms
+    w.on_round(0.0001)  # one outlier: the smoothed latency moves 1/8 of the way to it
+    assert math.isclose(w._base, 0.875 * 0.001 + 0.125 * 0.0001)
+    # So rounds of 1.5 ms still grow the window (below 2 x 0.89 ms); against the
+    # outlier alone (2 x 0.1 ms) they would all have counted as queued.
+    cwnd = w._cwnd
+    for _ in range(10):
+        w.on_round(0.0015)
+    assert w._cwnd > cwnd + 9 / 33
+    # A lasting change of the path moves the base down with it.
+    for _ in range(100):
+        w.on_round(0.0002)
+    assert math.isclose(w._base, 0.0002, rel_tol=1e-3)
+    grown = w._cwnd
+    w.on_round(0.0005)  # 2.5 x the new base: queued
+    assert w._cwnd == grown
 
 
 def test_an_allreduce_starts_from_a_window_known_to_pass_as_a_burst():
@@ -227,10 +251,12 @@ def test_agent_starts_a_window_of_streams_and_releases_more_as_they_finish():
     # Held for 0.2 s, less than the agent's timeout: no retransmission in the burst.
     with OneWorkerSwitch(B, S, hold=0.2) as switch, \
             one_worker_agent(switch, timeout=0.5, max_timeout=0.5) as agent:
-        agent._window = lossy(S, at=4)  # as if this worker had lost packets before
+        # As if this worker had lost packets before: 32 -> 16 -> 11.2 -> 7.84 -> 5.49 -> 3.84.
+        agent._window = lossy(S, at=4)
+        assert agent._window.size == 3
         np.testing.assert_array_equal(agent.allreduce(x), x)
         # The first burst: the bootstraps of the window's first streams, in stream order.
-        assert switch.first_burst == [0, 1, 2, 3]
+        assert switch.first_burst == [0, 1, 2]
         assert switch.max_in_flight <= agent._window.size
         stats = agent.last_stats
         assert stats.retransmissions == 0 and stats.packets_sent == 1 + S * 5  # JOIN, 5 rounds each
