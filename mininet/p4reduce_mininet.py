@@ -8,8 +8,10 @@ its own host. Links are Mininet TCLinks (bandwidth via htb); `--loss` uses
 netem when the kernel has it, else nftables random drop on each worker link;
 `--delay` needs netem. For every density it runs p4reduce workers (real
 processes on the Mininet hosts) and, when PyTorch is installed, a gloo dense
-allreduce over the same links. Writes CSV and a PNG plot of allreduce time and
-goodput versus density.
+allreduce over the same links. Every result is checked (all workers hold the
+same sum in every iteration; the last one is numpy's within the fixed-point
+bound), and retransmissions are reported next to all packets sent. Writes CSV
+and a PNG plot of allreduce time and goodput versus density.
 """
 from __future__ import annotations
 
@@ -17,22 +19,28 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.check import WrongResult, check_results
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.netns import nft_egress, netem_supported
 from p4reduce.testbed.results import Panel, save_results
+from p4reduce.testbed.synthetic import worker_tensor
 
 HERE = pathlib.Path(__file__).resolve().parent  # this script's folder (bmv2_node, gloo_allreduce)
 
 PY = sys.executable
 BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table
 FIELDS = ["method", "switch", "topo", "multicast", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
-          "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions"]
+          "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions", "packets"]
 
 
 @dataclass
@@ -72,6 +80,7 @@ def build_topology(args) -> Topology:
             net.addLink(h, s1, **worker_link)
         net.start()
         s1.install_job(workers, BMV2_UDP_BASE, args.slots)
+        _drop_on_worker_links(workers, args, use_netem)
         return Topology(net, None, workers, p4switch=s1)
     root = net.addHost("agg")
     topo = Topology(net, root, workers)
@@ -93,10 +102,21 @@ def build_topology(args) -> Topology:
                 net.addLink(workers[r], leaf, **worker_link)
             topo.leaves.append((leaf_agg, ranks))
     net.start()
+    _drop_on_worker_links(workers, args, use_netem)
+    return topo
+
+
+def _drop_on_worker_links(workers: list, args, use_netem: bool) -> None:
+    """--loss without netem: nftables drops that share of the UDP datagrams each
+    worker sends (netem, when the kernel has it, is set on the links themselves)."""
     if args.loss and not use_netem:
         for h in workers:
-            h.cmd(f"nft -f - <<'EOF'\n{nft_egress(h.defaultIntf().name, Impairment(loss=args.loss))}EOF")
-    return topo
+            with tempfile.NamedTemporaryFile("w", suffix=".nft") as rules:
+                rules.write(nft_egress(h.defaultIntf().name, Impairment(loss=args.loss)))
+                rules.flush()
+                out = h.cmd(f"nft -f {rules.name}; echo nft-exit=$?")
+            if "nft-exit=0" not in out:
+                raise RuntimeError(f"nft on {h.name} failed: {out.strip()}")
 
 
 def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
@@ -121,19 +141,46 @@ MULTICAST_GROUP = "239.77.0.1:47000"
 MESSAGE_SIZE = 1472  # UDP payload of a 1500-byte Ethernet frame
 
 
+def _checked(reports: list[list[dict]], outputs: list[pathlib.Path], inputs: list[np.ndarray],
+             block_size: int) -> list[list[dict]]:
+    """Every worker got the same sum in every iteration (the checksums of its result),
+    and the last one is numpy's sum within the fixed-point bound; WrongResult if not.
+    The result files are removed."""
+    for i, sums in enumerate(zip(*reports)):
+        if len({it["checksum"] for it in sums}) != 1:
+            raise WrongResult(f"iteration {i}: the workers' results differ: "
+                              f"{[it['checksum'] for it in sums]}")
+    try:
+        results = [np.load(o) for o in outputs]
+    finally:
+        shutil.rmtree(outputs[0].parent, ignore_errors=True)
+    check_results(inputs, results, block_size)
+    return reports
+
+
 def run_p4reduce(topo: Topology, args, density: float) -> dict:
     n = len(topo.workers)
+    out_dir = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-mininet-"))
+    outputs = [out_dir / f"r{r}.npy" for r in range(n)]
     if topo.p4switch is not None:
         from bmv2_node import AGG_IP
+
+        from p4reduce.controller.config import JobConfig
+        # New worker processes start at round 0 (shadow copy 0) of every slot: forget what
+        # the previous density's processes left in the slots, as a job reset would (they
+        # have all exited, so their session may stay).
+        topo.p4switch.process.client.clear_job_registers(JobConfig(1, 0, args.slots, (), 1))
         procs = [h.popen([PY, "-m", "p4reduce", "worker", "--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}",
                           "--bind", f"{h.IP()}:{BMV2_UDP_BASE + r}", "--job", "1", "--rank", str(r),
                           "--workers", str(n), "--mode", "dense", "--block-size", "32",
                           "--slots", str(args.slots), "--seed", str(r), "--elements",
                           str(args.elements), "--density", str(density),
-                          "--iterations", str(args.iterations + 1)],
+                          "--iterations", str(args.iterations + 1), "--output", str(outputs[r])],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for r, h in enumerate(topo.workers)]
-        return _summary([rep[1:] for rep in _json_reports(procs, "p4reduce worker")], args)
+        inputs = [worker_tensor(r, r, args.elements, 32, density) for r in range(n)]
+        reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, 32)
+        return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
     # Packets travel several per datagram up to the links' MTU (no IP fragmentation).
     geometry = f"block_size={args.block_size},num_slots={args.slots},message_size={MESSAGE_SIZE}"
     if args.multicast:
@@ -158,21 +205,28 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
              "--total-workers", str(n), "--seed", str(r),  # distinct data per global rank
              "--block-size", str(args.block_size), "--message-size", str(MESSAGE_SIZE),
              "--slots", str(args.slots), "--elements", str(args.elements), "--density",
-             str(density), "--iterations", str(args.iterations + 1),
+             str(density), "--iterations", str(args.iterations + 1), "--output", str(outputs[r]),
              *(["--group", MULTICAST_GROUP] if args.multicast else [])],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    reports = [rep[1:] for rep in _json_reports(procs, "p4reduce worker")]  # drop warm-up
-    for server in servers:
-        server.terminate()
-        server.wait(timeout=10)
-    return _summary(reports, args)
+    inputs = [worker_tensor(r, placement[r][1], args.elements, args.block_size, density) for r in range(n)]
+    try:
+        reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, args.block_size)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=10)
+    return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
 
 
 def _summary(reports: list[list[dict]], args) -> dict:
+    """Over the measured iterations (the warm-up is dropped): median allreduce time
+    (slowest worker), wire bytes per worker, and retransmissions (queries included)
+    next to all packets the workers sent."""
     per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
     return {"median_s": statistics.median(per_iter),
             "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
-            "retx": sum(it["retransmissions"] + it["queries"] for rep in reports for it in rep)}
+            "retx": sum(it["retransmissions"] + it["queries"] for rep in reports for it in rep),
+            "packets": sum(it["packets_sent"] for rep in reports for it in rep)}
 
 
 def run_gloo(topo: Topology, args) -> float | None:
@@ -267,15 +321,16 @@ def main() -> int:
             if t is not None:
                 rows.append(dict(common, method="gloo_dense", density=1.0, median_ms=t * 1e3,
                                  goodput_mbit=tensor_mbit / t, wire_bytes_per_worker=None,
-                                 retransmissions=None))
+                                 retransmissions=None, packets=None))
                 print(f"gloo dense: {t * 1e3:.1f} ms", flush=True)
         for density in args.densities:
             r = run_p4reduce(topo, args, density)
             rows.append(dict(common, method="p4reduce", density=density, median_ms=r["median_s"] * 1e3,
                              goodput_mbit=tensor_mbit / r["median_s"], wire_bytes_per_worker=r["wire"],
-                             retransmissions=r["retx"]))
+                             retransmissions=r["retx"], packets=r["packets"]))
             print(f"p4reduce density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
-                  f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions", flush=True)
+                  f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions of "
+                  f"{r['packets']} packets ({r['retx'] / max(1, r['packets']):.2%})", flush=True)
     finally:
         topo.net.stop()
     save_results(out, FIELDS, rows, *panels(rows))

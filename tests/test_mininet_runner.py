@@ -26,8 +26,12 @@ pytestmark = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_mini
 
 
 @pytest.mark.parametrize("extra", [["--switch", "lxbr"], ["--switch", "lxbr", "--topo", "leafspine"],
-                                   ["--switch", "lxbr", "--multicast"], ["--switch", "bmv2"]])
+                                   ["--switch", "lxbr", "--multicast"], ["--switch", "bmv2"],
+                                   # nftables drop on the worker links (this kernel has no netem)
+                                   ["--switch", "bmv2", "--loss", "0.02"]])
 def test_runner_writes_csv(tmp_path, extra):
+    """Every run's results are checked by the runner itself (same sum on every
+    worker, numpy's within the bound): a wrong one fails it with a non-zero exit."""
     if "bmv2" in extra and shutil.which("simple_switch_grpc") is None:
         pytest.skip("simple_switch_grpc is not installed")
     out = tmp_path / "run"
@@ -40,4 +44,34 @@ def test_runner_writes_csv(tmp_path, extra):
     assert [float(r["density"]) for r in rows] == [0.1, 1.0]
     assert all(float(r["median_ms"]) > 0 for r in rows)
     assert float(rows[0]["wire_bytes_per_worker"]) < float(rows[1]["wire_bytes_per_worker"])
+    assert all(0 <= int(r["retransmissions"]) < int(r["packets"]) for r in rows)
     assert out.with_suffix(".png").stat().st_size > 0
+
+
+def test_runner_refuses_results_that_differ_or_are_wrong(tmp_path, monkeypatch):
+    import importlib.util
+
+    import numpy as np
+
+    from p4reduce.testbed.check import WrongResult
+    spec = importlib.util.spec_from_file_location("p4reduce_mininet", RUNNER)
+    runner = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, runner)  # its dataclasses look themselves up there
+    spec.loader.exec_module(runner)
+    inputs = [np.arange(64, dtype=np.int32), np.ones(64, dtype=np.int32)]
+
+    def saved(name: str, results: list) -> list[pathlib.Path]:
+        folder = tmp_path / name
+        folder.mkdir()
+        for r, x in enumerate(results):
+            np.save(folder / f"r{r}.npy", x)
+        return [folder / f"r{r}.npy" for r in range(len(results))]
+
+    good = sum(inputs)
+    reports = [[{"checksum": 1.0}, {"checksum": 2.0}]] * 2
+    assert runner._checked(reports, saved("good", [good, good]), inputs, 32) is reports
+    with pytest.raises(WrongResult, match="iteration 1"):
+        runner._checked([reports[0], [{"checksum": 1.0}, {"checksum": 3.0}]],
+                        saved("differ", [good, good]), inputs, 32)
+    with pytest.raises(WrongResult):
+        runner._checked(reports, saved("wrong", [good + 1, good + 1]), inputs, 32)
