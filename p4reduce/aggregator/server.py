@@ -138,18 +138,19 @@ class _CoreSender:
         self._core.queue(packet, addr[0], addr[1], pack_up_to)
 
 
-class _Recorder:
-    """A sender that keeps what it is given (tests): one packet per entry."""
+class _Recorder(BatchSender):
+    """A BatchSender that keeps the datagrams it would send (tests): the same packing."""
 
-    full = False
+    class _NoSocket:
+        def fileno(self) -> int:
+            return -1
 
     def __init__(self) -> None:
-        self.sent: list[tuple[bytes, Address, int]] = []
-
-    def add(self, parts, addr: Address, pack_up_to: int = 0) -> None:
-        self.sent.append((b"".join(bytes(p) for p in parts), addr, pack_up_to))
+        super().__init__(self._NoSocket())  # type: ignore[arg-type]
+        self.sent: list[tuple[bytes, Address]] = []
 
     def flush(self) -> int:
+        self.sent += [(b"".join(bytes(p) for p in parts), addr) for parts, addr in self.take()]
         return 0
 
 
@@ -210,14 +211,13 @@ class Datapath:
         self.engine.buffers.flushed()
         self.log_core_events()
 
-    def process(self, batch: list[tuple[bytes, Address]]) -> list[tuple[bytes, Address, int]]:
-        """One batch (at most 64 datagrams) without sockets: (payload, destination, pack
-        limit) of what would be sent -- whole datagrams from the core (limit 0), single
-        packets from the Python engine (limit as given to the sender)."""
+    def process(self, batch: list[tuple[bytes, Address]]) -> list[tuple[bytes, Address]]:
+        """One batch (at most 64 datagrams) without sockets: the datagrams that would be
+        sent, in order, with their destinations."""
         if self.native:
             self.engine.core.load(batch)
             self.native_batch(-1)
-            return [(d, a, 0) for d, a in self.engine.core.take_output()]
+            return self.engine.core.take_output()
         recorder = _Recorder()
         self.python_batch([(memoryview(d), a) for d, a in batch], recorder)
         return recorder.sent

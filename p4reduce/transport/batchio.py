@@ -208,11 +208,17 @@ class BatchSender:
             self._iovs = (_IoVec * max(parts, 2 * len(self._iov_view)))()
             self._iov_view = np.frombuffer(self._iovs, _IOV_DTYPE)
 
-    def flush(self) -> int:
-        """Sends everything queued; returns how many datagrams the kernel refused."""
+    def take(self) -> list[tuple[list[Buffer], tuple[str, int]]]:
+        """Empties the queue: its datagrams (each a list of buffers) and their addresses, in
+        the order a flush sends them (tests compare them with what the native core sends)."""
         queue, self._queue = self._queue, []
         self._sizes, self._open = [], {}
         self.queued_bytes = 0
+        return queue
+
+    def flush(self) -> int:
+        """Sends everything queued; returns how many datagrams the kernel refused."""
+        queue = self.take()
         if not queue:
             return 0
         if not HAVE_MMSG:
