@@ -5,8 +5,18 @@ loopback UDP carries on the same machine, in one run.
     python3 benchmarks/aggregator_throughput.py                  # 256-element blocks
     python3 benchmarks/aggregator_throughput.py --block-size 1024 --workers 4
 
-* engine: the aggregator's packet handling without sockets (AggregatorEngine.handle):
-  every worker holds every block (the heaviest case per block), packets pre-built;
+Every worker holds every block (the heaviest case per block), packets pre-built:
+
+* python engine: the reference model's packet handling without sockets
+  (AggregatorEngine.handle per packet);
+* native engine: the C data path (p4reduce._engine) without sockets: batches of 64
+  datagrams copied in (as recvmmsg would), handled, replies packed (not sent); one
+  packet per datagram, and packed into 64 KB datagrams both ways (message_size 65000);
+  with --threads 2 also two cores at once, each on its own job and shard (the GIL is
+  released while a batch runs);
+* native server: AggregatorServer end to end on loopback (recvmmsg, the core, sendmmsg),
+  packed datagrams, fed round by round by the workers' sockets in another thread; per
+  second of wall time and per second of the server thread's CPU time;
 * loopback UDP: the same packets sent and received on 127.0.0.1 by one thread with
   the project's batched I/O (sendmmsg/recvmmsg), one packet per datagram and packed
   into 64 KB datagrams: what the kernel allows one core before any aggregation.
@@ -14,12 +24,16 @@ loopback UDP carries on the same machine, in one run.
 from __future__ import annotations
 
 import argparse
+import os
 import socket
+import threading
 import time
 
 import numpy as np
 
-from p4reduce.aggregator import AggregatorEngine, JobSpec
+from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
+from p4reduce.aggregator.native import NativeEngine
+from p4reduce.aggregator.server import Datapath
 from p4reduce.protocol import NONE, AggHeader, MsgType, encode
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 
@@ -62,6 +76,152 @@ def time_engine(spec: JobSpec, joins: list[bytes], packets: list[bytes], repeat:
     return best
 
 
+def worker_addr(w: int) -> tuple[str, int]:
+    return ("127.0.0.1", 20000 + w)
+
+
+def packed(packets: list[bytes], workers: int, slots: int, limit: int) -> list[tuple[bytes, tuple[str, int]]]:
+    """The packets as datagrams from each worker's address: one per datagram (limit 0) or
+    each worker's packets of a round back to back up to `limit` bytes (rounds stay in order)."""
+    per_round = workers * slots  # packets of one round of every slot, all workers
+    out: list[tuple[bytes, tuple[str, int]]] = []
+    for r in range(0, len(packets), per_round):
+        rnd = packets[r:r + per_round]
+        for w in range(workers):
+            mine = rnd[w::workers]
+            if not limit:
+                out += [(p, worker_addr(w)) for p in mine]
+                continue
+            buf = b""
+            for p in mine:
+                if buf and len(buf) + len(p) > limit:
+                    out.append((buf, worker_addr(w)))
+                    buf = b""
+                buf += p
+            out.append((buf, worker_addr(w)))
+    return out
+
+
+def native_engine(spec: JobSpec, joins: list[bytes]) -> tuple[NativeEngine, Datapath]:
+    engine = NativeEngine([spec], new_session=lambda job, worker: SESSION)
+    path = Datapath(engine, {})
+    path.process([(j, worker_addr(w)) for w, j in enumerate(joins)])
+    return engine, path
+
+
+def run_native(engine: NativeEngine, datagrams: list[tuple[bytes, tuple[str, int]]]) -> None:
+    core = engine.core
+    for i in range(0, len(datagrams), 64):
+        core.load(datagrams[i:i + 64])
+        if core.run(-2) is not None:  # -2: replies packed, then dropped (no socket)
+            raise RuntimeError("a benchmark packet left the fast path")
+
+
+def time_native(spec: JobSpec, joins: list[bytes], datagrams, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        engine, _ = native_engine(spec, joins)
+        start = time.perf_counter()
+        run_native(engine, datagrams)
+        best = min(best, time.perf_counter() - start)
+        assert engine.counters.snapshot().get("allreduces_completed", 0) == 1
+    return best
+
+
+def time_native_threads(specs: list[JobSpec], joins: list[list[bytes]], datagrams, repeat: int) -> float:
+    """Seconds for len(specs) cores, one per thread, each running its job's whole batch."""
+    best = float("inf")
+    for _ in range(repeat):
+        engines = [native_engine(spec, j)[0] for spec, j in zip(specs, joins)]
+        threads = [threading.Thread(target=run_native, args=(e, d)) for e, d in zip(engines, datagrams)]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _thread_cpu(native_id: int) -> float:
+    """CPU seconds a thread of this process has run (scheduler statistics, in ns)."""
+    with open(f"/proc/self/task/{native_id}/schedstat") as f:
+        return int(f.read().split()[0]) / 1e9
+
+
+def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slots: int,
+                repeat: int) -> tuple[float, float]:
+    """(wall seconds, server-thread CPU seconds) for every round through a native
+    AggregatorServer on loopback; the workers send a round, then wait for its RESULTs."""
+    best = (float("inf"), float("inf"))
+    for _ in range(repeat):
+        with AggregatorServer([spec], port=0) as server:
+            socks = []
+            for w in range(workers):
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+                s.bind(("127.0.0.1", 0))
+                s.connect(server.address)
+                socks.append(s)
+            sessions = []
+            for w, s in enumerate(socks):
+                s.send(joins[w])
+                sessions.append(s.recv(65536)[24:28])
+            by_worker: list[list[bytes]] = [[] for _ in range(workers)]
+            for d, (_, port) in datagrams:
+                by_worker[port - 20000].append(_with_session(d, sessions[port - 20000]))
+            # Results per round: every slot's RESULT to every worker (packed 64 KB datagrams).
+            server_tid = server._thread.native_id
+            cpu0, start = _thread_cpu(server_tid), time.perf_counter()
+            # Send round by round: a worker's datagrams of a round are those until its share
+            # of the round's packets is reached.
+            per_worker_round = [_split_rounds(by_worker[w], slots) for w in range(workers)]
+            for r in range(len(per_worker_round[0])):
+                for w, s in enumerate(socks):
+                    for d in per_worker_round[w][r]:
+                        s.send(d)
+                for s in socks:
+                    got = 0
+                    while got < slots:
+                        got += _packets_in(s.recv(65536))
+            wall, cpu = time.perf_counter() - start, _thread_cpu(server_tid) - cpu0
+            for s in socks:
+                s.close()
+            assert server.counters().get("allreduces_completed", 0) == 1
+        best = min(best, (wall, cpu))
+    return best
+
+
+def _with_session(datagram: bytes, session: bytes) -> bytes:
+    """Every packet of the datagram with the session the server gave its worker."""
+    out, off = bytearray(datagram), 0
+    while len(out) - off >= 36:
+        out[off + 24:off + 28] = session
+        off += 36 + 4 * int.from_bytes(out[off + 22:off + 24], "big")
+    return bytes(out)
+
+
+def _packets_in(datagram: bytes) -> int:
+    n, off = 0, 0
+    while len(datagram) - off >= 36:
+        off += 36 + 4 * int.from_bytes(datagram[off + 22:off + 24], "big")
+        n += 1
+    return n
+
+
+def _split_rounds(datagrams: list[bytes], slots: int) -> list[list[bytes]]:
+    """A worker's datagrams grouped by round (each round: one packet per slot)."""
+    out: list[list[bytes]] = [[]]
+    count = 0
+    for d in datagrams:
+        if count == slots:
+            out.append([])
+            count = 0
+        out[-1].append(d)
+        count += _packets_in(d)
+    return out
+
+
 def time_loopback(packets: list[bytes], pack_up_to: int, repeat: int) -> float:
     """Seconds to push every packet through a loopback socket pair and read it back."""
     best = float("inf")
@@ -98,19 +258,40 @@ def main() -> int:
     ap.add_argument("--block-size", type=int, default=256, metavar="N", help="values per block (default: %(default)s)")
     ap.add_argument("--slots", type=int, default=256, metavar="N", help="streams (default: %(default)s)")
     ap.add_argument("--rounds", type=int, default=40, metavar="N", help="data rounds per stream (default: %(default)s)")
-    ap.add_argument("--repeat", type=int, default=3, metavar="N", help="runs, best kept (default: %(default)s)")
+    ap.add_argument("--repeat", type=int, default=5, metavar="N", help="runs, best kept (default: %(default)s)")
+    ap.add_argument("--threads", type=int, default=2, metavar="N",
+                    help="also run N native cores at once, one job each (default: %(default)s; 1: skip)")
     args = ap.parse_args()
-    spec, joins, packets = build_packets(args.workers, args.slots, args.rounds, args.block_size)
-    data_packets = args.workers * args.slots * args.rounds
-    value_bytes = data_packets * args.block_size * 4
-    print(f"{args.workers} workers, {args.block_size}-value blocks, {args.slots} streams x {args.rounds} rounds: "
+    W, B, S = args.workers, args.block_size, args.slots
+    spec, joins, packets = build_packets(W, S, args.rounds, B)
+    data_packets = W * S * args.rounds
+    value_bytes = data_packets * B * 4
+    print(f"{W} workers, {B}-value blocks, {S} streams x {args.rounds} rounds: "
           f"{data_packets:,} data packets ({value_bytes / 1e6:.1f} MB of values) + bootstraps")
-    rows = [("aggregator engine, one core", time_engine(spec, joins, packets, args.repeat))]
+    rows = [("python engine, one core", time_engine(spec, joins, packets, args.repeat))]
+    single = packed(packets, W, S, 0)
+    rows.append(("native engine, one core", time_native(spec, joins, single, args.repeat)))
+    packed_spec = JobSpec(1, W, num_slots=S, block_size=B, message_size=65000)
+    packed_joins = [j[:28] + (65000).to_bytes(4, "big") + j[32:] for j in joins]  # JOIN blocks: 65000
+    many = packed(packets, W, S, 65000)
+    rows.append(("native engine, one core, 64 KB datagrams", time_native(packed_spec, packed_joins, many,
+                                                                          args.repeat)))
+    if args.threads > 1:
+        k = args.threads
+        shards = packed_spec.sharded(k)
+        streams = [[p for p in packets if int.from_bytes(p[6:8], "big") & 0x7FFF in
+                    range(i, S, k)] for i in range(k)]
+        seconds = time_native_threads(shards, [packed_joins] * k, [packed(p, W, S // k, 65000) for p in streams],
+                                      args.repeat)
+        rows.append((f"native engine, {k} threads (x{k} shards)", seconds))
+    wall, cpu = time_server(packed_spec, packed_joins, many, W, S, args.repeat)
+    rows.append(("native server, loopback, 64 KB datagrams", wall))
+    rows.append(("  the same per server-thread CPU second", cpu))
     for label, pack in (("loopback UDP, one packet per datagram", 0), ("loopback UDP, packed 64 KB datagrams", 65000)):
         rows.append((label, time_loopback(packets, pack, args.repeat)))
-    print(f"{'':42} {'packets/s':>12} {'blocks/s':>12} {'GB/s of values':>15}")
+    print(f"{'':44} {'packets/s':>12} {'blocks/s':>12} {'GB/s of values':>15}")
     for label, seconds in rows:
-        print(f"{label:42} {len(packets) / seconds:12,.0f} {data_packets / seconds:12,.0f} "
+        print(f"{label:44} {len(packets) / seconds:12,.0f} {data_packets / seconds:12,.0f} "
               f"{value_bytes / seconds / 1e9:15.3f}")
     return 0
 
