@@ -8,7 +8,7 @@ import selectors
 import socket
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -39,6 +39,7 @@ class AllreduceStats:
     packets_sent: int = 0
     packets_received: int = 0
     payload_bytes_sent: int = 0
+    payload_bytes_received: int = 0  # UDP payloads of the aggregation packets received
     retransmissions: int = 0
     queries: int = 0
     ignored_packets: int = 0
@@ -56,7 +57,7 @@ class AllreduceStats:
     def accumulate(self, other: AllreduceStats) -> None:
         """Add `other`'s counts and time to these (totals over many allreduces)."""
         for name in ("elements", "blocks", "nonzero_blocks", "packets_sent", "packets_received",
-                     "payload_bytes_sent", "retransmissions", "queries", "ignored_packets", "seconds"):
+                     "payload_bytes_sent", "payload_bytes_received", "retransmissions", "queries", "ignored_packets", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for slot, retries in other.per_slot_retries.items():
             self.per_slot_retries[slot] = self.per_slot_retries.get(slot, 0) + retries
@@ -240,17 +241,76 @@ class HostAgent:
             out = np.zeros(array.shape, dtype=array.dtype)
         elif not in_place:
             out[...] = 0
+        self._collective(plan, flat, _BlockTarget(out.reshape(-1)), started)
+        return out
+
+    def reduce_scatter(self, array: np.ndarray, shards: Sequence[int] | None = None,
+                       out: np.ndarray | None = None) -> np.ndarray:
+        """This worker's shard of the sum of `array` over all workers (docs/protocol.md 3.1).
+
+        `array` (any shape, read flat) is every rank's shard back to back, in rank order;
+        `shards` are their lengths (default: equal shards, so the length must divide by
+        num_workers). Every worker must pass the same layout: one that differs fails the
+        allreduce on every worker (JobFailed), like a tensor of another length. Returns a
+        new 1-D array of this worker's shard, or writes it to `out` (that many elements,
+        same dtype, C-contiguous). Each shard starts at a block boundary (the tensor is
+        padded with zero blocks, which are never sent), and an aggregator that implements
+        SCATTER sends each result block's values to its owner only: a worker receives the
+        headers of the other shards' rounds, not their values. Sums are exact or within
+        the fixed-point bound as in `allreduce`; an int32 overflow anywhere raises
+        OverflowError on every worker, a float32 sum beyond float32's range on its owner.
+        """
+        if self._failed is not None:
+            raise AgentFailed(f"an earlier allreduce failed ({self._failed}); reset the job on "
+                              "the aggregator and call reset() on every worker")
+        started = time.perf_counter()
+        cfg = self.config
+        if cfg.scale_workers != cfg.num_workers:
+            raise ValueError("reduce_scatter needs every rank in one job: behind leaf aggregators "
+                             "(total_workers) a rank of the parent job is a leaf, not a worker")
+        array = np.asarray(array)
+        if array.dtype not in SUPPORTED_DTYPES:
+            raise TypeError(f"reduce_scatter supports float32 and int32 arrays, not {array.dtype}")
+        flat = np.ascontiguousarray(array).reshape(-1)
+        layout = _shard_layout(flat.size, cfg.num_workers, shards)
+        mine = layout[cfg.worker_id]
+        if out is not None:
+            _check_shard_out(out, mine, array.dtype)
+        size = cfg.block_size
+        shard_blocks = max(-(-m // size) for m in layout) if layout else 0
+        if array.dtype == np.int32:
+            fixedpoint.check_int_input(flat, cfg.scale_workers)
+        if all(m == shard_blocks * size for m in layout):
+            padded = flat  # every shard is whole blocks: no copy
+        else:  # each shard starts at its first block: zero blocks in between, never sent
+            padded = np.zeros(cfg.num_workers * shard_blocks * size, dtype=flat.dtype)
+            start = 0
+            for rank, m in enumerate(layout):
+                padded[rank * shard_blocks * size:rank * shard_blocks * size + m] = flat[start:start + m]
+                start += m
+        plan = BlockPlan.build(padded, size, cfg.num_slots)  # float checks happen here
+        if out is None:
+            out = np.zeros(mine, dtype=array.dtype)
+        else:
+            out[...] = 0
+        target = _BlockTarget(out.reshape(-1), cfg.worker_id * shard_blocks)
+        self._collective(plan, flat, target, started, layout, shard_blocks)
+        return out
+
+    def _collective(self, plan: BlockPlan, flat: np.ndarray, target: _BlockTarget, started: float,
+                    shards: Sequence[int] | None = None, shard_blocks: int = 0) -> None:
+        """Run one allreduce (a reduce-scatter when `shard_blocks`) of `plan` into `target`."""
+        cfg = self.config
         stats = self.last_stats = AllreduceStats(
             elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
-        target = _BlockTarget(out.reshape(-1))
         try:
             if not self._joined and plan.num_streams:  # an empty tensor sends nothing
                 self._join()
             epoch = self._epoch
             self._epoch = (self._epoch + 1) % EPOCH_MOD
             tag = fingerprint(epoch, flat.size, flat.dtype, cfg.block_size, cfg.num_slots,
-                              cfg.scale_workers)
-            streams = self._make_streams(plan, target, epoch, tag)
+                              cfg.scale_workers, shards)
+            streams = self._make_streams(plan, target, epoch, tag, shard_blocks)
             self._run(streams, stats)
         except BaseException as exc:
             self._failed = f"{type(exc).__name__}: {exc}"
@@ -263,13 +323,13 @@ class HostAgent:
             raise OverflowError("the aggregator reported an int32 overflow in the sum")
         if target.float_overflow:
             raise OverflowError("the float32 sum of some block exceeds float32's range (inf)")
-        return out
 
     # -- internals --------------------------------------------------------------
-    def _make_streams(self, plan: BlockPlan, out: _BlockTarget, epoch: int, tag: int) -> list[Stream]:
+    def _make_streams(self, plan: BlockPlan, out: _BlockTarget, epoch: int, tag: int,
+                      shard_blocks: int = 0) -> list[Stream]:
         cfg = self.config
         n = cfg.scale_workers
-        size, flat_out = cfg.block_size, out.flat
+        size, flat_out, first = cfg.block_size, out.flat, out.first_block
 
         def encode(block: int, exp: int, wire: memoryview) -> None:
             # float32: quantized at exp; int32: as they are; a cut last block zero-padded.
@@ -279,8 +339,9 @@ class HostAgent:
             if block >= plan.num_blocks:
                 raise ProtocolError(f"result for block {block} of a {plan.num_blocks}-block tensor")
             # float32: dequantized (True: the sum overflowed to inf); int32: as they are.
-            # A cut last block takes only its own values.
-            if fixedpoint.dequantize_into(values, exp, n, flat_out[block * size:(block + 1) * size]):
+            # A cut last block (of the tensor, or of this worker's shard) takes only its own values.
+            local = block - first
+            if fixedpoint.dequantize_into(values, exp, n, flat_out[local * size:(local + 1) * size]):
                 out.float_overflow = True
 
         streams = []
@@ -292,7 +353,7 @@ class HostAgent:
                 my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
                 block_size=cfg.block_size, quantize=plan.block, encode=encode, deliver=deliver,
                 session=self._endpoint(cfg.slot_base + s).session or 0, blocks=plan.num_blocks,
-                fingerprint=tag))
+                fingerprint=tag, shard_blocks=shard_blocks))
         return streams
 
     def _send(self, slot: int, packet: bytes | bytearray, stats: AllreduceStats) -> None:
@@ -372,6 +433,7 @@ class HostAgent:
         finished = 0
         for payload in packets:
             stats.packets_received += 1
+            stats.payload_bytes_received += len(payload)
             try:
                 h = AggHeader.unpack(payload)
             except MalformedPacket:
@@ -456,11 +518,36 @@ def _check_out(array: np.ndarray, out: np.ndarray) -> bool:
 
 class _BlockTarget:
     """Where aggregated blocks land: the flat output (the kernels write a cut last
-    block's own values only), and whether a float32 sum overflowed."""
+    block's own values only), from block `first_block` on (a reduce-scatter's shard),
+    and whether a float32 sum overflowed."""
 
-    def __init__(self, flat: np.ndarray) -> None:
+    def __init__(self, flat: np.ndarray, first_block: int = 0) -> None:
         self.flat = flat
+        self.first_block = first_block
         self.float_overflow = False  # a delivered float32 block summed to inf
+
+
+def _shard_layout(length: int, num_workers: int, shards: Sequence[int] | None) -> list[int]:
+    """Every rank's shard length (equal shards by default)."""
+    if shards is None:
+        if length % num_workers:
+            raise ValueError(f"reduce_scatter of {length} elements over {num_workers} workers: the length "
+                             "must divide by the workers, or give the shard lengths")
+        return [length // num_workers] * num_workers
+    layout = [int(m) for m in shards]
+    if len(layout) != num_workers or min(layout, default=0) < 0 or sum(layout) != length:
+        raise ValueError(f"shards {layout} must be {num_workers} lengths >= 0 summing to the tensor's "
+                         f"{length} elements")
+    return layout
+
+
+def _check_shard_out(out: np.ndarray, size: int, dtype: np.dtype) -> None:
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.size != size or out.dtype != dtype:
+        raise ValueError(f"out is {out.dtype}[{out.size}], this worker's shard {dtype}[{size}]")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be a writable C-contiguous array")
 
 
 @dataclass

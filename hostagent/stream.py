@@ -7,7 +7,7 @@ import numpy as np
 
 from p4reduce.hostagent.errors import JobFailed
 from p4reduce.protocol import (EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags, Mode, MsgType,
-                               encode, packet_buffer, wire_values)
+                               encode, packet_buffer, scatter_flags, wire_values)
 
 # Plain ints: IntFlag arithmetic is slow on the per-result path.
 _OVERFLOW = int(Flags.OVERFLOW)
@@ -26,6 +26,11 @@ class Stream:
     the outgoing datagram (`wire`: a writable memoryview of its values, big-endian).
     `deliver(block, exp, values)` stores an aggregated block (`values` is a
     big-endian view of the received datagram, valid during the call only).
+
+    `shard_blocks` > 0 makes it a stream of a reduce-scatter (docs/protocol.md 3.1):
+    block b belongs to rank b // shard_blocks, every DATA says so in its flags, and
+    only the owner's RESULTs must carry values; `deliver` is called for this
+    worker's blocks only.
     """
 
     def __init__(self, *, job_id: int, worker_id: int, slot: int, round_: int, epoch: int,
@@ -33,13 +38,15 @@ class Stream:
                  quantize: Callable[[int, int], np.ndarray],
                  deliver: Callable[[int, int, np.ndarray], None],
                  session: int = 0, blocks: int = 0, fingerprint: int = 0,
-                 encode: Callable[[int, int, memoryview], None] | None = None) -> None:
+                 encode: Callable[[int, int, memoryview], None] | None = None,
+                 shard_blocks: int = 0) -> None:
         self.job_id, self.worker_id, self.slot = job_id, worker_id, slot
         self.round = round_
         self.epoch = epoch
         # Carried by every packet: which session, and which allreduce (docs/protocol.md 2).
         self.session, self.blocks, self.fingerprint = session, blocks, fingerprint
         self.mode = mode
+        self.shard_blocks = shard_blocks
         self._mine = my_blocks  # ascending, NONE-terminated
         self._exps = my_exps
         self._pos = 0
@@ -56,11 +63,19 @@ class Stream:
         self.retries = 0
         self.missing_workers: int | None = None  # bitmap from the aggregator's last PENDING
 
+    def owner(self, block: int) -> int | None:
+        """The rank whose shard holds `block` (None: not a reduce-scatter; 0 for NONE)."""
+        if not self.shard_blocks:
+            return None
+        return 0 if block == NONE else block // self.shard_blocks
+
     def _header(self, msg_type: MsgType, count: int) -> AggHeader:
         nxt = self._mine[self._pos]
+        owner = self.owner(self.block)
+        flags = 0 if owner is None or msg_type != MsgType.DATA else scatter_flags(owner)
         return AggHeader(msg_type, self.job_id, self.worker_id, self.slot, self.round & 1,
                          self.epoch, self.block, nxt, self.exp,
-                         self._exps.get(nxt, 0), count, 0, self.session, self.blocks,
+                         self._exps.get(nxt, 0), count, flags, self.session, self.blocks,
                          self.fingerprint)
 
     def start(self) -> bytes:
@@ -88,10 +103,22 @@ class Stream:
         if h.epoch != self.epoch or h.fingerprint != self.fingerprint:
             return None
         if h.block != NONE:
-            if h.count != self._block_size:
+            owner = self.owner(h.block)
+            if owner is not None and owner != self.worker_id:
+                # Another rank's block of a reduce-scatter: a header-only RESULT from an
+                # aggregator that implements SCATTER, the full one from one that does not.
+                if h.count not in (0, self._block_size):
+                    raise ProtocolError(f"slot {self.slot}: result for block {h.block} has {h.count} values")
+            elif h.count != self._block_size:
+                if owner is not None and h.count == 0:
+                    # Our own block: the values come in our copy (this is the header-only
+                    # copy a multicast group gets); wait for it, or re-ask on timeout.
+                    return None
                 raise ProtocolError(f"slot {self.slot}: result for block {h.block} has {h.count} values")
+            else:
+                self._deliver(h.block, self.exp, wire_values(payload, h.count))
+            # Every worker raises on an int32 overflow, whoever holds the block.
             self.overflow |= bool(h.flags & _OVERFLOW)
-            self._deliver(h.block, self.exp, wire_values(payload, h.count))
         self.round += 1
         self.retries = 0
         self.missing_workers = None

@@ -14,12 +14,13 @@ import numpy as np
 
 from p4reduce import _native
 from p4reduce.transport.batchio import Buffer
-from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags,
-                               Mode, MsgType, lookahead_key, split_key)
+from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, SCATTER_MASK, AggHeader, ErrorCode,
+                               Flags, Mode, MsgType, lookahead_key, scatter_owner, split_key)
 from p4reduce.aggregator.buffers import BufferPool
 
 END_KEY = lookahead_key(NONE, 0)
 _WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
+_COUNT_OFFSET = 22  # `count`: 0 in the header-only copies of a SCATTER round's RESULT
 
 # A datagram as the pieces the kernel gathers (sendmmsg iovecs): per-worker
 # copies of a result share its values and differ only in the header.
@@ -44,8 +45,14 @@ class StoredResult:
     shadow: int
     fingerprint: int  # of the allreduce: a re-send goes only to a packet of the same one
     payload: bytearray  # RESULT; worker_id is set per copy
+    owner: int | None = None  # a SCATTER data round's: only this worker's copy has the values
 
     def for_worker(self, worker_id: int) -> Parts:
+        if self.owner is not None and worker_id != self.owner:
+            head = bytearray(self.payload[:HEADER_LEN])  # header-only (docs/protocol.md 3.1)
+            head[_WORKER_ID_OFFSET] = worker_id
+            head[_COUNT_OFFSET:_COUNT_OFFSET + 2] = b"\0\0"
+            return (head,)
         if worker_id == self.payload[_WORKER_ID_OFFSET]:
             return (self.payload,)
         head = bytearray(self.payload[:HEADER_LEN])
@@ -75,6 +82,7 @@ class SlotState:
         self.blocks = 0  # its tensor's blocks and fingerprint, as its first packet gave them
         self.fingerprint = 0
         self.mismatch: JobFailure | None = None  # the round's packets disagree (flagged RESULT)
+        self.scatter = 0  # the round's SCATTER flag and owner (flags & SCATTER_MASK), echoed in its RESULT
         self.failure: JobFailure | None = None  # set when a completed round failed the job
         self.block = NONE  # block of the current round; NONE = bootstrap
         self.exp = EXP_BIAS  # agreed exponent of the current round
@@ -129,6 +137,18 @@ class SlotState:
             raise problem
         self.mismatch = self.mismatch or problem
 
+    def _check_scatter(self, h: AggHeader) -> None:
+        """Every DATA of a round names the same owner (or none): the first one's bits are the
+        round's, a later one that differs flags the RESULT MISMATCH, like a fingerprint."""
+        owner = scatter_owner(h.flags)
+        bits = h.flags & SCATTER_MASK if owner is not None else 0  # reserved bits: ignored
+        if owner is not None and owner >= self.num_workers:
+            raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
+        if self.seen == 0:
+            self.scatter = bits
+        elif bits != self.scatter:
+            self.mismatch = self.mismatch or JobFailure(ErrorCode.TENSOR, h.worker_id)
+
     def _resend(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
         stored = self.history.get((h.epoch, h.block))
         if stored is None or stored.shadow != h.shadow or stored.fingerprint != h.fingerprint:
@@ -164,6 +184,7 @@ class SlotState:
             return "bad_count", []
         self._check_allreduce(h)
         self._check_lookahead(h)
+        self._check_scatter(h)
         if self.seen == 0:
             if self.block == NONE:
                 self.previous_epoch = self.epoch
@@ -199,9 +220,9 @@ class SlotState:
         fingerprint of the packet that completed the round; MISMATCH if packets disagreed."""
         assert self.epoch is not None
         next_block, next_exp = split_key(min(self.keys))
-        flags = Flags.NONE
+        flags = self.scatter
         if self.mismatch is not None:
-            flags, self.failure = Flags.MISMATCH, self.mismatch
+            flags, self.failure = flags | Flags.MISMATCH, self.mismatch
         header = AggHeader(MsgType.RESULT, self.job_id, ALL_WORKERS if self.multicast else 0,
                            self.slot, self.round & 1, last.epoch, self.block, next_block, self.exp,
                            next_exp, 0 if self.block == NONE else self.block_size, flags,
@@ -211,14 +232,18 @@ class SlotState:
     def _publish(self, result: bytearray, next_block: int, next_exp: int) -> list[tuple[int, Parts]]:
         """Keep the round's RESULT for re-sends, address a copy to every worker, advance."""
         assert self.epoch is not None
-        stored = StoredResult(self.round & 1, self.fingerprint, result)
+        owner = scatter_owner(self.scatter) if self.block != NONE else None
+        stored = StoredResult(self.round & 1, self.fingerprint, result, owner)
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still
             # need results of the previous one.
             self.pool.retire(old.payload for old in self.history.values())
             self.history.clear()
         self.history[(self.epoch, self.block)] = stored
-        if self.multicast:
+        if self.multicast and owner is not None:
+            # The values by unicast to their owner, one header-only copy to the group.
+            out = [(owner, stored.for_worker(owner)), (ALL_WORKERS, stored.for_worker(ALL_WORKERS))]
+        elif self.multicast:
             out = [(ALL_WORKERS, stored.for_worker(ALL_WORKERS))]
         else:
             out = [(w, stored.for_worker(w)) for w in range(self.num_workers)]
@@ -228,6 +253,7 @@ class SlotState:
     def _advance(self, next_block: int, next_exp: int) -> None:
         self.round += 1
         self.seen = 0
+        self.scatter = 0
         self._acc_empty = True
         self.block = next_block
         if next_block == NONE:  # stream finished: next round bootstraps the next allreduce

@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 import struct
 import zlib
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -44,7 +44,26 @@ class MsgType(enum.IntEnum):
 class Flags(enum.IntFlag):
     NONE = 0
     OVERFLOW = 1  # RESULT: an int32 sum of this block overflowed
-    MISMATCH = 2  # RESULT: the round's packets disagree on epoch, blocks or fingerprint
+    MISMATCH = 2  # RESULT: the round's packets disagree on epoch, blocks, fingerprint or owner
+    SCATTER = 4  # DATA (echoed in RESULT): a reduce-scatter; bits 3..7 are the block's owner
+
+
+# A SCATTER round's RESULT carries values only to the rank owning the block's shard
+# (docs/protocol.md section 3.1); the owner travels in flags bits 3..7 (MAX_WORKERS = 32).
+OWNER_SHIFT = 3
+SCATTER_MASK = 0xFC  # SCATTER and the owner: every DATA of a round carries the same bits
+
+
+def scatter_flags(owner: int) -> int:
+    """`flags` of a DATA of a reduce-scatter whose round's block belongs to `owner`."""
+    if not 0 <= owner < MAX_WORKERS:
+        raise ValueError(f"owner {owner} outside 0..{MAX_WORKERS - 1}")
+    return Flags.SCATTER | owner << OWNER_SHIFT
+
+
+def scatter_owner(flags: int) -> int | None:
+    """The owner a packet's flags name, or None when it is not a SCATTER packet."""
+    return flags >> OWNER_SHIFT if flags & Flags.SCATTER else None
 
 
 class ErrorCode(enum.IntEnum):
@@ -212,9 +231,16 @@ _FINGERPRINT = struct.Struct("!IQBIII")
 
 
 def fingerprint(epoch: int, length: int, dtype: np.dtype, block_size: int, num_slots: int,
-                scale_workers: int) -> int:
+                scale_workers: int, shards: Sequence[int] | None = None) -> int:
     """What every packet of one allreduce carries so that the aggregator (and the switch,
     which compares it within each round) can tell workers that disagree: the allreduce's
-    sequence number, the tensor's length and dtype, and what fixed point scales by."""
-    return zlib.crc32(_FINGERPRINT.pack(epoch, length, DTYPE_CODES[np.dtype(dtype)], block_size,
-                                        num_slots, scale_workers))
+    sequence number, the tensor's length and dtype, and what fixed point scales by.
+
+    A reduce-scatter also covers its shard layout: `shards` are the elements of each
+    rank's shard, in rank order (summing to `length`), packed after the rest as
+    big-endian uint64s; a plain allreduce's fingerprint has no such tail."""
+    head = _FINGERPRINT.pack(epoch, length, DTYPE_CODES[np.dtype(dtype)], block_size, num_slots,
+                             scale_workers)
+    if shards is None:
+        return zlib.crc32(head)
+    return zlib.crc32(head + struct.pack(f"!{len(shards)}Q", *shards))
