@@ -49,6 +49,10 @@
 #define EXP_BIAS 127
 #define F_OVERFLOW 1
 #define F_MISMATCH 2
+#define F_SCATTER 4       /* a reduce-scatter's DATA (echoed in RESULT): bits 3..7 the owner */
+#define OWNER_SHIFT 3
+#define SCATTER_MASK 0xFC
+#define NO_OWNER 0xFF
 #define MAX_WORKERS 32
 #define MAX_JOBS 65536
 #define E_TENSOR 5
@@ -91,6 +95,7 @@ typedef struct {
 typedef struct {
     uint32_t epoch, block, fingerprint, len;
     uint8_t shadow;
+    uint8_t owner;    /* a SCATTER data round's owner (the only copy with values), or NO_OWNER */
     uint8_t *payload; /* the RESULT; worker_id is rewritten per copy */
 } stored_t;
 
@@ -101,6 +106,7 @@ typedef struct {
     uint32_t blocks, fingerprint;
     uint8_t mismatch_code; /* 0: the round's packets agree */
     uint32_t mismatch_detail;
+    uint8_t scatter;       /* SCATTER/owner bits of the round's first counted DATA */
     uint32_t block;
     uint8_t exp;
     uint32_t expected, seen;
@@ -534,6 +540,18 @@ static void pending(Core *c, job_t *job, slot_t *s, const hdr_t *h, int event, o
                      s->expected & ~s->seen, h->exp, 0, 0, h->session, h->blocks, h->fingerprint);
 }
 
+/* StoredResult.for_worker: a SCATTER round's copies for others than the owner are
+ * header-only (count 0); the rest carry the values. Returns the copy's length. */
+static inline uint32_t copy_len(const stored_t *st, uint32_t w) {
+    return st->owner != NO_OWNER && w != st->owner ? HEADER_LEN : st->len;
+}
+static inline void copy_for(uint8_t *dst, const stored_t *st, uint32_t w) {
+    uint32_t len = copy_len(st, w);
+    memcpy(dst, st->payload, len);
+    dst[4] = (uint8_t)w;
+    if (len != st->len) dst[22] = dst[23] = 0;
+}
+
 static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o) {
     stored_t *st = find_stored(s, h->epoch, h->block);
     if (!st || st->shadow != h->shadow || st->fingerprint != h->fingerprint) {
@@ -542,12 +560,10 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     }
     o->event = C_RESENT;
     o->out_packets = 1;
-    o->out_bytes = st->len;
-    uint8_t *p = to_member(c, job, h->worker, st->len);
-    if (p) {
-        memcpy(p, st->payload, st->len);
-        p[4] = h->worker;
-    }
+    uint32_t len = copy_len(st, h->worker);
+    o->out_bytes = len;
+    uint8_t *p = to_member(c, job, h->worker, len);
+    if (p) copy_for(p, st, h->worker);
 }
 
 static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
@@ -556,9 +572,10 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
         if (s->keys[w] < key) key = s->keys[w];
     uint32_t next_block = (uint32_t)(key >> 8);
     uint8_t next_exp = (uint8_t)(255 - (key & 0xFF));
-    uint8_t flags = 0;
+    /* like the switch's: the SCATTER/owner bits of the packet that completed the round */
+    uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
     if (s->mismatch_code) {
-        flags = F_MISMATCH;
+        flags |= F_MISMATCH;
         o->round_failed = 1;
         o->fail_code = s->mismatch_code;
         o->fail_detail = s->mismatch_detail;
@@ -583,29 +600,41 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
                  (uint32_t)(s->round & 1), last->epoch, s->block, next_block, s->exp, next_exp, cnt,
                  last->session, last->blocks, last->fingerprint);
     /* publish: keep it for re-sends, address a copy to every worker */
+    uint8_t owner = s->block != NONE_BLOCK && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
     if (s->block == NONE_BLOCK) clear_history(s);
-    stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), payload};
+    stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, payload};
     if (store_result(s, e)) { free(payload); payload = NULL; c->nomem = 1; }
+    const stored_t *st = payload ? &s->hist[s->hist_len - 1] : NULL;
+    if (st && (st->block != e.block || st->epoch != e.epoch)) st = find_stored(s, e.epoch, e.block);
     o->event = C_COMPLETED;
     if (job->multicast) {
-        o->out_packets = 1;
-        o->out_bytes = len;
-        uint8_t *p = payload ? out_packet(c, job->group_ip, job->group_port, group_pack(job), len) : NULL;
-        if (p) memcpy(p, payload, len);
+        o->out_packets = 0;
+        o->out_bytes = 0;
+        if (owner != NO_OWNER) { /* the values by unicast to their owner */
+            o->out_packets++;
+            o->out_bytes += len;
+            uint8_t *p = st ? to_member(c, job, owner, len) : NULL;
+            if (p) copy_for(p, st, owner);
+        }
+        uint32_t glen = owner != NO_OWNER ? HEADER_LEN : len; /* one copy to the group */
+        o->out_packets++;
+        o->out_bytes += glen;
+        uint8_t *p = st ? out_packet(c, job->group_ip, job->group_port, group_pack(job), glen) : NULL;
+        if (p) copy_for(p, st, ALL_WORKERS);
     } else {
         o->out_packets = job->n;
-        o->out_bytes = (uint64_t)len * job->n;
+        o->out_bytes = 0;
         for (uint32_t w = 0; w < job->n; w++) {
-            uint8_t *p = payload ? to_member(c, job, w, len) : NULL;
-            if (p) {
-                memcpy(p, payload, len);
-                p[4] = (uint8_t)w;
-            }
+            uint32_t wlen = st ? copy_len(st, w) : len;
+            o->out_bytes += wlen;
+            uint8_t *p = st ? to_member(c, job, w, wlen) : NULL;
+            if (p) copy_for(p, st, w);
         }
     }
     /* advance */
     s->round++;
     s->seen = 0;
+    s->scatter = 0;
     s->acc_empty = 1;
     s->block = next_block;
     if (next_block == NONE_BLOCK) {
@@ -657,6 +686,19 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
         o->fail_code = E_BAD_BLOCKS;
         o->fail_detail = h->worker;
         return;
+    }
+    /* every DATA of a round names the same owner (or none), like a fingerprint */
+    uint8_t bits = h->flags & F_SCATTER ? h->flags & SCATTER_MASK : 0;
+    if (bits && (uint32_t)(h->flags >> OWNER_SHIFT) >= job->n) {
+        o->fail_code = E_BAD_BLOCKS;
+        o->fail_detail = h->worker;
+        return;
+    }
+    if (s->seen == 0) {
+        s->scatter = bits;
+    } else if (bits != s->scatter && !s->mismatch_code) {
+        s->mismatch_code = E_TENSOR;
+        s->mismatch_detail = h->worker;
     }
     if (s->seen == 0) {
         if (s->block == NONE_BLOCK) {
@@ -1420,16 +1462,18 @@ static PyObject *Core_slot_state(Core *self, PyObject *args) {
     for (uint32_t w = 0; w < job->n; w++) PyList_SET_ITEM(keys, w, PyLong_FromUnsignedLongLong(s->keys[w]));
     for (uint32_t i = 0; i < s->hist_len; i++) {
         stored_t *e = &s->hist[i];
-        PyList_SET_ITEM(hist, i, Py_BuildValue("((II)(IIy#))", e->epoch, e->block, (unsigned)e->shadow,
-                                               e->fingerprint, (const char *)e->payload, (Py_ssize_t)e->len));
+        PyObject *owner = e->owner == NO_OWNER ? Py_NewRef(Py_None) : PyLong_FromLong(e->owner);
+        PyList_SET_ITEM(hist, i, Py_BuildValue("((II)(IIy#N))", e->epoch, e->block, (unsigned)e->shadow,
+                                               e->fingerprint, (const char *)e->payload, (Py_ssize_t)e->len,
+                                               owner));
     }
     PyObject *epoch = s->has_epoch ? PyLong_FromUnsignedLong(s->epoch) : Py_NewRef(Py_None);
     PyObject *prev = s->has_prev ? PyLong_FromUnsignedLong(s->prev_epoch) : Py_NewRef(Py_None);
-    res = Py_BuildValue("{sKsNsNsIsIsIsIsIsIsOsNsN}", "round", (unsigned long long)s->round, "epoch", epoch,
+    res = Py_BuildValue("{sKsNsNsIsIsIsIsIsIsOsNsNsI}", "round", (unsigned long long)s->round, "epoch", epoch,
                         "previous_epoch", prev, "blocks", s->blocks, "fingerprint", s->fingerprint,
                         "block", s->block, "exp", (unsigned)s->exp, "expected", s->expected,
                         "seen", s->seen, "acc_empty", s->acc_empty ? Py_True : Py_False, "keys", keys,
-                        "history", hist);
+                        "history", hist, "scatter", (unsigned)s->scatter);
     keys = hist = NULL;
 done:
     unlock(self);

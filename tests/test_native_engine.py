@@ -2,7 +2,8 @@
 reference model: the same random traffic through both, every reply compared byte for byte.
 
 Simulated workers follow the protocol (JOIN, bootstrap, data rounds in sparse and dense
-mode, look-aheads, exponents, retransmissions and QUERYs after a "timeout"), reacting to
+mode, look-aheads, exponents, reduce-scatters naming each block's owner, retransmissions
+and QUERYs after a "timeout"), reacting to
 the reference engine's replies; the traffic between them and the engines suffers loss,
 duplication, reordering, replays of old packets (stale epochs and rounds), garbage and
 mutated headers, strangers, RESETs, re-JOINs of new processes and workers that start the
@@ -33,7 +34,7 @@ from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.server import Datapath
-from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, Mode, MsgType, encode
+from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, Mode, MsgType, encode, scatter_flags
 from p4reduce.protocol.framing import split_datagram
 
 GROUP = ("239.9.9.9", 47000)
@@ -65,6 +66,7 @@ class SimWorker:
         self.streams: dict[int, dict] = {}
         self.held: dict[int, tuple[np.ndarray, int]] = {}
         self.blocks = self.fp = 0
+        self.shard_blocks = 0  # > 0: the allreduce is a reduce-scatter (block b is rank b // shard_blocks's)
         self.sent: list[bytes] = []
         self.error = 0  # the code of the last ERROR it got
 
@@ -95,13 +97,18 @@ class SimWorker:
         nxt = self.next_held(stream, block)
         nexp = self.held[nxt][1] if nxt != NONE else 127
         values = self.held[block][0] if block in self.held else None
+        flags = 0
+        if self.shard_blocks:  # as the host agent's reduce_scatter: the owner, 0 in a bootstrap
+            flags = scatter_flags(0 if block == NONE else block // self.shard_blocks)
         return self._send(pkt(MsgType.DATA, self.spec, self.rank, slot, self.rounds[slot] & 1, self.epoch,
-                              block, nxt, exp, nexp, values, self.session, self.blocks, self.fp))
+                              block, nxt, exp, nexp, values, self.session, self.blocks, self.fp, flags))
 
-    def start(self, blocks: int, density: float, odd_tensor: bool = False):
-        """The next allreduce: a tensor of `blocks` blocks, each held with probability `density`."""
+    def start(self, blocks: int, density: float, odd_tensor: bool = False, shard_blocks: int = 0):
+        """The next allreduce: a tensor of `blocks` blocks, each held with probability `density`
+        (a reduce-scatter with shards of `shard_blocks` blocks if that is > 0)."""
         self.epoch += 1
         self.blocks = blocks
+        self.shard_blocks = shard_blocks
         self.fp = zlib.crc32(f"{self.epoch}/{blocks}/{int(odd_tensor)}".encode())
         B = self.spec.block_size
         self.held = {b: (np.array([self.rng.randint(-2**31, 2**31 - 1) if self.rng.random() < 0.05
@@ -245,10 +252,16 @@ class Harness:
             for spec in self.specs:
                 blocks = rng.randint(1, 3 * spec.num_slots + 2)
                 density = rng.choice([0.0, 0.3, 0.7, 1.0])
+                n = spec.num_workers
+                shard_blocks = -(-blocks // n) if rng.random() < 0.4 else 0
                 for x in ws:
                     if x.spec is spec and x.session and (x.done() or rng.random() < 0.05):
                         odd = rng.random() < 0.03
-                        self.pending += x.start(blocks + (1 if odd and rng.random() < 0.5 else 0), density, odd)
+                        mine = shard_blocks
+                        if odd and rng.random() < 0.5:  # another shard layout (owners beyond n too)
+                            mine = rng.randint(1, blocks)
+                        self.pending += x.start(blocks + (1 if odd and rng.random() < 0.3 else 0), density, odd,
+                                                mine)
         elif action == "timeout":
             for x in ws:
                 self.pending += x.timeout()
@@ -305,14 +318,14 @@ class Harness:
             spec = next(x.spec for x in ws if x.addr == addr) if i is not None else w.spec
             h = AggHeader.unpack(packet)
             field = rng.choice(["exp", "next_exp", "block", "next_block", "epoch", "blocks", "fingerprint",
-                                "count", "shadow", "worker_id", "slot"])
+                                "count", "shadow", "worker_id", "slot", "flags"])
             if field == "count":
                 values = None if h.count else np.arange(spec.block_size, dtype=np.int32)
                 h = h._replace(count=0 if values is None else len(values))
             else:
                 values = np.arange(h.count, dtype=np.int32) if h.count else None
                 old = getattr(h, field)
-                limit = {"exp": 255, "next_exp": 255, "shadow": 1, "worker_id": spec.num_workers - 1,
+                limit = {"exp": 255, "next_exp": 255, "flags": 255, "shadow": 1, "worker_id": spec.num_workers - 1,
                          "slot": spec.slot_base + spec.num_slots - 1}.get(field, 0xFFFFFFFF)
                 new = rng.choice([old + 1, old - 1, rng.randint(0, limit), NONE]) % (limit + 1)
                 h = h._replace(**{field: new})
@@ -341,8 +354,8 @@ class Harness:
                     "round": model.round, "epoch": model.epoch, "previous_epoch": model.previous_epoch,
                     "blocks": model.blocks, "fingerprint": model.fingerprint, "block": model.block,
                     "exp": model.exp, "expected": model.expected, "seen": model.seen,
-                    "acc_empty": model._acc_empty, "keys": model.keys,
-                    "history": [(k, (v.shadow, v.fingerprint, bytes(v.payload)))
+                    "acc_empty": model._acc_empty, "keys": model.keys, "scatter": model.scatter,
+                    "history": [(k, (v.shadow, v.fingerprint, bytes(v.payload), v.owner))
                                 for k, v in model.history.items()]}, (j, slot)
 
 
