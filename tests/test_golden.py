@@ -28,7 +28,7 @@ def _stream_steps(golden, mode: str, worker: int | None = None) -> list[dict]:
 
 
 def _all_payloads(golden):
-    for step in golden["steps"]:
+    for step in golden["steps"] + golden["scatter"]["steps"]:
         yield bytes.fromhex(step["payload"])
         for e in step["expect"]:
             yield bytes.fromhex(e["payload"])
@@ -50,8 +50,10 @@ def test_scapy_layer_matches_golden(golden):
         assert (pkt.block, pkt.next_block, pkt.exp, pkt.next_exp, pkt.count) == \
             (h.block, h.next_block, h.exp, h.next_exp, h.count)
         assert (pkt.session, pkt.blocks, pkt.fingerprint) == (h.session, h.blocks, h.fingerprint)
+        assert (int(pkt.flags), pkt.owner) == (h.flags & 7, h.flags >> 3)
+        assert ("SCATTER" in pkt.flags) == bool(h.flags & Flags.SCATTER)
         rebuilt = P4Reduce(msg_type=h.msg_type, job_id=h.job_id, worker_id=h.worker_id,
-                           flags=h.flags, shadow=h.shadow, slot=h.slot, epoch=h.epoch,
+                           flags=h.flags & 7, owner=h.flags >> 3, shadow=h.shadow, slot=h.slot, epoch=h.epoch,
                            block=h.block, next_block=h.next_block, exp=h.exp,
                            next_exp=h.next_exp, session=h.session, blocks=h.blocks,
                            fingerprint=h.fingerprint, values=list(pkt.values))
@@ -87,6 +89,10 @@ def test_golden_fingerprints_are_what_workers_compute(golden):
     assert prints == {(0, 100): fingerprint(0, 3200, np.float32, 32, 32, 2),
                       (1, 100): fingerprint(1, 3200, np.float32, 32, 32, 2),
                       (1, 101): fingerprint(1, 3232, np.float32, 32, 32, 2)}
+    scatter = [AggHeader.unpack(bytes.fromhex(s["payload"])) for s in golden["scatter"]["steps"]]
+    assert {h.epoch: h.fingerprint for h in scatter} == {
+        e: fingerprint(e, 2080, np.int32, 32, 32, 2, [1040, 1040]) for e in (0, 1)}
+    assert {h.blocks for h in scatter} == {66}
 
 
 def test_mismatch_flagged_result_fails_every_worker(golden):
@@ -162,3 +168,91 @@ def test_sparse_silent_worker_queries_the_round_it_waits_for(golden):
     assert stream.pending_is_query
     q = AggHeader.unpack(stream.pending)
     assert (q.msg_type, q.block, q.shadow, q.count) == (MsgType.QUERY, 35, 0, 0)
+
+
+# -- reduce-scatter (docs/protocol.md section 3.1) -----------------------------------------
+
+def _joined_engine(golden, mode) -> AggregatorEngine:
+    engine = AggregatorEngine([_job(golden, mode)], new_session=lambda job, worker: golden["job"]["session"])
+    for step in golden["steps"]:
+        h = AggHeader.unpack(bytes.fromhex(step["payload"]))
+        if mode in step["modes"] and h.msg_type == MsgType.JOIN:
+            assert engine.handle(bytes.fromhex(step["payload"])).event == "joined"
+    return engine
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_software_aggregator_reproduces_golden_scatter(golden, mode):
+    engine = _joined_engine(golden, mode)
+    for step in golden["scatter"]["steps"]:
+        if mode not in step["modes"]:
+            continue
+        handled = engine.handle(bytes.fromhex(step["payload"]))
+        got = [{"to_worker": o.worker_id, "payload": o.payload.hex()} for o in handled.replies
+               if AggHeader.unpack(o.payload).msg_type != MsgType.PENDING]
+        assert got == step["expect"], step["note"]
+        for e in step["expect"]:  # values only ever go to the block's owner
+            h = AggHeader.unpack(bytes.fromhex(e["payload"]))
+            assert h.flags & Flags.SCATTER
+            assert (h.count != 0) == (h.block != NONE and e["to_worker"] == h.flags >> 3)
+    assert engine.failure(1) == (ErrorCode.TENSOR, 1)
+
+
+def _scatter_stream(golden, worker, mode, epoch, delivered):
+    """Worker `worker`'s stream 1 of golden reduce-scatter `epoch`, rebuilt from its DATA."""
+    steps = [s for s in golden["scatter"]["steps"] if s["from_worker"] == worker and mode in s["modes"]
+             and AggHeader.unpack(bytes.fromhex(s["payload"])).epoch == epoch]
+    values = {}
+    for s in steps:
+        h = AggHeader.unpack(bytes.fromhex(s["payload"]))
+        if h.count:
+            values[h.block] = decode_values(bytes.fromhex(s["payload"]), h.count)
+    first = AggHeader.unpack(bytes.fromhex(steps[0]["payload"]))
+    stream = Stream(job_id=1, worker_id=worker, slot=1, round_=0 if epoch == 0 else 4, epoch=epoch,
+                    mode=Mode(mode), my_blocks=sorted(values) + [NONE], my_exps={b: 127 for b in values},
+                    block_size=32, quantize=lambda b, e: values[b],
+                    deliver=lambda b, e, v: delivered.__setitem__(b, v.copy()),
+                    session=first.session, blocks=66,
+                    fingerprint=fingerprint(epoch, 2080, np.int32, 32, 32, 2, [1040, 1040]), shard_blocks=33)
+    return stream, steps, values
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("worker", [0, 1])
+def test_host_agent_stream_emits_golden_scatter_packets(golden, mode, worker):
+    delivered = {}
+    stream, steps, values = _scatter_stream(golden, worker, mode, 0, delivered)
+    sent = [stream.start()]
+    for step in golden["scatter"]["steps"]:
+        if mode not in step["modes"] or AggHeader.unpack(bytes.fromhex(step["payload"])).epoch != 0:
+            continue
+        for e in step["expect"]:
+            if e["to_worker"] == worker:
+                payload = bytes.fromhex(e["payload"])
+                reply = stream.on_result(AggHeader.unpack(payload), payload)
+                if reply is not None:
+                    sent.append(reply)
+    expected = []
+    for step in steps:
+        if bytes.fromhex(step["payload"]) not in expected:
+            expected.append(bytes.fromhex(step["payload"]))
+    assert sent == expected and stream.done
+    # Only its own blocks are delivered: the sums of every worker's values there.
+    others = _scatter_stream(golden, 1 - worker, mode, 0, {})[2]
+    mine = {b for b in (1, 33, 65) if b // 33 == worker}
+    assert set(delivered) == mine & (set(values) | set(others))
+    for b in delivered:
+        np.testing.assert_array_equal(delivered[b], values.get(b, 0) + others.get(b, 0))
+
+
+def test_golden_scatter_mismatch_fails_every_worker(golden):
+    step = golden["scatter"]["steps"][-1]
+    for e in step["expect"]:
+        stream, _, _ = _scatter_stream(golden, e["to_worker"], "dense", 1, {})
+        stream.start()
+        boot = next(x for x in golden["scatter"]["steps"] if x["note"].startswith("bootstrap: worker 1 announces block 1"))
+        payload = bytes.fromhex(next(x["payload"] for x in boot["expect"] if x["to_worker"] == e["to_worker"]))
+        stream.on_result(AggHeader.unpack(payload), payload)
+        payload = bytes.fromhex(e["payload"])
+        with pytest.raises(JobFailed, match="the workers disagree about allreduce 1"):
+            stream.on_result(AggHeader.unpack(payload), payload)

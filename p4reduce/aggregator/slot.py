@@ -14,12 +14,13 @@ import numpy as np
 
 from p4reduce import _native
 from p4reduce.transport.batchio import Buffer
-from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, SCATTER_MASK, AggHeader, ErrorCode,
-                               Flags, Mode, MsgType, lookahead_key, scatter_owner, split_key)
+from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags, Mode,
+                               MsgType, lookahead_key, scatter_bits, scatter_owner, split_key)
 from p4reduce.aggregator.buffers import BufferPool
 
 END_KEY = lookahead_key(NONE, 0)
 _WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
+_FLAGS_OFFSET = 5  # `flags`: a SCATTER round's RESULT names the owner of its values
 _COUNT_OFFSET = 22  # `count`: 0 in the header-only copies of a SCATTER round's RESULT
 
 # A datagram as the pieces the kernel gathers (sendmmsg iovecs): per-worker
@@ -82,7 +83,7 @@ class SlotState:
         self.blocks = 0  # its tensor's blocks and fingerprint, as its first packet gave them
         self.fingerprint = 0
         self.mismatch: JobFailure | None = None  # the round's packets disagree (flagged RESULT)
-        self.scatter = 0  # the round's SCATTER flag and owner (flags & SCATTER_MASK), echoed in its RESULT
+        self.scatter = 0  # the SCATTER/owner bits of the round's first counted DATA (scatter_bits)
         self.failure: JobFailure | None = None  # set when a completed round failed the job
         self.block = NONE  # block of the current round; NONE = bootstrap
         self.exp = EXP_BIAS  # agreed exponent of the current round
@@ -138,10 +139,10 @@ class SlotState:
         self.mismatch = self.mismatch or problem
 
     def _check_scatter(self, h: AggHeader) -> None:
-        """Every DATA of a round names the same owner (or none): the first one's bits are the
-        round's, a later one that differs flags the RESULT MISMATCH, like a fingerprint."""
-        owner = scatter_owner(h.flags)
-        bits = h.flags & SCATTER_MASK if owner is not None else 0  # reserved bits: ignored
+        """Every DATA of a round names the same owner (or none): a later one whose bits differ
+        from the first one's flags the RESULT MISMATCH, like a fingerprint."""
+        bits = scatter_bits(h.flags)
+        owner = scatter_owner(bits)
         if owner is not None and owner >= self.num_workers:
             raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
         if self.seen == 0:
@@ -216,11 +217,12 @@ class SlotState:
         return buf
 
     def _complete(self, last: AggHeader) -> list[tuple[int, Parts]]:
-        """The round's RESULT. Like the switch's, it repeats the epoch, session, blocks and
-        fingerprint of the packet that completed the round; MISMATCH if packets disagreed."""
+        """The round's RESULT. Like the switch's, it repeats the epoch, session, blocks,
+        fingerprint and SCATTER/owner bits of the packet that completed the round;
+        MISMATCH if packets disagreed."""
         assert self.epoch is not None
         next_block, next_exp = split_key(min(self.keys))
-        flags = self.scatter
+        flags = scatter_bits(last.flags)
         if self.mismatch is not None:
             flags, self.failure = flags | Flags.MISMATCH, self.mismatch
         header = AggHeader(MsgType.RESULT, self.job_id, ALL_WORKERS if self.multicast else 0,
@@ -232,7 +234,7 @@ class SlotState:
     def _publish(self, result: bytearray, next_block: int, next_exp: int) -> list[tuple[int, Parts]]:
         """Keep the round's RESULT for re-sends, address a copy to every worker, advance."""
         assert self.epoch is not None
-        owner = scatter_owner(self.scatter) if self.block != NONE else None
+        owner = scatter_owner(result[_FLAGS_OFFSET]) if self.block != NONE else None
         stored = StoredResult(self.round & 1, self.fingerprint, result, owner)
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still

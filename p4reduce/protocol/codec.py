@@ -61,6 +61,11 @@ def scatter_flags(owner: int) -> int:
     return Flags.SCATTER | owner << OWNER_SHIFT
 
 
+def scatter_bits(flags: int) -> int:
+    """A packet's SCATTER and owner bits (0 without SCATTER: the owner bits are then reserved)."""
+    return flags & SCATTER_MASK if flags & Flags.SCATTER else 0
+
+
 def scatter_owner(flags: int) -> int | None:
     """The owner a packet's flags name, or None when it is not a SCATTER packet."""
     return flags >> OWNER_SHIFT if flags & Flags.SCATTER else None

@@ -21,7 +21,9 @@ class P4Reduce(Packet):
         ByteEnumField("msg_type", MsgType.DATA, {t.value: t.name for t in MsgType}),
         ShortField("job_id", 0),
         ByteField("worker_id", 0),
-        FlagsField("flags", 0, 8, ["OVERFLOW", "MISMATCH"]),
+        # The `flags` byte: `owner` in bits 7..3 (a SCATTER packet's, section 3.1), the flags below.
+        BitField("owner", 0, 5),
+        FlagsField("flags", 0, 3, ["OVERFLOW", "MISMATCH", "SCATTER"]),
         BitField("shadow", 0, 1),
         BitField("slot", 0, 15),
         IntField("epoch", 0),
