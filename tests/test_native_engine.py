@@ -178,8 +178,9 @@ def mutate(packet: bytes, rng: random.Random) -> bytes:
 
 
 class Harness:
-    def __init__(self, specs: list[JobSpec], rng: random.Random) -> None:
+    def __init__(self, specs: list[JobSpec], rng: random.Random, odd: float = 0.03) -> None:
         self.specs, self.rng = specs, rng
+        self.odd = odd  # how often a worker starts an allreduce with another tensor or layout
         self.ref = Datapath(AggregatorEngine(specs, new_session=sessions()), {})
         self.nat = Datapath(NativeEngine(specs, new_session=sessions()), {})
         self.workers: list[SimWorker] = []
@@ -256,7 +257,7 @@ class Harness:
                 shard_blocks = -(-blocks // n) if rng.random() < 0.4 else 0
                 for x in ws:
                     if x.spec is spec and x.session and (x.done() or rng.random() < 0.05):
-                        odd = rng.random() < 0.03
+                        odd = rng.random() < self.odd
                         mine = shard_blocks
                         if odd and rng.random() < 0.5:  # another shard layout (owners beyond n too)
                             mine = rng.randint(1, blocks)
@@ -405,7 +406,7 @@ def test_clean_traffic_reaches_every_path_that_completes_allreduces():
     """The simulation is not vacuous: without impairments its allreduces complete, on both."""
     specs = [JobSpec(7, 3, num_slots=3, block_size=4), JobSpec(8, 2, mode="dense", slot_base=3, num_slots=2,
                                                              block_size=2, group=GROUP)]
-    h = Harness(specs, random.Random(1))
+    h = Harness(specs, random.Random(1), odd=0)
     h.act("join")
     h.deliver(0, 0, False)
     for _ in range(4):
@@ -422,7 +423,7 @@ def test_failures_and_resets_match():
     """A look-ahead outside the stream fails the job in the core, as in the model; a RESET
     from a member clears it in both, and the job works again after new JOINs."""
     spec = JobSpec(3, 2, num_slots=2, block_size=2)
-    h = Harness([spec], random.Random(2))
+    h = Harness([spec], random.Random(2), odd=0)
     h.act("join")
     h.deliver(0, 0, False)
     w = h.workers[0]
