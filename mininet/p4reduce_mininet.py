@@ -40,7 +40,8 @@ HERE = pathlib.Path(__file__).resolve().parent  # this script's folder (bmv2_nod
 PY = sys.executable
 BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table
 FIELDS = ["method", "switch", "topo", "multicast", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
-          "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions", "packets"]
+          "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions", "packets",
+          "retransmissions_by_allreduce"]
 
 
 @dataclass
@@ -221,11 +222,14 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
 def _summary(reports: list[list[dict]], args) -> dict:
     """Over the measured iterations (the warm-up is dropped): median allreduce time
     (slowest worker), wire bytes per worker, and retransmissions (queries included)
-    next to all packets the workers sent."""
+    next to all packets the workers sent, and per allreduce (all workers' together:
+    is there a steady state, or one loss event?)."""
     per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
+    by_iter = [sum(rep[i]["retransmissions"] + rep[i]["queries"] for rep in reports)
+               for i in range(args.iterations)]
     return {"median_s": statistics.median(per_iter),
             "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
-            "retx": sum(it["retransmissions"] + it["queries"] for rep in reports for it in rep),
+            "retx": sum(by_iter), "retx_by_iter": by_iter,
             "packets": sum(it["packets_sent"] for rep in reports for it in rep)}
 
 
@@ -321,16 +325,18 @@ def main() -> int:
             if t is not None:
                 rows.append(dict(common, method="gloo_dense", density=1.0, median_ms=t * 1e3,
                                  goodput_mbit=tensor_mbit / t, wire_bytes_per_worker=None,
-                                 retransmissions=None, packets=None))
+                                 retransmissions=None, packets=None, retransmissions_by_allreduce=None))
                 print(f"gloo dense: {t * 1e3:.1f} ms", flush=True)
         for density in args.densities:
             r = run_p4reduce(topo, args, density)
             rows.append(dict(common, method="p4reduce", density=density, median_ms=r["median_s"] * 1e3,
                              goodput_mbit=tensor_mbit / r["median_s"], wire_bytes_per_worker=r["wire"],
-                             retransmissions=r["retx"], packets=r["packets"]))
+                             retransmissions=r["retx"], packets=r["packets"],
+                             retransmissions_by_allreduce=" ".join(map(str, r["retx_by_iter"]))))
             print(f"p4reduce density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
                   f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions of "
-                  f"{r['packets']} packets ({r['retx'] / max(1, r['packets']):.2%})", flush=True)
+                  f"{r['packets']} packets ({r['retx'] / max(1, r['packets']):.2%}; by allreduce: "
+                  f"{' '.join(map(str, r['retx_by_iter']))})", flush=True)
     finally:
         topo.net.stop()
     save_results(out, FIELDS, rows, *panels(rows))

@@ -45,6 +45,9 @@ def test_runner_writes_csv(tmp_path, extra):
     assert all(float(r["median_ms"]) > 0 for r in rows)
     assert float(rows[0]["wire_bytes_per_worker"]) < float(rows[1]["wire_bytes_per_worker"])
     assert all(0 <= int(r["retransmissions"]) < int(r["packets"]) for r in rows)
+    # one count per measured allreduce, adding up to the total
+    assert all(sum(map(int, r["retransmissions_by_allreduce"].split())) == int(r["retransmissions"])
+               and len(r["retransmissions_by_allreduce"].split()) == 1 for r in rows)
     assert out.with_suffix(".png").stat().st_size > 0
 
 
