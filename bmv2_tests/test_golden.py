@@ -34,3 +34,25 @@ def test_golden_packets(switch, tap, golden):
     assert c["data_counted"] == len(steps) - len(joins) - 2 == 12
     assert c["malformed"] == c["unknown_worker"] == c["identity_mismatch"] == c["bad_slot"] == 0
     assert c["bad_session"] == c["stale"] == c["forwarded"] == 0
+
+
+def test_golden_scatter_packets(switch, tap, golden):
+    """The reduce-scatter steps (docs/protocol.md 3.1): each data round's values reach the
+    block's owner only, the other copy leaves header-only (egress cuts the values)."""
+    job = golden["job"]
+    workers = make_workers(switch, job["num_workers"])
+    switch.install({"jobs": [job_dict(job["job_id"], workers, slot_base=job["slot_base"],
+                                      num_slots=job["num_slots"], session=job["session"])]})
+    steps = [s for s in golden["scatter"]["steps"] if "dense" in s["modes"]]
+    assert len(steps) == len(golden["scatter"]["steps"]) == 13
+    for step in steps:
+        w = workers[step["from_worker"]]
+        tap.send(w.host_if, frame(w, bytes.fromhex(step["payload"])))
+        got = results(tap.collect(timeout=2.0 if step["expect"] else 0.3,
+                                  expect=len(step["expect"]) or None), workers)
+        assert sorted((w.worker_id, p.hex()) for w, p in got) == \
+            sorted((e["to_worker"], e["payload"]) for e in step["expect"]), step["note"]
+    assert results(tap.collect(timeout=0.3), workers) == []
+    c = switch.counters()
+    # 13 DATA: one retransmission (re-sent), 12 counted, 6 of them completing a round.
+    assert (c["result_multicast"], c["result_unicast"], c["data_counted"]) == (6, 1, 12)

@@ -7,6 +7,12 @@
 // workers with different tensors or scaling. Such a round still completes,
 // with the MISMATCH flag, so every worker fails the allreduce instead of
 // using a sum of unrelated blocks.
+//
+// A reduce-scatter's DATA also name the owner of the round's block (flags
+// SCATTER | owner << 3, docs/protocol.md section 3.1), which egress uses to
+// send the values to the owner only. All DATA of a round must name the same
+// owner: the register holds fingerprint XOR those bits, so the same single
+// comparison catches packets that disagree on either.
 #ifndef P4REDUCE_AGREEMENT_P4
 #define P4REDUCE_AGREEMENT_P4
 
@@ -16,12 +22,21 @@ control Agreement(inout headers_t hdr, inout metadata_t meta) {
     register<bit<32>>(REGISTER_SIZE) fingerprint;  // of the round's first counted packet
     register<bit<1>>(REGISTER_SIZE) mismatch;      // sticky for the round
 
+    bit<32> key;  // hdr.agg.fingerprint ^ the SCATTER/owner bits
+
+    // Reserved bits (owner bits without SCATTER) are ignored, as the spec says.
+    action scatter_key() {
+        meta.scatter = ((hdr.agg.flags & FLAG_SCATTER) == FLAG_SCATTER) ? (hdr.agg.flags & SCATTER_MASK)
+                                                                         : 8w0;
+        key = hdr.agg.fingerprint ^ (bit<32>) meta.scatter;
+    }
+
     // The round's first counted packet stores its fingerprint and clears the
     // bit left by the round two rounds ago (write-only: nothing to compare yet).
     // Both registers in one action: BMv2 runs an action under the registers'
     // locks, so a concurrent packet never sees one updated and not the other.
     action open_round() {
-        fingerprint.write(meta.index, hdr.agg.fingerprint);
+        fingerprint.write(meta.index, key);
         mismatch.write(meta.index, 0);
         meta.mismatch = 0;
     }
@@ -53,17 +68,18 @@ control Agreement(inout headers_t hdr, inout metadata_t meta) {
     action check_retransmission() {
         fingerprint.read(stored, meta.index);
         mismatch.read(meta.mismatch, meta.index);
-        meta.stale = (stored != hdr.agg.fingerprint) ? 1w1 : 1w0;
+        meta.stale = (stored != key) ? 1w1 : 1w0;
     }
 
     apply {
+        scatter_key();
         if (meta.retransmission == 1) {
             check_retransmission();
         } else if (meta.first == 1) {
             open_round();
         } else {
             read_fingerprint();
-            if (stored != hdr.agg.fingerprint) {
+            if (stored != key) {
                 set_mismatch();
             }
             if (meta.remaining == 0) {

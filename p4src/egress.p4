@@ -1,5 +1,7 @@
-// Egress: address every answer (RESULT copy, JOINED) to its worker; keep
-// ordinary frames from going back out the port they came in on.
+// Egress: address every answer (RESULT copy, JOINED) to its worker; cut the
+// values from the copies of a reduce-scatter's RESULT for every worker but the
+// block's owner; keep ordinary frames from going back out the port they came
+// in on.
 #ifndef P4REDUCE_EGRESS_P4
 #define P4REDUCE_EGRESS_P4
 
@@ -38,9 +40,23 @@ control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
         hdr.agg.worker_id = meta.dest_worker;
     }
 
+    // docs/protocol.md section 3.1: a SCATTER data round's values go to the
+    // owner only; every other copy is header-only (count 0), with its lengths
+    // shortened by the values (the IPv4 checksum is recomputed after egress).
+    action header_only() {
+        hdr.vals.setInvalid();
+        hdr.agg.count = 0;
+        hdr.udp.length = UDP_HDR_LEN + AGG_HDR_LEN;
+        hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN;
+    }
+
     apply {
         if (meta.is_answer == 1) {
             name_receiver();
+            if (hdr.vals.isValid() && (hdr.agg.flags & FLAG_SCATTER) == FLAG_SCATTER
+                    && (hdr.agg.flags >> OWNER_SHIFT) != meta.dest_worker) {
+                header_only();
+            }
             result_dest.apply();
         } else if (standard_metadata.egress_port == standard_metadata.ingress_port) {
             // Ordinary traffic: a flooded frame is not echoed to its sender

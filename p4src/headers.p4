@@ -16,7 +16,10 @@ const bit<8>  MSG_DATA = 1;
 const bit<8>  MSG_RESULT = 2;
 const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
 const bit<8>  MSG_JOINED = 7;
-const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints differed
+const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints (or owners) differed
+const bit<8>  FLAG_SCATTER = 4;         // DATA/RESULT flags: a reduce-scatter (section 3.1)
+const bit<8>  SCATTER_MASK = 0xFC;      // SCATTER and the owner (bits 7..3): equal in a round
+const bit<8>  OWNER_SHIFT = 3;          // owner = flags >> OWNER_SHIFT when SCATTER is set
 const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
 const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
 
@@ -139,6 +142,7 @@ struct metadata_t {
     bit<8>  remaining;      // workers the round still waits for (0: complete)
     bit<40> min_key;        // the round's look-ahead minimum so far (lookahead.p4)
     bit<1>  mismatch;       // the round's counted packets disagree on the fingerprint
+    bit<8>  scatter;        // this packet's SCATTER/owner bits (flags & SCATTER_MASK, 0 without SCATTER)
     bit<1>  stale;          // a retransmission whose fingerprint is not the stored round's
     bit<1>  held;           // the value registers hold sums of this round (values.p4)
     // Towards egress: BMv2 copies user metadata into every multicast replica.

@@ -31,13 +31,14 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
     }
 
     // The packet that completes (or re-asks) a round becomes its RESULT, with
-    // the round's look-ahead decision (lookahead.p4). The only flag the switch
-    // can set is MISMATCH (agreement.p4); OVERFLOW cannot happen with the
+    // the round's look-ahead decision (lookahead.p4). It keeps the round's
+    // SCATTER/owner bits (agreement.p4; egress reads them per copy); the only
+    // flag the switch sets is MISMATCH. OVERFLOW cannot happen with the
     // workers' fixed point, and other bits are reserved.
     action result_from_aggregator() {
         answer_from_aggregator();
         hdr.agg.msg_type = MSG_RESULT;
-        hdr.agg.flags = (meta.mismatch == 1) ? FLAG_MISMATCH : 8w0;
+        hdr.agg.flags = meta.scatter | ((meta.mismatch == 1) ? FLAG_MISMATCH : 8w0);
         hdr.agg.next_block = meta.min_key[39:8];
         hdr.agg.next_exp = 8w255 - meta.min_key[7:0];
     }

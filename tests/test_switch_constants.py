@@ -4,7 +4,8 @@ from __future__ import annotations
 import pathlib
 import re
 
-from p4reduce.protocol import AGG_UDP_PORT, HEADER_LEN, NONE, PROTOCOL_VERSION, Flags, Mode, MsgType
+from p4reduce.protocol import (AGG_UDP_PORT, HEADER_LEN, NONE, OWNER_SHIFT, PROTOCOL_VERSION, SCATTER_MASK, Flags,
+                               Mode, MsgType)
 from conftest import codec_header_fields, p4_header_fields
 from p4reduce.protocol import switch
 
@@ -31,13 +32,16 @@ def test_switch_constants_match_headers_p4():
     assert p4["MSG_DATA"] == MsgType.DATA and p4["MSG_RESULT"] == MsgType.RESULT
     assert p4["MSG_JOIN"] == MsgType.JOIN and p4["MSG_JOINED"] == MsgType.JOINED
     assert p4["FLAG_MISMATCH"] == Flags.MISMATCH
+    assert p4["FLAG_SCATTER"] == Flags.SCATTER
+    assert p4["SCATTER_MASK"] == SCATTER_MASK and p4["OWNER_SHIFT"] == OWNER_SHIFT
     assert p4["MODE_DENSE"] == Mode.DENSE.code
     # Every other constant of headers.p4 is compared above, or is the P4 side's own.
     assert set(p4) - {"ETHERTYPE_IPV4", "IPPROTO_UDP", "BLOCK_NONE", "SLOT_BITS", "IPV4_HDR_LEN",
                       "UDP_HDR_LEN", "AGG_VALUES_LEN"} == {
         "NUM_SLOTS", "REGISTER_SIZE", "VALUES_PER_PACKET", "MAX_WORKERS", "NUM_EVENTS",
         "AGG_UDP_PORT", "PROTOCOL_VERSION", "AGG_HDR_LEN", "MSG_DATA", "MSG_RESULT", "MSG_JOIN",
-        "MSG_JOINED", "FLAG_MISMATCH", "MODE_DENSE"} | {n for n in p4 if n.startswith("EV_")}
+        "MSG_JOINED", "FLAG_MISMATCH", "FLAG_SCATTER", "SCATTER_MASK", "OWNER_SHIFT",
+        "MODE_DENSE"} | {n for n in p4 if n.startswith("EV_")}
     assert p4["BLOCK_NONE"] == NONE
     assert p4["AGG_VALUES_LEN"] == 4 * switch.SWITCH_VALUES_PER_PACKET
     events = {name: value for name, value in p4.items() if name.startswith("EV_")}

@@ -19,7 +19,8 @@ import subprocess
 import pytest
 
 from p4reduce.protocol import (AGG_UDP_PORT, HEADER_LEN, MAX_BLOCK_SIZE, MAX_SLOTS,
-                               MAX_WORKERS, NONE, PROTOCOL_VERSION, Flags, Mode, MsgType)
+                               MAX_WORKERS, NONE, OWNER_SHIFT, PROTOCOL_VERSION, SCATTER_MASK, Flags, Mode,
+                               MsgType)
 from conftest import codec_header_fields, p4_header_fields
 from p4reduce.protocol import switch
 
@@ -89,6 +90,8 @@ def test_wire_constants_match_the_protocol():
     assert p4["MSG_DATA"] == MsgType.DATA and p4["MSG_RESULT"] == MsgType.RESULT
     assert p4["MSG_JOIN"] == MsgType.JOIN and p4["MSG_JOINED"] == MsgType.JOINED
     assert p4["FLAG_MISMATCH"] == Flags.MISMATCH
+    assert p4["FLAG_SCATTER"] == Flags.SCATTER
+    assert p4["SCATTER_MASK"] == SCATTER_MASK and p4["OWNER_SHIFT"] == OWNER_SHIFT
     assert p4["MODE_DENSE"] == Mode.DENSE.code
     assert p4["BLOCK_NONE"] == NONE
     assert p4["MAX_WORKERS"] == MAX_WORKERS == switch.SWITCH_MAX_WORKERS

@@ -1,5 +1,7 @@
 // Egress: address every answer (RESULT copy, JOINED) to its worker and fix the
-// lengths; keep ordinary frames from going back out the port they came in on.
+// lengths; cut the values from the copies of a reduce-scatter's RESULT for
+// every worker but the block's owner; keep ordinary frames from going back out
+// the port they came in on.
 #ifndef P4REDUCE_TNA_EGRESS_P4
 #define P4REDUCE_TNA_EGRESS_P4
 
@@ -51,6 +53,14 @@ control Egress(inout header_t hdr, inout egress_metadata_t eg_md,
         eg_md.update_checksum = 1;
     }
 
+    // docs/protocol.md section 3.1: a SCATTER data round's values go to the
+    // owner only; every other copy leaves header-only (count 0).
+    action header_only() {
+        hdr.vals_a.setInvalid();
+        hdr.vals_b.setInvalid();
+        hdr.agg.count = 0;
+    }
+
     apply {
         if (hdr.bridged.kind == bridged_kind_t.ANSWER) {
             if (hdr.bridged.unicast == 1) {
@@ -59,6 +69,10 @@ control Egress(inout header_t hdr, inout egress_metadata_t eg_md,
                 to_replica();
             }
             result_dest.apply();
+            if (hdr.agg.count != 0 && hdr.agg.flags[2:2] == 1
+                    && hdr.agg.flags[7:3] != (bit<5>) eg_md.dest_worker) {
+                header_only();
+            }
             if (hdr.agg.count == 0) {
                 finish_answer(UDP_HDR_LEN + AGG_HDR_LEN,
                               IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN);

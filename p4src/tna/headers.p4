@@ -117,6 +117,8 @@ struct ingress_metadata_t {
     worker_bitmap_t map_result; // bitmap_before & worker_bit: not 0 = retransmission
     bit<8>  remaining;          // workers the round still waits for (0: complete)
     bit<8>  verdict;            // VERDICT_*: agreement.p4
+    bit<8>  scatter;            // SCATTER/owner bits (flags & SCATTER_MASK, 0 without SCATTER): agreement.p4
+    bit<32> agreement_key;      // fingerprint ^ scatter: what the round's packets must agree on
     bit<32> min_next_block;     // the round's smallest announced next block so far
     bit<32> next_block_diff;    // min_next_block ^ this packet's next_block: 0 = announces the minimum
     // Counting (one cell of Ingress.events per packet).

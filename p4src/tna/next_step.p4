@@ -32,17 +32,18 @@ control NextStep(inout header_t hdr, inout ingress_metadata_t ig_md,
 
     // The packet that completes (or re-asks) a round becomes its RESULT, with
     // the round's look-ahead decision (lookahead.p4 left next_exp in place).
-    // The only flag the switch can set is MISMATCH (agreement.p4); OVERFLOW
-    // cannot happen with the workers' fixed point, and other bits are reserved.
+    // It keeps the packet's SCATTER/owner bits (agreement.p4; egress reads them
+    // per copy); the only flag the switch sets is MISMATCH. OVERFLOW cannot
+    // happen with the workers' fixed point, and other bits are reserved.
     action become_result() {
         answer_from_aggregator();
         hdr.agg.msg_type = MSG_RESULT;
-        hdr.agg.flags = 0;
+        hdr.agg.flags = ig_md.scatter;
         hdr.agg.next_block = ig_md.min_next_block;
     }
 
     action mark_mismatch() {
-        hdr.agg.flags = FLAG_MISMATCH;
+        hdr.agg.flags = ig_md.scatter | FLAG_MISMATCH;
     }
 
     // One copy per worker; the multicast group's replica id is the worker id.

@@ -25,7 +25,10 @@ const bit<8>  MSG_DATA = 1;
 const bit<8>  MSG_RESULT = 2;
 const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
 const bit<8>  MSG_JOINED = 7;
-const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints differed
+const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints (or owners) differed
+const bit<8>  FLAG_SCATTER = 4;         // DATA/RESULT flags: a reduce-scatter (section 3.1)
+const bit<8>  SCATTER_MASK = 0xFC;      // SCATTER and the owner (bits 7..3): equal in a round
+const bit<8>  OWNER_SHIFT = 3;          // owner = flags >> OWNER_SHIFT when SCATTER is set
 const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
 const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
 
