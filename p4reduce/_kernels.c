@@ -26,30 +26,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h> /* baseline on x86-64: the byte swap below */
-#endif
-
-#if defined(__FAST_MATH__)
-#error "p4reduce/_kernels.c relies on IEEE float rounding: do not build it with -ffast-math"
-#endif
-
-/* The block loops below are compiled twice on x86-64 with GCC: for AVX2 and for
- * the SSE2 baseline, picked at load time (an ifunc). SSE2 has no 32-bit integer
- * max, so the scan's magnitude loop barely vectorises without AVX2; the AVX2
- * copy runs it at memory speed. "avx2" does not enable FMA, so float rounding,
- * and with it every result, stays bit-identical between the two copies. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define HOT_LOOP __attribute__((target_clones("avx2", "default")))
-#else
-#define HOT_LOOP
-#endif
+#include "_wire.h" /* element access, HOT_LOOP, fixed-point conversion */
 
 #define ABI_VERSION 1 /* p4reduce/_native.py refuses a build of another version */
-#define EXP_BIAS 127
 #define GIL_THRESHOLD 4096 /* elements */
 
 /* ---------------------------------------------------------------------------
@@ -168,107 +147,6 @@ static int get_exp_workers(PyObject *exp_obj, PyObject *n_obj, int *exp, int *k)
     return 0;
 }
 
-/* ---------------------------------------------------------------------------
- * Element access. memcpy keeps unaligned views (a datagram's values start at
- * byte 36 of whatever the allocator gave) well defined; compilers turn it into
- * plain loads and stores. The arithmetic loops work in native byte order, where
- * they vectorize; big-endian data on a little-endian host goes through a small
- * stack buffer and a byte-swapping copy (compilers do not vectorize a byte swap
- * on baseline x86-64, so that copy uses SSE2 there).
- */
-
-#define CHUNK 256 /* values per swap buffer: 1 KB on the stack */
-
-static inline uint32_t bswap32(uint32_t u) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_bswap32(u);
-#else
-    return (u >> 24) | ((u >> 8) & 0xff00u) | ((u << 8) & 0xff0000u) | (u << 24);
-#endif
-}
-
-HOT_LOOP static void swap_copy(const char *src, Py_ssize_t count, char *dst) {
-    Py_ssize_t i = 0;
-#if defined(__SSE2__)
-    /* Four values at a time: swap the bytes of each 16-bit half, then the halves. */
-    for (; i + 4 <= count; i += 4) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + 4 * i));
-        v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
-        v = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xb1), 0xb1); /* 0xb1: (1, 0, 3, 2) */
-        _mm_storeu_si128((__m128i *)(void *)(dst + 4 * i), v);
-    }
-#endif
-    for (; i < count; i++) {
-        uint32_t u;
-        memcpy(&u, src + 4 * i, 4);
-        u = bswap32(u);
-        memcpy(dst + 4 * i, &u, 4);
-    }
-}
-
-static inline int32_t load_i32(const char *p, Py_ssize_t i) {
-    int32_t v;
-    memcpy(&v, p + 4 * i, 4);
-    return v;
-}
-
-static inline int64_t load_i64(const char *p, Py_ssize_t i) {
-    int64_t v;
-    memcpy(&v, p + 8 * i, 8);
-    return v;
-}
-
-static inline float load_f32(const char *p, Py_ssize_t i) {
-    float x;
-    memcpy(&x, p + 4 * i, 4);
-    return x;
-}
-
-static inline uint32_t f32_bits(float x) {
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    return u;
-}
-
-/* 2^e for -126 <= e <= 127 (normal float32) and -1022 <= e <= 1023 (normal double). */
-static inline float pow2f(int e) {
-    uint32_t u = (uint32_t)(e + 127) << 23;
-    float x;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
-static inline double pow2(int e) {
-    uint64_t u = (uint64_t)(e + 1023) << 52;
-    double x;
-    memcpy(&x, &u, 8);
-    return x;
-}
-
-/* Round half to even, as np.rint: below 2^23 (2^52) adding and subtracting that
- * power of two with the value's sign leaves the value rounded to an integer in
- * the default rounding mode; from there on every float is an integer (c = 0). */
-static inline float rint_f32(float s) {
-    const float c = fabsf(s) < 8388608.0f ? copysignf(8388608.0f, s) : 0.0f;
-    return (s + c) - c; /* no select after the arithmetic: vectorizes without -fno-trapping-math */
-}
-
-static inline double rint_f64(double s) {
-    const double c = fabs(s) < 4503599627370496.0 ? copysign(4503599627370496.0, s) : 0.0;
-    return (s + c) - c;
-}
-
-/* float -> int32 as numpy's cast does on x86-64: INT32_MIN for NaN and anything
- * outside the int32 range (never reached with an agreed exponent: |q| <= 2^30). */
-static inline int32_t to_i32_f32(float r) {
-    const int inside = (r >= -2147483648.0f) & (r < 2147483648.0f); /* false for NaN */
-    return (int32_t)(inside ? r : -2147483648.0f);                  /* no branch: vectorizes */
-}
-
-static inline int32_t to_i32_f64(double r) {
-    const int inside = (r >= -2147483648.0) & (r < 2147483648.0);
-    return (int32_t)(inside ? r : -2147483648.0);
-}
 
 /* ---------------------------------------------------------------------------
  * Kernels (no Python API inside: they run without the GIL)
@@ -325,83 +203,6 @@ HOT_LOOP static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t bloc
         }
         nonzero[b] = any != 0;
         exps[b] = EXP_BIAS;
-    }
-}
-
-/* Native byte order out. */
-HOT_LOOP static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
-    if (shift >= -126 && shift <= 127) {
-        /* x * 2^shift is exact unless it is subnormal, and then it rounds to 0 like
-         * the exact value: the same integers as the float64 path below. */
-        const float f = pow2f(shift);
-        for (Py_ssize_t i = 0; i < count; i++) {
-            int32_t q = to_i32_f32(rint_f32(load_f32(src, i) * f));
-            memcpy(dst + 4 * i, &q, 4);
-        }
-    } else {
-        const double f = pow2(shift); /* exact in float64 for every float32 and shift */
-        for (Py_ssize_t i = 0; i < count; i++) {
-            int32_t q = to_i32_f64(rint_f64((double)load_f32(src, i) * f));
-            memcpy(dst + 4 * i, &q, 4);
-        }
-    }
-}
-
-static void quantize_f32(const char *src, Py_ssize_t count, int shift, char *dst, int big) {
-    if (big == PY_BIG_ENDIAN) {
-        quantize_f32_native(src, count, shift, dst);
-        return;
-    }
-    char tmp[4 * CHUNK];
-    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
-        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
-        quantize_f32_native(src + 4 * at, len, shift, tmp);
-        swap_copy(tmp, len, dst + 4 * at);
-    }
-}
-
-/* Native byte order in; returns whether some result is not finite. */
-HOT_LOOP static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
-    uint32_t special = 0;
-    if (-shift >= -126 && -shift <= 127) {
-        /* Rounds once (int32 -> float32), then scales exactly: |q| >= 1, so the
-         * product is normal, or it overflows on both paths alike. */
-        const float f = pow2f(-shift);
-        for (Py_ssize_t i = 0; i < count; i++) {
-            float y = (float)load_i32(src, i) * f;
-            special |= (f32_bits(y) & 0x7f800000u) == 0x7f800000u;
-            memcpy(dst + 4 * i, &y, 4);
-        }
-    } else {
-        const double f = pow2(-shift); /* exact in float64; one rounding to float32 */
-        for (Py_ssize_t i = 0; i < count; i++) {
-            float y = (float)((double)load_i32(src, i) * f);
-            special |= (f32_bits(y) & 0x7f800000u) == 0x7f800000u;
-            memcpy(dst + 4 * i, &y, 4);
-        }
-    }
-    return special != 0;
-}
-
-static int dequantize_f32(const char *src, int src_big, Py_ssize_t count, int shift, char *dst) {
-    if (src_big == PY_BIG_ENDIAN) {
-        return dequantize_f32_native(src, count, shift, dst);
-    }
-    char tmp[4 * CHUNK];
-    int special = 0;
-    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
-        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
-        swap_copy(src + 4 * at, len, tmp);
-        special |= dequantize_f32_native(tmp, len, shift, dst + 4 * at);
-    }
-    return special;
-}
-
-static void copy_i32(const char *src, int src_big, Py_ssize_t count, char *dst, int dst_big) {
-    if (src_big != dst_big) {
-        swap_copy(src, count, dst);
-    } else if (src != dst) {
-        memmove(dst, src, 4 * (size_t)count);
     }
 }
 
