@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from p4reduce.hostagent import fixedpoint
+from p4reduce.hostagent import fastpath, fixedpoint
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
@@ -310,16 +310,22 @@ class HostAgent:
             self._epoch = (self._epoch + 1) % EPOCH_MOD
             tag = fingerprint(epoch, flat.size, flat.dtype, cfg.block_size, cfg.num_slots,
                               cfg.scale_workers, shards)
-            streams = self._make_streams(plan, target, epoch, tag, shard_blocks)
-            self._run(streams, stats)
+            if cfg.engine == "native":  # the same rounds in C (hostagent/fastpath.py)
+                run = fastpath.make_run(self, plan, target.flat, epoch, tag, first_block=target.first_block,
+                                        shard_blocks=shard_blocks)
+                fastpath.run_allreduce(self, run, stats)
+                rounds, overflow, target.float_overflow = run.rounds(), run.overflow, run.float_overflow
+            else:
+                streams = self._make_streams(plan, target, epoch, tag, shard_blocks)
+                self._run(streams, stats)
+                rounds, overflow = [s.round for s in streams], any(s.overflow for s in streams)
         except BaseException as exc:
             self._failed = f"{type(exc).__name__}: {exc}"
             raise
         finally:
             stats.seconds = time.perf_counter() - started
-        for s in streams:
-            self._rounds[s.slot - cfg.slot_base] = s.round
-        if any(s.overflow for s in streams):
+        self._rounds[:len(rounds)] = rounds
+        if overflow:
             raise OverflowError("the aggregator reported an int32 overflow in the sum")
         if target.float_overflow:
             raise OverflowError("the float32 sum of some block exceeds float32's range (inf)")

@@ -1,10 +1,13 @@
 """Configuration of one worker of a job."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
 from p4reduce.protocol.geometry import check_job_geometry, check_message_size
+
+ENGINES = ("native", "python")
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,10 @@ class WorkerConfig:
     # i.e. slot slot_base + s, goes to aggregators[s mod k]); each is joined on its own.
     # Empty: `aggregator` serves every stream.
     aggregators: tuple[tuple[str, int], ...] = ()
+    # Who runs the rounds: "native" (p4reduce._worker, C, the GIL released) or "python"
+    # (hostagent/stream.py, the readable reference it is tested against). Default: the
+    # environment variable P4REDUCE_WORKER_ENGINE, else "native".
+    engine: str = field(default_factory=lambda: os.environ.get("P4REDUCE_WORKER_ENGINE", "native"))
 
     @property
     def endpoints(self) -> tuple[tuple[str, int], ...]:
@@ -56,6 +63,8 @@ class WorkerConfig:
                              "each needs at least one stream")
         if len(self.aggregators) > 1 and self.bind[1]:
             raise ValueError("several aggregators need several local ports: bind to port 0")
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine {self.engine!r}: use one of {', '.join(ENGINES)}")
         if not 0 <= self.worker_id < self.num_workers:
             raise ValueError(f"worker_id {self.worker_id} outside 0..{self.num_workers - 1}")
         if not 0 < self.timeout <= self.max_timeout:

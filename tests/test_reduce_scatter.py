@@ -106,6 +106,9 @@ def test_non_owners_receive_no_values(monkeypatch, mode, multicast):
     rng = np.random.default_rng(11)
     arrays = [_inputs(rng, layout, np.int32, zero_shard=2) for _ in range(n)]
     seen: list[tuple[int, int, int, int | None]] = []  # (worker, block, count, owner)
+    # The spy watches the Python engine's streams (the native worker engine takes the same
+    # RESULTs: tests/test_native_worker.py).
+    monkeypatch.setenv("P4REDUCE_WORKER_ENGINE", "python")
     original = Stream.on_result
 
     def spy(self, h, payload):

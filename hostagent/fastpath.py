@@ -1,0 +1,128 @@
+"""The host agent's native engine: one allreduce's streams run by p4reduce._worker (C).
+
+What the Python engine does per packet (HostAgent._process_packets with one
+Stream per slot: split datagrams, validate, dequantize results, quantize the
+next DATA, queue and send) happens in C, with the GIL released, a batch of
+datagrams per call. What stays here is the control flow, per batch: the window
+of streams in flight (hostagent/window.py), the RTO estimator fed with the
+latencies of clean rounds (hostagent/rto.py), timer expiry (retransmission,
+QUERY, AllreduceTimeout) and the exceptions, the same as the Python engine's.
+
+Select the engine with WorkerConfig(engine="native" | "python") or the
+environment variable P4REDUCE_WORKER_ENGINE; the Python engine is the readable
+reference the native one is tested against (tests/test_native_worker.py).
+"""
+from __future__ import annotations
+
+import socket
+import time
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from p4reduce._native_worker import Failed, Run
+from p4reduce.hostagent.errors import JobFailed
+from p4reduce.hostagent.stream import ProtocolError
+from p4reduce.protocol import Mode
+
+if TYPE_CHECKING:
+    from p4reduce.hostagent.agent import AllreduceStats, HostAgent
+    from p4reduce.hostagent.blocks import BlockPlan
+
+POLL_MAX_WAIT = 1.0  # seconds a poll may block at most (timers bound it anyway)
+_COUNTS = ("packets_received", "payload_bytes_received", "ignored_packets", "packets_sent",
+           "payload_bytes_sent", "retransmissions", "queries")
+
+
+def _peer(address: tuple[str, int]) -> tuple[int, int]:
+    return int.from_bytes(socket.inet_aton(address[0]), "big"), address[1]
+
+
+def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag: int, *,
+             first_block: int = 0, shard_blocks: int = 0, sockets: bool = True) -> Run:
+    """The native state of one allreduce of `agent` (`out`: the flat output, holding the
+    blocks from `first_block` on; `shard_blocks` > 0: a reduce-scatter, as in
+    HostAgent._make_streams). `sockets=False`: packets go nowhere until take_output(),
+    results come by feed() (receiver i: endpoint i's socket, then the multicast group's)."""
+    cfg = agent.config
+    endpoints = agent._endpoints
+    receivers = [(e.sock.fileno() if sockets else -1, [_peer(e.peer)]) for e in endpoints]
+    if agent._group_sock is not None:
+        receivers.append((agent._group_sock.fileno() if sockets else -1, [_peer(e.peer) for e in endpoints]))
+    return Run(plan.flat, out, plan.nonzero, plan.exps, job_id=cfg.job_id, worker_id=cfg.worker_id,
+               num_workers=cfg.scale_workers, block_size=cfg.block_size, num_slots=cfg.num_slots,
+               slot_base=cfg.slot_base, dense=cfg.mode is Mode.DENSE, epoch=epoch, fingerprint=tag,
+               rounds=agent._rounds[:plan.num_streams], sessions=[e.session or 0 for e in endpoints],
+               limits=[e.pack_up_to for e in endpoints],
+               send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints], receivers=receivers,
+               first_block=first_block, shard_blocks=shard_blocks)
+
+
+def stream_view(run: Run, index: int) -> SimpleNamespace:
+    """Stream `index`'s state under the Python Stream's attribute names."""
+    slot, round_, block, exp, state, pending, retries, missing, overflow, started, deadline = run.stream(index)
+    return SimpleNamespace(slot=slot, round=round_, block=block, exp=exp, done=state == "done",
+                           started=state != "waiting", pending_kind=pending, retries=retries,
+                           missing_workers=missing, overflow=overflow, timer_started=started,
+                           deadline=deadline)
+
+
+def python_error(agent: HostAgent, run: Run, failed: Failed) -> BaseException:
+    """The exception the Python engine raises where the native one raised `failed`."""
+    from p4reduce.hostagent.agent import AllreduceTimeout, _error_code
+    cfg = agent.config
+    kind, *args = failed.args
+    if kind == "job":
+        code, detail, epoch = args
+        return JobFailed(cfg.job_id, cfg.worker_id, _error_code(code), detail, epoch)
+    if kind == "protocol":
+        return ProtocolError(args[0])
+    if kind == "timeout":
+        index, waited = args
+        return AllreduceTimeout(cfg, stream_view(run, index), waited)
+    return RuntimeError(f"p4reduce._worker failed: {failed.args}")  # pragma: no cover
+
+
+def add_counters(run: Run, stats: AllreduceStats) -> None:
+    counts = run.counters()
+    for name in _COUNTS:
+        setattr(stats, name, getattr(stats, name) + counts[name])
+    for slot, retries in counts["per_slot_retries"].items():
+        stats.per_slot_retries[slot] = stats.per_slot_retries.get(slot, 0) + retries
+
+
+def run_allreduce(agent: HostAgent, run: Run, stats: AllreduceStats) -> None:
+    """HostAgent._run for the native engine: streams start in order as the window
+    allows and run to their end (see there); the C side waits, receives, handles and
+    sends, and returns per batch what the window and the timeout need."""
+    cfg = agent.config
+    rto, window = agent._rto, agent._window
+    window.restart()
+
+    def release() -> None:
+        free = window.size - run.active
+        if free > 0 and run.waiting:
+            run.start(free, time.monotonic(), rto.rto)
+            run.flush()
+
+    try:
+        release()
+        while run.unfinished:
+            finished, samples = run.poll(rto.rto, POLL_MAX_WAIT)
+            for latency in samples:  # rounds without retransmission only (Karn)
+                rto.sample(latency)
+                window.on_round(latency)
+            if finished or samples:
+                release()  # finished streams and clean rounds make room for more
+            now = time.monotonic()
+            if run.unfinished and now >= run.next_deadline():
+                for started in run.expire(now, cfg.max_timeout, cfg.failure_timeout):
+                    window.on_loss(started, now)
+                release()
+                run.flush()
+    except Failed as failed:
+        raise python_error(agent, run, failed) from None
+    finally:
+        add_counters(run, stats)
+

@@ -1,0 +1,501 @@
+"""The native worker engine (p4reduce._worker, C) against the Python one (Stream driven by
+HostAgent._process/_expire), differentially: the same random traffic into both, then the
+same packets out, the same output bytes, stream states, counters, round latencies,
+timeouts and errors (hypothesis). Then both engines end to end through the software
+aggregator, and the GIL during a native poll."""
+from __future__ import annotations
+
+import collections
+import threading
+import time
+import types
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from p4reduce import _native_worker
+from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath, fixedpoint
+from p4reduce.hostagent import agent as agent_module
+from p4reduce.hostagent.agent import AllreduceStats, _BlockTarget, _RoundTimer
+from p4reduce.hostagent.blocks import BlockPlan
+from p4reduce.protocol import ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, MsgType, encode, scatter_flags
+from p4reduce.protocol.framing import split_datagram
+
+from conftest import allreduce_all
+
+RTO = 0.05
+COUNTS = ("packets_received", "ignored_packets", "packets_sent", "payload_bytes_sent", "retransmissions",
+          "queries")
+
+
+class FixedRto:
+    """The RTO estimator, fixed, recording its samples: both engines time rounds alike."""
+
+    def __init__(self) -> None:
+        self.rto, self.samples = RTO, []
+
+    def sample(self, seconds: float) -> None:
+        self.samples.append(seconds)
+
+
+class RecordingWindow:
+    def __init__(self) -> None:
+        self.losses: list[float] = []
+
+    def on_round(self, latency: float) -> None:
+        pass
+
+    def on_loss(self, started: float, now: float) -> bool:
+        self.losses.append(started)
+        return True
+
+
+def tensor(rng: np.random.Generator, dtype: str, length: int, block: int, density: float,
+           bound: int) -> np.ndarray:
+    """Block-sparse values: float32 at random magnitudes (subnormal to huge, some
+    blocks with sums that overflow float32), or int32 within the no-overflow bound."""
+    nblocks = -(-length // block)
+    keep = np.repeat(rng.random(nblocks) < density, block)[:length]
+    if dtype == "int32":
+        x = rng.integers(-bound, bound + 1, length).astype(np.int32)
+    else:
+        scale = np.repeat(2.0 ** rng.integers(-140, 128, nblocks), block)[:length]
+        x = np.clip(rng.standard_normal(length) * scale, -3e38, 3e38).astype(np.float32)
+    x[~keep] = 0
+    return x
+
+
+class Aggregator:
+    """The RESULTs a correct aggregator sends one worker, stream by stream, in order."""
+
+    def __init__(self, plans: list[BlockPlan], cfg: WorkerConfig, rounds: list[int], epoch: int,
+                 tag: int, nblocks: int, shard_blocks: int = 0, full_to_all: bool = False) -> None:
+        """`shard_blocks`: a reduce-scatter's, whose RESULTs are header-only for other ranks'
+        blocks (an aggregator implementing SCATTER) unless `full_to_all`."""
+        self.results: list[list[bytes]] = []  # per stream, per round of this allreduce
+        n, S, B = cfg.scale_workers, cfg.num_slots, cfg.block_size
+        for s in range(plans[0].num_streams):
+            held = [b for b in range(s, nblocks, S) if any(p.nonzero[b] for p in plans)]
+            agreed = {b: max(int(p.exps[b]) for p in plans if p.nonzero[b]) for b in held}
+            blocks = [NONE, *held]
+            packets = []
+            for k, b in enumerate(blocks):
+                nxt = blocks[k + 1] if k + 1 < len(blocks) else NONE
+                owner = 0 if b == NONE else b // shard_blocks if shard_blocks else None
+                flags = 0 if owner is None else scatter_flags(owner)
+                header_only = b == NONE or (owner not in (None, cfg.worker_id) and not full_to_all)
+                h = AggHeader(MsgType.RESULT, cfg.job_id, cfg.worker_id, cfg.slot_base + s, (rounds[s] + k) & 1,
+                              epoch, b, nxt, agreed.get(b, EXP_BIAS), agreed.get(nxt, 0),
+                              0 if header_only else B, flags, 0, nblocks, tag)
+                values = None
+                if not header_only:
+                    values = np.sum([fixedpoint.quantize(p.block(b), agreed[b], n).astype(np.int64)
+                                     for p in plans if p.nonzero[b]], axis=0).astype(np.int32)
+                packets.append(encode(h, values))
+            self.results.append(packets)
+
+
+def mutate(data: st.DataObject, packet: bytes, cfg: WorkerConfig, nblocks: int) -> bytes:
+    """One of the ways a RESULT can be wrong, stale or someone else's."""
+    h = AggHeader.unpack(packet)
+    values = packet[HEADER_LEN:]
+    how = data.draw(st.sampled_from([
+        "epoch", "fingerprint", "session", "shadow", "mismatch", "overflow", "header_only", "job",
+        "worker", "all_workers", "lookahead", "block", "slot", "pending", "pending_other", "error", "type",
+        "version", "count", "header_only", "count", "lookahead", "block"]))  # (the ones that end a run: rarer)
+    word = data.draw(st.integers(0, 2**32 - 1))
+    if how == "epoch":
+        h = h._replace(epoch=(h.epoch + 1 + word % 3) % 2**32)
+    elif how == "fingerprint":
+        h = h._replace(fingerprint=word)
+    elif how == "session":
+        h = h._replace(session=word)  # workers do not check a RESULT's session
+    elif how == "shadow":
+        h = h._replace(shadow=1 - h.shadow)
+    elif how == "mismatch":
+        h = h._replace(flags=h.flags | 2, epoch=word if word & 1 else h.epoch)
+    elif how == "overflow":
+        h = h._replace(flags=h.flags | 1)
+    elif how == "header_only":
+        h, values = h._replace(count=0), b""
+    elif how == "job":
+        h = h._replace(job_id=(h.job_id + 1) % 65536)
+    elif how == "worker":
+        h = h._replace(worker_id=(h.worker_id + 1 + word % 200) % 255)
+    elif how == "all_workers":
+        h = h._replace(worker_id=ALL_WORKERS)
+    elif how == "lookahead":  # the aggregator names a block this worker did not expect
+        h = h._replace(next_block=data.draw(st.sampled_from([NONE, word % (nblocks + 3 * cfg.num_slots)])))
+    elif how == "block":
+        h = h._replace(block=word % (nblocks + 2))
+    elif how == "slot":
+        h = h._replace(slot=(h.slot + 1 + word % 5) % 32768)
+    elif how == "pending":
+        h, values = h._replace(msg_type=MsgType.PENDING, next_block=word, count=0), b""
+    elif how == "pending_other":  # for another round: block, epoch or shadow bit differ
+        other = data.draw(st.sampled_from(["block", "epoch", "shadow"]))
+        h = h._replace(msg_type=MsgType.PENDING, next_block=word, count=0,
+                       block=word % (nblocks + 1) if other == "block" else h.block,
+                       epoch=(h.epoch + 1) % 2**32 if other == "epoch" else h.epoch,
+                       shadow=1 - h.shadow if other == "shadow" else h.shadow)
+        values = b""
+    elif how == "error":
+        h, values = h._replace(msg_type=MsgType.ERROR, block=1 + word % 9, next_block=word >> 8, count=0), b""
+    elif how == "type":
+        h = h._replace(msg_type=data.draw(st.sampled_from([MsgType.DATA, MsgType.QUERY, MsgType.JOINED,
+                                                            MsgType.RESET])))
+    elif how == "version":
+        return bytes([1]) + packet[1:]
+    elif how == "count":  # a count that is not the block size, values to match
+        count = word % (cfg.block_size + 3)
+        h, values = h._replace(count=count), bytes(4 * count)
+    return h.pack() + values
+
+
+class Pair:
+    """The Python engine and the native one for the same worker and allreduce."""
+
+    def __init__(self, cfg: WorkerConfig, flat: np.ndarray, in_place: bool, epoch: int, tag: int,
+                 rounds: list[int], sessions: list[int], limits: list[int], group: bool,
+                 monkeypatch: pytest.MonkeyPatch, shard: tuple[int, int, int] | None = None) -> None:
+        """`shard`: a reduce-scatter's (this worker's shard length, its first block, blocks
+        per shard), `flat` then being the padded tensor (HostAgent.reduce_scatter)."""
+        self.clock = 1000.0
+        monkeypatch.setattr(agent_module, "time", types.SimpleNamespace(monotonic=lambda: self.clock,
+                                                                        perf_counter=time.perf_counter))
+        self.agent = agent = HostAgent(cfg)
+        agent._rounds = list(rounds)
+        agent._rto, agent._window = FixedRto(), RecordingWindow()
+        self.sent: list[list[bytes]] = [[] for _ in agent._endpoints]
+        for i, e in enumerate(agent._endpoints):
+            e.session, e.pack_up_to = sessions[i], limits[i]
+            e.send = self.sent[i].append
+            e.flush = lambda: None
+        if group:  # a multicast group's receiver: hears every aggregator (no socket needed here)
+            agent._group_sock = object()
+            agent._receivers.append((None, {e.peer for e in agent._endpoints}))
+        self.peers = [peers for _, peers in agent._receivers]
+        # The same tensor twice (in place: each engine's output is its own copy of it).
+        py_in, c_in = flat.copy(), flat.copy()
+        out_len, first_block, shard_blocks = shard or (flat.size, 0, 0)
+        self.py_out = py_in if in_place else np.zeros(out_len, flat.dtype)
+        self.c_out = c_in if in_place else np.zeros(out_len, flat.dtype)
+        py_plan = BlockPlan.build(py_in, cfg.block_size, cfg.num_slots)
+        c_plan = BlockPlan.build(c_in, cfg.block_size, cfg.num_slots)
+        self.target = _BlockTarget(self.py_out, first_block)
+        self.streams = agent._make_streams(py_plan, self.target, epoch, tag, shard_blocks)
+        self.waiting = collections.deque(self.streams)
+        self.active: dict = {}
+        self.timers: dict = {}
+        self.stats = AllreduceStats()
+        self.run = fastpath.make_run(agent, c_plan, self.c_out, epoch, tag, first_block=first_block,
+                                     shard_blocks=shard_blocks, sockets=False)
+        self.c_losses: list[float] = []
+        self.failed = False
+
+    def close(self) -> None:
+        self.agent._group_sock = None
+        self.agent.close()
+
+    def _both(self, py, native) -> object:
+        """Run one step on both; the same exception (type and text) or none."""
+        py_exc = c_exc = None
+        py_result = c_result = None
+        try:
+            py_result = py()
+        except Exception as exc:  # noqa: BLE001 - compared below
+            py_exc = exc
+        try:
+            c_result = native()
+        except _native_worker.Failed as failed:
+            c_exc = fastpath.python_error(self.agent, self.run, failed)
+        except Exception as exc:  # noqa: BLE001
+            c_exc = exc
+        assert (type(py_exc), str(py_exc)) == (type(c_exc), str(c_exc))
+        self.failed = py_exc is not None
+        if py_exc is not None:
+            event(f"failed: {type(py_exc).__name__}")
+        return py_result, c_result
+
+    def start(self, count: int) -> None:
+        def py() -> None:
+            for _ in range(count):
+                if not self.waiting:
+                    break
+                s = self.waiting.popleft()
+                self.active[s.slot] = s
+                self.timers[s.slot] = _RoundTimer(RTO, self.clock)
+                self.agent._send(s.slot, s.start(), self.stats)
+        self._both(py, lambda: self.run.start(count, self.clock, RTO))
+
+    def feed(self, receiver: int, datagram: bytes, source: tuple[str, int]) -> None:
+        before, done = len(self.agent._rto.samples), sum(s.done for s in self.streams)
+
+        def py() -> None:
+            self.agent._process([(memoryview(datagram), source)], self.peers[receiver], self.active, self.timers,
+                                self.stats)
+        _, result = self._both(py, lambda: self.run.feed(receiver, [(datagram, source)], self.clock, RTO))
+        if result is not None:
+            finished, samples = result
+            assert samples == self.agent._rto.samples[before:]
+            assert finished == sum(s.done for s in self.streams) - done
+
+    def expire(self) -> None:
+        def native() -> None:
+            self.c_losses += self.run.expire(self.clock, self.agent.config.max_timeout,
+                                             self.agent.config.failure_timeout)
+        self._both(lambda: self.agent._expire(self.active, self.timers, self.clock, self.stats), native)
+        if not self.failed:
+            assert self.c_losses == self.agent._window.losses
+
+    def compare(self) -> None:
+        """Everything observable, after a step (an allreduce that failed is only compared
+        up to the packets it queued)."""
+        out = self.run.take_output()
+        for i, limit in enumerate(e.pack_up_to for e in self.agent._endpoints):
+            datagrams = [d for e, d in out if e == i]
+            packets = []
+            for d in datagrams:
+                split, tail = split_datagram(memoryview(d))
+                assert tail == 0 and split
+                assert len(split) == 1 or (limit and len(d) <= limit)  # a larger packet goes alone
+                packets += [bytes(p) for p in split]
+            for d, following in zip(datagrams, datagrams[1:]):  # packed as full as the limit allows
+                first = HEADER_LEN + 4 * int.from_bytes(following[22:24], "big")
+                assert not limit or len(d) + first > limit
+            assert packets == self.sent[i]
+            self.sent[i].clear()
+        if self.failed:
+            return
+        assert self.py_out.view(np.uint8).tobytes() == self.c_out.view(np.uint8).tobytes()
+        assert self.target.float_overflow == self.run.float_overflow
+        for index, s in enumerate(self.streams):
+            v = fastpath.stream_view(self.run, index)
+            started = s.slot in self.active or s.done
+            kind = ("none" if s.pending is None else "query" if s.pending_is_query else
+                    "data" if len(s.pending) > HEADER_LEN else "header")
+            assert (v.slot, v.round, v.block, v.exp, v.done, v.started, v.retries, v.missing_workers,
+                    v.overflow, v.pending_kind) == \
+                (s.slot, s.round, s.block, s.exp, s.done, started, s.retries, s.missing_workers, s.overflow, kind)
+            if s.slot in self.timers:  # the same timer: started, and deadline after backoffs
+                timer = self.timers[s.slot]
+                assert (v.timer_started, v.deadline) == (timer.started, timer.deadline)
+        counts = self.run.counters()
+        assert {k: counts[k] for k in COUNTS} == {k: getattr(self.stats, k) for k in COUNTS}
+        assert counts["per_slot_retries"] == self.stats.per_slot_retries
+        assert self.run.rounds() == [s.round for s in self.streams]
+        assert self.run.active == len(self.active)
+        assert self.run.waiting == len(self.waiting)
+        assert self.run.unfinished == sum(not s.done for s in self.streams)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+@given(data=st.data())
+def test_native_engine_matches_the_python_engine(data, monkeypatch):
+    n = data.draw(st.integers(1, 4), label="workers")
+    me = data.draw(st.integers(0, n - 1), label="rank")
+    B = data.draw(st.integers(1, 12), label="block_size")
+    S = data.draw(st.integers(1, 6), label="slots")
+    k = data.draw(st.integers(1, min(3, S)), label="aggregators")
+    dtype = data.draw(st.sampled_from(["float32", "int32"]), label="dtype")
+    mode = data.draw(st.sampled_from(["sparse", "dense"]), label="mode")
+    length = data.draw(st.integers(1, 10 * B), label="length")
+    densities = [data.draw(st.sampled_from([0.0, 0.2, 0.6, 1.0]), label="density") for _ in range(n)]
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    total = data.draw(st.sampled_from([None, n + 3]), label="total_workers")
+    cfg = WorkerConfig(job_id=data.draw(st.integers(0, 65535)), worker_id=me, num_workers=n, mode=mode,
+                       slot_base=data.draw(st.integers(0, 200)), num_slots=S, block_size=B,
+                       aggregators=tuple(("127.0.0.1", 40000 + i) for i in range(k)), total_workers=total,
+                       failure_timeout=2.0, timeout=RTO, max_timeout=0.4)
+    rng = np.random.default_rng(seed)
+    bound = fixedpoint.INT32_MAX // cfg.scale_workers
+    tensors = [tensor(rng, dtype, length, B, density, bound) for density in densities]
+    shard = None
+    shard_blocks = 0
+    if total is None and data.draw(st.booleans(), label="reduce_scatter"):
+        # HostAgent.reduce_scatter's layout: each rank's shard from a block boundary
+        cuts = sorted(data.draw(st.lists(st.integers(0, length), min_size=n - 1, max_size=n - 1)))
+        layout = [b - a for a, b in zip([0, *cuts], [*cuts, length])]
+        shard_blocks = max(-(-m // B) for m in layout)
+        padded = []
+        for t in tensors:
+            p = np.zeros(n * shard_blocks * B, t.dtype)
+            start = 0
+            for rank, m in enumerate(layout):
+                p[rank * shard_blocks * B:rank * shard_blocks * B + m] = t[start:start + m]
+                start += m
+            padded.append(p)
+        tensors, length = padded, padded[0].size
+        shard = (layout[me], me * shard_blocks, shard_blocks)
+        if length == 0:
+            return
+    nblocks = -(-length // B)
+    epoch, tag = data.draw(st.integers(0, 2**32 - 1)), data.draw(st.integers(0, 2**32 - 1))
+    rounds = [data.draw(st.integers(0, 2**34)) for _ in range(S)]
+    sessions = [data.draw(st.integers(0, 2**32 - 1)) for _ in range(k)]
+    limits = [data.draw(st.sampled_from([0, 36, 100, 400, 65000])) for _ in range(k)]
+    in_place = shard is None and data.draw(st.booleans(), label="in_place")
+    pair = Pair(cfg, tensors[me], in_place, epoch, tag, rounds, sessions, limits,
+                data.draw(st.booleans(), label="group"), monkeypatch, shard)
+    try:
+        plans = [BlockPlan.build(t, B, S) for t in tensors]
+        agg = Aggregator(plans, cfg, rounds, epoch, tag, nblocks, shard_blocks,
+                         data.draw(st.booleans(), label="full_results_to_all"))
+        sent: list[bytes] = []  # every RESULT so far, for duplicates
+        pair.start(data.draw(st.integers(1, S)))
+        pair.compare()
+        for _ in range(data.draw(st.integers(1, 80), label="steps")):
+            op = data.draw(st.integers(0, 99))
+            if op < 6:
+                pair.start(data.draw(st.integers(0, S)))
+            elif op < 16:
+                pair.clock += data.draw(st.sampled_from([0.01, RTO, 0.1, 0.3, 1.5]))
+                pair.expire()
+            else:
+                datagram = b""
+                for _ in range(data.draw(st.integers(1, 4))):
+                    s = data.draw(st.integers(0, len(agg.results) - 1))
+                    # The result of the round the worker is in (the Python engine's state: both
+                    # engines are equal so far), or one of another round of the stream.
+                    k = pair.streams[s].round - rounds[s]
+                    if data.draw(st.integers(0, 9)) == 0:
+                        k = data.draw(st.integers(0, len(agg.results[s]) - 1))
+                    if k >= len(agg.results[s]):
+                        continue
+                    packet = agg.results[s][k]
+                    choice = data.draw(st.integers(0, 9))
+                    if choice >= 7:
+                        packet = mutate(data, packet, cfg, nblocks) if choice < 9 or not sent else \
+                            data.draw(st.sampled_from(sent))
+                    sent.append(packet)
+                    datagram += packet
+                datagram += bytes(data.draw(st.sampled_from([0, 0, 0, 1, 35, 40])))  # a torn tail
+                receiver = data.draw(st.integers(0, len(pair.peers) - 1))
+                source = data.draw(st.sampled_from(sorted(pair.peers[receiver]) + [("127.0.0.2", 9)]))
+                pair.clock += 0.001
+                pair.feed(receiver, datagram, source)
+            pair.compare()
+            if pair.failed:
+                break
+        event(f"streams finished: {'all' if not pair.run.unfinished else 'some' if pair.run.unfinished < len(pair.streams) else 'none'}")
+        event(f"retransmissions: {bool(pair.stats.retransmissions)}, queries: {bool(pair.stats.queries)}")
+        event(f"some stream waited silently: {any(s.pending_is_query for s in pair.streams)}")
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_a_complete_allreduce_matches_and_is_exact(dtype, mode, monkeypatch):
+    """Without faults, feeding the aggregator's results in order finishes every stream
+    with the exact sum on both engines (so the random test above starts from runs that work)."""
+    rng = np.random.default_rng(7)
+    n, B, S = 3, 5, 4
+    cfg = WorkerConfig(job_id=3, worker_id=1, num_workers=n, mode=mode, num_slots=S, block_size=B,
+                       aggregators=(("127.0.0.1", 40000), ("127.0.0.1", 40001)), failure_timeout=1.0)
+    tensors = [tensor(rng, dtype, 97, B, 0.5, 2**20) for _ in range(n)]
+    if dtype == "float32":
+        tensors = [np.clip(t, -1e30, 1e30) for t in tensors]
+    pair = Pair(cfg, tensors[1], False, 9, 1234, [0, 1, 2, 3], [5, 6], [400, 0], False, monkeypatch)
+    try:
+        plans = [BlockPlan.build(t, B, S) for t in tensors]
+        agg = Aggregator(plans, cfg, [0, 1, 2, 3], 9, 1234, 20)
+        pair.start(S)
+        for k in range(max(len(r) for r in agg.results)):  # round by round, the streams interleaved
+            for s, results in enumerate(agg.results):
+                if k < len(results):
+                    pair.feed(s % 2, results[k], ("127.0.0.1", 40000 + s % 2))
+            pair.compare()
+        assert pair.run.unfinished == 0 and not pair.failed
+        exact = np.sum(tensors, axis=0, dtype=np.float64)
+        if dtype == "int32":
+            np.testing.assert_array_equal(pair.c_out, exact.astype(np.int32))
+        else:
+            bound = fixedpoint.tensor_error_bound(tensors, B)
+            assert np.all(np.abs(pair.c_out.astype(np.float64) - exact) <= bound)
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_engines_mixed_in_one_job_agree_bit_for_bit(mode):
+    """Workers on the native and the Python engine in one job through the software
+    aggregator: every worker holds the same bits, and they equal a Python-only run's."""
+    rng = np.random.default_rng(3)
+    arrays = [tensor(rng, "float32", 5000, 16, 0.3, 0) for _ in range(3)]
+    arrays = [np.clip(a, -1e20, 1e20) for a in arrays]
+    results = {}
+    for engines in (("python",) * 3, ("native", "python", "native"), ("native",) * 3):
+        outs = _allreduce_with_engines(arrays, engines, mode)
+        for o in outs[1:]:
+            assert o.tobytes() == outs[0].tobytes()
+        results[engines] = outs[0].tobytes()
+    assert len(set(results.values())) == 1
+
+
+def _allreduce_with_engines(arrays, engines, mode):
+    from conftest import run_workers
+    from p4reduce.aggregator import AggregatorServer, JobSpec
+    n = len(arrays)
+    with AggregatorServer([JobSpec(1, n, mode=mode, num_slots=8, block_size=16)], port=0) as server:
+        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=server.address, mode=mode, num_slots=8,
+                                         block_size=16, engine=engines[r], message_size=1000)) for r in range(n)]
+        try:
+            return run_workers(lambda r: [agents[r].allreduce(arrays[r]) for _ in range(2)][-1], n)
+        finally:
+            for a in agents:
+                a.close()
+
+
+def test_native_allreduce_counts_what_it_sends():
+    rng = np.random.default_rng(5)
+    arrays = [tensor(rng, "int32", 3000, 16, 0.5, 2**20) for _ in range(2)]
+    outs, agents, _ = allreduce_all(arrays, block_size=16, num_slots=4, engine="native")
+    np.testing.assert_array_equal(outs[0], arrays[0] + arrays[1])
+    stats = agents[0].last_stats
+    nonzero = int(BlockPlan.build(arrays[0], 16, 4).nonzero.sum())
+    # A bootstrap per stream and a DATA per non-zero block, at least; each packet's bytes counted.
+    assert stats.packets_sent >= 4 + nonzero
+    assert stats.payload_bytes_sent >= 4 * HEADER_LEN + nonzero * (HEADER_LEN + 64)
+    assert stats.packets_received >= 4
+
+
+def test_engine_is_configurable(monkeypatch):
+    assert WorkerConfig(1, 0, 1).engine == "native"
+    assert WorkerConfig(1, 0, 1, engine="python").engine == "python"
+    monkeypatch.setenv("P4REDUCE_WORKER_ENGINE", "python")
+    assert WorkerConfig(1, 0, 1).engine == "python"
+    with pytest.raises(ValueError, match="engine"):
+        WorkerConfig(1, 0, 1, engine="rust")
+
+
+def test_poll_releases_the_gil_and_refuses_a_second_thread():
+    """While one thread waits in poll, another runs Python, sends the result that wakes
+    it, and cannot use the same Run at once."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as fake_aggregator:
+        fake_aggregator.bind(("127.0.0.1", 0))
+        cfg = WorkerConfig(1, 0, 1, aggregator=fake_aggregator.getsockname(), num_slots=1, block_size=4)
+        with HostAgent(cfg) as agent:
+            agent._endpoints[0].session = 77
+            flat = np.zeros(4, dtype=np.int32)
+            plan = BlockPlan.build(flat, 4, 1)
+            run = fastpath.make_run(agent, plan, np.zeros(4, dtype=np.int32), 0, 99)
+            run.start(1, time.monotonic(), 30.0)  # a deadline far away: poll waits for data
+            run.flush()
+            bootstrap, worker = fake_aggregator.recvfrom(100)
+            assert AggHeader.unpack(bootstrap).session == 77
+            polled = []
+            waiter = threading.Thread(target=lambda: polled.append(run.poll(30.0, 30.0)))
+            waiter.start()
+            time.sleep(0.2)  # let it block in ppoll
+            with pytest.raises(RuntimeError, match="in use"):
+                run.flush()
+            fake_aggregator.sendto(AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 0, 1,
+                                             99).pack(), worker)
+            waiter.join(60)
+            finished, samples = polled[0]
+            assert finished == 1 and len(samples) == 1 and run.unfinished == 0
