@@ -157,9 +157,15 @@ def check_async_work_and_order(rank, n, gloo):
 
 def check_reduce_scatter(rank, n, gloo):
     cases = [(1, 7, torch.float32, ()), (2, 7, torch.int32, ()), (3, 5, torch.float32, (1,)),
-             (4, 0, torch.float32, ()), (5, 9, torch.int64, ())]
+             (4, 0, torch.float32, ()), (5, 9, torch.int64, ()), (9, 6, torch.float32, "shard 1"),
+             (10, 3, torch.int32, "shard 1")]
     for seed, shard, dtype, zero_ranks in cases:
-        inputs = [make(r, (n * shard,), dtype, seed, zero_ranks) for r in range(n)]
+        if zero_ranks == "shard 1":  # shard 1 is zero on every rank: its owner gets zeros
+            inputs = [make(r, (n * shard,), dtype, seed) for r in range(n)]
+            for x in inputs:
+                x[shard:2 * shard] = 0
+        else:
+            inputs = [make(r, (n * shard,), dtype, seed, zero_ranks) for r in range(n)]
         ops = [dist.ReduceOp.SUM, dist.ReduceOp.AVG] if dtype.is_floating_point else [dist.ReduceOp.SUM]
         for op in ops:
             got, ref = torch.full((shard,), -1, dtype=dtype), torch.zeros(shard, dtype=dtype)
@@ -172,6 +178,20 @@ def check_reduce_scatter(rank, n, gloo):
                 close_to_sum(got, ref, mine, op == dist.ReduceOp.AVG, whole=inputs)
             else:
                 expect(torch.equal(got, ref))
+    # Converted dtypes, which gloo's reduce_scatter refuses: bfloat16 against gloo's all_reduce
+    # (p4reduce rounds once to the dtype, gloo after every addition), int16 exactly, wrapping.
+    for op in (dist.ReduceOp.SUM, dist.ReduceOp.AVG):
+        inputs = [make(r, (n * 6,), torch.float32, 12).clamp(-100, 100).to(torch.bfloat16) for r in range(n)]
+        got, full = torch.zeros(6, dtype=torch.bfloat16), inputs[rank].clone()
+        dist.reduce_scatter_tensor(got, inputs[rank], op=op)
+        dist.all_reduce(full, group=gloo)
+        ref = full[rank * 6:(rank + 1) * 6].float() / (n if op == dist.ReduceOp.AVG else 1)
+        expect(got.dtype == torch.bfloat16 and torch.allclose(got.float(), ref, rtol=2e-2, atol=1e-2), (got, ref))
+    inputs = [make(r, (n * 5,), torch.int16, 13) for r in range(n)]
+    got = torch.zeros(5, dtype=torch.int16)
+    dist.reduce_scatter_tensor(got, inputs[rank])
+    exact = np.sum([x.numpy().astype(np.int64) for x in inputs], axis=0).astype(np.int16)  # wraps
+    expect(torch.equal(got, torch.from_numpy(exact[rank * 5:(rank + 1) * 5])), got)
     # the list form, stacked input of shape (n, 3)
     stacked = make(rank, (n, 3), torch.float32, 6)
     got, ref = torch.zeros(3), torch.zeros(3)
@@ -179,6 +199,25 @@ def check_reduce_scatter(rank, n, gloo):
     dist.reduce_scatter(ref, list(stacked.clone()), group=gloo)
     stacks = [make(r, (n, 3), torch.float32, 6) for r in range(n)]
     close_to_sum(got, ref, [x[rank] for x in stacks], whole=stacks)
+
+
+def check_reduce_scatter_owner_only(rank, n, gloo):
+    """Only the owner of a shard receives its values: rank 1, whose shard is zero everywhere,
+    receives headers only (both engines of the embedded aggregator)."""
+    shard = 40
+    inputs = [make(r, (n * shard,), torch.float32, 11) for r in range(n)]
+    for x in inputs:
+        x[shard:2 * shard] = 0
+    got, ref = torch.zeros(shard), torch.zeros(shard)
+    pg = dist.distributed_c10d._get_default_group()
+    before = pg.agent.last_stats
+    dist.reduce_scatter_tensor(got, inputs[rank])
+    stats = pg.agent.last_stats
+    dist.reduce_scatter_tensor(ref, inputs[rank].clone(), group=gloo)
+    close_to_sum(got, ref, [x[rank * shard:(rank + 1) * shard] for x in inputs], whole=inputs)
+    expect(stats is not before)
+    value_bytes = stats.payload_bytes_received - 36 * stats.packets_received
+    expect((value_bytes == 0) == (rank == 1), (rank, value_bytes))
 
 
 def check_all_gather(rank, n, gloo):
@@ -329,9 +368,10 @@ def check_fsdp2_matches_gloo(rank, n, gloo):
 CHECKS = {f.__name__.removeprefix("check_"): f for f in (
     check_all_reduce_float32, check_all_reduce_exact_dtypes, check_all_reduce_half_precision,
     check_all_reduce_zero_empty_noncontiguous, check_async_work_and_order, check_reduce_scatter,
-    check_all_gather, check_broadcast_and_barrier, check_subgroup_and_parameters,
+    check_reduce_scatter_owner_only, check_all_gather, check_broadcast_and_barrier, check_subgroup_and_parameters,
     check_errors_name_the_operation, check_ddp_matches_gloo, check_fsdp2_matches_gloo)}
 EXTERNAL_CHECKS = ("all_reduce_float32", "reduce_scatter", "all_gather", "broadcast_and_barrier")
+PYTHON_ENGINE_CHECKS = ("reduce_scatter", "reduce_scatter_owner_only")
 
 
 def scenario(rank: int, n: int, names: tuple[str, ...]) -> dict[str, str | None]:
@@ -368,6 +408,9 @@ def _outcomes(key: str) -> list[dict]:
                        "P4REDUCE_MODE": "dense", "P4REDUCE_BLOCK_SIZE": "32", "P4REDUCE_SLOTS": "8",
                        "P4REDUCE_MESSAGE_SIZE": "0", "P4REDUCE_FAILURE_TIMEOUT": "30"}
                 _cache[key] = run_ranks(scenario, 2, args=(EXTERNAL_CHECKS,), env=env, timeout=240)
+        elif key.startswith("python"):  # the embedded aggregator on the Python engine
+            _cache[key] = run_ranks(scenario, int(key.removeprefix("python")), args=(PYTHON_ENGINE_CHECKS,),
+                                    env=SMALL_GEOMETRY | {"P4REDUCE_ENGINE": "python"}, timeout=240)
         else:
             _cache[key] = run_ranks(scenario, int(key), args=(tuple(CHECKS),), env=SMALL_GEOMETRY, timeout=240)
     return _cache[key]
@@ -386,6 +429,15 @@ def test_external_aggregator_dense_mode(check):
     """P4REDUCE_AGGREGATOR & co: every rank joins a job of an aggregator it did not start,
     here in the switch's dense mode with 32-value packets."""
     outcomes = _outcomes("external")
+    failures = [f"rank {r}: {o[check]}" for r, o in enumerate(outcomes) if o[check] is not None]
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("check", PYTHON_ENGINE_CHECKS)
+@pytest.mark.parametrize("world", ["2", "3"])
+def test_reduce_scatter_on_the_python_engine(world, check):
+    """The embedded aggregator on the Python engine (P4REDUCE_ENGINE=python)."""
+    outcomes = _outcomes("python" + world)
     failures = [f"rank {r}: {o[check]}" for r, o in enumerate(outcomes) if o[check] is not None]
     assert not failures, "\n".join(failures)
 
@@ -414,6 +466,10 @@ def test_options_from_environment():
         Options.from_env({"P4REDUCE_MODE": "ring"})
     with pytest.raises(ValueError, match="P4REDUCE_AGGREGATOR"):
         Options.from_env({"P4REDUCE_AGGREGATOR": "host:port"})
+    assert Options.from_env({"P4REDUCE_ENGINE": "Python"}).engine == "python"
+    assert Options.from_env({}).engine == "native"
+    with pytest.raises(ValueError, match="P4REDUCE_ENGINE"):
+        Options.from_env({"P4REDUCE_ENGINE": "fpga"})
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 32])

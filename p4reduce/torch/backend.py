@@ -9,8 +9,9 @@ holding the output tensors, as gloo's does.
 
 * all_reduce (SUM, AVG): the tensor, encoded by codec.SumCodec (float32 fixed point,
   int32, widened or laned dtypes);
-* reduce_scatter_single / reduce_scatter_tensor, reduce_scatter: for now an allreduce of
-  the whole input of which each rank keeps its shard;
+* reduce_scatter_single / reduce_scatter_tensor, reduce_scatter: a reduce-scatter
+  (HostAgent.reduce_scatter, docs/protocol.md 3.1): the input encoded shard by shard, each
+  shard on whole blocks, and each result block's values sent to its owner only;
 * all_gather_single / all_gather_into_tensor, all_gather: an allreduce in which each
   rank holds only its own shard (raw bytes, bit-exact);
 * broadcast: an allreduce in which only the source holds data (raw bytes, bit-exact);
@@ -210,7 +211,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 spec = JobSpec(opts.job_id, self.size(), mode=opts.mode, slot_base=opts.slot_base,
                                num_slots=opts.num_slots, block_size=opts.block_size,
                                message_size=opts.message_size)
-                self._server = AggregatorServer([spec], host=ip, port=0).start()
+                self._server = AggregatorServer([spec], host=ip, port=0, engine=opts.engine).start()
             except (OSError, ValueError) as exc:
                 message = (f"p4reduce: rank 0 cannot start the embedded aggregator on {host!r} ({exc}); set "
                            "P4REDUCE_HOST to an address of rank 0's host that the other ranks reach")
@@ -339,6 +340,24 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             np.divide(summed, self.size(), out=summed)
         return codec.decode(summed, flat.numel())
 
+    def _scatter(self, flat: torch.Tensor, sizes: Sequence[int], codec: SumCodec, average: bool,
+                 name: str) -> torch.Tensor:
+        """This rank's shard of the sum (or average) of a contiguous 1-D CPU tensor made of
+        shards of `sizes` elements in rank order, as a 1-D tensor of its dtype."""
+        nbytes = flat.numel() * flat.element_size()
+        if codec.direct:
+            values = flat.detach().numpy()
+        elif codec.lanes == 1:
+            values = codec.encode(flat)
+        else:  # lane planes per shard, so that every shard stays in one piece
+            bounds = np.cumsum([0, *sizes])
+            values = np.concatenate([codec.encode(flat[bounds[r]:bounds[r + 1]]) for r in range(len(sizes))])
+        shard = self.agent.reduce_scatter(values, [m * codec.lanes for m in sizes])
+        self.stats.count(name, nbytes, self.agent.last_stats)
+        if average:
+            np.divide(shard, self.size(), out=shard)
+        return codec.decode(shard, sizes[self.rank()])
+
     def _place(self, total_bytes: int, pieces: list[tuple[int, np.ndarray]], name: str) -> np.ndarray:
         """An allreduce in which this rank holds only `pieces` (byte offset, bytes) of a
         `total_bytes` buffer: returns the lanes carrying the whole buffer, every rank's
@@ -407,12 +426,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         codec, average = self._codec(input, opts, name)
 
         def run() -> None:
-            # For now the whole input is allreduced and each rank keeps its shard; the
-            # protocol version that sends each result block only to its owner is next.
             flat, _ = _host_flat(input)
-            result = self._sum(flat, codec, average, False, name)
-            start = self.rank() * output.numel()
-            output.detach().copy_(result[start:start + output.numel()].view(output.shape))
+            shard = self._scatter(flat, [output.numel()] * self.size(), codec, average, name)
+            output.detach().copy_(shard.view(output.shape))
         return self._submit(name, run, [output])
 
     _reduce_scatter_base = reduce_scatter_single
@@ -433,9 +449,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
         def run() -> None:
             flat = torch.cat([t.detach().reshape(-1).cpu() for t in inputs])
-            result = self._sum(flat, codec, average, True, name)
-            start = sum(t.numel() for t in inputs[:self.rank()])
-            output.detach().copy_(result[start:start + output.numel()].view(output.shape))
+            shard = self._scatter(flat, [t.numel() for t in inputs], codec, average, name)
+            output.detach().copy_(shard.view(output.shape))
         return self._submit(name, run, [output])
 
     def all_gather_single(self, output: torch.Tensor, input: torch.Tensor,  # noqa: A002

@@ -43,10 +43,15 @@ class Options:
     # Embedded aggregator: the address it listens on and publishes. None: MASTER_ADDR when
     # it is set, else 127.0.0.1 (single host).
     embedded_host: str | None = None
+    # Embedded aggregator's engine: "native" (the C data path) or "python" (the reference
+    # model, e.g. to compare the two).
+    engine: str = "native"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
         object.__setattr__(self, "aggregators", tuple((str(h), int(p)) for h, p in self.aggregators))
+        if self.engine not in ("native", "python"):
+            raise ValueError(f"engine {self.engine!r}: expected native or python")
         if self.failure_timeout is not None and self.failure_timeout <= 0:
             raise ValueError(f"failure_timeout {self.failure_timeout} must be positive")
 
@@ -59,7 +64,8 @@ class Options:
         """Options from P4REDUCE_AGGREGATOR (HOST:PORT, or a comma-separated list of shards),
         P4REDUCE_JOB, P4REDUCE_MODE (sparse/dense), P4REDUCE_BLOCK_SIZE, P4REDUCE_SLOTS,
         P4REDUCE_SLOT_BASE, P4REDUCE_MESSAGE_SIZE, P4REDUCE_FAILURE_TIMEOUT (seconds) and
-        P4REDUCE_HOST (where an embedded aggregator listens); unset ones keep the defaults."""
+        P4REDUCE_HOST (where an embedded aggregator listens), P4REDUCE_ENGINE (its engine:
+        native or python); unset ones keep the defaults."""
         env = os.environ if environ is None else environ
         kwargs: dict[str, object] = {}
         ints = {"JOB": "job_id", "BLOCK_SIZE": "block_size", "SLOTS": "num_slots",
@@ -89,6 +95,11 @@ class Options:
         text = env.get(ENV_PREFIX + "HOST", "").strip()
         if text:
             kwargs["embedded_host"] = text
+        text = env.get(ENV_PREFIX + "ENGINE", "").strip()
+        if text:
+            if text.lower() not in ("native", "python"):
+                raise ValueError(f"{ENV_PREFIX}ENGINE={text!r}: expected native or python")
+            kwargs["engine"] = text.lower()
         return cls(**kwargs)  # type: ignore[arg-type]
 
     def replace(self, **changes: object) -> Options:
