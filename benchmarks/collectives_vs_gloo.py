@@ -15,11 +15,12 @@ non-zero with probability `density` (all_reduce / reduce_scatter: the whole
 starts after a barrier; a call's time is the slowest rank's; the table shows medians
 after one warm-up call. The p4reduce results of the first call are checked against the
 exact sums (within the fixed-point bound of docs/protocol.md section 5) and the
-gathered shards bit for bit; "wire MB" is what one p4reduce rank sent (UDP payload +
-Ethernet/IP/UDP headers) per call, against the tensor's bytes.
+gathered shards bit for bit; "sent" and "received" are what one p4reduce rank sent and
+received per call (UDP payload + Ethernet/IP/UDP headers), against the tensor's bytes.
 
-reduce_scatter is, in this milestone, an allreduce of the whole input of which each
-rank keeps its shard: it costs what all_reduce costs.
+reduce_scatter is a p4reduce reduce-scatter (docs/protocol.md 3.1): each result block's
+values go to the rank owning it, the others receive its header only, so a rank receives
+about its shard's share of the union of the non-zero blocks (all_reduce: all of it).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ import torch
 import torch.distributed as dist
 
 import p4reduce.torch as p4torch  # registers the backend
+from p4reduce.hostagent.agent import WIRE_OVERHEAD
 from p4reduce.testbed.synthetic import worker_tensor
 from p4reduce.torch.launch import run_ranks
 
@@ -58,7 +60,7 @@ def bench_rank(rank: int, n: int, backend: str, args: argparse.Namespace) -> dic
     for collective in COLLECTIVES:
         for density in args.densities:
             data = torch.from_numpy(inputs(collective, rank, n, args.elements, args.block_size, density))
-            times, wire, check = [], [], None
+            times, wire, received, check = [], [], [], None
             for i in range(args.iterations + 1):  # the first call is a warm-up
                 if collective == "all_reduce":
                     tensor = data.clone()
@@ -72,19 +74,26 @@ def bench_rank(rank: int, n: int, backend: str, args: argparse.Namespace) -> dic
                     call = lambda: dist.all_gather_single(result, data)  # noqa: E731
                 dist.barrier()
                 sent = p4torch.stats().totals.wire_bytes_sent if backend == "p4reduce" else 0
+                got = _received(p4torch.stats().totals) if backend == "p4reduce" else 0
                 started = time.perf_counter()
                 call()
                 elapsed = time.perf_counter() - started
                 if backend == "p4reduce":
                     wire.append(p4torch.stats().totals.wire_bytes_sent - sent)
+                    received.append(_received(p4torch.stats().totals) - got)
                 if i == 0 and backend == "p4reduce" and rank == 0:
                     check = verify(collective, result, n, args, density)
                 if i:
                     times.append(elapsed)
             out[(collective, density)] = {"times": times, "wire": statistics.median(wire) if wire else 0,
+                                          "received": statistics.median(received) if received else 0,
                                           "check": check, "bytes": data.numel() * 4}
     dist.destroy_process_group()
     return out
+
+
+def _received(stats) -> int:
+    return stats.payload_bytes_received + WIRE_OVERHEAD * stats.packets_received
 
 
 def verify(collective: str, result: torch.Tensor, n: int, args: argparse.Namespace, density: float) -> str:
@@ -120,9 +129,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"{args.workers} workers, {args.elements:,} float32 elements ({args.elements * 4 / 1e6:.0f} MB), "
           f"block {args.block_size}, {args.slots} slots, medians of {args.iterations}")
-    print("| collective | non-zero blocks | gloo | p4reduce | speed-up | p4reduce wire MB / rank | tensor MB / rank"
-          " | p4reduce result |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| collective | non-zero blocks | gloo | p4reduce | speed-up | p4reduce sent MB / rank"
+          " | received MB / rank | tensor MB / rank | p4reduce result |")
+    print("|---|---|---|---|---|---|---|---|---|")
     wrong = False
     for collective in COLLECTIVES:
         for density in args.densities:
@@ -131,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             check = ours[0][key]["check"]
             wrong |= "WRONG" in check
             print(f"| {collective} | {density:.1%} | {t_gloo * 1e3:.1f} ms | {t_ours * 1e3:.1f} ms | "
-                  f"{t_gloo / t_ours:.2f}x | {ours[0][key]['wire'] / 1e6:.2f} | {ours[0][key]['bytes'] / 1e6:.1f} | "
+                  f"{t_gloo / t_ours:.2f}x | {ours[0][key]['wire'] / 1e6:.2f} | "
+                  f"{ours[0][key]['received'] / 1e6:.2f} | {ours[0][key]['bytes'] / 1e6:.1f} | "
                   f"{check} |")
     return 1 if wrong else 0
 
