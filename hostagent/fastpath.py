@@ -110,9 +110,9 @@ def run_allreduce(agent: HostAgent, run: Run, stats: AllreduceStats) -> None:
         release()
         while run.unfinished:
             finished, samples = run.poll(rto.rto, POLL_MAX_WAIT)
-            for latency in samples:  # rounds without retransmission only (Karn)
-                rto.sample(latency)
-                window.on_round(latency)
+            if samples:  # rounds without retransmission only (Karn)
+                rto.sample_all(samples)
+                window.on_rounds(samples)
             if finished or samples:
                 release()  # finished streams and clean rounds make room for more
             now = time.monotonic()

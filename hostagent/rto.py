@@ -22,6 +22,17 @@ class RtoEstimator:
             self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - seconds)
             self.srtt = 0.875 * self.srtt + 0.125 * seconds
 
+    def sample_all(self, latencies: list[float]) -> None:
+        """`sample` for each latency in turn, in one call."""
+        srtt, rttvar = self.srtt, self.rttvar
+        for seconds in latencies:
+            if srtt is None:
+                srtt, rttvar = seconds, seconds / 2
+            else:
+                rttvar = 0.75 * rttvar + 0.25 * abs(srtt - seconds)
+                srtt = 0.875 * srtt + 0.125 * seconds
+        self.srtt, self.rttvar = srtt, rttvar
+
     @property
     def rto(self) -> float:
         if self.srtt is None:

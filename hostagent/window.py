@@ -93,6 +93,18 @@ class StreamWindow:
             return
         self._cwnd = min(self._cwnd + 1.0 / self._cwnd, float(self.limit))
 
+    def on_rounds(self, latencies: list[float]) -> None:
+        """`on_round` for each latency in turn (the native engine hands them over a batch
+        at a time: one call instead of one per round)."""
+        smoothed, base, cwnd, limit = self._smoothed, self._base, self._cwnd, float(self.limit)
+        grows = not self.lossless  # on_round does not change it
+        for latency in latencies:
+            smoothed = latency if base == math.inf else 0.875 * smoothed + 0.125 * latency
+            base = min(base, smoothed)
+            if grows and latency <= QUEUE_FACTOR * base:
+                cwnd = min(cwnd + 1.0 / cwnd, limit)
+        self._smoothed, self._base, self._cwnd = smoothed, base, cwnd
+
     def on_loss(self, round_started: float, now: float) -> bool:
         """A round started at `round_started` is presumed lost at `now` (its
         retransmission timer expired). Returns whether the window shrank."""

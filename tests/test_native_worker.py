@@ -499,3 +499,26 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
             waiter.join(60)
             finished, samples = polled[0]
             assert finished == 1 and len(samples) == 1 and run.unfinished == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(latencies=st.lists(st.lists(st.floats(1e-6, 2.0), max_size=20), max_size=6),
+       losses=st.lists(st.booleans(), min_size=6, max_size=6), limit=st.integers(1, 64))
+def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limit):
+    """The native engine feeds the RTO estimator and the window a batch of round
+    latencies per call (sample_all, on_rounds): the same state as one call per round."""
+    from p4reduce.hostagent.rto import RtoEstimator
+    from p4reduce.hostagent.window import StreamWindow
+    one, batch = (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit)), (RtoEstimator(0.05, 0.05, 0.5),
+                                                                       StreamWindow(limit))
+    for now, (group, loss) in enumerate(zip(latencies, losses)):
+        for latency in group:
+            one[0].sample(latency)
+            one[1].on_round(latency)
+        batch[0].sample_all(group)
+        batch[1].on_rounds(group)
+        if loss:
+            for rto, window in (one, batch):
+                window.on_loss(now - 0.5, float(now))
+        assert (one[0].srtt, one[0].rttvar, one[0].rto) == (batch[0].srtt, batch[0].rttvar, batch[0].rto)
+        assert vars(one[1]) == vars(batch[1])
