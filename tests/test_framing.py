@@ -89,6 +89,9 @@ def test_small_blocks_travel_many_per_datagram(message_size):
     np.testing.assert_array_equal(results[0], arrays[0] + arrays[1])
     np.testing.assert_array_equal(results[1], results[0])
     if message_size:
-        assert counters["datagrams_in"] * 4 < counters["packets_in"]  # packed, not one by one
+        # Packed, not one by one. How many share a datagram later depends on how results
+        # arrive (timing), but each worker starts its window of streams in one burst: 64
+        # bootstrap headers, 36 bytes each, that must travel several to a datagram.
+        assert counters["datagrams_in"] <= counters["packets_in"] - 2 * (64 - -(-64 // (message_size // 36)))
     else:
         assert counters["datagrams_in"] == counters["packets_in"]
