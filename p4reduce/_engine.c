@@ -34,8 +34,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <netinet/udp.h>
 
-#define ABI_VERSION 1 /* p4reduce/aggregator/native.py refuses a build of another version */
+/* UDP GSO (Linux >= 4.18) and GRO (>= 5.0); older headers lack the names. */
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+#define ABI_VERSION 2 /* p4reduce/aggregator/native.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -63,6 +75,10 @@
 #define RECV_BUF 65536
 #define STREAMS_DONE_KEPT 4      /* epochs whose stream count is remembered (as engine.py) */
 #define END_KEY (((uint64_t)NONE_BLOCK << 8) | 255u)
+#define RCTL_LEN 64              /* control buffer per received message (the UDP_GRO cmsg) */
+#define SCTL_LEN CMSG_SPACE(sizeof(uint16_t)) /* per sent message (UDP_SEGMENT) */
+#define GSO_MAX_SEGS 64          /* UDP_MAX_SEGMENTS of kernels before 6.9 (later ones: 128) */
+#define GSO_MAX_BYTES 65507      /* one IPv4 datagram's UDP payload */
 
 /* ---------------------------------------------------------------------------
  * Counters: the Python engine's names and meanings (p4reduce.aggregator.engine).
@@ -83,8 +99,18 @@ static const char *counter_names[C_N] = {
     "streams_completed", "allreduces_completed", "jobs_failed", "drop_no_address", "send_errors",
 };
 
+/* Batched-I/O statistics (not engine counters: they tell how the datagrams moved). */
+enum {
+    IO_RECV_CALLS, IO_SEND_CALLS, IO_GRO_BUFFERS, IO_GRO_SEGMENTS, IO_GSO_SENDS, IO_GSO_SEGMENTS,
+    IO_GSO_FALLBACKS, IO_N
+};
+static const char *io_names[IO_N] = {
+    "recv_calls", "send_calls", "gro_buffers", "gro_segments", "gso_sends", "gso_segments",
+    "gso_fallbacks",
+};
+
 /* Events for the Python side's log (drained by `events()`). */
-enum { L_ALLREDUCE = 1, L_FAILED = 2, L_STREAM = 3, L_DROP = 4 };
+enum { L_ALLREDUCE = 1, L_FAILED = 2, L_STREAM = 3, L_DROP = 4, L_GSO_OFF = 5 };
 typedef struct {
     uint32_t kind, job, a, b, c;
 } logevent_t;
@@ -149,6 +175,13 @@ typedef struct {
     uint32_t size, npkts, head, tail;
 } odgram_t;
 
+/* A sendmmsg message: datagrams (linked by gnext) to one address, all of `seg` bytes but a
+ * shorter last one, sent as one UDP_SEGMENT buffer when there are several. */
+typedef struct {
+    uint32_t head, tail, seg, nseg, bytes, niov;
+    uint8_t closed; /* a shorter datagram ended it */
+} gmsg_t;
+
 typedef struct {
     PyObject_HEAD
     pthread_mutex_t mu;
@@ -167,8 +200,20 @@ typedef struct {
     struct sockaddr_in *rnames;
     uint32_t *rlen, *rip;
     uint16_t *rport;
+    uint8_t *rctl;    /* control buffers (UDP_GRO cmsg) */
+    uint32_t *rseg;   /* segment size of a GRO buffer (0: one datagram) */
     int rn, cur, phase;
+    uint32_t seg_off; /* the current datagram's offset in buffer cur */
     uint32_t off, good_end;
+    /* UDP GSO: merge each address's run of equal-size datagrams into one message */
+    int gso, gso_errno; /* gso_errno: why the kernel refused it at run time (GSO then off) */
+    uint32_t *gnext;
+    uint32_t gnext_cap;
+    gmsg_t *gmsgs;
+    uint32_t gmsgs_cap;
+    uint8_t *sctl;
+    uint32_t sctl_cap;
+    uint64_t io[IO_N];
     /* send queue: packets copied into an arena, datagrams as linked lists of them */
     uint8_t *arena;
     size_t arena_len, arena_cap;
@@ -349,6 +394,147 @@ static void reset_queue(Core *c) {
     }
 }
 
+static inline void io_add(Core *c, int i, uint64_t v) {
+    __atomic_store_n(&c->io[i], c->io[i] + v, __ATOMIC_RELAXED);
+}
+
+/* Groups the queued datagrams into sendmmsg messages. Without GSO each datagram is one.
+ * With GSO, a datagram joins the message of the last one to its address while that stays
+ * one UDP_SEGMENT buffer: every segment of the first one's size but a shorter last, at
+ * most GSO_MAX_SEGS segments, GSO_MAX_BYTES bytes and IOV_PARTS buffers. Each address's
+ * datagrams keep their order (messages to different addresses may pass each other).
+ * Returns the number of messages, or -1 without memory. */
+static int64_t group_messages(Core *c) {
+    if (grow((void **)&c->gnext, &c->gnext_cap, c->ndgrams, sizeof(uint32_t)) ||
+        grow((void **)&c->gmsgs, &c->gmsgs_cap, c->ndgrams, sizeof(gmsg_t)))
+        return -1;
+    uint32_t nm = 0;
+    omap_clear(c); /* the packing map is done with: reset_queue follows every flush */
+    for (uint32_t i = 0; i < c->ndgrams; i++) {
+        odgram_t *d = &c->dgrams[i];
+        c->gnext[i] = UINT32_MAX;
+        uint32_t *open = c->gso ? omap_slot(c, d->ip, d->port, 0) : NULL;
+        if (open) {
+            gmsg_t *g = &c->gmsgs[*open];
+            if (!g->closed && d->size <= g->seg && g->nseg < GSO_MAX_SEGS &&
+                g->bytes + d->size <= GSO_MAX_BYTES && g->niov + d->npkts <= IOV_PARTS) {
+                c->gnext[g->tail] = i;
+                g->tail = i;
+                g->nseg++;
+                g->bytes += d->size;
+                g->niov += d->npkts;
+                if (d->size < g->seg) g->closed = 1;
+                continue;
+            }
+        }
+        uint32_t m = nm++;
+        c->gmsgs[m] = (gmsg_t){i, i, d->size, 1, d->size, d->npkts, 0};
+        if (c->gso) {
+            if (open) *open = m;
+            else if ((open = omap_slot(c, d->ip, d->port, 1)) != NULL) *open = m;
+        }
+    }
+    return nm;
+}
+
+/* The datagrams of message m one by one (the kernel would not segment it). */
+static void send_each(Core *c, int fd, uint32_t m) {
+    gmsg_t *g = &c->gmsgs[m];
+    struct msghdr h = c->smsgs[m].msg_hdr;
+    h.msg_control = NULL;
+    h.msg_controllen = 0;
+    struct iovec *iov = h.msg_iov;
+    for (uint32_t i = g->head; i != UINT32_MAX; i = c->gnext[i]) {
+        h.msg_iov = iov;
+        h.msg_iovlen = c->dgrams[i].npkts;
+        iov += c->dgrams[i].npkts;
+        ssize_t r;
+        do {
+            r = sendmsg(fd, &h, 0);
+        } while (r < 0 && errno == EINTR);
+        io_add(c, IO_SEND_CALLS, 1);
+        if (r < 0) count(c, C_SEND_ERRORS, 1);
+    }
+}
+
+/* sendmmsg's the queue: one message per datagram, or per GSO run (group_messages). */
+static void send_queue(Core *c, int fd) {
+    int64_t n = group_messages(c);
+    if (n < 0 ||
+        grow((void **)&c->smsgs, &c->smsgs_cap, (uint32_t)n, sizeof(struct mmsghdr)) ||
+        grow((void **)&c->snames, &c->snames_cap, (uint32_t)n, sizeof(struct sockaddr_in)) ||
+        grow((void **)&c->siovs, &c->siovs_cap, c->npkts, sizeof(struct iovec)) ||
+        grow((void **)&c->sctl, &c->sctl_cap, (uint32_t)n * SCTL_LEN, 1)) {
+        c->nomem = 1;
+        return;
+    }
+    uint32_t nm = (uint32_t)n, iv = 0;
+    for (uint32_t m = 0; m < nm; m++) {
+        gmsg_t *g = &c->gmsgs[m];
+        odgram_t *first = &c->dgrams[g->head];
+        struct mmsghdr *mh = &c->smsgs[m];
+        memset(mh, 0, sizeof(*mh));
+        memset(&c->snames[m], 0, sizeof(struct sockaddr_in));
+        c->snames[m].sin_family = AF_INET;
+        c->snames[m].sin_addr.s_addr = first->ip;
+        c->snames[m].sin_port = htons(first->port);
+        mh->msg_hdr.msg_name = &c->snames[m];
+        mh->msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+        mh->msg_hdr.msg_iov = &c->siovs[iv];
+        mh->msg_hdr.msg_iovlen = g->niov;
+        for (uint32_t i = g->head; i != UINT32_MAX; i = c->gnext[i])
+            for (uint32_t p = c->dgrams[i].head; p != UINT32_MAX; p = c->pkts[p].next) {
+                c->siovs[iv].iov_base = c->arena + c->pkts[p].off;
+                c->siovs[iv].iov_len = c->pkts[p].len;
+                iv++;
+            }
+        if (g->nseg > 1) {
+            struct cmsghdr *cm = (struct cmsghdr *)(c->sctl + (size_t)m * SCTL_LEN);
+            memset(cm, 0, SCTL_LEN);
+            cm->cmsg_level = SOL_UDP;
+            cm->cmsg_type = UDP_SEGMENT;
+            cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+            uint16_t seg = (uint16_t)g->seg;
+            memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+            mh->msg_hdr.msg_control = cm;
+            mh->msg_hdr.msg_controllen = SCTL_LEN;
+        }
+    }
+    uint32_t done = 0;
+    while (done < nm) {
+        int sent = sendmmsg(fd, &c->smsgs[done], nm - done, 0);
+        io_add(c, IO_SEND_CALLS, 1);
+        if (sent > 0) {
+            for (uint32_t m = done; m < done + (uint32_t)sent; m++)
+                if (c->gmsgs[m].nseg > 1) {
+                    io_add(c, IO_GSO_SENDS, 1);
+                    io_add(c, IO_GSO_SEGMENTS, c->gmsgs[m].nseg);
+                }
+            done += (uint32_t)sent;
+            continue;
+        }
+        int err = sent < 0 ? errno : 0;
+        if (sent < 0 && err == EINTR) continue;
+        gmsg_t *g = &c->gmsgs[done];
+        if (g->nseg > 1 && (err == EIO || err == EINVAL || err == EMSGSIZE || err == EOPNOTSUPP ||
+                            err == ENOPROTOOPT)) {
+            /* The kernel would not segment it (a route whose device lacks checksum offload:
+             * EIO; a segment over the path MTU: EINVAL): the same datagrams one by one. */
+            io_add(c, IO_GSO_FALLBACKS, 1);
+            if (err == EIO || err == EOPNOTSUPP || err == ENOPROTOOPT) {
+                c->gso = 0; /* for good: the next flushes would fail the same way */
+                c->gso_errno = err;
+                log_event(c, L_GSO_OFF, 0, (uint32_t)err, 0, 0);
+            }
+            send_each(c, fd, done);
+        } else {
+            count(c, C_SEND_ERRORS, g->nseg); /* refused (full buffer, unreachable): the workers
+                                                 will retransmit */
+        }
+        done++;
+    }
+}
+
 /* Hand every queued datagram to the kernel (fd >= 0), to the output records (-1), or
  * nowhere (-2: benchmarks of the engine alone). */
 static void flush(Core *c, int fd) {
@@ -378,43 +564,7 @@ static void flush(Core *c, int fd) {
             c->out_len += 10 + d->size;
         }
     } else if (fd >= 0) {
-        if (grow((void **)&c->smsgs, &c->smsgs_cap, c->ndgrams, sizeof(struct mmsghdr)) ||
-            grow((void **)&c->snames, &c->snames_cap, c->ndgrams, sizeof(struct sockaddr_in)) ||
-            grow((void **)&c->siovs, &c->siovs_cap, c->npkts, sizeof(struct iovec))) {
-            c->nomem = 1;
-            reset_queue(c);
-            return;
-        }
-        uint32_t iv = 0;
-        for (uint32_t i = 0; i < c->ndgrams; i++) {
-            odgram_t *d = &c->dgrams[i];
-            struct mmsghdr *m = &c->smsgs[i];
-            memset(m, 0, sizeof(*m));
-            memset(&c->snames[i], 0, sizeof(struct sockaddr_in));
-            c->snames[i].sin_family = AF_INET;
-            c->snames[i].sin_addr.s_addr = d->ip;
-            c->snames[i].sin_port = htons(d->port);
-            m->msg_hdr.msg_name = &c->snames[i];
-            m->msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
-            m->msg_hdr.msg_iov = &c->siovs[iv];
-            m->msg_hdr.msg_iovlen = d->npkts;
-            for (uint32_t p = d->head; p != UINT32_MAX; p = c->pkts[p].next) {
-                c->siovs[iv].iov_base = c->arena + c->pkts[p].off;
-                c->siovs[iv].iov_len = c->pkts[p].len;
-                iv++;
-            }
-        }
-        uint32_t done = 0;
-        while (done < c->ndgrams) {
-            int sent = sendmmsg(fd, &c->smsgs[done], c->ndgrams - done, 0);
-            if (sent <= 0) {
-                if (sent < 0 && errno == EINTR) continue;
-                done++; /* refused (full buffer, unreachable): the worker will retransmit */
-                count(c, C_SEND_ERRORS, 1);
-            } else {
-                done += (uint32_t)sent;
-            }
-        }
+        send_queue(c, fd);
     }
     reset_queue(c);
 }
@@ -852,8 +1002,12 @@ typedef struct {
  * Python (the cursor is past it), 0 when the batch is done (replies flushed). */
 static int process(Core *c, int fd, slow_t *slow) {
     while (c->cur < c->rn) {
-        const uint8_t *d = c->rbuf + (size_t)c->cur * RECV_BUF;
-        uint32_t dlen = c->rlen[c->cur], ip = c->rip[c->cur];
+        /* A GRO buffer holds datagrams of rseg bytes, the last one possibly shorter:
+         * each is handled as if it had come alone. */
+        uint32_t total = c->rlen[c->cur], seg = c->rseg[c->cur];
+        const uint8_t *d = c->rbuf + (size_t)c->cur * RECV_BUF + c->seg_off;
+        uint32_t dlen = total - c->seg_off, ip = c->rip[c->cur];
+        if (seg && dlen > seg) dlen = seg;
         uint16_t port = c->rport[c->cur];
         if (c->phase == 0) {
             uint32_t off = 0, npk = 0;
@@ -880,7 +1034,12 @@ static int process(Core *c, int fd, slow_t *slow) {
                 return 1;
             }
         }
-        c->cur++;
+        if (c->seg_off + dlen < total) {
+            c->seg_off += dlen;
+        } else {
+            c->cur++;
+            c->seg_off = 0;
+        }
         c->phase = 0;
         if (c->queued_bytes >= FLUSH_BYTES) flush(c, fd);
     }
@@ -964,11 +1123,13 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
     self->rlen = calloc(batch, sizeof(uint32_t));
     self->rip = calloc(batch, sizeof(uint32_t));
     self->rport = calloc(batch, sizeof(uint16_t));
+    self->rctl = calloc(batch, RCTL_LEN);
+    self->rseg = calloc(batch, sizeof(uint32_t));
     self->omap_cap = 1024;
     self->omap_key = calloc(self->omap_cap, sizeof(uint64_t));
     self->omap_val = calloc(self->omap_cap, sizeof(uint32_t));
     if (!self->jobs || !self->rbuf || !self->rmsgs || !self->riovs || !self->rnames || !self->rlen ||
-        !self->rip || !self->rport || !self->omap_key || !self->omap_val) {
+        !self->rip || !self->rport || !self->rctl || !self->rseg || !self->omap_key || !self->omap_val) {
         PyErr_NoMemory();
         return -1;
     }
@@ -989,7 +1150,8 @@ static void Core_dealloc(Core *self) {
         pthread_mutex_destroy(&self->mu);
     }
     free(self->rbuf); free(self->rmsgs); free(self->riovs); free(self->rnames);
-    free(self->rlen); free(self->rip); free(self->rport);
+    free(self->rlen); free(self->rip); free(self->rport); free(self->rctl); free(self->rseg);
+    free(self->gnext); free(self->gmsgs); free(self->sctl);
     free(self->arena); free(self->pkts); free(self->dgrams);
     free(self->omap_key); free(self->omap_val);
     free(self->smsgs); free(self->siovs); free(self->snames);
@@ -1200,11 +1362,59 @@ static PyObject *Core_set_upstreams(Core *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* set_gso(bool): send each address's runs of equal-size datagrams as UDP_SEGMENT buffers
+ * (the caller probed the socket: p4reduce.aggregator.server.probe_udp_offload). */
+static PyObject *Core_set_gso(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    lock(self);
+    self->gso = on;
+    if (on) self->gso_errno = 0;
+    unlock(self);
+    Py_RETURN_NONE;
+}
+
+/* io_stats() -> {"gso": bool, "gso_errno": int, name: count}: how the datagrams moved. */
+static PyObject *Core_io_stats(Core *self, PyObject *Py_UNUSED(ignored)) {
+    CHECK_INIT(self);
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (int i = 0; i < IO_N; i++) {
+        PyObject *val = PyLong_FromUnsignedLongLong(__atomic_load_n(&self->io[i], __ATOMIC_RELAXED));
+        if (!val || PyDict_SetItemString(d, io_names[i], val)) {
+            Py_XDECREF(val);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(val);
+    }
+    PyObject *errno_ = PyLong_FromLong(self->gso_errno);
+    if (!errno_ || PyDict_SetItemString(d, "gso", self->gso ? Py_True : Py_False) ||
+        PyDict_SetItemString(d, "gso_errno", errno_)) {
+        Py_XDECREF(errno_);
+        Py_DECREF(d);
+        return NULL;
+    }
+    Py_DECREF(errno_);
+    return d;
+}
+
 static PyObject *Core_set_debug(Core *self, PyObject *arg) {
     int on = PyObject_IsTrue(arg);
     if (on < 0) return NULL;
     self->debug = on;
     Py_RETURN_NONE;
+}
+
+/* The datagrams in a received buffer of `len` bytes whose GRO segment size is `seg`
+ * (0: not coalesced), counted in the I/O statistics. */
+static uint64_t note_segments(Core *c, uint32_t len, uint32_t seg) {
+    if (!seg || len <= seg) return 1;
+    uint64_t n = (len + seg - 1) / seg;
+    io_add(c, IO_GRO_BUFFERS, 1);
+    io_add(c, IO_GRO_SEGMENTS, n);
+    return n;
 }
 
 /* recv(fd) -> datagrams received (0: none queued). Starts a new batch. */
@@ -1220,20 +1430,38 @@ static PyObject *Core_recv(Core *self, PyObject *arg) {
     int n, err = 0;
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&self->mu);
-    for (int i = 0; i < self->batch; i++) self->rmsgs[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+    for (int i = 0; i < self->batch; i++) {
+        self->rmsgs[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+        self->rmsgs[i].msg_hdr.msg_control = self->rctl + (size_t)i * RCTL_LEN;
+        self->rmsgs[i].msg_hdr.msg_controllen = RCTL_LEN;
+    }
     do {
         n = recvmmsg(fd, self->rmsgs, self->batch, MSG_DONTWAIT, NULL);
     } while (n < 0 && errno == EINTR);
     if (n < 0) err = errno;
+    io_add(self, IO_RECV_CALLS, 1);
     self->rn = n > 0 ? n : 0;
     self->cur = 0;
+    self->seg_off = 0;
     self->phase = 0;
+    uint64_t datagrams = 0;
     for (int i = 0; i < self->rn; i++) {
+        struct msghdr *h = &self->rmsgs[i].msg_hdr;
+        uint32_t seg = 0;
+        /* Always parsed: a socket with UDP_GRO on (whoever set it) may coalesce. */
+        for (struct cmsghdr *cm = CMSG_FIRSTHDR(h); cm; cm = CMSG_NXTHDR(h, cm))
+            if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO && cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
+                int v;
+                memcpy(&v, CMSG_DATA(cm), sizeof(v));
+                seg = v > 0 ? (uint32_t)v : 0;
+            }
         self->rlen[i] = self->rmsgs[i].msg_len;
+        self->rseg[i] = seg;
         self->rip[i] = self->rnames[i].sin_addr.s_addr;
         self->rport[i] = ntohs(self->rnames[i].sin_port);
+        datagrams += note_segments(self, self->rlen[i], seg);
     }
-    if (self->rn) count(self, C_DATAGRAMS_IN, (uint64_t)self->rn);
+    if (datagrams) count(self, C_DATAGRAMS_IN, datagrams);
     pthread_mutex_unlock(&self->mu);
     Py_END_ALLOW_THREADS
     if (n < 0) {
@@ -1263,15 +1491,18 @@ static PyObject *Core_load(Core *self, PyObject *arg) {
     Py_buffer *views = PyMem_Calloc(n ? n : 1, sizeof(Py_buffer));
     uint32_t *ips = PyMem_Calloc(n ? n : 1, sizeof(uint32_t));
     uint16_t *ports = PyMem_Calloc(n ? n : 1, sizeof(uint16_t));
-    if (!views || !ips || !ports) {
+    uint32_t *segs = PyMem_Calloc(n ? n : 1, sizeof(uint32_t));
+    if (!views || !ips || !ports || !segs) {
         PyErr_NoMemory();
         goto done;
     }
     for (; held < n; held++) {
         const char *host;
         int port;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, held), "y*(si)", &views[held], &host, &port))
+        unsigned int seg = 0;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, held), "y*(si)|I", &views[held], &host, &port, &seg))
             goto done;
+        segs[held] = seg;
         if (views[held].len > RECV_BUF - 1 || port < 0 || port > 65535 || parse_ipv4(host, &ips[held])) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "datagram over 65535 bytes or bad port");
             held++;
@@ -1281,16 +1512,20 @@ static PyObject *Core_load(Core *self, PyObject *arg) {
     }
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&self->mu);
+    uint64_t datagrams = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         memcpy(self->rbuf + (size_t)i * RECV_BUF, views[i].buf, views[i].len);
         self->rlen[i] = (uint32_t)views[i].len;
+        self->rseg[i] = segs[i];
         self->rip[i] = ips[i];
         self->rport[i] = ports[i];
+        datagrams += note_segments(self, self->rlen[i], segs[i]);
     }
     self->rn = (int)n;
     self->cur = 0;
+    self->seg_off = 0;
     self->phase = 0;
-    if (n) count(self, C_DATAGRAMS_IN, (uint64_t)n);
+    if (datagrams) count(self, C_DATAGRAMS_IN, datagrams);
     pthread_mutex_unlock(&self->mu);
     Py_END_ALLOW_THREADS
 done:
@@ -1298,6 +1533,7 @@ done:
     PyMem_Free(views);
     PyMem_Free(ips);
     PyMem_Free(ports);
+    PyMem_Free(segs);
     Py_DECREF(seq);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
@@ -1426,7 +1662,8 @@ static PyObject *Core_events(Core *self, PyObject *Py_UNUSED(ignored)) {
             PyObject *host = ip_string(e->job);
             item = host ? Py_BuildValue("(s(Ni)s)", "drop", host, (int)e->a, counter_names[e->b] + 5) : NULL;
         } else {
-            const char *kind = e->kind == L_ALLREDUCE ? "allreduce" : e->kind == L_FAILED ? "failed" : "stream";
+            const char *kind = e->kind == L_ALLREDUCE ? "allreduce" : e->kind == L_FAILED ? "failed"
+                             : e->kind == L_GSO_OFF ? "gso_off" : "stream";
             item = Py_BuildValue("(sIIII)", kind, e->job, e->a, e->b, e->c);
         }
         if (!item) { Py_CLEAR(list); break; }
@@ -1495,8 +1732,12 @@ static PyMethodDef Core_methods[] = {
     {"set_started", (PyCFunction)Core_set_started, METH_VARARGS, "set_started(job_id, bool)"},
     {"set_upstreams", (PyCFunction)Core_set_upstreams, METH_O, "set_upstreams([(ip, port), ...])"},
     {"set_debug", (PyCFunction)Core_set_debug, METH_O, "set_debug(bool): log drops and ended streams"},
-    {"recv", (PyCFunction)Core_recv, METH_O, "recv(fd) -> datagrams received into a new batch"},
-    {"load", (PyCFunction)Core_load, METH_O, "load([(datagram, (ip, port)), ...]): a new batch"},
+    {"set_gso", (PyCFunction)Core_set_gso, METH_O, "set_gso(bool): UDP GSO on the send side"},
+    {"io_stats", (PyCFunction)Core_io_stats, METH_NOARGS, "io_stats() -> {gso, gso_errno, system calls, GRO/GSO counts}"},
+    {"recv", (PyCFunction)Core_recv, METH_O, "recv(fd) -> buffers received into a new batch (GRO ones split)"},
+    {"load", (PyCFunction)Core_load, METH_O,
+     "load([(datagram, (ip, port)[, gro_segment_size]), ...]): a new batch; a buffer with a segment "
+     "size is split as a UDP_GRO buffer is"},
     {"run", (PyCFunction)Core_run, METH_O, "run(fd) -> None | (packet, (ip, port)) for Python"},
     {"queue", (PyCFunction)Core_queue, METH_VARARGS, "queue(packet, ip, port, pack_up_to)"},
     {"flush", (PyCFunction)Core_flush, METH_O, "flush(fd)"},

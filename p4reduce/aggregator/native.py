@@ -25,7 +25,7 @@ from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.engine import AggregatorEngine, Member, _Job
 from p4reduce.protocol import ErrorCode, Mode
 
-_ABI_VERSION = 1  # must match ABI_VERSION in p4reduce/_engine.c
+_ABI_VERSION = 2  # must match ABI_VERSION in p4reduce/_engine.c
 _REBUILD = ("Reinstall p4reduce where a C compiler and the Python headers are present "
             "(`pip install -e .` in a checkout, `pip install p4reduce` otherwise); "
             "there is no pure-Python fallback (AggregatorServer(engine='python') runs the reference "

@@ -1,10 +1,13 @@
 """UDP front end of the software aggregator."""
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import selectors
 import socket
 import threading
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
@@ -18,6 +21,40 @@ from p4reduce.aggregator.relay import UPSTREAM
 log = logging.getLogger(__name__)
 SOCKET_BUFFER_BYTES = 8 << 20
 MAX_DATAGRAM = 65535
+SOL_UDP, UDP_SEGMENT, UDP_GRO = 17, 103, 104  # <linux/udp.h> (Python names them only from 3.12)
+
+
+@dataclass(frozen=True)
+class UdpOffload:
+    """Which batched I/O a server uses besides recvmmsg/sendmmsg: UDP GSO on the send side
+    (each worker's run of equal-size datagrams handed to the kernel as one buffer), UDP GRO
+    on the receive side (a buffer of equal-size datagrams split back by the native core).
+    `why_not` says, per feature that is off, why (absent in the kernel, turned off, Python
+    engine). Off is not an error: the native core runs either way."""
+    gso: bool
+    gro: bool
+    why_not: dict[str, str] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        return ", ".join(f"UDP {name.upper()} " + ("on" if on else f"off ({self.why_not[name]})")
+                         for name, on in (("gso", self.gso), ("gro", self.gro)))
+
+
+def probe_udp_offload(sock: socket.socket, enable: bool = True) -> UdpOffload:
+    """Turns UDP GRO on for `sock` and checks that the kernel knows UDP_SEGMENT (Linux >= 5.0
+    and 4.18); with `enable` False, leaves both off."""
+    if not enable:
+        return UdpOffload(False, False, {"gso": "turned off", "gro": "turned off"})
+    why_not: dict[str, str] = {}
+    try:  # 0: no default segment size; each sendmmsg message names its own
+        sock.setsockopt(SOL_UDP, UDP_SEGMENT, 0)
+    except OSError as exc:
+        why_not["gso"] = f"the kernel has no UDP_SEGMENT: {os.strerror(exc.errno or errno.ENOPROTOOPT)}"
+    try:
+        sock.setsockopt(SOL_UDP, UDP_GRO, 1)
+    except OSError as exc:
+        why_not["gro"] = f"the kernel has no UDP_GRO: {os.strerror(exc.errno or errno.ENOPROTOOPT)}"
+    return UdpOffload("gso" not in why_not, "gro" not in why_not, why_not)
 
 
 class AggregatorServer:
@@ -28,10 +65,13 @@ class AggregatorServer:
     A worker's results go to the address it joined from (the engine binds it,
     and admits only what the job declares); a job's results go once to its
     multicast group when it has one.
+
+    The native engine uses UDP GSO and GRO where the kernel has them (`udp_offload=False`
+    turns them off); `self.udp_offload` says which, `io_stats()` what they did.
     """
 
     def __init__(self, jobs: Iterable[JobSpec] = (), host: str = "127.0.0.1",
-                 port: int = AGG_UDP_PORT, engine: str = "native") -> None:
+                 port: int = AGG_UDP_PORT, engine: str = "native", udp_offload: bool = True) -> None:
         self.engine = make_engine(jobs, engine)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
@@ -43,6 +83,12 @@ class AggregatorServer:
                 self._sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(host))
             self._sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
         self._sock.setblocking(False)
+        if isinstance(self.engine, NativeEngine):
+            self.udp_offload = probe_udp_offload(self._sock, udp_offload)
+            self.engine.core.set_gso(self.udp_offload.gso)
+        else:  # BatchReceiver/BatchSender move datagram by datagram
+            self.udp_offload = UdpOffload(False, False, {"gso": "Python engine", "gro": "Python engine"})
+        log.debug("aggregator on %s:%d: %s", *self.address, self.udp_offload.describe())
         # Parents of leaf jobs, resolved once (only they may send RESULTs to this server).
         self._upstream_of = {j.job_id: (socket.gethostbyname(j.upstream.host), j.upstream.port)
                              for j in self.engine.jobs() if j.upstream is not None}
@@ -57,6 +103,14 @@ class AggregatorServer:
 
     def counters(self) -> dict[str, int]:
         return self.engine.counters.snapshot()
+
+    def io_stats(self) -> dict[str, int]:
+        """The native core's system calls and GSO/GRO use (recv_calls, send_calls,
+        gro_buffers/gro_segments, gso_sends/gso_segments, gso_fallbacks; gso: still on);
+        empty for the Python engine."""
+        if isinstance(self.engine, NativeEngine):
+            return self.engine.core.io_stats()
+        return {}
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> AggregatorServer:
@@ -234,6 +288,9 @@ class Datapath:
                 log.debug("job %d slot %d: stream of allreduce %d complete", *event[1:4])
             elif kind == "drop":
                 log.debug("dropped a datagram from %s:%d: %s", *event[1], event[2])
+            elif kind == "gso_off":
+                log.info("UDP GSO turned off: the kernel refused a segmented send (%s); the "
+                         "datagrams go one by one", os.strerror(event[2]))
 
     def handle(self, payload: memoryview | bytes, addr: Address, sender) -> None:
         handled = self.engine.handle(payload, addr, from_upstream=addr in self._upstreams)
@@ -272,7 +329,8 @@ class Datapath:
 
 
 def sharded_servers(jobs: Iterable[JobSpec], threads: int, host: str = "127.0.0.1",
-                    port: int = AGG_UDP_PORT, engine: str = "native") -> list[AggregatorServer]:
+                    port: int = AGG_UDP_PORT, engine: str = "native",
+                    udp_offload: bool = True) -> list[AggregatorServer]:
     """`threads` servers that split every job's streams between them (shard i serves the
     streams s with s mod threads == i), on ports port, port+1, ... (all ephemeral for 0).
     Workers list their addresses in this order (WorkerConfig.aggregators)."""
@@ -281,7 +339,8 @@ def sharded_servers(jobs: Iterable[JobSpec], threads: int, host: str = "127.0.0.
     try:
         for i in range(threads):
             shard = [j.sharded(threads)[i] if threads > 1 else j for j in jobs]
-            servers.append(AggregatorServer(shard, host=host, port=port + i if port else 0, engine=engine))
+            servers.append(AggregatorServer(shard, host=host, port=port + i if port else 0, engine=engine,
+                                            udp_offload=udp_offload))
     except BaseException:
         for server in servers:
             server.stop()
