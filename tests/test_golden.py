@@ -10,9 +10,15 @@ from p4reduce.hostagent.stream import Stream
 from p4reduce.hostagent.errors import JobFailed
 from p4reduce.protocol import (NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, decode_values, encode,
                                fingerprint)
-from p4reduce.aggregator import AggregatorEngine, JobSpec
+from p4reduce.aggregator import JobSpec
+from p4reduce.aggregator.server import Datapath, make_engine
+from p4reduce.protocol.framing import split_datagram
 
 MODES = ["dense", "sparse"]
+# The software aggregator's engines (AggregatorServer(engine=...)): the Python reference
+# model and the native data path (p4reduce._engine), both fed through the server's Datapath.
+ENGINES = ["python", "native"]
+WORKER_ADDRESSES = [("127.0.0.1", 30000), ("127.0.0.1", 30001)]
 
 
 def _job(golden, mode) -> JobSpec:
@@ -60,21 +66,48 @@ def test_scapy_layer_matches_golden(golden):
         assert bytes(rebuilt) == payload
 
 
+class _Aggregator:
+    """A software aggregator of the golden job on `engine`, each step's packet a datagram
+    from its worker's address, through the server's loop body (Datapath): what it would
+    send, each packet with the worker whose address it goes to."""
+
+    def __init__(self, golden, mode: str, engine: str) -> None:
+        self.engine = make_engine([_job(golden, mode)], engine,
+                                  new_session=lambda job, worker: golden["job"]["session"])
+        self.path = Datapath(self.engine, {})
+        assert self.path.native == (engine == "native")
+
+    def send(self, step) -> list[dict]:
+        got = []
+        source = WORKER_ADDRESSES[step["from_worker"]]
+        for datagram, dest in self.path.process([(bytes.fromhex(step["payload"]), source)]):
+            packets, leftover = split_datagram(datagram)
+            assert not leftover
+            # PENDING answers to early retransmissions are a software-only addition (spec section 6).
+            got += [{"to_worker": WORKER_ADDRESSES.index(dest), "payload": bytes(p).hex()} for p in packets
+                    if AggHeader.unpack(p).msg_type != MsgType.PENDING]
+        return got
+
+    def check_data_path(self) -> None:
+        """The native engine's DATA went through the C core, not the Python engine."""
+        if self.path.native:
+            assert self.engine.is_native(1)
+            assert self.engine.core.counters().get("counted", 0) > 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("mode", MODES)
-def test_software_aggregator_reproduces_golden(golden, mode):
-    engine = AggregatorEngine([_job(golden, mode)], new_session=lambda job, worker: golden["job"]["session"])
+def test_software_aggregator_reproduces_golden(golden, mode, engine):
+    agg = _Aggregator(golden, mode, engine)
     for step in golden["steps"]:
         if mode not in step["modes"] or "software" not in step.get("targets", ["software"]):
             continue
-        handled = engine.handle(bytes.fromhex(step["payload"]))
-        # PENDING answers to early retransmissions are a software-only addition (spec section 6).
-        got = [{"to_worker": o.worker_id, "payload": o.payload.hex()} for o in handled.replies
-               if AggHeader.unpack(o.payload).msg_type != MsgType.PENDING]
-        assert got == step["expect"], step["note"]
-    counters = engine.counters.snapshot()
+        assert agg.send(step) == step["expect"], step["note"]
+    counters = agg.engine.counters.snapshot()
     assert counters["drop_duplicate"] == 1 and counters["resent"] == 1
     assert counters["completed"] == 6 and counters["joined"] == 2
-    assert engine.failure(1) == (ErrorCode.TENSOR, 1)
+    assert agg.engine.failure(1) == (ErrorCode.TENSOR, 1)
+    agg.check_data_path()
 
 
 def _allreduce0(golden) -> dict[str, int]:
@@ -172,30 +205,30 @@ def test_sparse_silent_worker_queries_the_round_it_waits_for(golden):
 
 # -- reduce-scatter (docs/protocol.md section 3.1) -----------------------------------------
 
-def _joined_engine(golden, mode) -> AggregatorEngine:
-    engine = AggregatorEngine([_job(golden, mode)], new_session=lambda job, worker: golden["job"]["session"])
+def _joined_aggregator(golden, mode, engine) -> _Aggregator:
+    agg = _Aggregator(golden, mode, engine)
     for step in golden["steps"]:
         h = AggHeader.unpack(bytes.fromhex(step["payload"]))
         if mode in step["modes"] and h.msg_type == MsgType.JOIN:
-            assert engine.handle(bytes.fromhex(step["payload"])).event == "joined"
-    return engine
+            assert agg.send(step) == step["expect"]  # JOINED
+    assert agg.engine.counters.snapshot()["joined"] == 2
+    return agg
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("mode", MODES)
-def test_software_aggregator_reproduces_golden_scatter(golden, mode):
-    engine = _joined_engine(golden, mode)
+def test_software_aggregator_reproduces_golden_scatter(golden, mode, engine):
+    agg = _joined_aggregator(golden, mode, engine)
     for step in golden["scatter"]["steps"]:
         if mode not in step["modes"]:
             continue
-        handled = engine.handle(bytes.fromhex(step["payload"]))
-        got = [{"to_worker": o.worker_id, "payload": o.payload.hex()} for o in handled.replies
-               if AggHeader.unpack(o.payload).msg_type != MsgType.PENDING]
-        assert got == step["expect"], step["note"]
+        assert agg.send(step) == step["expect"], step["note"]
         for e in step["expect"]:  # values only ever go to the block's owner
             h = AggHeader.unpack(bytes.fromhex(e["payload"]))
             assert h.flags & Flags.SCATTER
             assert (h.count != 0) == (h.block != NONE and e["to_worker"] == h.flags >> 3)
-    assert engine.failure(1) == (ErrorCode.TENSOR, 1)
+    assert agg.engine.failure(1) == (ErrorCode.TENSOR, 1)
+    agg.check_data_path()
 
 
 def _scatter_stream(golden, worker, mode, epoch, delivered):

@@ -8,7 +8,7 @@ import selectors
 import socket
 import threading
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
@@ -172,12 +172,14 @@ class AggregatorServer:
 Address = tuple[str, int]
 
 
-def make_engine(jobs: Iterable[JobSpec], engine: str = "native") -> AggregatorEngine:
-    """`native`: the C data path (p4reduce._engine); `python`: the reference model."""
+def make_engine(jobs: Iterable[JobSpec], engine: str = "native", *,
+                new_session: Callable[[int, int], int] | None = None) -> AggregatorEngine:
+    """`native`: the C data path (p4reduce._engine); `python`: the reference model.
+    `new_session(job, worker)`: the sessions JOINs get (tests; random otherwise)."""
     if engine == "native":
-        return NativeEngine(jobs)
+        return NativeEngine(jobs, new_session=new_session)
     if engine == "python":
-        return AggregatorEngine(jobs)
+        return AggregatorEngine(jobs, new_session=new_session)
     raise ValueError(f"engine {engine!r}: expected 'native' or 'python'")
 
 
