@@ -16,7 +16,10 @@ Every worker holds every block (the heaviest case per block), packets pre-built:
   released while a batch runs);
 * native server: AggregatorServer end to end on loopback (recvmmsg, the core, sendmmsg),
   packed datagrams, fed round by round by the workers' sockets in another thread; per
-  second of wall time and per second of the server thread's CPU time;
+  second of wall time and per second of the server thread's CPU time; 64 KB datagrams and
+  MTU-sized ones (message_size 1472, as on a 1500-byte link: one 1060-byte packet each),
+  with UDP GSO/GRO on (the server's default where the kernel has them; the benchmark's
+  workers then send UDP_SEGMENT buffers and read with UDP_GRO too) and forced off;
 * loopback UDP: the same packets sent and received on 127.0.0.1 by one thread with
   the project's batched I/O (sendmmsg/recvmmsg), one packet per datagram and packed
   into 64 KB datagrams: what the kernel allows one core before any aggregation.
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import struct
 import threading
 import time
 
@@ -33,7 +37,7 @@ import numpy as np
 
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
-from p4reduce.aggregator.server import Datapath
+from p4reduce.aggregator.server import SOL_UDP, UDP_GRO, UDP_SEGMENT, Datapath
 from p4reduce.protocol import NONE, AggHeader, MsgType, encode
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 
@@ -149,17 +153,38 @@ def _thread_cpu(native_id: int) -> float:
         return int(f.read().split()[0]) / 1e9
 
 
+def _send_all(sock: socket.socket, datagrams: list[bytes], gso: bool) -> None:
+    """The datagrams in order; with `gso`, runs of equal size as UDP_SEGMENT buffers."""
+    i = 0
+    while i < len(datagrams):
+        seg, j, total = len(datagrams[i]), i + 1, len(datagrams[i])
+        while gso and j < len(datagrams) and j - i < 64 and total + len(datagrams[j]) <= 65507 \
+                and len(datagrams[j]) <= seg and len(datagrams[j - 1]) == seg:
+            total += len(datagrams[j])
+            j += 1
+        if j - i > 1:
+            sock.sendmsg([b"".join(datagrams[i:j])], [(SOL_UDP, UDP_SEGMENT, struct.pack("=H", seg))])
+        else:
+            sock.send(datagrams[i])
+        i = j
+
+
 def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slots: int,
-                repeat: int) -> tuple[float, float]:
-    """(wall seconds, server-thread CPU seconds) for every round through a native
-    AggregatorServer on loopback; the workers send a round, then wait for its RESULTs."""
-    best = (float("inf"), float("inf"))
+                repeat: int, offload: bool = True) -> tuple[float, float, dict]:
+    """(wall seconds, server-thread CPU seconds, the server's I/O statistics) for every round
+    through a native AggregatorServer on loopback; the workers send a round, then wait for
+    its RESULTs. `offload`: UDP GSO/GRO on the server and the workers (where the kernel has
+    them), else off on both."""
+    best = (float("inf"), float("inf"), {})
     for _ in range(repeat):
-        with AggregatorServer([spec], port=0) as server:
+        with AggregatorServer([spec], port=0, udp_offload=offload) as server:
+            gso = server.udp_offload.gso
             socks = []
             for w in range(workers):
                 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+                if server.udp_offload.gro:  # a coalesced buffer of results: the packets still delimit
+                    s.setsockopt(SOL_UDP, UDP_GRO, 1)
                 s.bind(("127.0.0.1", 0))
                 s.connect(server.address)
                 socks.append(s)
@@ -178,8 +203,7 @@ def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slot
             per_worker_round = [_split_rounds(by_worker[w], slots) for w in range(workers)]
             for r in range(len(per_worker_round[0])):
                 for w, s in enumerate(socks):
-                    for d in per_worker_round[w][r]:
-                        s.send(d)
+                    _send_all(s, per_worker_round[w][r], gso)
                 for s in socks:
                     got = 0
                     while got < slots:
@@ -188,7 +212,9 @@ def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slot
             for s in socks:
                 s.close()
             assert server.counters().get("allreduces_completed", 0) == 1
-        best = min(best, (wall, cpu))
+            io = server.io_stats()
+        if (wall, cpu) < best[:2]:
+            best = (wall, cpu, io)
     return best
 
 
@@ -284,15 +310,29 @@ def main() -> int:
         seconds = time_native_threads(shards, [packed_joins] * k, [packed(p, W, S // k, 65000) for p in streams],
                                       args.repeat)
         rows.append((f"native engine, {k} threads (x{k} shards)", seconds))
-    wall, cpu = time_server(packed_spec, packed_joins, many, W, S, args.repeat)
-    rows.append(("native server, loopback, 64 KB datagrams", wall))
-    rows.append(("  the same per server-thread CPU second", cpu))
+    mtu_spec = JobSpec(1, W, num_slots=S, block_size=B, message_size=1472)
+    mtu_joins = [j[:28] + (1472).to_bytes(4, "big") + j[32:] for j in joins]
+    mtu = packed(packets, W, S, 1472)
+    io_notes = []
+    for size, (srv_spec, srv_joins, srv_datagrams) in (("64 KB", (packed_spec, packed_joins, many)),
+                                                       ("1472 B", (mtu_spec, mtu_joins, mtu))):
+        for offload in (False, True):
+            wall, cpu, io = time_server(srv_spec, srv_joins, srv_datagrams, W, S, args.repeat, offload)
+            what = "GSO/GRO on" if offload else "GSO/GRO off"
+            rows.append((f"native server, loopback, {size} datagrams, {what}", wall))
+            rows.append(("  the same per server-thread CPU second", cpu))
+            io_notes.append(f"{size}, {what}: {io['recv_calls']:,} recvmmsg, {io['send_calls']:,} sendmmsg/sendmsg, "
+                            f"{io['gro_segments']:,} datagrams in {io['gro_buffers']:,} GRO buffers, "
+                            f"{io['gso_segments']:,} in {io['gso_sends']:,} GSO sends")
     for label, pack in (("loopback UDP, one packet per datagram", 0), ("loopback UDP, packed 64 KB datagrams", 65000)):
         rows.append((label, time_loopback(packets, pack, args.repeat)))
     print(f"{'':44} {'packets/s':>12} {'blocks/s':>12} {'GB/s of values':>15}")
     for label, seconds in rows:
         print(f"{label:44} {len(packets) / seconds:12,.0f} {data_packets / seconds:12,.0f} "
               f"{value_bytes / seconds / 1e9:15.3f}")
+    print("server I/O of the best run:")
+    for note in io_notes:
+        print("  " + note)
     return 0
 
 
