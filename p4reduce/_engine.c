@@ -12,7 +12,9 @@
  * (several per datagram, spec section 1), handles the common ones -- DATA and QUERY
  * of a joined member, from its address, for a healthy job, in a served slot --
  * with the GIL released, packs the replies up to each destination's limit and sends
- * them (sendmmsg). Everything else (JOIN, RESET, strangers, malformed or hostile
+ * them (sendmmsg; with UDP GSO, each address's run of equal-size datagrams as one
+ * UDP_SEGMENT message; a UDP_GRO buffer received is split back into its datagrams).
+ * Everything else (JOIN, RESET, strangers, malformed or hostile
  * packets, failed jobs, jobs it does not hold such as hierarchical leaves, anything
  * from a parent aggregator) stops the loop: `run` returns that packet to the Python
  * engine (p4reduce.aggregator.native), which updates the tables here through methods
