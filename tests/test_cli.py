@@ -118,9 +118,10 @@ def test_unreachable_switch_is_a_failure_not_a_usage_error(tmp_path, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-def test_aggregator_and_workers_as_separate_processes(tmp_path):
+@pytest.mark.parametrize("engine", [(), ("--no-udp-offload",), ("--engine", "python")])
+def test_aggregator_and_workers_as_separate_processes(tmp_path, engine):
     """The multi-host path: `p4reduce aggregator` + `p4reduce worker` processes."""
-    with cli_aggregator("--job", "7:2:block_size=16,num_slots=4") as (agg, endpoint):
+    with cli_aggregator("--job", "7:2:block_size=16,num_slots=4", *engine) as (agg, endpoint):
         results = run_cli_workers(endpoint, 7, 2, tmp_path, "--block-size", "16", "--slots", "4")
     expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
     for result in results:

@@ -89,7 +89,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_aggregator(args: argparse.Namespace) -> int:
     from p4reduce.aggregator import sharded_servers
     servers = sharded_servers(args.job, args.threads, host=args.bind[0], port=args.bind[1],
-                              engine=args.engine)
+                              engine=args.engine, udp_offload=not args.no_udp_offload)
     addresses = ",".join(f"{s.address[0]}:{s.address[1]}" for s in servers)
     print(f"p4reduce aggregator on {addresses} serving "
           + ", ".join(j.describe() for j in args.job)
@@ -202,6 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
     agg.add_argument("--engine", choices=["native", "python"], default="native",
                      help="native: the C data path (p4reduce._engine); python: the reference model "
                           "it is tested against (default: %(default)s)")
+    agg.add_argument("--no-udp-offload", action="store_true",
+                     help="native engine: do not use UDP GSO/GRO even where the kernel has them "
+                          "(e.g. a path whose MTU is below the datagrams' size)")
     agg.add_argument("--stats-interval", type=a.float_range(0.0), default=0.0, metavar="SECONDS",
                      help="print counters every SECONDS (0: only at exit; default: %(default)s)")
     agg.set_defaults(func=_cmd_aggregator)
