@@ -13,6 +13,13 @@ the same buckets in the same order, which is what the protocol requires.
 The hook returns at once with a Future: one background thread per state reduces
 the buckets in the order DDP hands them over, so communication overlaps the rest
 of the backward pass (DDP waits for every Future before the optimizer step).
+
+Lossy mode (opt-in, off by default): ``P4ReduceHookState(agent, lossy_threshold=T)``
+zeroes every block (of ``agent.config.block_size`` elements of the bucket, the blocks the
+agent sends or skips) whose largest |gradient| is under T before the allreduce, and keeps
+what it zeroed as this rank's residual, per parameter, added back into the same gradient
+at the next step (error feedback, p4reduce.torch.lossy). ``state.blocks_dropped`` counts
+the blocks left out. T = 0 is the lossless hook, bit for bit.
 """
 # No `from __future__ import annotations`: DDP checks the hook's annotations
 # against the real dist.GradBucket and torch.futures.Future objects.
@@ -23,6 +30,7 @@ import torch
 import torch.distributed as dist
 
 from p4reduce.hostagent.agent import AllreduceStats, HostAgent
+from p4reduce.torch.lossy import ErrorFeedback, check_threshold
 
 
 @dataclass
@@ -32,10 +40,24 @@ class P4ReduceHookState:
     buckets: int = 0
     dense_bytes: int = 0
     totals: AllreduceStats = field(default_factory=AllreduceStats)  # over every bucket so far
+    # Lossy mode: blocks whose largest |x| is under this are not sent but fed back at the
+    # next step (0: lossless). Must be finite and >= 0.
+    lossy_threshold: float = 0.0
+    feedback: ErrorFeedback | None = field(default=None, repr=False)
     # One thread: buckets are reduced one after another, in DDP's order, on every rank.
     _comm: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="p4reduce-ddp"),
         repr=False)
+
+    def __post_init__(self) -> None:
+        self.lossy_threshold = check_threshold(self.lossy_threshold, "P4ReduceHookState lossy_threshold")
+        if self.feedback is None and self.lossy_threshold > 0:
+            self.feedback = ErrorFeedback(self.lossy_threshold, self.agent.config.block_size)
+
+    @property
+    def blocks_dropped(self) -> int:
+        """Non-zero blocks lossy mode left out (and fed back), over every bucket so far."""
+        return self.feedback.blocks_dropped if self.feedback is not None else 0
 
     def close(self) -> None:
         """Wait for the buckets under way, then stop the communication thread."""
@@ -50,9 +72,12 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.fu
     # shares the bucket's memory, so nothing is allocated or copied.
     host = grad.detach().cpu().contiguous()
     fut: torch.futures.Future[torch.Tensor] = torch.futures.Future()
+    pieces = _residual_pieces(bucket, grad.numel()) if state.feedback is not None else None
 
     def reduce() -> None:
         try:
+            if pieces is not None:  # on this thread only: the residuals need no lock
+                state.feedback.apply_pieces(pieces, host.view(-1))
             values = host.numpy()
             state.agent.allreduce(values, out=values)
             if state.average:
@@ -66,3 +91,13 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.fu
 
     state._comm.submit(reduce)
     return fut
+
+
+def _residual_pieces(bucket: dist.GradBucket, numel: int) -> list[tuple[object, int]]:
+    """The bucket as (key, length) pieces, one per parameter in the buffer's order, so
+    that each parameter keeps its own residual when DDP rebuilds its buckets; one piece
+    named after the bucket if its parameters do not tile the buffer."""
+    params = bucket.parameters()
+    if sum(p.numel() for p in params) == numel:
+        return [(("param", p.data_ptr(), p.numel()), p.numel()) for p in params]
+    return [(("bucket", bucket.index(), numel), numel)]

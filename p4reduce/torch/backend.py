@@ -17,6 +17,15 @@ holding the output tensors, as gloo's does.
 * broadcast: an allreduce in which only the source holds data (raw bytes, bit-exact);
 * barrier: a one-element allreduce.
 
+Lossy mode (``Options(lossy_threshold=T)``, off by default) applies to float32 all_reduce
+only: blocks whose largest |x| is under T are zeroed before the allreduce and their values
+added to the next all_reduce of the same tensor (p4reduce.torch.lossy.ErrorFeedback keyed
+by the tensor's memory address and length: a tensor reduced in the same memory at every
+step, as DDP's gradient buckets are). The threshold applies to the tensor as handed over:
+DDP's default hook divides a bucket by the world size before its all_reduce. Every
+float32 all_reduce of the group is lossy, so keep metrics on another group. Other
+collectives, and other dtypes, stay lossless.
+
 Zero blocks are never sent, so an all-gather costs each rank the non-zero bytes of its
 own shard, and a broadcast costs the non-zero bytes of the source's tensor. Anything
 else (reduce, gather, scatter, all_to_all, send/recv, coalescing) raises
@@ -44,6 +53,7 @@ from p4reduce.hostagent import AllreduceStats, HostAgent, WorkerConfig
 from p4reduce.protocol import MAX_WORKERS
 from p4reduce.torch.codec import (SumCodec, check_average_dtype, check_sum_dtype, placement_array,
                                   read_from_lanes, tensor_bytes)
+from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
 
 log = logging.getLogger(__name__)
@@ -96,6 +106,10 @@ class P4ReduceStats:
     # the same, per collective (all_reduce, reduce_scatter_single, ...)
     per_collective: dict[str, AllreduceStats] = field(default_factory=dict)
     per_collective_bytes: dict[str, int] = field(default_factory=dict)
+    # lossy mode: non-zero blocks of float32 all_reduce inputs left out (fed back later),
+    # out of the non-zero blocks offered
+    blocks_dropped: int = 0
+    blocks_offered: int = 0
 
     def count(self, name: str, tensor_bytes: int, stats: AllreduceStats) -> None:
         self.collectives[name] = self.collectives.get(name, 0) + 1
@@ -175,6 +189,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._external_key: tuple[tuple[tuple[str, int], ...], int] | None = None
         self._closed = False
         self._sequence = 0
+        self.feedback = (ErrorFeedback(options.lossy_threshold, options.block_size)
+                         if options.lossy_threshold > 0 else None)
         failure_timeout = options.failure_timeout or max(_seconds(timeout), 1.0)
         try:
             if options.embedded:
@@ -391,8 +407,14 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         tensor = self._single(tensors, name)
         codec, average = self._codec(tensor, opts, name)
 
+        lossy = self.feedback is not None and tensor.dtype == torch.float32
+
         def run() -> None:
             flat, write_back = _host_flat(tensor)
+            if lossy:  # on this thread only: the residuals need no lock
+                self.feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
+                self.stats.blocks_dropped = self.feedback.blocks_dropped
+                self.stats.blocks_offered = self.feedback.blocks_seen
             result = self._sum(flat, codec, average, True, name)
             if write_back or result.data_ptr() != flat.data_ptr():
                 tensor.detach().copy_(result.view(tensor.shape))

@@ -46,8 +46,14 @@ class Options:
     # Embedded aggregator's engine: "native" (the C data path) or "python" (the reference
     # model, e.g. to compare the two).
     engine: str = "native"
+    # Lossy mode (p4reduce.torch.lossy), opt-in: float32 all_reduce leaves out the blocks
+    # whose largest |x| is under this and feeds them back into the next all_reduce of the
+    # same tensor (same memory and length). 0: lossless.
+    lossy_threshold: float = 0.0
 
     def __post_init__(self) -> None:
+        from p4reduce.torch.lossy import check_threshold
+        object.__setattr__(self, "lossy_threshold", check_threshold(self.lossy_threshold, "lossy_threshold"))
         object.__setattr__(self, "mode", Mode(self.mode))
         object.__setattr__(self, "aggregators", tuple((str(h), int(p)) for h, p in self.aggregators))
         if self.engine not in ("native", "python"):
@@ -65,7 +71,8 @@ class Options:
         P4REDUCE_JOB, P4REDUCE_MODE (sparse/dense), P4REDUCE_BLOCK_SIZE, P4REDUCE_SLOTS,
         P4REDUCE_SLOT_BASE, P4REDUCE_MESSAGE_SIZE, P4REDUCE_FAILURE_TIMEOUT (seconds) and
         P4REDUCE_HOST (where an embedded aggregator listens), P4REDUCE_ENGINE (its engine:
-        native or python); unset ones keep the defaults."""
+        native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off); unset ones keep
+        the defaults."""
         env = os.environ if environ is None else environ
         kwargs: dict[str, object] = {}
         ints = {"JOB": "job_id", "BLOCK_SIZE": "block_size", "SLOTS": "num_slots",
@@ -100,6 +107,10 @@ class Options:
             if text.lower() not in ("native", "python"):
                 raise ValueError(f"{ENV_PREFIX}ENGINE={text!r}: expected native or python")
             kwargs["engine"] = text.lower()
+        text = env.get(ENV_PREFIX + "LOSSY_THRESHOLD", "").strip()
+        if text:
+            from p4reduce.torch.lossy import check_threshold
+            kwargs["lossy_threshold"] = check_threshold(text, f"{ENV_PREFIX}LOSSY_THRESHOLD")
         return cls(**kwargs)  # type: ignore[arg-type]
 
     def replace(self, **changes: object) -> Options:
