@@ -7,6 +7,14 @@ compare the loss with plain gloo allreduce from the same seeds.
 
 Each batch touches few embedding rows, so the embedding gradient is block-sparse:
 p4reduce sends only the touched blocks.
+
+    python3 examples/ddp_sparse_embedding.py --items 300 --lr 1.0 --steps 300 --block-size 64 \
+        --log-every 20 --lossy-threshold 3e-3
+
+adds lossy mode (opt-in): blocks whose largest |gradient| is under the threshold are not
+sent but fed back into the next step's gradient (error feedback). Losses then differ from
+gloo's step by step; the run fails unless the final loss (mean of the last --log-every
+steps) is within --lossy-margin of gloo's.
 """
 from __future__ import annotations
 
@@ -25,6 +33,7 @@ from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.testbed.ports import free_port
+from p4reduce.torch.lossy import check_threshold
 
 
 class ClickModel(nn.Module):
@@ -57,7 +66,7 @@ def train(rank: int, args: argparse.Namespace, use_p4reduce: bool, agg_addr, que
     if use_p4reduce:
         agent = HostAgent(WorkerConfig(1, rank, args.workers, aggregator=agg_addr,
                                        block_size=args.block_size, num_slots=args.slots))
-        state = P4ReduceHookState(agent)
+        state = P4ReduceHookState(agent, lossy_threshold=args.lossy_threshold)
         model.register_comm_hook(state, p4reduce_hook)
     opt = torch.optim.SGD(model.parameters(), lr=args.lr)
     loss_fn = nn.BCEWithLogitsLoss()
@@ -75,11 +84,14 @@ def train(rank: int, args: argparse.Namespace, use_p4reduce: bool, agg_addr, que
             if state is not None:
                 extra = (f"  block density {state.totals.density:.2%}  wire {state.totals.wire_bytes_sent / 1e6:.1f} MB"
                          f" (dense {state.dense_bytes / 1e6:.1f} MB)")
+                if state.feedback is not None:
+                    extra += f"  blocks dropped {state.blocks_dropped}"
             print(f"[{'p4reduce' if use_p4reduce else 'gloo    '}] step {step + 1:4d}"
                   f"  loss {sum(losses[-args.log_every:]) / args.log_every:.4f}{extra}", flush=True)
     elapsed = time.perf_counter() - started
     queue.put((rank, losses, elapsed, None if state is None else
-               (state.totals.density, state.totals.wire_bytes_sent, state.dense_bytes)))
+               (state.totals.density, state.totals.wire_bytes_sent, state.dense_bytes, state.blocks_dropped,
+                state.feedback.blocks_seen if state.feedback is not None else 0)))
     if state is not None:
         state.close()
         state.agent.close()
@@ -128,16 +140,37 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slots", type=int, default=64)
     ap.add_argument("--log-every", type=int, default=10)
     ap.add_argument("--tolerance", type=float, default=1e-3,
-                    help="max |loss difference| per step between p4reduce and gloo")
+                    help="max |loss difference| per step between p4reduce and gloo (lossless)")
+    ap.add_argument("--lossy-threshold", type=float, default=0.0,
+                    help="lossy mode: blocks whose largest |gradient| is under this are fed back "
+                         "to the next step instead of sent (default 0: lossless)")
+    ap.add_argument("--lossy-margin", type=float, default=0.02,
+                    help="lossy mode: max |final loss difference| from gloo (final loss: mean of "
+                         "the last --log-every steps)")
     args = ap.parse_args(argv)
+    try:
+        check_threshold(args.lossy_threshold, "--lossy-threshold")
+    except ValueError as exc:
+        ap.error(str(exc))
     args.port = free_port()
     ref, t_ref, _ = run(args, use_p4reduce=False)
     args.port = free_port()
-    got, t_got, (density, wire, dense) = run(args, use_p4reduce=True)
+    got, t_got, (density, wire, dense, dropped, offered) = run(args, use_p4reduce=True)
     diff = max(abs(a - b) for a, b in zip(ref, got))
     print(f"final loss: gloo {ref[-1]:.4f}  p4reduce {got[-1]:.4f}  max per-step difference {diff:.2e}")
     print(f"training time: gloo {t_ref:.2f} s  p4reduce {t_got:.2f} s; gradient block density "
           f"{density:.2%}, p4reduce sent {wire / 1e6:.1f} MB per worker vs {dense / 1e6:.1f} MB dense")
+    if args.lossy_threshold > 0:
+        last = max(1, min(args.log_every, len(ref)))
+        final_ref, final_got = sum(ref[-last:]) / last, sum(got[-last:]) / last
+        print(f"lossy mode (threshold {args.lossy_threshold:g}): rank 0 dropped {dropped} of {offered} non-zero "
+              f"blocks ({dropped / max(offered, 1):.1%}); final loss (mean of the last {last} steps) gloo "
+              f"{final_ref:.4f}  p4reduce lossy {final_got:.4f}  difference {final_got - final_ref:+.4f} "
+              f"(margin {args.lossy_margin})")
+        if abs(final_got - final_ref) > args.lossy_margin:
+            print(f"FAIL: lossy final loss differs from gloo's by more than {args.lossy_margin}", file=sys.stderr)
+            return 1
+        return 0
     if diff > args.tolerance:
         print(f"FAIL: loss differs from gloo by more than {args.tolerance}", file=sys.stderr)
         return 1
