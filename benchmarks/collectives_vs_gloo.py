@@ -25,6 +25,7 @@ about its shard's share of the union of the non-zero blocks (all_reduce: all of 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -121,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     args.elements -= args.elements % args.workers
     env = {"P4REDUCE_BLOCK_SIZE": str(args.block_size), "P4REDUCE_SLOTS": str(args.slots)}
+    load_before = os.getloadavg()
     gloo = run_ranks(bench_rank, args.workers, args=("gloo", args))
     ours = run_ranks(bench_rank, args.workers, args=("p4reduce", args), env=env)
 
@@ -128,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(max(rep[key]["times"][i] for rep in reports) for i in range(args.iterations))
 
     print(f"{args.workers} workers, {args.elements:,} float32 elements ({args.elements * 4 / 1e6:.0f} MB), "
-          f"block {args.block_size}, {args.slots} slots, medians of {args.iterations}")
+          f"block {args.block_size}, {args.slots} slots, medians of {args.iterations}; load average "
+          f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after, {os.cpu_count()} CPUs")
     print("| collective | non-zero blocks | gloo | p4reduce | speed-up | p4reduce sent MB / rank"
           " | received MB / rank | tensor MB / rank | p4reduce result |")
     print("|---|---|---|---|---|---|---|---|---|")
