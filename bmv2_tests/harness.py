@@ -156,7 +156,7 @@ def join(w: Worker, incarnation: int, *, job: int = 1, slot: int = 0, block_size
                      incarnation, block_size, num_slots, 1, num_workers, blocks=message_size).pack()
 
 
-def wait_for_counters(switch: Bmv2Switch, timeout: float = 3.0, **expected: int) -> dict[str, int]:
+def wait_for_counters(switch: Bmv2Switch, timeout: float = 10.0, **expected: int) -> dict[str, int]:
     """Poll the events counter until every named cell has reached its value.
 
     Packets sent on different ports may reach BMv2's ingress in either order;

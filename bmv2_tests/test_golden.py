@@ -20,7 +20,7 @@ def test_golden_packets(switch, tap, golden):
         tap.send(w.host_if, frame(w, bytes.fromhex(step["payload"])))
         # Wait for the expected copies; when none are expected, long enough to
         # see a wrong one (the next step's collection would also catch it).
-        got = results(tap.collect(timeout=2.0 if step["expect"] else 0.3,
+        got = results(tap.collect(timeout=10.0 if step["expect"] else 0.3,
                                   expect=len(step["expect"]) or None), workers)
         assert sorted((w.worker_id, p.hex()) for w, p in got) == \
             sorted((e["to_worker"], e["payload"]) for e in step["expect"]), step["note"]
@@ -48,7 +48,7 @@ def test_golden_scatter_packets(switch, tap, golden):
     for step in steps:
         w = workers[step["from_worker"]]
         tap.send(w.host_if, frame(w, bytes.fromhex(step["payload"])))
-        got = results(tap.collect(timeout=2.0 if step["expect"] else 0.3,
+        got = results(tap.collect(timeout=10.0 if step["expect"] else 0.3,
                                   expect=len(step["expect"]) or None), workers)
         assert sorted((w.worker_id, p.hex()) for w, p in got) == \
             sorted((e["to_worker"], e["payload"]) for e in step["expect"]), step["note"]

@@ -24,7 +24,7 @@ def drive_streams(tap: Tap, workers: list[Worker], streams: list[Stream], rounds
     for _ in range(rounds_cap):
         if all(s.done for s in streams):
             return
-        got = results(tap.collect(timeout=3.0, expect=1), workers)
+        got = results(tap.collect(timeout=10, expect=1), workers)
         assert got, "the switch stopped answering"
         for w, payload in got:
             h = AggHeader.unpack(payload)
@@ -134,14 +134,14 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
             wait_for_counters(switch, retransmit_dropped=drops)
         for i in rest:
             tap.send(workers[i].host_if, frame(workers[i], packets[i]))
-        got = results(tap.collect(timeout=3.0, expect=n), workers)
+        got = results(tap.collect(timeout=10, expect=n), workers)
         assert sorted((w.worker_id, p) for w, p in got) == [(i, expected(i)) for i in range(n)], \
             f"round {rounds} (block {block})"
         if rounds % 5 == 2:  # a worker lost the result: only it gets it again
             again = int(rng.integers(n))
             tap.send(workers[again].host_if, frame(workers[again], packets[again]))
             unicasts += 1
-            got = results(tap.collect(timeout=3.0, expect=1), workers)
+            got = results(tap.collect(timeout=10, expect=1), workers)
             assert [(w.worker_id, p) for w, p in got] == [(again, expected(again))]
         rounds += 1
         block, exp = next_block, next_exp
@@ -163,11 +163,11 @@ def test_retransmissions_are_not_added_twice(switch, tap):
     w0, w1 = workers
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
-    boot = results(tap.collect(expect=2, timeout=2), workers)
+    boot = results(tap.collect(expect=2, timeout=10), workers)
     assert len(boot) == 2
     # A lost bootstrap RESULT: the re-send is header-only as well.
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0)))
-    again = results(tap.collect(expect=1, timeout=2), workers)
+    again = results(tap.collect(expect=1, timeout=10), workers)
     assert [(w.worker_id, p) for w, p in again] == [(0, dict((w.worker_id, p) for w, p in boot)[0])]
     assert AggHeader.unpack(again[0][1]).count == 0
 
@@ -176,13 +176,13 @@ def test_retransmissions_are_not_added_twice(switch, tap):
     tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, v)))  # duplicate while open
     assert results(tap.collect(timeout=0.5), workers) == []
     tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
-    got = results(tap.collect(expect=2, timeout=2), workers)
+    got = results(tap.collect(expect=2, timeout=10), workers)
     assert len(got) == 2
     for _, payload in got:
         np.testing.assert_array_equal(decode_values(payload, 32), 11 * v)
     for _ in range(2):  # lost result (twice): re-sent, still not added again
         tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
-        again = results(tap.collect(expect=1, timeout=2), workers)
+        again = results(tap.collect(expect=1, timeout=10), workers)
         assert [w.worker_id for w, _ in again] == [1]
         np.testing.assert_array_equal(decode_values(again[0][1], 32), 11 * v)
     c = switch.counters()
@@ -195,11 +195,11 @@ def test_header_only_packet_completes_a_round_with_values(switch, tap):
     w0, w1 = workers
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 2)))
-    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     tap.send(w0.host_if, frame(w0, data(w0, 1, 2, NONE, np.full(32, 7))))
     wait_for_counters(switch, data_counted=3)
     tap.send(w1.host_if, frame(w1, data(w1, 1, 2, NONE)))  # header only, completes the round
-    got = results(tap.collect(expect=2, timeout=2), workers)
+    got = results(tap.collect(expect=2, timeout=10), workers)
     assert sorted(w.worker_id for w, _ in got) == [0, 1]
     for _, payload in got:
         assert AggHeader.unpack(payload).count == 32
@@ -224,7 +224,7 @@ def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
         # The second packet must find the first counted (ports race in BMv2).
         wait_for_counters(switch, data_counted=counted + 1)
         tap.send(last.host_if, frame(last, data(last, shadow, block, block + 1, last_vals)))
-        got = results(tap.collect(expect=2, timeout=2), workers)
+        got = results(tap.collect(expect=2, timeout=10), workers)
         assert sorted(w.worker_id for w, _ in got) == [0, 1], block
         for _, payload in got:
             assert AggHeader.unpack(payload).count == 32
@@ -232,18 +232,18 @@ def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
 
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 2)))
-    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     round_(1, 2, [(w0, x), (w1, y)], x + y)    # set 1 now holds x + y
     round_(0, 3, [(w0, None), (w1, z)], z)     # opened header-only: z overwrites, not adds
     round_(1, 4, [(w1, None), (w0, None)], zeros)  # nobody carries values: not x + y
     tap.send(w0.host_if, frame(w0, data(w0, 1, 4, 5)))  # lost RESULT: re-sent, still zeros
-    again = results(tap.collect(expect=1, timeout=2), workers)
+    again = results(tap.collect(expect=1, timeout=10), workers)
     assert [w.worker_id for w, _ in again] == [0]
     np.testing.assert_array_equal(decode_values(again[0][1], 32), zeros)
     round_(0, 5, [(w1, None), (w0, u)], u)     # set 0 held z
     round_(1, 6, [(w0, v), (w1, None)], v)     # opened with values, completed header-only
     tap.send(w1.host_if, frame(w1, data(w1, 1, 6, 7)))  # header-only re-send: the stored sums
-    again = results(tap.collect(expect=1, timeout=2), workers)
+    again = results(tap.collect(expect=1, timeout=10), workers)
     assert [w.worker_id for w, _ in again] == [1]
     np.testing.assert_array_equal(decode_values(again[0][1], 32), v)
     c = switch.counters()
@@ -258,7 +258,7 @@ def test_32_workers_on_shared_ports(switch, tap):
     switch.install({"jobs": [job_dict(3, workers, slot_base=1000, num_slots=24)]})
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 1023, job=3, slot=1023)))
-    got = results(tap.collect(expect=32, timeout=5), workers)
+    got = results(tap.collect(expect=32, timeout=10), workers)
     assert sorted(w.worker_id for w, _ in got) == list(range(32))
     for w, payload in got:
         h = AggHeader.unpack(payload)
@@ -267,7 +267,7 @@ def test_32_workers_on_shared_ports(switch, tap):
     vals = rng.integers(-2**25, 2**25, (32, 32)).astype(np.int32)
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 1, 1023, NONE, vals[w.worker_id], job=3, slot=1023)))
-    got = results(tap.collect(expect=32, timeout=5), workers)
+    got = results(tap.collect(expect=32, timeout=10), workers)
     assert sorted(w.worker_id for w, _ in got) == list(range(32))
     for _, payload in got:
         np.testing.assert_array_equal(decode_values(payload, 32), vals.sum(axis=0))
@@ -321,7 +321,7 @@ def test_reset_job_forgets_a_half_finished_round(switch, tap):
     wait_for_counters(switch, data_counted=2)
     assert results(tap.collect(timeout=0.3), workers) == []
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 6, next_exp=140, session=reset.session)))
-    got = results(tap.collect(expect=2, timeout=2), workers)
+    got = results(tap.collect(expect=2, timeout=10), workers)
     assert len(got) == 2
     for _, payload in got:
         h = AggHeader.unpack(payload)

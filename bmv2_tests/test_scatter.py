@@ -43,7 +43,7 @@ def test_values_reach_the_owner_only(switch, tap, n):
         tap.send(workers[wid].host_if, frame(workers[wid], s.start()))
     copies: list[tuple[int, AggHeader, int]] = []  # (receiver, header, payload bytes)
     while not all(s.done for _, s in streams):
-        got = results(tap.collect(timeout=3.0, expect=1), workers)
+        got = results(tap.collect(timeout=10, expect=1), workers)
         assert got, "the switch stopped answering"
         for w, payload in got:
             h = AggHeader.unpack(payload)
@@ -74,14 +74,14 @@ def test_a_retransmission_gets_its_own_copy(switch, tap):
     owner_bits = scatter_flags(1)
     for w in workers:
         tap.send(w.host_if, frame(w, _scatter(data(w, 0, NONE, 3), scatter_flags(0))))
-    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     for w in workers:
         tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), owner_bits)))
-    got = {w.worker_id: p for w, p in results(tap.collect(expect=2, timeout=2), workers)}
+    got = {w.worker_id: p for w, p in results(tap.collect(expect=2, timeout=10), workers)}
     assert (len(got[0]), len(got[1])) == (36, 164)
     for w in workers:
         tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), owner_bits)))
-        (again,) = results(tap.collect(expect=1, timeout=2), workers)
+        (again,) = results(tap.collect(expect=1, timeout=10), workers)
         assert again[0] == w and again[1] == got[w.worker_id]
     np.testing.assert_array_equal(decode_values(got[1], 32), 2 * v)
 
@@ -99,14 +99,14 @@ def test_owners_that_disagree_make_a_mismatch_round(switch, tap, odd_flags):
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     for w in workers:
         tap.send(w.host_if, frame(w, _scatter(data(w, 0, NONE, 3), scatter_flags(0))))
-    assert len(results(tap.collect(expect=3, timeout=2), workers)) == 3
+    assert len(results(tap.collect(expect=3, timeout=10), workers)) == 3
     v = np.arange(32)
     for w in workers:
         flags = odd_flags if w.worker_id == 1 else scatter_flags(0)
         tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), flags)))
         if w.worker_id < 2:  # the first packet of the round stores the key
             wait_for_counters(switch, data_counted=3 + w.worker_id + 1)
-    got = results(tap.collect(expect=3, timeout=2), workers)
+    got = results(tap.collect(expect=3, timeout=10), workers)
     assert len(got) == 3
     for w, payload in got:
         h = AggHeader.unpack(payload)
@@ -123,10 +123,10 @@ def test_owner_bits_without_scatter_are_ignored(switch, tap):
     v = np.arange(32)
     for w, junk in zip(workers, (0x08, 0xF0)):
         tap.send(w.host_if, frame(w, _scatter(data(w, 0, NONE, 3), junk)))
-    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     for w, junk in zip(workers, (0x10, 0x28)):
         tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), junk)))
-    got = results(tap.collect(expect=2, timeout=2), workers)
+    got = results(tap.collect(expect=2, timeout=10), workers)
     assert len(got) == 2
     for _, payload in got:
         assert AggHeader.unpack(payload).flags == 0 and len(payload) == 164

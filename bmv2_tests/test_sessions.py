@@ -25,7 +25,7 @@ def test_join_is_answered_with_the_entrys_geometry_and_session(switch, tap):
     for w, inc in zip(workers, incarnations):
         # A JOIN as the host agent sends it: the worker's own idea of the job.
         tap.send(w.host_if, frame(w, join(w, inc, job=4, slot=8, num_slots=5, num_workers=3)))
-        got = results(tap.collect(expect=1, timeout=2), workers)
+        got = results(tap.collect(expect=1, timeout=10), workers)
         assert [(v.worker_id, p) for v, p in got] == \
             [(w.worker_id, joined(4, w.worker_id, inc, **geometry))], "only the sender is answered"
     # A worker configured differently gets the switch's geometry back (its agent
@@ -35,18 +35,18 @@ def test_join_is_answered_with_the_entrys_geometry_and_session(switch, tap):
     w0 = workers[0]
     other = join(w0, 77, job=4, slot=0, block_size=64, num_slots=99, message_size=1472)
     tap.send(w0.host_if, frame(w0, other))
-    got = results(tap.collect(expect=1, timeout=2), workers)
+    got = results(tap.collect(expect=1, timeout=10), workers)
     assert [(v.worker_id, p) for v, p in got] == [(0, joined(4, 0, 77, **geometry))]
     # Retransmitted JOIN (the JOINED was lost): the same answer again.
     tap.send(w0.host_if, frame(w0, other))
-    got = results(tap.collect(expect=1, timeout=2), workers)
+    got = results(tap.collect(expect=1, timeout=10), workers)
     assert [(v.worker_id, p) for v, p in got] == [(0, joined(4, 0, 77, **geometry))]
     c = switch.counters()
     assert c["joined"] == 5 and c["data_counted"] == 0
     # JOINs touched no slot: the first round of the job is an ordinary bootstrap.
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 4, slot=9, job=4, session=0xC0FFEE01)))
-    got = results(tap.collect(expect=3, timeout=2), workers)
+    got = results(tap.collect(expect=3, timeout=10), workers)
     assert sorted(v.worker_id for v, _ in got) == [0, 1, 2]
     assert all(AggHeader.unpack(p).next_block == 4 for _, p in got)
 
@@ -58,14 +58,14 @@ def test_a_job_without_a_configured_session_gets_a_random_one(switch, tap):
     assert session != 0 and switch.client.read_sessions(cfg.job(1)) == {session}
     w0, w1 = workers
     tap.send(w1.host_if, frame(w1, join(w1, 5, num_slots=2)))
-    (got,) = results(tap.collect(expect=1, timeout=2), workers)
+    (got,) = results(tap.collect(expect=1, timeout=10), workers)
     assert AggHeader.unpack(got[1]).session == session
     # The session from the JOINED is what the switch admits, and only that.
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0, session=session ^ 0x80000000)))
     wait_for_counters(switch, bad_session=1)
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 0, session=session)))
-    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     c = switch.counters()
     assert (c["bad_session"], c["data_counted"], c["result_multicast"]) == (1, 2, 1)
 
@@ -79,7 +79,7 @@ def test_wrong_session_is_dropped_before_it_touches_the_round(switch, tap):
     v = np.arange(32)
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
-    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, v)))
     wait_for_counters(switch, data_counted=3)
     # Another process claiming worker 1 (old session) and a repeat of worker 0 from
@@ -89,7 +89,7 @@ def test_wrong_session_is_dropped_before_it_touches_the_round(switch, tap):
     wait_for_counters(switch, bad_session=2)
     assert results(tap.collect(timeout=0.3), workers) == []
     tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
-    assert_sums(results(tap.collect(expect=2, timeout=2), workers), 2, 11 * v)
+    assert_sums(results(tap.collect(expect=2, timeout=10), workers), 2, 11 * v)
     c = switch.counters()
     assert (c["data_counted"], c["bad_session"], c["result_unicast"], c["retransmit_dropped"]) == (4, 2, 0, 0)
 
@@ -99,7 +99,7 @@ def test_reset_gives_the_job_a_new_session_and_joins_get_it(switch, tap):
     cfg = switch.install({"jobs": [job_dict(1, workers, num_slots=2)]})
     w0, w1 = workers
     tap.send(w0.host_if, frame(w0, join(w0, 1, num_slots=2)))
-    (got,) = results(tap.collect(expect=1, timeout=2), workers)
+    (got,) = results(tap.collect(expect=1, timeout=10), workers)
     assert AggHeader.unpack(got[1]).session == SESSION
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 1)))  # a half-finished round
     wait_for_counters(switch, data_counted=1)
@@ -114,13 +114,13 @@ def test_reset_gives_the_job_a_new_session_and_joins_get_it(switch, tap):
     # ... and a JOIN gets the new session, with which the job starts afresh.
     for w in workers:
         tap.send(w.host_if, frame(w, join(w, 2, num_slots=2)))
-    got = results(tap.collect(expect=2, timeout=2), workers)
+    got = results(tap.collect(expect=2, timeout=10), workers)
     assert sorted((v.worker_id, AggHeader.unpack(p).session) for v, p in got) == \
         [(0, reset.session), (1, reset.session)]
     tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 1, session=reset.session)))
     wait_for_counters(switch, data_counted=2)
     assert results(tap.collect(timeout=0.3), workers) == []  # worker 0's old bit is gone
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 1, session=reset.session)))
-    assert len(results(tap.collect(expect=2, timeout=2), workers)) == 2
+    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     c = switch.counters()
     assert (c["joined"], c["bad_session"], c["data_counted"], c["result_multicast"]) == (3, 2, 3, 1)
