@@ -17,22 +17,34 @@ There is no pure-Python fallback: without the compiled extension this import fai
 """
 from __future__ import annotations
 
-_ABI_VERSION = 1  # must match ABI_VERSION in p4reduce/_kernels.c
+import importlib
+from types import ModuleType
 
 _REBUILD = ("Reinstall p4reduce where a C compiler and the Python headers are present "
             "(`pip install -e .` in a checkout, `pip install p4reduce` otherwise); "
             "there is no pure-Python fallback.")
 
-try:
-    from p4reduce._kernels import (ABI_VERSION, GIL_THRESHOLD, accumulate, dequantize, quantize, scan,
-                                   write_sums)
-except ImportError as exc:
-    raise ImportError(f"p4reduce's C extension p4reduce._kernels is missing or does not load ({exc}). "
-                      + _REBUILD, name=__name__) from exc
 
-if ABI_VERSION != _ABI_VERSION:
-    raise ImportError(f"p4reduce._kernels was built from another version of p4reduce/_kernels.c "
-                      f"(ABI {ABI_VERSION}, this checkout expects {_ABI_VERSION}). " + _REBUILD,
-                      name=__name__)
+def load_extension(name: str, abi: int, note: str = "") -> ModuleType:
+    """Import the C extension `p4reduce.<name>` (source p4reduce/<name>.c), or raise an
+    ImportError that says how to rebuild it: when it is missing, and when it was built
+    from another version of its source (its ABI_VERSION is not `abi`)."""
+    rebuild = _REBUILD + (f" {note}" if note else "")
+    try:
+        module = importlib.import_module(f"p4reduce.{name}")
+    except ImportError as exc:
+        raise ImportError(f"p4reduce's C extension p4reduce.{name} is missing or does not load "
+                          f"({exc}). " + rebuild, name=f"p4reduce.{name}") from exc
+    if getattr(module, "ABI_VERSION", None) != abi:
+        raise ImportError(f"p4reduce.{name} was built from another version of p4reduce/{name}.c "
+                          f"(ABI {getattr(module, 'ABI_VERSION', None)}, this checkout expects {abi}). "
+                          + rebuild, name=f"p4reduce.{name}")
+    return module
 
-__all__ = ["GIL_THRESHOLD", "accumulate", "dequantize", "quantize", "scan", "write_sums"]
+
+_kernels = load_extension("_kernels", 1)  # 1: ABI_VERSION in p4reduce/_kernels.c
+GIL_THRESHOLD = _kernels.GIL_THRESHOLD
+accumulate, dequantize, quantize = _kernels.accumulate, _kernels.dequantize, _kernels.quantize
+scan, write_sums = _kernels.scan, _kernels.write_sums
+
+__all__ = ["load_extension", "GIL_THRESHOLD", "accumulate", "dequantize", "quantize", "scan", "write_sums"]

@@ -8,19 +8,9 @@ There is no pure-Python fallback: without the compiled extension this import fai
 """
 from __future__ import annotations
 
-from p4reduce._native import _REBUILD
+from p4reduce._native import load_extension
 
-_ABI_VERSION = 1  # must match ABI_VERSION in p4reduce/_worker.c
-
-try:
-    from p4reduce._worker import ABI_VERSION, Failed, Run
-except ImportError as exc:
-    raise ImportError(f"p4reduce's C extension p4reduce._worker is missing or does not load ({exc}). "
-                      + _REBUILD, name=__name__) from exc
-
-if ABI_VERSION != _ABI_VERSION:
-    raise ImportError(f"p4reduce._worker was built from another version of p4reduce/_worker.c "
-                      f"(ABI {ABI_VERSION}, this checkout expects {_ABI_VERSION}). " + _REBUILD,
-                      name=__name__)
+_worker = load_extension("_worker", 1)  # 1: ABI_VERSION in p4reduce/_worker.c
+Failed, Run = _worker.Failed, _worker.Run
 
 __all__ = ["Failed", "Run"]

@@ -22,24 +22,13 @@ from typing import Callable, Iterable
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
+from p4reduce._native import load_extension
 from p4reduce.aggregator.engine import AggregatorEngine, Member, _Job
 from p4reduce.protocol import ErrorCode, Mode
 
-_ABI_VERSION = 2  # must match ABI_VERSION in p4reduce/_engine.c
-_REBUILD = ("Reinstall p4reduce where a C compiler and the Python headers are present "
-            "(`pip install -e .` in a checkout, `pip install p4reduce` otherwise); "
-            "there is no pure-Python fallback (AggregatorServer(engine='python') runs the reference "
-            "model instead).")
-
-try:
-    from p4reduce._engine import ABI_VERSION, Core
-except ImportError as exc:
-    raise ImportError(f"p4reduce's C extension p4reduce._engine is missing or does not load ({exc}). "
-                      + _REBUILD, name=__name__) from exc
-if ABI_VERSION != _ABI_VERSION:
-    raise ImportError(f"p4reduce._engine was built from another version of p4reduce/_engine.c "
-                      f"(ABI {ABI_VERSION}, this checkout expects {_ABI_VERSION}). " + _REBUILD,
-                      name=__name__)
+# 2: ABI_VERSION in p4reduce/_engine.c
+Core = load_extension("_engine", 2, "AggregatorServer(engine='python') runs the reference model "
+                                   "instead.").Core
 
 
 class NativeCounters(Counters):
