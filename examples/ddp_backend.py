@@ -71,20 +71,14 @@ def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) ->
         opt.step()
         losses.append(loss.item())
         if rank == 0 and (step + 1) % args.log_every == 0:
-            extra = ""
-            if backend == "p4reduce":
-                s = p4torch.stats()
-                extra = (f"  block density {s.totals.density:.2%}  wire {s.totals.wire_bytes_sent / 1e6:.1f} MB"
-                         f" (tensors {s.tensor_bytes / 1e6:.1f} MB)")
+            extra = f"  {p4torch.stats().progress()}" if backend == "p4reduce" else ""
             print(f"[{backend:8}] step {step + 1:4d}  loss {sum(losses[-args.log_every:]) / args.log_every:.4f}"
                   f"{extra}", flush=True)
     dist.barrier()
     elapsed = time.perf_counter() - started
     report = {"losses": losses, "seconds": elapsed}
     if backend == "p4reduce":
-        s = p4torch.stats()
-        report.update(density=s.totals.density, wire=s.totals.wire_bytes_sent, tensors=s.tensor_bytes,
-                      collectives=dict(s.collectives), summary=s.summary())
+        report.update(p4torch.stats().report())
     dist.destroy_process_group()
     return report
 

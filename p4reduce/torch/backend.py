@@ -118,6 +118,17 @@ class P4ReduceStats:
         self.per_collective.setdefault(name, AllreduceStats()).accumulate(stats)
         self.per_collective_bytes[name] = self.per_collective_bytes.get(name, 0) + tensor_bytes
 
+    def progress(self) -> str:
+        """The running totals, for a training loop's progress line."""
+        return (f"block density {self.totals.density:.2%}  wire {self.totals.wire_bytes_sent / 1e6:.1f} MB"
+                f" (tensors {self.tensor_bytes / 1e6:.1f} MB)")
+
+    def report(self) -> dict[str, object]:
+        """The totals as plain values (picklable: a training process hands them to its parent)."""
+        return dict(density=self.totals.density, wire=self.totals.wire_bytes_sent,
+                    tensors=self.tensor_bytes, collectives=dict(self.collectives),
+                    summary=self.summary())
+
     def summary(self) -> str:
         """One line per collective: calls, block density, bytes sent vs tensor bytes."""
         return "\n".join(f"  {name}: {self.collectives[name]} calls, block density {s.density:.1%}, sent "
