@@ -298,7 +298,7 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     n = data.draw(st.integers(1, 4), label="workers")
     me = data.draw(st.integers(0, n - 1), label="rank")
     B = data.draw(st.integers(1, 12), label="block_size")
-    S = data.draw(st.integers(1, 6), label="slots")
+    S = data.draw(st.one_of(st.integers(1, 6), st.integers(7, 48)), label="slots")  # and many streams
     k = data.draw(st.integers(1, min(3, S)), label="aggregators")
     dtype = data.draw(st.sampled_from(["float32", "int32"]), label="dtype")
     mode = data.draw(st.sampled_from(["sparse", "dense"]), label="mode")
