@@ -496,14 +496,17 @@ def test_long_calls_release_the_gil():
     x = np.random.default_rng(0).standard_normal(n).astype(F32)
     wire = np.empty(n, ">i4")
     out = x  # dequantize over the input: the values do not matter here, the memory does
-    nonzero, exps = np.empty(n // 256, bool), np.empty(n // 256, np.uint8)
+    # The scan runs at memory speed (AVX2): over 256 MB, so that it too lasts several
+    # scheduler ticks and a stall of a tick or two stays well under half of it.
+    scanned = np.ones(4 * n, F32)
+    nonzero, exps = np.empty(4 * n // 256, bool), np.empty(4 * n // 256, np.uint8)
     old = sys.getswitchinterval()
     sys.setswitchinterval(0.001)
     try:
         blob = b"x" * (n // 4)
         took, stall = _largest_stall(lambda: blob * 8)  # holds the GIL: the spinner waits it out
         assert stall >= 0.5 * took, (took, stall)
-        for name, call in (("scan", lambda: _native.scan(x, 256, nonzero, exps)),
+        for name, call in (("scan", lambda: _native.scan(scanned, 256, nonzero, exps)),
                            ("quantize", lambda: _native.quantize(x, 140, 8, wire)),
                            ("dequantize", lambda: _native.dequantize(wire, 140, 8, out))):
             results = []
