@@ -151,6 +151,33 @@ def thread_cpu(pid: int) -> dict[int, float]:
     return times
 
 
+class _Clock:
+    """`warmup` seconds, then `seconds` counted: frames done and the switch's CPU time
+    from the end of the warm-up on."""
+
+    def __init__(self, rig, warmup: float, seconds: float) -> None:
+        self.rig = rig
+        self.start = time.monotonic()
+        self.count_at, self.end = self.start + warmup, self.start + warmup + seconds
+        self.counted_from: float | None = None
+        self.done_at_start = 0
+        self.cpu_at_start: dict[int, float] = {}
+
+    def tick(self, done: int) -> float | None:
+        """The time now, or None when the run is over; starts counting after the warm-up."""
+        now = time.monotonic()
+        if self.counted_from is None and now >= self.count_at:
+            self.counted_from, self.done_at_start = now, done
+            self.cpu_at_start = thread_cpu(self.rig.switch_pid)
+        return None if now >= self.end else now
+
+    def stop(self, done: int) -> tuple[int, float, dict[int, float]]:
+        """Frames done, seconds and the switch threads' CPU seconds since counting began."""
+        assert self.counted_from is not None
+        return (done - self.done_at_start, time.monotonic() - self.counted_from,
+                self.rig._cpu_since(self.cpu_at_start))
+
+
 @dataclass
 class Measurement:
     frames: int
@@ -201,16 +228,8 @@ class Driver:
         outstanding: dict[int, float] = {}
         seq = 0
         done = lost = 0
-        counted_from = None
-        start = time.monotonic()
-        end = start + warmup + seconds
-        while True:
-            now = time.monotonic()
-            if counted_from is None and now >= start + warmup:
-                counted_from, done_at_start = now, done
-                cpu_at_start = thread_cpu(self.switch_pid)
-            if now >= end:
-                break
+        clock = _Clock(self, warmup, seconds)
+        while (now := clock.tick(done)) is not None:
             while len(outstanding) < self.window:
                 src = seq % n
                 t = templates[src][marks[seq % len(marks)]]
@@ -227,10 +246,9 @@ class Driver:
             for k in [k for k, sent in outstanding.items() if now - sent > 1.0]:
                 del outstanding[k]
                 lost += 1
-        elapsed = time.monotonic() - counted_from
-        cpu = self._cpu_since(cpu_at_start)
+        frames, elapsed, cpu = clock.stop(done)
         self._settle()
-        return Measurement(done - done_at_start, elapsed, lost, cpu)
+        return Measurement(frames, elapsed, lost, cpu)
 
     def aggregate(self, seconds: float, warmup: float, frames: dict, full_fraction: float,
                   rounds_of: list[int]) -> Measurement:
@@ -245,16 +263,8 @@ class Driver:
         free = list(range(NUM_SLOTS))
         k = 0  # DATA packets built so far (position in the full/header-only pattern)
         done = resent = 0
-        counted_from = None
-        start = time.monotonic()
-        end = start + warmup + seconds
-        while True:
-            now = time.monotonic()
-            if counted_from is None and now >= start + warmup:
-                counted_from, done_at_start = now, done
-                cpu_at_start = thread_cpu(self.switch_pid)
-            if now >= end:
-                break
+        clock = _Clock(self, warmup, seconds)
+        while (now := clock.tick(done)) is not None:
             while len(open_rounds) < in_flight:
                 slot = free.pop(0)
                 shadow = rounds_of[slot] & 1
@@ -272,8 +282,7 @@ class Driver:
                         self.socks[w].send(f)
                     resent += 1
                     entry[0] = now
-        elapsed = time.monotonic() - counted_from
-        cpu = self._cpu_since(cpu_at_start)
+        frames, elapsed, cpu = clock.stop(done)
         # Finish the open rounds so the next measurement starts with every slot free.
         deadline = time.monotonic() + 5.0
         while open_rounds and time.monotonic() < deadline:
@@ -282,7 +291,7 @@ class Driver:
             raise RuntimeError(f"{len(open_rounds)} rounds never completed: the switch lost "
                                "packets beyond what re-sending repairs")
         self._settle()
-        return Measurement(done - done_at_start, elapsed, resent, cpu)
+        return Measurement(frames, elapsed, resent, cpu)
 
     def _results(self, open_rounds: dict[int, list], rounds_of: list[int], timeout: float) -> list[int]:
         """Takes the RESULT copies that arrive within `timeout`; returns the slots whose
