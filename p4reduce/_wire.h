@@ -39,13 +39,11 @@
 /* ---------------------------------------------------------------------------
  * Element access. memcpy keeps unaligned views (a datagram's values start at
  * byte 36 of whatever the allocator gave) well defined; compilers turn it into
- * plain loads and stores. The arithmetic loops work in native byte order, where
- * they vectorize; big-endian data on a little-endian host goes through a small
- * stack buffer and a byte-swapping copy (compilers do not vectorize a byte swap
- * on baseline x86-64, so that copy uses SSE2 there).
+ * plain loads and stores. The arithmetic loops swap the bytes of big-endian wire
+ * values on the fly (a byte shuffle in the AVX2 copies; baseline x86-64 has no
+ * vector byte shuffle, so there it is scalar); a plain byte-swapping copy uses
+ * SSE2 (swap_copy).
  */
-
-#define CHUNK 256 /* values per swap buffer: 1 KB on the stack */
 
 static inline uint32_t bswap32(uint32_t u) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -138,54 +136,78 @@ static inline int32_t to_i32_f64(double r) {
     return (int32_t)(inside ? r : -2147483648.0);
 }
 
-/* Native byte order out. */
-HOT_LOOP static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+/* The conversion loops take `swap` as a constant: each HOT_LOOP wrapper below
+ * inlines its own copy, so the wire's byte swap (big-endian values on a
+ * little-endian host) is part of the one vectorized pass over the values instead
+ * of a second pass through a swap buffer. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static ALWAYS_INLINE void store_i32(char *p, Py_ssize_t i, int32_t q, const int swap) {
+    uint32_t u = (uint32_t)q;
+    if (swap) u = bswap32(u);
+    memcpy(p + 4 * i, &u, 4);
+}
+
+static ALWAYS_INLINE int32_t load_i32_as(const char *p, Py_ssize_t i, const int swap) {
+    uint32_t u;
+    memcpy(&u, p + 4 * i, 4);
+    return (int32_t)(swap ? bswap32(u) : u);
+}
+
+static ALWAYS_INLINE void quantize_loop(const char *src, Py_ssize_t count, int shift, char *dst,
+                                        const int swap) {
     if (shift >= -126 && shift <= 127) {
         /* x * 2^shift is exact unless it is subnormal, and then it rounds to 0 like
          * the exact value: the same integers as the float64 path below. */
         const float f = pow2f(shift);
-        for (Py_ssize_t i = 0; i < count; i++) {
-            int32_t q = to_i32_f32(rint_f32(load_f32(src, i) * f));
-            memcpy(dst + 4 * i, &q, 4);
-        }
+        for (Py_ssize_t i = 0; i < count; i++)
+            store_i32(dst, i, to_i32_f32(rint_f32(load_f32(src, i) * f)), swap);
     } else {
         const double f = pow2(shift); /* exact in float64 for every float32 and shift */
-        for (Py_ssize_t i = 0; i < count; i++) {
-            int32_t q = to_i32_f64(rint_f64((double)load_f32(src, i) * f));
-            memcpy(dst + 4 * i, &q, 4);
-        }
+        for (Py_ssize_t i = 0; i < count; i++)
+            store_i32(dst, i, to_i32_f64(rint_f64((double)load_f32(src, i) * f)), swap);
     }
+}
+
+/* Native byte order out. */
+HOT_LOOP static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+    quantize_loop(src, count, shift, dst, 0);
+}
+
+/* The other byte order out. */
+HOT_LOOP static void quantize_f32_swapped(const char *src, Py_ssize_t count, int shift, char *dst) {
+    quantize_loop(src, count, shift, dst, 1);
 }
 
 static void quantize_f32(const char *src, Py_ssize_t count, int shift, char *dst, int big) {
     if (big == PY_BIG_ENDIAN) {
         quantize_f32_native(src, count, shift, dst);
-        return;
-    }
-    char tmp[4 * CHUNK];
-    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
-        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
-        quantize_f32_native(src + 4 * at, len, shift, tmp);
-        swap_copy(tmp, len, dst + 4 * at);
+    } else {
+        quantize_f32_swapped(src, count, shift, dst);
     }
 }
 
-/* Native byte order in; returns whether some result is not finite. */
-HOT_LOOP static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+/* Returns whether some result is not finite. */
+static ALWAYS_INLINE int dequantize_loop(const char *src, Py_ssize_t count, int shift, char *dst,
+                                         const int swap) {
     uint32_t special = 0;
     if (-shift >= -126 && -shift <= 127) {
         /* Rounds once (int32 -> float32), then scales exactly: |q| >= 1, so the
          * product is normal, or it overflows on both paths alike. */
         const float f = pow2f(-shift);
         for (Py_ssize_t i = 0; i < count; i++) {
-            float y = (float)load_i32(src, i) * f;
+            float y = (float)load_i32_as(src, i, swap) * f;
             special |= (f32_bits(y) & 0x7f800000u) == 0x7f800000u;
             memcpy(dst + 4 * i, &y, 4);
         }
     } else {
         const double f = pow2(-shift); /* exact in float64; one rounding to float32 */
         for (Py_ssize_t i = 0; i < count; i++) {
-            float y = (float)((double)load_i32(src, i) * f);
+            float y = (float)((double)load_i32_as(src, i, swap) * f);
             special |= (f32_bits(y) & 0x7f800000u) == 0x7f800000u;
             memcpy(dst + 4 * i, &y, 4);
         }
@@ -193,18 +215,19 @@ HOT_LOOP static int dequantize_f32_native(const char *src, Py_ssize_t count, int
     return special != 0;
 }
 
+/* Native byte order in. */
+HOT_LOOP static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+    return dequantize_loop(src, count, shift, dst, 0);
+}
+
+/* The other byte order in. */
+HOT_LOOP static int dequantize_f32_swapped(const char *src, Py_ssize_t count, int shift, char *dst) {
+    return dequantize_loop(src, count, shift, dst, 1);
+}
+
 static int dequantize_f32(const char *src, int src_big, Py_ssize_t count, int shift, char *dst) {
-    if (src_big == PY_BIG_ENDIAN) {
-        return dequantize_f32_native(src, count, shift, dst);
-    }
-    char tmp[4 * CHUNK];
-    int special = 0;
-    for (Py_ssize_t at = 0; at < count; at += CHUNK) {
-        Py_ssize_t len = count - at < CHUNK ? count - at : CHUNK;
-        swap_copy(src + 4 * at, len, tmp);
-        special |= dequantize_f32_native(tmp, len, shift, dst + 4 * at);
-    }
-    return special;
+    return src_big == PY_BIG_ENDIAN ? dequantize_f32_native(src, count, shift, dst)
+                                    : dequantize_f32_swapped(src, count, shift, dst);
 }
 
 static void copy_i32(const char *src, int src_big, Py_ssize_t count, char *dst, int dst_big) {
