@@ -6,6 +6,8 @@ exactly when the aggregator is busy) or recovers losses slowly.
 """
 from __future__ import annotations
 
+from p4reduce import _native
+
 
 class RtoEstimator:
     def __init__(self, initial: float, minimum: float, maximum: float) -> None:
@@ -22,19 +24,15 @@ class RtoEstimator:
             self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - seconds)
             self.srtt = 0.875 * self.srtt + 0.125 * seconds
 
-    def sample_all(self, latencies: list[float]) -> None:
-        """`sample` for each latency in turn, in one call."""
-        srtt, rttvar = self.srtt, self.rttvar
-        for seconds in latencies:
-            if srtt is None:
-                srtt, rttvar = seconds, seconds / 2
-            else:
-                rttvar = 0.75 * rttvar + 0.25 * abs(srtt - seconds)
-                srtt = 0.875 * srtt + 0.125 * seconds
-        self.srtt, self.rttvar = srtt, rttvar
+    def sample_all(self, latencies) -> None:
+        """`sample` for each latency in turn, in one call: `latencies` is a float64
+        buffer (what the native worker returns) or a sequence of floats. The loop runs
+        in C (p4reduce._native.rto_feed), bit for bit like `sample`."""
+        self.srtt, self.rttvar = _native.rto_feed(self.srtt, self.rttvar, _native.float64_buffer(latencies))
 
     @property
     def rto(self) -> float:
         if self.srtt is None:
             return self._initial
         return min(self.maximum, max(self.minimum, self.srtt + 4 * self.rttvar))
+

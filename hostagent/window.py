@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import math
 
+from p4reduce import _native
+
 # A round that takes longer than this many times the base latency (the lowest
 # smoothed round latency seen) waited in queues: it does not grow the window.
 QUEUE_FACTOR = 2.0
@@ -93,17 +95,13 @@ class StreamWindow:
             return
         self._cwnd = min(self._cwnd + 1.0 / self._cwnd, float(self.limit))
 
-    def on_rounds(self, latencies: list[float]) -> None:
-        """`on_round` for each latency in turn (the native engine hands them over a batch
-        at a time: one call instead of one per round)."""
-        smoothed, base, cwnd, limit = self._smoothed, self._base, self._cwnd, float(self.limit)
-        grows = not self.lossless  # on_round does not change it
-        for latency in latencies:
-            smoothed = latency if base == math.inf else 0.875 * smoothed + 0.125 * latency
-            base = min(base, smoothed)
-            if grows and latency <= QUEUE_FACTOR * base:
-                cwnd = min(cwnd + 1.0 / cwnd, limit)
-        self._smoothed, self._base, self._cwnd = smoothed, base, cwnd
+    def on_rounds(self, latencies) -> None:
+        """`on_round` for each latency in turn, in one call: the native engine hands them
+        over a batch at a time, a float64 buffer (or any sequence of floats). The loop runs
+        in C (p4reduce._native.window_feed), bit for bit like `on_round`."""
+        self._smoothed, self._base, self._cwnd = _native.window_feed(
+            self._smoothed, self._base, self._cwnd, float(self.limit), not self.lossless, QUEUE_FACTOR,
+            _native.float64_buffer(latencies))
 
     def on_loss(self, round_started: float, now: float) -> bool:
         """A round started at `round_started` is presumed lost at `now` (its

@@ -28,7 +28,7 @@
 
 #include "_wire.h" /* element access, HOT_LOOP, fixed-point conversion */
 
-#define ABI_VERSION 1 /* p4reduce/_native.py refuses a build of another version */
+#define ABI_VERSION 2 /* p4reduce/_native.py refuses a build of another version */
 #define GIL_THRESHOLD 4096 /* elements */
 
 /* ---------------------------------------------------------------------------
@@ -503,12 +503,112 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------------------
+ * Round latencies (the native worker hands them over a batch at a time): the
+ * recurrences of RtoEstimator.sample and StreamWindow.on_round, hostagent/rto.py
+ * and hostagent/window.py, in C; those are the readable models these match.
+ */
+
+/* A float64 buffer (format 'd'), or raw bytes read as native float64. */
+static int get_latencies(PyObject *obj, Py_buffer *view, const double **values, Py_ssize_t *count) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return -1;
+    }
+    const char *f = view->format ? view->format : "B";
+    int doubles = view->itemsize == 8 && (strcmp(f, "d") == 0 || strcmp(f, "=d") == 0 || strcmp(f, "@d") == 0);
+    int raw = view->itemsize == 1 && (strcmp(f, "B") == 0 || strcmp(f, "b") == 0 || strcmp(f, "c") == 0);
+    if (!(doubles || (raw && view->len % 8 == 0))) {
+        PyErr_SetString(PyExc_TypeError, "latencies must be a float64 buffer (or raw bytes of float64)");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    *values = view->buf;
+    *count = view->len / 8;
+    return 0;
+}
+
+PyDoc_STRVAR(rto_feed_doc,
+"rto_feed($module, srtt, rttvar, latencies, /)\n--\n\n"
+"RtoEstimator.sample for each of `latencies` (seconds, a float64 buffer) in turn,\n"
+"from the state (`srtt`: None before the first sample, `rttvar`); returns the\n"
+"new (srtt, rttvar), srtt None if there were no latencies and none before.");
+
+static PyObject *py_rto_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("rto_feed", nargs, 3) < 0) {
+        return NULL;
+    }
+    int have = args[0] != Py_None;
+    double srtt = have ? PyFloat_AsDouble(args[0]) : 0.0, rttvar = PyFloat_AsDouble(args[1]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer view;
+    const double *x;
+    Py_ssize_t n;
+    if (get_latencies(args[2], &view, &x, &n) < 0) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!have) {
+            srtt = x[i];
+            rttvar = x[i] / 2;
+            have = 1;
+        } else {
+            rttvar = 0.75 * rttvar + 0.25 * fabs(srtt - x[i]);
+            srtt = 0.875 * srtt + 0.125 * x[i];
+        }
+    }
+    PyBuffer_Release(&view);
+    if (!have) {
+        return Py_BuildValue("(Od)", Py_None, rttvar);
+    }
+    return Py_BuildValue("(dd)", srtt, rttvar);
+}
+
+PyDoc_STRVAR(window_feed_doc,
+"window_feed($module, smoothed, base, cwnd, limit, grows, queue_factor, latencies, /)\n--\n\n"
+"StreamWindow.on_round for each of `latencies` (a float64 buffer) in turn, from the\n"
+"window's state (`base` inf before the first round; `grows`: not lossless);\n"
+"returns the new (smoothed, base, cwnd).");
+
+static PyObject *py_window_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs("window_feed", nargs, 7) < 0) {
+        return NULL;
+    }
+    double smoothed = PyFloat_AsDouble(args[0]), base = PyFloat_AsDouble(args[1]);
+    double cwnd = PyFloat_AsDouble(args[2]), limit = PyFloat_AsDouble(args[3]);
+    int grows = PyObject_IsTrue(args[4]);
+    double factor = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred() || grows < 0) {
+        return NULL;
+    }
+    Py_buffer view;
+    const double *x;
+    Py_ssize_t n;
+    if (get_latencies(args[6], &view, &x, &n) < 0) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        smoothed = isinf(base) ? x[i] : 0.875 * smoothed + 0.125 * x[i];
+        base = smoothed < base ? smoothed : base;
+        if (grows && x[i] <= factor * base) {
+            cwnd = cwnd + 1.0 / cwnd < limit ? cwnd + 1.0 / cwnd : limit;
+        }
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(ddd)", smoothed, base, cwnd);
+}
+
 static PyMethodDef methods[] = {
     {"scan", (PyCFunction)(void (*)(void))py_scan, METH_FASTCALL, scan_doc},
     {"quantize", (PyCFunction)(void (*)(void))py_quantize, METH_FASTCALL, quantize_doc},
     {"dequantize", (PyCFunction)(void (*)(void))py_dequantize, METH_FASTCALL, dequantize_doc},
     {"accumulate", (PyCFunction)(void (*)(void))py_accumulate, METH_FASTCALL, accumulate_doc},
     {"write_sums", (PyCFunction)(void (*)(void))py_write_sums, METH_FASTCALL, write_sums_doc},
+    {"rto_feed", (PyCFunction)(void (*)(void))py_rto_feed, METH_FASTCALL, rto_feed_doc},
+    {"window_feed", (PyCFunction)(void (*)(void))py_window_feed, METH_FASTCALL, window_feed_doc},
     {NULL, NULL, 0, NULL},
 };
 

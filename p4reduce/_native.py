@@ -5,18 +5,23 @@
     dequantize(values, exp, num_workers, out) -> bool (some float32 result is Inf)
     accumulate(values, acc, first) -> None
     write_sums(acc, out) -> bool (some sum is outside int32)
+    rto_feed(srtt, rttvar, latencies) -> (srtt, rttvar)
+    window_feed(smoothed, base, cwnd, limit, grows, queue_factor, latencies) -> (smoothed, base, cwnd)
 
 Buffers go through the buffer protocol, C-contiguous: float32 in native byte
 order; int32 arrays in either byte order (a '>i4' view is big-endian); raw byte
 buffers (bytearray, memoryview of a datagram) hold big-endian int32 wire values.
 See each function's docstring. The numpy code in p4reduce.hostagent.fixedpoint
 (`reference_*`) and BlockPlan.build_reference is the readable model these match
-bit for bit (tests/test_native.py).
+bit for bit (tests/test_native.py). The last two run the round-latency recurrences of
+hostagent/rto.py and hostagent/window.py over a float64 buffer of latencies (what
+the native worker returns per batch), bit for bit like one Python call per round.
 
 There is no pure-Python fallback: without the compiled extension this import fails.
 """
 from __future__ import annotations
 
+import array
 import importlib
 from types import ModuleType
 
@@ -42,9 +47,19 @@ def load_extension(name: str, abi: int, note: str = "") -> ModuleType:
     return module
 
 
-_kernels = load_extension("_kernels", 1)  # 1: ABI_VERSION in p4reduce/_kernels.c
+def float64_buffer(values) -> object:
+    """`values` as a float64 buffer for rto_feed/window_feed: a buffer (the native
+    worker's latencies) as it is, a sequence of floats packed."""
+    if isinstance(values, (bytes, bytearray, memoryview)):
+        return values
+    return array.array("d", values)
+
+
+_kernels = load_extension("_kernels", 2)  # 2: ABI_VERSION in p4reduce/_kernels.c
 GIL_THRESHOLD = _kernels.GIL_THRESHOLD
 accumulate, dequantize, quantize = _kernels.accumulate, _kernels.dequantize, _kernels.quantize
 scan, write_sums = _kernels.scan, _kernels.write_sums
+rto_feed, window_feed = _kernels.rto_feed, _kernels.window_feed
 
-__all__ = ["load_extension", "GIL_THRESHOLD", "accumulate", "dequantize", "quantize", "scan", "write_sums"]
+__all__ = ["load_extension", "GIL_THRESHOLD", "accumulate", "dequantize", "float64_buffer", "quantize", "rto_feed", "scan",
+           "window_feed", "write_sums"]

@@ -37,7 +37,7 @@
 
 #include "_wire.h"
 
-#define ABI_VERSION 1 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 2 /* p4reduce/_native_worker.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -587,17 +587,10 @@ static PyObject *call_result(RunObject *r) {
     if (leave(r) < 0) {
         return NULL;
     }
-    PyObject *samples = PyList_New((Py_ssize_t)r->nsamples);
+    /* native float64, for RtoEstimator.sample_all and StreamWindow.on_rounds (in C too) */
+    PyObject *samples = PyBytes_FromStringAndSize((const char *)r->samples, (Py_ssize_t)(r->nsamples * sizeof(double)));
     if (!samples) {
         return NULL;
-    }
-    for (size_t i = 0; i < r->nsamples; i++) {
-        PyObject *f = PyFloat_FromDouble(r->samples[i]);
-        if (!f) {
-            Py_DECREF(samples);
-            return NULL;
-        }
-        PyList_SET_ITEM(samples, (Py_ssize_t)i, f);
     }
     return Py_BuildValue("(IN)", r->finished, samples);
 }
@@ -636,7 +629,8 @@ PyDoc_STRVAR(feed_doc,
 "feed(receiver, datagrams, now, rto, /)\n--\n\n"
 "Handle `datagrams` (a list of (bytes-like, (host, port))) as if the agent's\n"
 "receiver number `receiver` had received them at `now`. Returns (streams\n"
-"finished, latencies of rounds completed without retransmission); replies are\n"
+"finished, latencies of rounds completed without retransmission as bytes of\n"
+"native float64); replies are\n"
 "queued. Raises Failed(kind, ...) where the Python engine raises.");
 
 static PyObject *Run_feed(RunObject *r, PyObject *args) {
@@ -762,7 +756,8 @@ PyDoc_STRVAR(poll_doc,
 "most `max_wait` seconds), take a batch of datagrams (recvmmsg) from each one\n"
 "that is readable, handle them and send the replies (sendmmsg), with the GIL\n"
 "released. New round timers run for `rto` seconds. Returns (streams finished,\n"
-"latencies of rounds completed without retransmission).");
+"latencies of rounds completed without retransmission, as bytes of native\n"
+"float64).");
 
 static PyObject *Run_poll(RunObject *r, PyObject *args) {
     double rto, max_wait;

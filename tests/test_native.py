@@ -519,3 +519,14 @@ def test_long_calls_release_the_gil():
                 pytest.fail(f"{name}: the other thread stalled for most of the call: {results}")
     finally:
         sys.setswitchinterval(old)
+
+
+def test_latency_feeds_refuse_other_buffers():
+    """rto_feed/window_feed read float64 (or raw bytes of it) only: float32 latencies or a
+    byte string that is no whole number of float64 would be read as other numbers."""
+    for bad in (np.ones(3, dtype=np.float32), b"1234567"):
+        with pytest.raises(TypeError, match="float64"):
+            _native.rto_feed(None, 0.0, bad)
+        with pytest.raises(TypeError, match="float64"):
+            _native.window_feed(0.0, float("inf"), 4.0, 8.0, True, 2.0, bad)
+    assert _native.rto_feed(None, 0.0, b"") == (None, 0.0)  # no sample: still no estimate

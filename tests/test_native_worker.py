@@ -239,7 +239,7 @@ class Pair:
         _, result = self._both(py, lambda: self.run.feed(receiver, [(datagram, source)], self.clock, RTO))
         if result is not None:
             finished, samples = result
-            assert samples == self.agent._rto.samples[before:]
+            assert list(np.frombuffer(samples, dtype=np.float64)) == self.agent._rto.samples[before:]
             assert finished == sum(s.done for s in self.streams) - done
 
     def expire(self) -> None:
@@ -498,7 +498,7 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
                                              99).pack(), worker)
             waiter.join(60)
             finished, samples = polled[0]
-            assert finished == 1 and len(samples) == 1 and run.unfinished == 0
+            assert finished == 1 and len(samples) == 8 and run.unfinished == 0  # one float64
 
 
 @settings(max_examples=200, deadline=None)
@@ -506,7 +506,8 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
        losses=st.lists(st.booleans(), min_size=6, max_size=6), limit=st.integers(1, 64))
 def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limit):
     """The native engine feeds the RTO estimator and the window a batch of round
-    latencies per call (sample_all, on_rounds): the same state as one call per round."""
+    latencies per call (sample_all, on_rounds; in C): the same state as one call per round,
+    whether the batch is the native engine's bytes of float64 or a list."""
     from p4reduce.hostagent.rto import RtoEstimator
     from p4reduce.hostagent.window import StreamWindow
     one, batch = (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit)), (RtoEstimator(0.05, 0.05, 0.5),
@@ -515,8 +516,9 @@ def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limi
         for latency in group:
             one[0].sample(latency)
             one[1].on_round(latency)
-        batch[0].sample_all(group)
-        batch[1].on_rounds(group)
+        packed = np.array(group, dtype=np.float64).tobytes() if now % 2 else group
+        batch[0].sample_all(packed)
+        batch[1].on_rounds(packed)
         if loss:
             for rto, window in (one, batch):
                 window.on_loss(now - 0.5, float(now))
