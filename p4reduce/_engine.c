@@ -38,6 +38,8 @@
 #include <sys/socket.h>
 #include <netinet/udp.h>
 
+#include "_wire.h" /* the slot registers' int64 sums of wire values */
+
 /* UDP GSO (Linux >= 4.18) and GRO (>= 5.0); older headers lack the names. */
 #ifndef SOL_UDP
 #define SOL_UDP 17
@@ -143,6 +145,10 @@ typedef struct {
     stored_t *hist;
     uint32_t hist_len, hist_cap;
     uint8_t hist_sorted; /* entries: one epoch, blocks ascending after the first */
+    /* Result buffers (each room for a header and a block) of finished allreduces, kept
+     * for the next ones: a malloc and a free per round cost more than its other work. */
+    uint8_t **spare;
+    uint32_t spare_len, spare_cap;
     int64_t acc[];
 } slot_t;
 
@@ -574,11 +580,27 @@ static void flush(Core *c, int fd) {
 /* ---------------------------------------------------------------------------
  * Slots (the model: p4reduce/aggregator/slot.py, SlotState)
  */
+#define MAX_SPARE 64 /* result buffers a slot keeps for reuse */
+
 static void free_slot(slot_t *s) {
     if (!s) return;
     for (uint32_t i = 0; i < s->hist_len; i++) free(s->hist[i].payload);
+    for (uint32_t i = 0; i < s->spare_len; i++) free(s->spare[i]);
     free(s->hist);
+    free(s->spare);
     free(s);
+}
+
+/* A buffer for one of the slot's results: a spare, or a new one. */
+static uint8_t *result_buffer(slot_t *s, uint32_t block_size) {
+    return s->spare_len ? s->spare[--s->spare_len] : malloc(HEADER_LEN + 4 * (size_t)block_size);
+}
+
+static void recycle(slot_t *s, uint8_t *payload) {
+    if (s->spare_len < MAX_SPARE && !grow((void **)&s->spare, &s->spare_cap, s->spare_len + 1, sizeof(uint8_t *)))
+        s->spare[s->spare_len++] = payload;
+    else
+        free(payload);
 }
 
 static slot_t *get_slot(job_t *job, uint32_t index) {
@@ -632,7 +654,7 @@ static int store_result(slot_t *s, stored_t e) {
         if (!ascending) {
             stored_t *old = find_stored(s, e.epoch, e.block);
             if (old) {
-                free(old->payload);
+                recycle(s, old->payload);
                 *old = e;
                 return 0;
             }
@@ -645,7 +667,7 @@ static int store_result(slot_t *s, stored_t e) {
 }
 
 static void clear_history(slot_t *s) {
-    for (uint32_t i = 0; i < s->hist_len; i++) free(s->hist[i].payload);
+    for (uint32_t i = 0; i < s->hist_len; i++) recycle(s, s->hist[i].payload);
     s->hist_len = 0;
     s->hist_sorted = 1;
     if (s->hist_cap > 64) {
@@ -734,19 +756,11 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
     }
     uint32_t cnt = s->block == NONE_BLOCK ? 0 : job->block_size;
     uint32_t len = HEADER_LEN + 4 * cnt;
-    uint8_t *payload = malloc(len);
+    uint8_t *payload = result_buffer(s, job->block_size);
     if (!payload) { c->nomem = 1; o->event = C_COMPLETED; return; }
     if (cnt) {
         if (s->acc_empty) memset(s->acc, 0, cnt * sizeof(int64_t));
-        int outside = 0;
-        uint8_t *v = payload + HEADER_LEN;
-        for (uint32_t i = 0; i < cnt; i++) {
-            int64_t a = s->acc[i];
-            outside |= a < INT32_MIN || a > INT32_MAX;
-            uint32_t u = __builtin_bswap32((uint32_t)a);
-            memcpy(v + 4 * i, &u, 4);
-        }
-        if (outside) flags |= F_OVERFLOW;
+        if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)payload + HEADER_LEN, 1)) flags |= F_OVERFLOW;
     }
     write_header(payload, T_RESULT, job->job_id, job->multicast ? ALL_WORKERS : 0, flags, last->slot,
                  (uint32_t)(s->round & 1), last->epoch, s->block, next_block, s->exp, next_exp, cnt,
@@ -755,7 +769,7 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
     uint8_t owner = s->block != NONE_BLOCK && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
     if (s->block == NONE_BLOCK) clear_history(s);
     stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, payload};
-    if (store_result(s, e)) { free(payload); payload = NULL; c->nomem = 1; }
+    if (store_result(s, e)) { recycle(s, payload); payload = NULL; c->nomem = 1; }
     const stored_t *st = payload ? &s->hist[s->hist_len - 1] : NULL;
     if (st && (st->block != e.block || st->epoch != e.epoch)) st = find_stored(s, e.epoch, e.block);
     o->event = C_COMPLETED;
@@ -862,20 +876,7 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
     }
     if (values) {
         uint32_t cnt = h->count;
-        int64_t *acc = s->acc;
-        if (s->acc_empty) {
-            for (uint32_t i = 0; i < cnt; i++) {
-                uint32_t u;
-                memcpy(&u, values + 4 * i, 4);
-                acc[i] = (int32_t)__builtin_bswap32(u);
-            }
-        } else {
-            for (uint32_t i = 0; i < cnt; i++) {
-                uint32_t u;
-                memcpy(&u, values + 4 * i, 4);
-                acc[i] += (int32_t)__builtin_bswap32(u);
-            }
-        }
+        accumulate((const char *)values, 1, (Py_ssize_t)cnt, (char *)s->acc, s->acc_empty);
         s->acc_empty = 0;
     }
     s->keys[h->worker] = (uint64_t)h->next_block << 8 | (uint8_t)(255 - h->next_exp);

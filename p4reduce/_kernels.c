@@ -206,55 +206,6 @@ HOT_LOOP static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t bloc
     }
 }
 
-static ALWAYS_INLINE void accumulate_loop(const char *src, Py_ssize_t count, char *acc, int first,
-                                          const int swap) {
-    for (Py_ssize_t i = 0; i < count; i++) {
-        int64_t v = load_i32_as(src, i, swap);
-        /* unsigned: a sum past int64 (impossible from int32 packets) wraps instead of UB */
-        int64_t a = first ? v : (int64_t)((uint64_t)load_i64(acc, i) + (uint64_t)v);
-        memcpy(acc + 8 * i, &a, 8);
-    }
-}
-
-HOT_LOOP static void accumulate_native(const char *src, Py_ssize_t count, char *acc, int first) {
-    accumulate_loop(src, count, acc, first, 0);
-}
-
-HOT_LOOP static void accumulate_swapped(const char *src, Py_ssize_t count, char *acc, int first) {
-    accumulate_loop(src, count, acc, first, 1);
-}
-
-static void accumulate(const char *src, int src_big, Py_ssize_t count, char *acc, int first) {
-    if (src_big == PY_BIG_ENDIAN) {
-        accumulate_native(src, count, acc, first);
-    } else {
-        accumulate_swapped(src, count, acc, first);
-    }
-}
-
-/* Returns whether some sum is outside int32. */
-static ALWAYS_INLINE int write_sums_loop(const char *acc, Py_ssize_t count, char *dst, const int swap) {
-    uint64_t outside = 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        uint64_t a = (uint64_t)load_i64(acc, i);
-        outside |= (a + 0x80000000u) >> 32; /* non-zero unless INT32_MIN <= a <= INT32_MAX */
-        store_i32(dst, i, (int32_t)(uint32_t)a, swap); /* low 32 bits, as numpy's unsafe cast */
-    }
-    return outside != 0;
-}
-
-HOT_LOOP static int write_sums_native(const char *acc, Py_ssize_t count, char *dst) {
-    return write_sums_loop(acc, count, dst, 0);
-}
-
-HOT_LOOP static int write_sums_swapped(const char *acc, Py_ssize_t count, char *dst) {
-    return write_sums_loop(acc, count, dst, 1);
-}
-
-static int write_sums(const char *acc, Py_ssize_t count, char *dst, int big) {
-    return big == PY_BIG_ENDIAN ? write_sums_native(acc, count, dst) : write_sums_swapped(acc, count, dst);
-}
-
 /* ---------------------------------------------------------------------------
  * Python functions
  */

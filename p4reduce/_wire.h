@@ -3,8 +3,8 @@
  * source (each extension compiles its own copy): big-endian wire values,
  * fixed-point conversion into and out of datagrams (docs/protocol.md section 5).
  *
- * Included by p4reduce/_kernels.c (the per-block kernels) and p4reduce/_worker.c
- * (the host agent's state machine). No Python API here: everything runs
+ * Included by p4reduce/_kernels.c (the per-block kernels), p4reduce/_worker.c
+ * (the host agent's state machine) and p4reduce/_engine.c (the aggregator's slots). No Python API here: everything runs
  * without the GIL. p4reduce.hostagent.fixedpoint's reference_* functions are
  * the readable model these match bit for bit (tests/test_native.py).
  * Include <Python.h> first (Py_ssize_t, PY_BIG_ENDIAN).
@@ -36,6 +36,13 @@
 
 #define EXP_BIAS 127
 
+/* Each extension uses only some of the loops below. */
+#if defined(__GNUC__) || defined(__clang__)
+#define WIRE_UNUSED_OK __attribute__((unused))
+#else
+#define WIRE_UNUSED_OK
+#endif
+
 /* ---------------------------------------------------------------------------
  * Element access. memcpy keeps unaligned views (a datagram's values start at
  * byte 36 of whatever the allocator gave) well defined; compilers turn it into
@@ -53,7 +60,7 @@ static inline uint32_t bswap32(uint32_t u) {
 #endif
 }
 
-HOT_LOOP static void swap_copy(const char *src, Py_ssize_t count, char *dst) {
+HOT_LOOP WIRE_UNUSED_OK static void swap_copy(const char *src, Py_ssize_t count, char *dst) {
     Py_ssize_t i = 0;
 #if defined(__SSE2__)
     /* Four values at a time: swap the bytes of each 16-bit half, then the halves. */
@@ -174,16 +181,16 @@ static ALWAYS_INLINE void quantize_loop(const char *src, Py_ssize_t count, int s
 }
 
 /* Native byte order out. */
-HOT_LOOP static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+HOT_LOOP WIRE_UNUSED_OK static void quantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
     quantize_loop(src, count, shift, dst, 0);
 }
 
 /* The other byte order out. */
-HOT_LOOP static void quantize_f32_swapped(const char *src, Py_ssize_t count, int shift, char *dst) {
+HOT_LOOP WIRE_UNUSED_OK static void quantize_f32_swapped(const char *src, Py_ssize_t count, int shift, char *dst) {
     quantize_loop(src, count, shift, dst, 1);
 }
 
-static void quantize_f32(const char *src, Py_ssize_t count, int shift, char *dst, int big) {
+WIRE_UNUSED_OK static void quantize_f32(const char *src, Py_ssize_t count, int shift, char *dst, int big) {
     if (big == PY_BIG_ENDIAN) {
         quantize_f32_native(src, count, shift, dst);
     } else {
@@ -216,26 +223,77 @@ static ALWAYS_INLINE int dequantize_loop(const char *src, Py_ssize_t count, int 
 }
 
 /* Native byte order in. */
-HOT_LOOP static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
+HOT_LOOP WIRE_UNUSED_OK static int dequantize_f32_native(const char *src, Py_ssize_t count, int shift, char *dst) {
     return dequantize_loop(src, count, shift, dst, 0);
 }
 
 /* The other byte order in. */
-HOT_LOOP static int dequantize_f32_swapped(const char *src, Py_ssize_t count, int shift, char *dst) {
+HOT_LOOP WIRE_UNUSED_OK static int dequantize_f32_swapped(const char *src, Py_ssize_t count, int shift, char *dst) {
     return dequantize_loop(src, count, shift, dst, 1);
 }
 
-static int dequantize_f32(const char *src, int src_big, Py_ssize_t count, int shift, char *dst) {
+WIRE_UNUSED_OK static int dequantize_f32(const char *src, int src_big, Py_ssize_t count, int shift, char *dst) {
     return src_big == PY_BIG_ENDIAN ? dequantize_f32_native(src, count, shift, dst)
                                     : dequantize_f32_swapped(src, count, shift, dst);
 }
 
-static void copy_i32(const char *src, int src_big, Py_ssize_t count, char *dst, int dst_big) {
+WIRE_UNUSED_OK static void copy_i32(const char *src, int src_big, Py_ssize_t count, char *dst, int dst_big) {
     if (src_big != dst_big) {
         swap_copy(src, count, dst);
     } else if (src != dst) {
         memmove(dst, src, 4 * (size_t)count);
     }
+}
+
+/* int64 sums of int32 values (the aggregator's slot registers): add `count` wire
+ * values into `acc`, or overwrite it with them (`first`, a round's first packet). */
+static ALWAYS_INLINE void accumulate_loop(const char *src, Py_ssize_t count, char *acc, int first,
+                                          const int swap) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int64_t v = load_i32_as(src, i, swap);
+        /* unsigned: a sum past int64 (impossible from int32 packets) wraps instead of UB */
+        int64_t a = first ? v : (int64_t)((uint64_t)load_i64(acc, i) + (uint64_t)v);
+        memcpy(acc + 8 * i, &a, 8);
+    }
+}
+
+HOT_LOOP WIRE_UNUSED_OK static void accumulate_native(const char *src, Py_ssize_t count, char *acc, int first) {
+    accumulate_loop(src, count, acc, first, 0);
+}
+
+HOT_LOOP WIRE_UNUSED_OK static void accumulate_swapped(const char *src, Py_ssize_t count, char *acc, int first) {
+    accumulate_loop(src, count, acc, first, 1);
+}
+
+WIRE_UNUSED_OK static void accumulate(const char *src, int src_big, Py_ssize_t count, char *acc, int first) {
+    if (src_big == PY_BIG_ENDIAN) {
+        accumulate_native(src, count, acc, first);
+    } else {
+        accumulate_swapped(src, count, acc, first);
+    }
+}
+
+/* Returns whether some sum is outside int32. */
+static ALWAYS_INLINE int write_sums_loop(const char *acc, Py_ssize_t count, char *dst, const int swap) {
+    uint64_t outside = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        uint64_t a = (uint64_t)load_i64(acc, i);
+        outside |= (a + 0x80000000u) >> 32; /* non-zero unless INT32_MIN <= a <= INT32_MAX */
+        store_i32(dst, i, (int32_t)(uint32_t)a, swap); /* low 32 bits, as numpy's unsafe cast */
+    }
+    return outside != 0;
+}
+
+HOT_LOOP WIRE_UNUSED_OK static int write_sums_native(const char *acc, Py_ssize_t count, char *dst) {
+    return write_sums_loop(acc, count, dst, 0);
+}
+
+HOT_LOOP WIRE_UNUSED_OK static int write_sums_swapped(const char *acc, Py_ssize_t count, char *dst) {
+    return write_sums_loop(acc, count, dst, 1);
+}
+
+WIRE_UNUSED_OK static int write_sums(const char *acc, Py_ssize_t count, char *dst, int big) {
+    return big == PY_BIG_ENDIAN ? write_sums_native(acc, count, dst) : write_sums_swapped(acc, count, dst);
 }
 
 #endif /* P4REDUCE_WIRE_H */
