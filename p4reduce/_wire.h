@@ -191,11 +191,7 @@ HOT_LOOP WIRE_UNUSED_OK static void quantize_f32_swapped(const char *src, Py_ssi
 }
 
 WIRE_UNUSED_OK static void quantize_f32(const char *src, Py_ssize_t count, int shift, char *dst, int big) {
-    if (big == PY_BIG_ENDIAN) {
-        quantize_f32_native(src, count, shift, dst);
-    } else {
-        quantize_f32_swapped(src, count, shift, dst);
-    }
+    (big == PY_BIG_ENDIAN ? quantize_f32_native : quantize_f32_swapped)(src, count, shift, dst);
 }
 
 /* Returns whether some result is not finite. */
@@ -266,11 +262,7 @@ HOT_LOOP WIRE_UNUSED_OK static void accumulate_swapped(const char *src, Py_ssize
 }
 
 WIRE_UNUSED_OK static void accumulate(const char *src, int src_big, Py_ssize_t count, char *acc, int first) {
-    if (src_big == PY_BIG_ENDIAN) {
-        accumulate_native(src, count, acc, first);
-    } else {
-        accumulate_swapped(src, count, acc, first);
-    }
+    (src_big == PY_BIG_ENDIAN ? accumulate_native : accumulate_swapped)(src, count, acc, first);
 }
 
 /* Returns whether some sum is outside int32. */
