@@ -36,20 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <netinet/udp.h>
 
+#include "_udp.h"  /* UDP GSO and GRO */
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
-
-/* UDP GSO (Linux >= 4.18) and GRO (>= 5.0); older headers lack the names. */
-#ifndef SOL_UDP
-#define SOL_UDP 17
-#endif
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
 
 #define ABI_VERSION 2 /* p4reduce/aggregator/native.py refuses a build of another version */
 
@@ -79,10 +68,6 @@
 #define RECV_BUF 65536
 #define STREAMS_DONE_KEPT 4      /* epochs whose stream count is remembered (as engine.py) */
 #define END_KEY (((uint64_t)NONE_BLOCK << 8) | 255u)
-#define RCTL_LEN 64              /* control buffer per received message (the UDP_GRO cmsg) */
-#define SCTL_LEN CMSG_SPACE(sizeof(uint16_t)) /* per sent message (UDP_SEGMENT) */
-#define GSO_MAX_SEGS 64          /* UDP_MAX_SEGMENTS of kernels before 6.9 (later ones: 128) */
-#define GSO_MAX_BYTES 65507      /* one IPv4 datagram's UDP payload */
 
 /* ---------------------------------------------------------------------------
  * Counters: the Python engine's names and meanings (p4reduce.aggregator.engine).
@@ -496,17 +481,7 @@ static void send_queue(Core *c, int fd) {
                 c->siovs[iv].iov_len = c->pkts[p].len;
                 iv++;
             }
-        if (g->nseg > 1) {
-            struct cmsghdr *cm = (struct cmsghdr *)(c->sctl + (size_t)m * SCTL_LEN);
-            memset(cm, 0, SCTL_LEN);
-            cm->cmsg_level = SOL_UDP;
-            cm->cmsg_type = UDP_SEGMENT;
-            cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-            uint16_t seg = (uint16_t)g->seg;
-            memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
-            mh->msg_hdr.msg_control = cm;
-            mh->msg_hdr.msg_controllen = SCTL_LEN;
-        }
+        if (g->nseg > 1) udp_set_segment(&mh->msg_hdr, c->sctl + (size_t)m * SCTL_LEN, (uint16_t)g->seg);
     }
     uint32_t done = 0;
     while (done < nm) {
@@ -524,8 +499,7 @@ static void send_queue(Core *c, int fd) {
         int err = sent < 0 ? errno : 0;
         if (sent < 0 && err == EINTR) continue;
         gmsg_t *g = &c->gmsgs[done];
-        if (g->nseg > 1 && (err == EIO || err == EINVAL || err == EMSGSIZE || err == EOPNOTSUPP ||
-                            err == ENOPROTOOPT)) {
+        if (g->nseg > 1 && udp_gso_refused(err)) {
             /* The kernel would not segment it (a route whose device lacks checksum offload:
              * EIO; a segment over the path MTU: EINVAL): the same datagrams one by one. */
             io_add(c, IO_GSO_FALLBACKS, 1);
@@ -1449,15 +1423,7 @@ static PyObject *Core_recv(Core *self, PyObject *arg) {
     self->phase = 0;
     uint64_t datagrams = 0;
     for (int i = 0; i < self->rn; i++) {
-        struct msghdr *h = &self->rmsgs[i].msg_hdr;
-        uint32_t seg = 0;
-        /* Always parsed: a socket with UDP_GRO on (whoever set it) may coalesce. */
-        for (struct cmsghdr *cm = CMSG_FIRSTHDR(h); cm; cm = CMSG_NXTHDR(h, cm))
-            if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO && cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
-                int v;
-                memcpy(&v, CMSG_DATA(cm), sizeof(v));
-                seg = v > 0 ? (uint32_t)v : 0;
-            }
+        const uint32_t seg = udp_gro_segment(&self->rmsgs[i].msg_hdr);
         self->rlen[i] = self->rmsgs[i].msg_len;
         self->rseg[i] = seg;
         self->rip[i] = self->rnames[i].sin_addr.s_addr;

@@ -1,16 +1,17 @@
 """UDP front end of the software aggregator."""
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import selectors
 import socket
 import threading
-from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
+# (SOL_UDP, UDP_GRO and UDP_SEGMENT re-exported: tests and benchmarks import them from here)
+from p4reduce.transport.udp_offload import (SOL_UDP, UDP_GRO, UDP_SEGMENT, UdpOffload,  # noqa: F401
+                                            probe_udp_offload)
 from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.aggregator.config import JobSpec
@@ -21,40 +22,6 @@ from p4reduce.aggregator.relay import UPSTREAM
 log = logging.getLogger(__name__)
 SOCKET_BUFFER_BYTES = 8 << 20
 MAX_DATAGRAM = 65535
-SOL_UDP, UDP_SEGMENT, UDP_GRO = 17, 103, 104  # <linux/udp.h> (Python names them only from 3.12)
-
-
-@dataclass(frozen=True)
-class UdpOffload:
-    """Which batched I/O a server uses besides recvmmsg/sendmmsg: UDP GSO on the send side
-    (each worker's run of equal-size datagrams handed to the kernel as one buffer), UDP GRO
-    on the receive side (a buffer of equal-size datagrams split back by the native core).
-    `why_not` says, per feature that is off, why (absent in the kernel, turned off, Python
-    engine). Off is not an error: the native core runs either way."""
-    gso: bool
-    gro: bool
-    why_not: dict[str, str] = field(default_factory=dict)
-
-    def describe(self) -> str:
-        return ", ".join(f"UDP {name.upper()} " + ("on" if on else f"off ({self.why_not[name]})")
-                         for name, on in (("gso", self.gso), ("gro", self.gro)))
-
-
-def probe_udp_offload(sock: socket.socket, enable: bool = True) -> UdpOffload:
-    """Turns UDP GRO on for `sock` and checks that the kernel knows UDP_SEGMENT (Linux >= 5.0
-    and 4.18); with `enable` False, leaves both off."""
-    if not enable:
-        return UdpOffload(False, False, {"gso": "turned off", "gro": "turned off"})
-    why_not: dict[str, str] = {}
-    try:  # 0: no default segment size; each sendmmsg message names its own
-        sock.setsockopt(SOL_UDP, UDP_SEGMENT, 0)
-    except OSError as exc:
-        why_not["gso"] = f"the kernel has no UDP_SEGMENT: {os.strerror(exc.errno or errno.ENOPROTOOPT)}"
-    try:
-        sock.setsockopt(SOL_UDP, UDP_GRO, 1)
-    except OSError as exc:
-        why_not["gro"] = f"the kernel has no UDP_GRO: {os.strerror(exc.errno or errno.ENOPROTOOPT)}"
-    return UdpOffload("gso" not in why_not, "gro" not in why_not, why_not)
 
 
 class AggregatorServer:
@@ -87,7 +54,7 @@ class AggregatorServer:
             self.udp_offload = probe_udp_offload(self._sock, udp_offload)
             self.engine.core.set_gso(self.udp_offload.gso)
         else:  # BatchReceiver/BatchSender move datagram by datagram
-            self.udp_offload = UdpOffload(False, False, {"gso": "Python engine", "gro": "Python engine"})
+            self.udp_offload = UdpOffload.off("Python engine")
         log.debug("aggregator on %s:%d: %s", *self.address, self.udp_offload.describe())
         # Parents of leaf jobs, resolved once (only they may send RESULTs to this server).
         self._upstream_of = {j.job_id: (socket.gethostbyname(j.upstream.host), j.upstream.port)
