@@ -43,6 +43,12 @@ class AllreduceStats:
     retransmissions: int = 0
     queries: int = 0
     ignored_packets: int = 0
+    # UDP offload (native engine): UDP_SEGMENT buffers sent and the datagrams they carried,
+    # UDP_GRO buffers received and the datagrams they carried
+    gso_sends: int = 0
+    gso_segments: int = 0
+    gro_buffers: int = 0
+    gro_segments: int = 0
     seconds: float = 0.0
     per_slot_retries: dict[int, int] = field(default_factory=dict)
 
@@ -57,7 +63,8 @@ class AllreduceStats:
     def accumulate(self, other: AllreduceStats) -> None:
         """Add `other`'s counts and time to these (totals over many allreduces)."""
         for name in ("elements", "blocks", "nonzero_blocks", "packets_sent", "packets_received",
-                     "payload_bytes_sent", "payload_bytes_received", "retransmissions", "queries", "ignored_packets", "seconds"):
+                     "payload_bytes_sent", "payload_bytes_received", "retransmissions", "queries", "ignored_packets",
+                     "gso_sends", "gso_segments", "gro_buffers", "gro_segments", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for slot, retries in other.per_slot_retries.items():
             self.per_slot_retries[slot] = self.per_slot_retries.get(slot, 0) + retries
@@ -65,7 +72,9 @@ class AllreduceStats:
 
 class HostAgent:
     """One worker's endpoint. Call `allreduce` the same number of times, with
-    tensors of the same shape, on every worker of the job."""
+    tensors of the same shape, on every worker of the job.
+
+    `udp_offload` says whether the native engine uses UDP GSO and GRO (and why not)."""
 
     def __init__(self, config: WorkerConfig) -> None:
         self.config = config
@@ -74,6 +83,11 @@ class HostAgent:
             for address in config.endpoints:
                 self._endpoints.append(Endpoint(address, config.bind))
             self._group_sock = self._join_group(config.group) if config.group else None
+            receiving = [e.sock for e in self._endpoints]
+            if self._group_sock is not None:
+                receiving.append(self._group_sock)
+            # Before anything is received: a socket's GRO must suit the engine that reads it.
+            self.udp_offload = fastpath.probe_offload(config, receiving)
         except BaseException:
             self.close()
             raise

@@ -43,6 +43,11 @@ class WorkerConfig:
     # (hostagent/stream.py, the readable reference it is tested against). Default: the
     # environment variable P4REDUCE_WORKER_ENGINE, else "native".
     engine: str = field(default_factory=lambda: os.environ.get("P4REDUCE_WORKER_ENGINE", "native"))
+    # UDP GSO and GRO on the native engine where the kernel has them: each aggregator's run
+    # of equal-size datagrams goes to the kernel as one buffer, and the agent's sockets may
+    # hand over several results as one (split in C). Fewer system calls with MTU-sized
+    # datagrams; False turns both off (the Python engine never uses them).
+    udp_offload: bool = True
 
     @property
     def endpoints(self) -> tuple[tuple[str, int], ...]:

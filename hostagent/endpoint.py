@@ -13,6 +13,7 @@ import time
 from typing import Callable
 
 from p4reduce.protocol import AggHeader, MalformedPacket
+from p4reduce.protocol.framing import split_datagram
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 
 SOCKET_BUFFER_BYTES = 8 << 20
@@ -62,12 +63,25 @@ class Endpoint:
                     break
                 try:
                     n = self.sock.recv_into(buf)
-                    h = AggHeader.unpack(memoryview(buf)[:n])
-                except (BlockingIOError, ConnectionRefusedError, MalformedPacket):
+                except (BlockingIOError, ConnectionRefusedError):
                     continue
-                if accept(h, bytes(buf[:n])):
-                    return h
+                if (answer := _accepted(memoryview(buf)[:n], accept)) is not None:
+                    return answer
         return None
 
     def close(self) -> None:
         self.sock.close()
+
+
+def _accepted(buffer: memoryview, accept: Callable[[AggHeader, bytes], bool]) -> AggHeader | None:
+    """The first packet of a received buffer that `accept`s. Every packet is looked at: with
+    UDP GRO on (the native engine's sockets) one buffer may carry several datagrams, such as
+    the answers to a JOIN sent twice."""
+    for packet in split_datagram(buffer)[0]:
+        try:
+            h = AggHeader.unpack(packet)
+        except MalformedPacket:
+            continue
+        if accept(h, bytes(packet)):
+            return h
+    return None

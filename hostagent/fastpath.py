@@ -8,12 +8,20 @@ of streams in flight (hostagent/window.py), the RTO estimator fed with the
 latencies of clean rounds (hostagent/rto.py), timer expiry (retransmission,
 QUERY, AllreduceTimeout) and the exceptions, the same as the Python engine's.
 
+Where the kernel has them (and WorkerConfig(udp_offload) leaves them on), the C side
+uses UDP GSO and GRO: each aggregator's run of equal-size datagrams goes as one
+UDP_SEGMENT buffer, and a coalesced buffer of results is split back into its datagrams
+(probe_offload turns GRO on for the agent's sockets; AllreduceStats counts both).
+
 Select the engine with WorkerConfig(engine="native" | "python") or the
 environment variable P4REDUCE_WORKER_ENGINE; the Python engine is the readable
 reference the native one is tested against (tests/test_native_worker.py).
 """
 from __future__ import annotations
 
+import dataclasses
+import logging
+import os
 import socket
 import time
 from types import SimpleNamespace
@@ -25,18 +33,34 @@ from p4reduce._native_worker import Failed, Run
 from p4reduce.hostagent.errors import JobFailed
 from p4reduce.hostagent.stream import ProtocolError
 from p4reduce.protocol import Mode
+from p4reduce.transport.udp_offload import UdpOffload, probe_udp_offload
 
 if TYPE_CHECKING:
     from p4reduce.hostagent.agent import AllreduceStats, HostAgent
     from p4reduce.hostagent.blocks import BlockPlan
+    from p4reduce.hostagent.config import WorkerConfig
+
+log = logging.getLogger(__name__)
 
 POLL_MAX_WAIT = 1.0  # seconds a poll may block at most (timers bound it anyway)
 _COUNTS = ("packets_received", "payload_bytes_received", "ignored_packets", "packets_sent",
-           "payload_bytes_sent", "retransmissions", "queries")
+           "payload_bytes_sent", "retransmissions", "queries", "gso_sends", "gso_segments", "gro_buffers",
+           "gro_segments")
 
 
 def _peer(address: tuple[str, int]) -> tuple[int, int]:
     return int.from_bytes(socket.inet_aton(address[0]), "big"), address[1]
+
+
+def probe_offload(cfg: WorkerConfig, sockets: list[socket.socket]) -> UdpOffload:
+    """UDP GSO and GRO for the agent's native engine where the kernel has them, GRO turned on
+    for each of its receiving `sockets`. Off for the Python engine (its receivers take a
+    buffer as one datagram: GRO must stay off) and with WorkerConfig(udp_offload=False)."""
+    if cfg.engine != "native":
+        return UdpOffload.off("Python engine")
+    probes = [probe_udp_offload(s, cfg.udp_offload) for s in sockets]
+    return UdpOffload(all(p.gso for p in probes), all(p.gro for p in probes),
+                      {k: v for p in probes for k, v in p.why_not.items()})
 
 
 def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag: int, *,
@@ -56,7 +80,18 @@ def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag
                rounds=agent._rounds[:plan.num_streams], sessions=[e.session or 0 for e in endpoints],
                limits=[e.pack_up_to for e in endpoints],
                send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints], receivers=receivers,
-               first_block=first_block, shard_blocks=shard_blocks)
+               first_block=first_block, shard_blocks=shard_blocks, gso=agent.udp_offload.gso)
+
+
+def note_gso_refused(agent: HostAgent, run: Run) -> None:
+    """The kernel refused a UDP_SEGMENT send during `run` (which then sent the datagrams one
+    by one): GSO stays off for the agent's later allreduces, which would fail the same way."""
+    if run.gso_errno and agent.udp_offload.gso:
+        why = f"the kernel refused a segmented send: {os.strerror(run.gso_errno)}"
+        agent.udp_offload = dataclasses.replace(agent.udp_offload, gso=False,
+                                                why_not={**agent.udp_offload.why_not, "gso": why})
+        log.info("job %d worker %d: UDP GSO turned off (%s); the datagrams go one by one",
+                 agent.config.job_id, agent.config.worker_id, why)
 
 
 def stream_view(run: Run, index: int) -> SimpleNamespace:
@@ -125,4 +160,5 @@ def run_allreduce(agent: HostAgent, run: Run, stats: AllreduceStats) -> None:
         raise python_error(agent, run, failed) from None
     finally:
         add_counters(run, stats)
+        note_gso_refused(agent, run)
 

@@ -23,6 +23,11 @@
  * retransmission (for the RTO estimator and the window). Starting streams
  * (the window), timer expiry and the errors stay Python's decisions and
  * exceptions (hostagent/fastpath.py).
+ *
+ * UDP offload, as p4reduce/_engine.c does it: with Run(gso=True) each endpoint's
+ * run of equal-size datagrams goes as one UDP_SEGMENT message (one by one again,
+ * for good, once the kernel refuses one), and a UDP_GRO buffer received (the agent
+ * turns UDP_GRO on for the native engine's sockets) is split back into its datagrams.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -35,9 +40,10 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "_udp.h" /* UDP GSO and GRO */
 #include "_wire.h"
 
-#define ABI_VERSION 2 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 3 /* p4reduce/_native_worker.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -82,16 +88,26 @@ typedef struct {
     size_t start, len;
 } dgram_t;
 
+/* A sendmmsg message: the queue's datagrams first .. first + nseg - 1 (contiguous in the
+ * buffer), several of them as one UDP_SEGMENT buffer. */
+typedef struct {
+    size_t first, nseg;
+} gmsg_t;
+
 typedef struct { /* one aggregator endpoint's outgoing datagrams */
     int fd;         /* connected socket; -1: kept for take_output() */
     uint32_t limit; /* payload packed up to (0: a packet per datagram) */
     uint32_t session;
+    int gso;        /* merge runs of equal-size datagrams (off for good once the kernel refused) */
     char *buf;
     size_t used, cap;
     dgram_t *dgrams;
     size_t ndgrams, dcap;
+    /* a flush's messages, mcap of each */
     struct mmsghdr *msgs;
     struct iovec *iov;
+    gmsg_t *gmsgs;
+    char *ctl; /* SCTL_LEN bytes per message */
     size_t mcap;
 } out_t;
 
@@ -128,12 +144,17 @@ typedef struct {
     struct mmsghdr *rmsgs;
     struct iovec *riov;
     struct sockaddr_in *rnames;
+    char *rctl; /* their control buffers (the UDP_GRO cmsg) */
     /* what one call produced */
     double *samples;
     size_t nsamples, scap;
     uint32_t finished;
     int float_overflow;
     uint64_t packets_received, payload_bytes_received, ignored_packets, packets_sent, payload_bytes_sent, retransmissions, queries;
+    /* UDP offload: messages sent as UDP_SEGMENT buffers and their datagrams, such messages
+     * sent one datagram at a time instead, GRO buffers received and their datagrams */
+    uint64_t gso_sends, gso_segments, gso_fallbacks, gro_buffers, gro_segments;
+    int gso_errno; /* why the kernel refused a segmented send (GSO then off for that endpoint) */
     int err;
     long long err_code, err_detail, err_epoch;
     char err_msg[256];
@@ -218,37 +239,130 @@ static void fail_job(RunObject *r, long long code, long long detail, long long e
  * Outgoing datagrams
  */
 
-static int out_flush(out_t *o) {
+/* realloc(*p) to n items of `size` bytes; -1 (*p kept) without memory. */
+static int resize(void **p, size_t n, size_t size) {
+    void *q = realloc(*p, n * size);
+    if (!q) {
+        return -1;
+    }
+    *p = q;
+    return 0;
+}
+
+/* Room for a message per queued datagram, the most a flush needs. */
+static int out_room(out_t *o) {
+    if (o->mcap >= o->ndgrams) {
+        return 0;
+    }
+    const size_t n = o->ndgrams * 2;
+    if (resize((void **)&o->msgs, n, sizeof *o->msgs) || resize((void **)&o->iov, n, sizeof *o->iov) ||
+        resize((void **)&o->gmsgs, n, sizeof *o->gmsgs) || resize((void **)&o->ctl, n, SCTL_LEN)) {
+        return -1;
+    }
+    o->mcap = n;
+    return 0;
+}
+
+/* Groups the queue into sendmmsg messages; returns how many. Without GSO each datagram is
+ * one. With GSO a datagram joins the message before it while that stays a UDP_SEGMENT
+ * buffer the kernel takes: every segment of the first one's size but a shorter last, at
+ * most GSO_MAX_SEGS segments and GSO_MAX_BYTES bytes (so the size fits the cmsg's 16 bits). */
+static size_t group_messages(out_t *o) {
+    size_t nm = 0, bytes = 0;
+    for (size_t i = 0; i < o->ndgrams; i++) {
+        const size_t len = o->dgrams[i].len;
+        if (nm && o->gso) {
+            gmsg_t *g = &o->gmsgs[nm - 1];
+            const size_t seg = o->dgrams[g->first].len;
+            if (o->dgrams[i - 1].len == seg && len <= seg && g->nseg < GSO_MAX_SEGS &&
+                bytes + len <= GSO_MAX_BYTES) {
+                g->nseg++;
+                bytes += len;
+                continue;
+            }
+        }
+        o->gmsgs[nm++] = (gmsg_t){i, 1};
+        bytes = len;
+    }
+    return nm;
+}
+
+/* Message m's header: one buffer (out_reserve appends datagrams back to back), with a
+ * UDP_SEGMENT cmsg naming its first datagram's size when it holds several. */
+static void build_message(out_t *o, size_t m) {
+    const gmsg_t *g = &o->gmsgs[m];
+    const dgram_t *first = &o->dgrams[g->first], *last = &o->dgrams[g->first + g->nseg - 1];
+    struct msghdr *h = &o->msgs[m].msg_hdr;
+    memset(&o->msgs[m], 0, sizeof o->msgs[m]);
+    o->iov[m].iov_base = o->buf + first->start;
+    o->iov[m].iov_len = last->start + last->len - first->start;
+    h->msg_iov = &o->iov[m];
+    h->msg_iovlen = 1;
+    if (g->nseg > 1) {
+        udp_set_segment(h, o->ctl + m * SCTL_LEN, (uint16_t)first->len);
+    }
+}
+
+/* Message m's datagrams one by one (the kernel would not segment it); refused ones are
+ * dropped, as in the batch. */
+static void send_each(RunObject *r, out_t *o, size_t m) {
+    const gmsg_t *g = &o->gmsgs[m];
+    for (size_t i = g->first; i < g->first + g->nseg; i++) {
+        ssize_t n;
+        do {
+            n = send(o->fd, o->buf + o->dgrams[i].start, o->dgrams[i].len, 0);
+        } while (n < 0 && errno == EINTR);
+    }
+    r->gso_fallbacks++;
+}
+
+static void count_gso(RunObject *r, const out_t *o, size_t from, size_t to) {
+    for (size_t m = from; m < to; m++) {
+        if (o->gmsgs[m].nseg > 1) {
+            r->gso_sends++;
+            r->gso_segments += o->gmsgs[m].nseg;
+        }
+    }
+}
+
+static int out_flush(RunObject *r, out_t *o) {
     if (o->fd < 0 || !o->ndgrams) {
         return 0;
     }
-    if (o->mcap < o->ndgrams) {
-        size_t n = o->ndgrams * 2;
-        struct mmsghdr *m = realloc(o->msgs, n * sizeof *m);
-        if (!m) {
-            return -1;
-        }
-        o->msgs = m;
-        struct iovec *v = realloc(o->iov, n * sizeof *v);
-        if (!v) {
-            return -1;
-        }
-        o->iov = v;
-        o->mcap = n;
+    if (out_room(o) < 0) {
+        return -1;
     }
-    for (size_t i = 0; i < o->ndgrams; i++) {
-        o->iov[i].iov_base = o->buf + o->dgrams[i].start;
-        o->iov[i].iov_len = o->dgrams[i].len;
-        memset(&o->msgs[i], 0, sizeof o->msgs[i]);
-        o->msgs[i].msg_hdr.msg_iov = &o->iov[i];
-        o->msgs[i].msg_hdr.msg_iovlen = 1;
+    const size_t nm = group_messages(o);
+    for (size_t m = 0; m < nm; m++) {
+        build_message(o, m);
     }
     size_t done = 0;
-    while (done < o->ndgrams) {
-        int sent = sendmmsg(o->fd, o->msgs + done, (unsigned)(o->ndgrams - done), 0);
-        /* A refused datagram (full buffer, aggregator not up yet) is skipped: the
-         * retransmission timers cover it, as BatchSender.flush does. */
-        done += sent <= 0 ? 1 : (size_t)sent;
+    while (done < nm) {
+        const int segmented = o->gmsgs[done].nseg > 1;
+        if (segmented && !o->gso) { /* grouped before the kernel refused one this flush */
+            send_each(r, o, done++);
+            continue;
+        }
+        const int sent = sendmmsg(o->fd, o->msgs + done, (unsigned)(nm - done), 0);
+        if (sent > 0) {
+            count_gso(r, o, done, done + (size_t)sent);
+            done += (size_t)sent;
+            continue;
+        }
+        const int err = sent < 0 ? errno : 0;
+        if (err == EINTR) {
+            continue;
+        }
+        if (segmented && udp_gso_refused(err)) {
+            o->gso = 0; /* for good: the next flushes would fail the same way */
+            if (!r->gso_errno) {
+                r->gso_errno = err;
+            }
+            send_each(r, o, done);
+        }
+        /* Else a refused message (full buffer, aggregator not up yet) is skipped: the
+         * retransmission timers cover its datagrams, as BatchSender.flush does. */
+        done++;
     }
     o->used = 0;
     o->ndgrams = 0;
@@ -340,7 +454,7 @@ static int emit(RunObject *r, stream_t *s, int kind) {
     }
     r->packets_sent++;
     r->payload_bytes_sent += size;
-    if (o->fd >= 0 && o->used >= FLUSH_BYTES && out_flush(o) < 0) {
+    if (o->fd >= 0 && o->used >= FLUSH_BYTES && out_flush(r, o) < 0) {
         r->err = ERR_MEMORY;
         return -1;
     }
@@ -349,7 +463,7 @@ static int emit(RunObject *r, stream_t *s, int kind) {
 
 static int flush_all(RunObject *r) {
     for (int i = 0; i < r->nouts; i++) {
-        if (out_flush(&r->outs[i]) < 0) {
+        if (out_flush(r, &r->outs[i]) < 0) {
             r->err = ERR_MEMORY;
             return -1;
         }
@@ -539,6 +653,24 @@ static int process_datagram(RunObject *r, const in_t *in, const unsigned char *d
     return 0;
 }
 
+/* A received buffer: one datagram, or (seg > 0) a UDP_GRO buffer of datagrams of `seg`
+ * bytes, the last one possibly shorter, each handled as if it had come alone. */
+static int process_buffer(RunObject *r, const in_t *in, const unsigned char *d, size_t len, size_t seg,
+                          uint32_t ip, uint16_t port, double now, double rto) {
+    if (!seg || len <= seg) {
+        return process_datagram(r, in, d, len, ip, port, now, rto);
+    }
+    r->gro_buffers++;
+    r->gro_segments += (len + seg - 1) / seg;
+    for (size_t off = 0; off < len; off += seg) {
+        const size_t n = len - off < seg ? len - off : seg;
+        if (process_datagram(r, in, d + off, n, ip, port, now, rto) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------------------
  * Python methods
  */
@@ -627,7 +759,8 @@ static PyObject *Run_start(RunObject *r, PyObject *args) {
 
 PyDoc_STRVAR(feed_doc,
 "feed(receiver, datagrams, now, rto, /)\n--\n\n"
-"Handle `datagrams` (a list of (bytes-like, (host, port))) as if the agent's\n"
+"Handle `datagrams` (a list of (bytes-like, (host, port)[, GRO segment size]);\n"
+"with a segment size, a buffer split as a UDP_GRO one is) as if the agent's\n"
 "receiver number `receiver` had received them at `now`. Returns (streams\n"
 "finished, latencies of rounds completed without retransmission as bytes of\n"
 "native float64); replies are\n"
@@ -650,8 +783,9 @@ static PyObject *Run_feed(RunObject *r, PyObject *args) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list) && r->err == ERR_NONE; i++) {
         const char *host;
         int port;
+        Py_ssize_t seg = 0;
         Py_buffer view;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "y*(si)", &view, &host, &port)) {
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "y*(si)|n", &view, &host, &port, &seg)) {
             r->busy = 0;
             return NULL;
         }
@@ -662,8 +796,8 @@ static PyObject *Run_feed(RunObject *r, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "not an IPv4 address: %s", host);
             return NULL;
         }
-        process_datagram(r, &r->ins[receiver], view.buf, (size_t)view.len, ntohl(a.s_addr), (uint16_t)port,
-                         now, rto);
+        process_buffer(r, &r->ins[receiver], view.buf, (size_t)view.len, seg > 0 ? (size_t)seg : 0,
+                       ntohl(a.s_addr), (uint16_t)port, now, rto);
         PyBuffer_Release(&view);
     }
     return call_result(r);
@@ -688,7 +822,8 @@ static int ensure_recv(RunObject *r) {
     r->rmsgs = calloc(RECV_BATCH, sizeof *r->rmsgs);
     r->riov = calloc(RECV_BATCH, sizeof *r->riov);
     r->rnames = calloc(RECV_BATCH, sizeof *r->rnames);
-    if (!r->rbuf || !r->pfds || !r->rmsgs || !r->riov || !r->rnames) {
+    r->rctl = malloc((size_t)RECV_BATCH * RCTL_LEN);
+    if (!r->rbuf || !r->pfds || !r->rmsgs || !r->riov || !r->rnames || !r->rctl) {
         PyErr_NoMemory();
         return -1;
     }
@@ -726,8 +861,10 @@ static void poll_nogil(RunObject *r, double wait, double rto) {
         if (!fds[i].revents) {
             continue;
         }
-        for (int k = 0; k < RECV_BATCH; k++) {
+        for (int k = 0; k < RECV_BATCH; k++) { /* (the kernel shrinks both to what it wrote) */
             r->rmsgs[k].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+            r->rmsgs[k].msg_hdr.msg_control = r->rctl + (size_t)k * RCTL_LEN;
+            r->rmsgs[k].msg_hdr.msg_controllen = RCTL_LEN;
         }
         int n = recvmmsg(fds[i].fd, r->rmsgs, RECV_BATCH, MSG_DONTWAIT, NULL);
         if (n < 0) {
@@ -741,8 +878,9 @@ static void poll_nogil(RunObject *r, double wait, double rto) {
         const double now = monotonic();
         for (int k = 0; k < n && r->err == ERR_NONE; k++) {
             const struct sockaddr_in *sa = &r->rnames[k];
-            process_datagram(r, &r->ins[i], (const unsigned char *)r->riov[k].iov_base, r->rmsgs[k].msg_len,
-                             ntohl(sa->sin_addr.s_addr), ntohs(sa->sin_port), now, rto);
+            process_buffer(r, &r->ins[i], (const unsigned char *)r->riov[k].iov_base, r->rmsgs[k].msg_len,
+                           udp_gro_segment(&r->rmsgs[k].msg_hdr), ntohl(sa->sin_addr.s_addr), ntohs(sa->sin_port),
+                           now, rto);
         }
     }
     if (r->err == ERR_NONE) {
@@ -941,8 +1079,8 @@ static PyObject *Run_rounds(RunObject *r, PyObject *unused) {
     return list;
 }
 
-static PyObject *Run_counters(RunObject *r, PyObject *unused) {
-    (void)unused;
+/* {slot: timer expiries of this allreduce} of the streams that had any. */
+static PyObject *per_slot_retries(const RunObject *r) {
     PyObject *per_slot = PyDict_New();
     if (!per_slot) {
         return NULL;
@@ -961,13 +1099,39 @@ static PyObject *Run_counters(RunObject *r, PyObject *unused) {
             Py_DECREF(v);
         }
     }
-    return Py_BuildValue("{sKsKsKsKsKsKsKsN}", "packets_received", (unsigned long long)r->packets_received,
-                         "payload_bytes_received", (unsigned long long)r->payload_bytes_received,
-                         "ignored_packets", (unsigned long long)r->ignored_packets, "packets_sent",
-                         (unsigned long long)r->packets_sent, "payload_bytes_sent",
-                         (unsigned long long)r->payload_bytes_sent, "retransmissions",
-                         (unsigned long long)r->retransmissions, "queries", (unsigned long long)r->queries,
-                         "per_slot_retries", per_slot);
+    return per_slot;
+}
+
+static PyObject *Run_counters(RunObject *r, PyObject *unused) {
+    (void)unused;
+    const struct {
+        const char *name;
+        uint64_t value;
+    } counts[] = {
+        {"packets_received", r->packets_received}, {"payload_bytes_received", r->payload_bytes_received},
+        {"ignored_packets", r->ignored_packets},   {"packets_sent", r->packets_sent},
+        {"payload_bytes_sent", r->payload_bytes_sent}, {"retransmissions", r->retransmissions},
+        {"queries", r->queries},                   {"gso_sends", r->gso_sends},
+        {"gso_segments", r->gso_segments},         {"gso_fallbacks", r->gso_fallbacks},
+        {"gro_buffers", r->gro_buffers},           {"gro_segments", r->gro_segments},
+    };
+    PyObject *d = PyDict_New(), *per_slot = d ? per_slot_retries(r) : NULL;
+    if (!per_slot || PyDict_SetItemString(d, "per_slot_retries", per_slot) < 0) {
+        Py_XDECREF(per_slot);
+        Py_XDECREF(d);
+        return NULL;
+    }
+    Py_DECREF(per_slot);
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(counts[i].value);
+        if (!v || PyDict_SetItemString(d, counts[i].name, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return d;
 }
 
 static PyObject *Run_get_active(RunObject *r, void *c) {
@@ -981,6 +1145,10 @@ static PyObject *Run_get_waiting(RunObject *r, void *c) {
 static PyObject *Run_get_unfinished(RunObject *r, void *c) {
     (void)c;
     return PyLong_FromUnsignedLong(r->unfinished);
+}
+static PyObject *Run_get_gso_errno(RunObject *r, void *c) {
+    (void)c;
+    return PyLong_FromLong(r->gso_errno);
 }
 static PyObject *Run_get_float_overflow(RunObject *r, void *c) {
     (void)c;
@@ -1011,6 +1179,8 @@ static void Run_dealloc(RunObject *r) {
         free(r->outs[i].dgrams);
         free(r->outs[i].msgs);
         free(r->outs[i].iov);
+        free(r->outs[i].gmsgs);
+        free(r->outs[i].ctl);
     }
     free(r->outs);
     for (int i = 0; i < r->nins; i++) {
@@ -1022,6 +1192,7 @@ static void Run_dealloc(RunObject *r) {
     free(r->rmsgs);
     free(r->riov);
     free(r->rnames);
+    free(r->rctl);
     free(r->samples);
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
@@ -1073,15 +1244,15 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tensor", "out", "nonzero", "exps", "job_id", "worker_id", "num_workers",
                              "block_size", "num_slots", "slot_base", "dense", "epoch", "fingerprint",
                              "rounds", "sessions", "limits", "send_fds", "receivers", "first_block",
-                             "shard_blocks", NULL};
+                             "shard_blocks", "gso", NULL};
     PyObject *tensor, *out, *nonzero, *exps, *rounds, *sessions, *limits, *send_fds, *receivers;
     unsigned job_id, worker_id, num_workers, block_size, num_slots, slot_base, epoch, fp;
     unsigned first_block = 0, shard_blocks = 0;
-    int dense;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|II:Run", kwlist, &tensor, &out, &nonzero,
+    int dense, gso = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIp:Run", kwlist, &tensor, &out, &nonzero,
                                      &exps, &job_id, &worker_id, &num_workers, &block_size, &num_slots,
                                      &slot_base, &dense, &epoch, &fp, &rounds, &sessions, &limits, &send_fds,
-                                     &receivers, &first_block, &shard_blocks)) {
+                                     &receivers, &first_block, &shard_blocks, &gso)) {
         return NULL;
     }
     if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > 0x8000 || job_id > 0xffff ||
@@ -1151,6 +1322,7 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         o->session = (uint32_t)session;
         o->limit = limit > 0 ? (uint32_t)limit : 0;
         o->fd = (int)fd;
+        o->gso = gso;
         o->cap = FLUSH_BYTES + HEADER_LEN + 4 * (size_t)block_size;
         o->buf = malloc(o->cap);
         if (!o->buf) {
@@ -1228,7 +1400,9 @@ static PyMethodDef Run_methods[] = {
     {"stream", (PyCFunction)Run_stream, METH_O, stream_doc},
     {"rounds", (PyCFunction)Run_rounds, METH_NOARGS, "rounds()\n--\n\nEach stream's slot round counter."},
     {"counters", (PyCFunction)Run_counters, METH_NOARGS,
-     "counters()\n--\n\nAllreduceStats' counts so far, as a dict (per_slot_retries: {slot: expiries})."},
+     "counters()\n--\n\nAllreduceStats' counts so far, as a dict (per_slot_retries: {slot: expiries}),\n"
+     "and the UDP offload's: gso_sends/gso_segments (UDP_SEGMENT messages, their datagrams),\n"
+     "gso_fallbacks (such messages sent datagram by datagram), gro_buffers/gro_segments."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1238,13 +1412,15 @@ static PyGetSetDef Run_getset[] = {
     {"unfinished", (getter)Run_get_unfinished, NULL, "streams not finished", NULL},
     {"overflow", (getter)Run_get_overflow, NULL, "some RESULT was flagged OVERFLOW", NULL},
     {"float_overflow", (getter)Run_get_float_overflow, NULL, "some float32 sum is Inf", NULL},
+    {"gso_errno", (getter)Run_get_gso_errno, NULL,
+     "why the kernel refused a UDP_SEGMENT send (GSO then off for that endpoint); 0: it never did", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 PyDoc_STRVAR(Run_doc,
 "Run(tensor, out, nonzero, exps, *, job_id, worker_id, num_workers, block_size,\n"
 "    num_slots, slot_base, dense, epoch, fingerprint, rounds, sessions, limits,\n"
-"    send_fds, receivers)\n--\n\n"
+"    send_fds, receivers, first_block=0, shard_blocks=0, gso=False)\n--\n\n"
 "The streams of one allreduce. `tensor`, `out`: flat float32 or int32 (may be the\n"
 "same array); `nonzero`, `exps`: BlockPlan's per-block flags and exponent bytes;\n"
 "`num_workers`: what fixed point scales by; `rounds`: each used stream's slot\n"
@@ -1252,7 +1428,10 @@ PyDoc_STRVAR(Run_doc,
 "agreed datagram payload size (0: a packet per datagram) and its connected\n"
 "socket's fd (-1: datagrams stay queued for take_output()); `receivers`: a\n"
 "(fd, [(IPv4 as int, port), ...]) per socket results arrive on, with the sources\n"
-"it accepts (fd -1: only feed() uses it).");
+"it accepts (fd -1: only feed() uses it). `gso`: send each endpoint's runs of\n"
+"equal-size datagrams as UDP_SEGMENT messages (off for good on an endpoint\n"
+"where the kernel refuses one). Received UDP_GRO buffers are split whenever a\n"
+"socket has UDP_GRO on.");
 
 static PyTypeObject RunType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "p4reduce._worker.Run",
