@@ -127,3 +127,15 @@ def test_aggregator_and_workers_as_separate_processes(tmp_path, engine):
     for result in results:
         np.testing.assert_array_equal(result, expected)
     assert '"completed"' in agg.stdout.read()
+
+
+@pytest.mark.parametrize("offload", [(), ("--no-udp-offload",)])
+def test_workers_with_mtu_sized_datagrams_with_and_without_udp_offload(tmp_path, offload):
+    """`p4reduce worker --message-size 1472` (a real link's datagrams: several per flush, the
+    case GSO/GRO are for), with offload and with --no-udp-offload: the same exact sums."""
+    with cli_aggregator("--job", "8:2:block_size=64,num_slots=32") as (agg, endpoint):
+        results = run_cli_workers(endpoint, 8, 2, tmp_path, "--block-size", "64", "--slots", "32",
+                                  "--message-size", "1472", "--elements", "20000", *offload)
+    expected = sum(worker_tensor(0, r, 20000, 64, 0.1, "int32") for r in range(2))
+    for result in results:
+        np.testing.assert_array_equal(result, expected)

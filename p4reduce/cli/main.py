@@ -140,7 +140,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
                        mode=Mode(args.mode), slot_base=args.slot_base, num_slots=args.slots,
                        block_size=args.block_size, bind=args.bind, timeout=args.timeout,
                        total_workers=args.total_workers, group=args.group,
-                       message_size=args.message_size)
+                       message_size=args.message_size, udp_offload=not args.no_udp_offload)
     if args.input:
         tensor = _load_tensor(args.input)
     else:
@@ -234,6 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     wk.add_argument("--message-size", type=_message_size, default=65000, metavar="BYTES",
                     help="largest datagram payload: packets travel several per datagram up to it "
                          "(0: one per datagram; 1472 on a 1500-byte link; default: %(default)s)")
+    wk.add_argument("--no-udp-offload", action="store_true",
+                    help="do not use UDP GSO/GRO even where the kernel has them (e.g. a path whose "
+                         "MTU is below the datagrams' size)")
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file "
                                                         "(default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")
