@@ -74,13 +74,17 @@ def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag
     receivers = [(e.sock.fileno() if sockets else -1, [_peer(e.peer)]) for e in endpoints]
     if agent._group_sock is not None:
         receivers.append((agent._group_sock.fileno() if sockets else -1, [_peer(e.peer) for e in endpoints]))
+    # GSO only towards software aggregators (they announced a datagram size in JOINED): a
+    # switch takes one packet per frame, and on a virtual link (veth into BMv2's AF_PACKET
+    # ports) a segmented send can reach it as one unsegmented super-frame.
+    gso = agent.udp_offload.gso and all(e.pack_up_to > 0 for e in endpoints)
     return Run(plan.flat, out, plan.nonzero, plan.exps, job_id=cfg.job_id, worker_id=cfg.worker_id,
                num_workers=cfg.scale_workers, block_size=cfg.block_size, num_slots=cfg.num_slots,
                slot_base=cfg.slot_base, dense=cfg.mode is Mode.DENSE, epoch=epoch, fingerprint=tag,
                rounds=agent._rounds[:plan.num_streams], sessions=[e.session or 0 for e in endpoints],
                limits=[e.pack_up_to for e in endpoints],
                send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints], receivers=receivers,
-               first_block=first_block, shard_blocks=shard_blocks, gso=agent.udp_offload.gso)
+               first_block=first_block, shard_blocks=shard_blocks, gso=gso)
 
 
 def note_gso_refused(agent: HostAgent, run: Run) -> None:

@@ -90,6 +90,21 @@ def test_udp_offload_off_is_exact_and_unused():
         assert agent.udp_offload.why_not == {"gso": "turned off", "gro": "turned off"}
 
 
+@needs_offload
+def test_no_gso_towards_a_peer_that_takes_one_packet_per_datagram():
+    """A switch answers JOIN with datagram size 0 (one packet per frame); on a virtual link a
+    segmented send can reach BMv2's AF_PACKET port as one super-frame it cannot parse, so the
+    worker does not segment towards such a peer, though every datagram has the same size."""
+    rng = np.random.default_rng(3)
+    arrays = [rng.integers(-1000, 1000, 20_000).astype(np.int32) for _ in range(2)]
+    outs, agents, _ = allreduce_all(arrays, num_slots=64, block_size=64, message_size=0, engine="native")
+    for out in outs:
+        np.testing.assert_array_equal(out, arrays[0] + arrays[1])
+    for agent in agents:
+        assert agent.udp_offload.gso  # available, not used
+        assert agent.last_stats.packets_sent > 64 and agent.last_stats.gso_sends == 0
+
+
 @pytest.mark.parametrize("engine,udp_offload,why_off", [("native", True, None), ("native", False, "turned off"),
                                                         ("python", True, "Python engine")])
 def test_gro_is_on_only_for_the_native_engine_with_offload(engine, udp_offload, why_off):
@@ -179,10 +194,10 @@ def _received(agg: socket.socket, count: int) -> list[bytes]:
 
 @needs_offload
 def test_gso_groups_runs_of_equal_datagrams():
-    """150 header-only DATA, a packet per datagram: runs of 64, 64 and 22 (the segment limit);
-    packed up to 1000 bytes: five 972-byte datagrams and a shorter last, one run. The
-    aggregator's plain socket gets every datagram, in order."""
-    for limit, messages, datagrams in ((0, 3, 150), (1000, 1, 6)):
+    """150 header-only DATA packed up to one header per datagram: runs of 64, 64 and 22 (the
+    segment limit); packed up to 1000 bytes: five 972-byte datagrams and a shorter last, one
+    run. The aggregator's plain socket gets every datagram, in order."""
+    for limit, messages, datagrams in ((HEADER_LEN, 3, 150), (1000, 1, 6)):
         with _fake_aggregator(150, message_size=limit) as (agent, agg):
             run = _zero_run(agent, 150)
             run.start(150, time.monotonic(), 30.0)
@@ -201,7 +216,7 @@ def test_refused_gso_falls_back_to_datagrams_and_stays_off():
     """SO_NO_CHECK: the kernel refuses a segmented send (EINVAL) but sends datagrams. The
     flush sends the message's datagrams one by one and turns GSO off for the endpoint (the
     resends of the next flush go without trying), then the agent keeps it off."""
-    with _fake_aggregator(8) as (agent, agg):
+    with _fake_aggregator(8, message_size=HEADER_LEN) as (agent, agg):  # a datagram per packet
         agent._endpoints[0].sock.setsockopt(socket.SOL_SOCKET, SO_NO_CHECK, 1)
         run = _zero_run(agent, 8)
         run.start(8, time.monotonic(), RTO)
