@@ -27,9 +27,7 @@ Every worker holds every block (the heaviest case per block), packets pre-built:
 from __future__ import annotations
 
 import argparse
-import os
 import socket
-import struct
 import threading
 import time
 
@@ -37,9 +35,10 @@ import numpy as np
 
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
-from p4reduce.aggregator.server import SOL_UDP, UDP_GRO, UDP_SEGMENT, Datapath
+from p4reduce.aggregator.server import SOL_UDP, UDP_GRO, Datapath
 from p4reduce.protocol import NONE, AggHeader, MsgType, encode
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
+from p4reduce.transport.udp_offload import send_datagrams
 
 SESSION = 1
 
@@ -153,22 +152,6 @@ def _thread_cpu(native_id: int) -> float:
         return int(f.read().split()[0]) / 1e9
 
 
-def _send_all(sock: socket.socket, datagrams: list[bytes], gso: bool) -> None:
-    """The datagrams in order; with `gso`, runs of equal size as UDP_SEGMENT buffers."""
-    i = 0
-    while i < len(datagrams):
-        seg, j, total = len(datagrams[i]), i + 1, len(datagrams[i])
-        while gso and j < len(datagrams) and j - i < 64 and total + len(datagrams[j]) <= 65507 \
-                and len(datagrams[j]) <= seg and len(datagrams[j - 1]) == seg:
-            total += len(datagrams[j])
-            j += 1
-        if j - i > 1:
-            sock.sendmsg([b"".join(datagrams[i:j])], [(SOL_UDP, UDP_SEGMENT, struct.pack("=H", seg))])
-        else:
-            sock.send(datagrams[i])
-        i = j
-
-
 def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slots: int,
                 repeat: int, offload: bool = True) -> tuple[float, float, dict]:
     """(wall seconds, server-thread CPU seconds, the server's I/O statistics) for every round
@@ -203,7 +186,7 @@ def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slot
             per_worker_round = [_split_rounds(by_worker[w], slots) for w in range(workers)]
             for r in range(len(per_worker_round[0])):
                 for w, s in enumerate(socks):
-                    _send_all(s, per_worker_round[w][r], gso)
+                    send_datagrams(s, per_worker_round[w][r], gso)
                 for s in socks:
                     got = 0
                     while got < slots:

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import os
 import socket
-import struct
 
 import numpy as np
 import pytest
 
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
-from p4reduce.aggregator.server import SOL_UDP, UDP_SEGMENT, Datapath, probe_udp_offload
+from p4reduce.aggregator.server import Datapath, probe_udp_offload
 from p4reduce.protocol import NONE, AggHeader, MsgType, encode
 from p4reduce.protocol.framing import split_datagram
+from p4reduce.transport.udp_offload import send_datagrams
 
 GROUP = ("239.77.2.1", 42000 + os.getpid() % 10000)
 B = 256  # values per block: a 1060-byte packet
@@ -220,23 +220,6 @@ def test_gro_segment_size_edge_cases():
 
 # -- end to end ------------------------------------------------------------------------------
 
-def _send(sock: socket.socket, dest, dgrams: list[bytes], gso: bool) -> None:
-    """The datagrams in order; with `gso`, each run of equal sizes (and a shorter last one)
-    as UDP_SEGMENT buffers, as a worker with GSO would send them."""
-    i = 0
-    while i < len(dgrams):
-        seg, j, total = len(dgrams[i]), i + 1, len(dgrams[i])
-        while gso and j < len(dgrams) and j - i < 64 and total + len(dgrams[j]) <= 65507 \
-                and len(dgrams[j]) <= seg and len(dgrams[j - 1]) == seg:
-            total += len(dgrams[j])
-            j += 1
-        if j - i > 1:
-            sock.sendmsg([b"".join(dgrams[i:j])], [(SOL_UDP, UDP_SEGMENT, struct.pack("=H", seg))], 0, dest)
-        else:
-            sock.sendto(dgrams[i], dest)
-        i = j
-
-
 def _group_socket() -> socket.socket:
     rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -273,7 +256,7 @@ def _lockstep(message_size: int, offload: bool, multicast: bool, rounds: int = 4
                                    message_size)
                     if rnd == 1 and w == 0:
                         dgrams.append(b"\x02" * 20)  # junk: dropped as before (the last, shorter segment)
-                    _send(s, server.address, dgrams, offload)
+                    send_datagrams(s, dgrams, offload, server.address)
                 for w in range(W):
                     rx = groups[w] if multicast else socks[w]
                     rx.settimeout(10)
