@@ -35,10 +35,10 @@ import numpy as np
 
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
-from p4reduce.aggregator.server import SOL_UDP, UDP_GRO, Datapath
+from p4reduce.aggregator.server import Datapath
 from p4reduce.protocol import NONE, AggHeader, MsgType, encode
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
-from p4reduce.transport.udp_offload import send_datagrams
+from p4reduce.transport.udp_offload import SOL_UDP, UDP_GRO, send_datagrams
 
 SESSION = 1
 

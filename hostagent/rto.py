@@ -35,4 +35,3 @@ class RtoEstimator:
         if self.srtt is None:
             return self._initial
         return min(self.maximum, max(self.minimum, self.srtt + 4 * self.rttvar))
-

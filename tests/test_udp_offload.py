@@ -20,10 +20,10 @@ import pytest
 
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
-from p4reduce.aggregator.server import Datapath, probe_udp_offload
+from p4reduce.aggregator.server import Datapath
 from p4reduce.protocol import NONE, AggHeader, MsgType, encode
 from p4reduce.protocol.framing import split_datagram
-from p4reduce.transport.udp_offload import send_datagrams
+from p4reduce.transport.udp_offload import probe_udp_offload, send_datagrams
 
 GROUP = ("239.77.2.1", 42000 + os.getpid() % 10000)
 B = 256  # values per block: a 1060-byte packet

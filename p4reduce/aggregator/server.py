@@ -9,9 +9,7 @@ import threading
 from typing import Callable, Iterable
 
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
-# (SOL_UDP, UDP_GRO and UDP_SEGMENT re-exported: tests and benchmarks import them from here)
-from p4reduce.transport.udp_offload import (SOL_UDP, UDP_GRO, UDP_SEGMENT, UdpOffload,  # noqa: F401
-                                            probe_udp_offload)
+from p4reduce.transport.udp_offload import UdpOffload, probe_udp_offload
 from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.aggregator.config import JobSpec
