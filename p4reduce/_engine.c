@@ -51,7 +51,6 @@
 #define T_ERROR 8
 #define NONE_BLOCK 0xFFFFFFFFu
 #define ALL_WORKERS 0xFF
-#define EXP_BIAS 127
 #define F_OVERFLOW 1
 #define F_MISMATCH 2
 #define F_SCATTER 4       /* a reduce-scatter's DATA (echoed in RESULT): bits 3..7 the owner */
