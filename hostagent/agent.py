@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import secrets
 import selectors
 import socket
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -20,13 +22,14 @@ from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
 from p4reduce.hostagent.rto import RtoEstimator
 from p4reduce.hostagent.stream import ProtocolError, Stream
 from p4reduce.hostagent.window import StreamWindow
-from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
+from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, HEADER_LEN, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
                                MsgType, fingerprint)
 from p4reduce.protocol.framing import message_limit, split_datagram
 from p4reduce.transport.batchio import BatchReceiver
 
 WIRE_OVERHEAD = 14 + 20 + 8  # Ethernet + IPv4 + UDP headers per datagram
 SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.int32))
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -70,9 +73,23 @@ class AllreduceStats:
             self.per_slot_retries[slot] = self.per_slot_retries.get(slot, 0) + retries
 
 
+def _serialized(method: Callable[..., _T]) -> Callable[..., _T]:
+    """The agent's calls one at a time (HostAgent's docstring)."""
+    @functools.wraps(method)
+    def serialized(self: HostAgent, *args: object, **kwargs: object) -> _T:
+        with self._busy:
+            return method(self, *args, **kwargs)
+    return serialized
+
+
 class HostAgent:
     """One worker's endpoint. Call `allreduce` the same number of times, with
     tensors of the same shape, on every worker of the job.
+
+    Safe to share between threads: concurrent calls (allreduce, reduce_scatter, reset,
+    reset_job) are serialized, each running to its end before the next starts, in the
+    order the threads reach the agent. Every worker of the job must still make the
+    same calls in the same order, so threads that share an agent must agree on it.
 
     `udp_offload` says whether the native engine uses UDP GSO and GRO (and why not)."""
 
@@ -91,10 +108,12 @@ class HostAgent:
         except BaseException:
             self.close()
             raise
-        # (receiver, the peers whose datagrams it may carry): a group socket hears anyone.
-        self._receivers = [(e.receiver, {e.peer}) for e in self._endpoints]
+        # (receiver, the peers whose datagrams it may carry, the endpoint it belongs to; None:
+        # the multicast group's, which hears every aggregator).
+        self._receivers: list[tuple[BatchReceiver | None, set[tuple[str, int]], int | None]] = [
+            (e.receiver, {e.peer}, i) for i, e in enumerate(self._endpoints)]
         if self._group_sock is not None:
-            self._receivers.append((BatchReceiver(self._group_sock), {e.peer for e in self._endpoints}))
+            self._receivers.append((BatchReceiver(self._group_sock), {e.peer for e in self._endpoints}, None))
         self._rounds = [0] * config.num_slots
         self._epoch = 0
         # This process's identity towards the aggregators (their JOINs give sessions).
@@ -104,6 +123,8 @@ class HostAgent:
         # Streams in flight, learned across allreduces like the timeout (hostagent/window.py).
         self._window = StreamWindow(config.num_slots)
         self.last_stats = AllreduceStats()
+        # One call at a time: rounds, epochs and sockets belong to one allreduce (see the class).
+        self._busy = threading.RLock()
 
     @property
     def address(self) -> tuple[str, int]:
@@ -143,6 +164,7 @@ class HostAgent:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @_serialized
     def reset(self) -> None:
         """Forget round/epoch state and the session, to pair with a reset of the job on the
         aggregator: the next allreduce joins the job afresh, as a new process would."""
@@ -153,6 +175,7 @@ class HostAgent:
             e.session = None
         self._failed = None
 
+    @_serialized
     def reset_job(self, timeout: float = 5.0) -> None:
         """Ask a software aggregator to forget the job's state, then reset() locally.
 
@@ -164,10 +187,13 @@ class HostAgent:
         if not self._joined:
             self._join(allow_failed=True)
         for e in self._endpoints:  # every shard of the job forgets it
+            session = e.session or 0
             request = AggHeader(MsgType.RESET, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, 0,
-                                NONE, session=e.session or 0).pack()
-            answer = self._exchange(e, request, lambda h, raw: raw == request or h.msg_type == MsgType.ERROR,
-                                    timeout, "RESET")
+                                NONE, session=session).pack()
+            answer, _ = self._exchange(
+                e, request, lambda h, raw: raw == request or (h.msg_type == MsgType.ERROR
+                                                              and h.session == session),
+                timeout, "RESET")
             if answer.msg_type == MsgType.ERROR:
                 raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
         self.reset()
@@ -185,7 +211,7 @@ class HostAgent:
         for index, e in enumerate(self._endpoints):
             if e.session is not None:
                 continue
-            answer = self._exchange(
+            answer, raw = self._exchange(
                 e, request,
                 lambda h, raw: h.msg_type in (MsgType.JOINED, MsgType.ERROR) and h.epoch == self._incarnation,
                 cfg.failure_timeout, "JOIN")
@@ -206,25 +232,32 @@ class HostAgent:
                     raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at "
                                            f"{e.peer[0]}:{e.peer[1]} has {name} {theirs[name]}, this worker "
                                            f"{value}")
+            if cfg.group is not None and answer.count != 1:
+                raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at "
+                                       f"{e.peer[0]}:{e.peer[1]} has no multicast group for the job, this "
+                                       f"worker group {cfg.group[0]}:{cfg.group[1]}")
+            # A job with a multicast group: the session of the group's results (spec 6.1).
+            e.group_session = int.from_bytes(raw[HEADER_LEN:HEADER_LEN + 4], "big") if answer.count == 1 else 0
             e.session = answer.session
             e.pack_up_to = message_limit(cfg.message_size, answer.blocks)
 
     def _exchange(self, endpoint: Endpoint, request: bytes, accept: Callable[[AggHeader, bytes], bool],
-                  timeout: float, what: str) -> AggHeader:
+                  timeout: float, what: str) -> tuple[AggHeader, bytes]:
         """Send `request` to `endpoint` until an answer of this job that `accept`s arrives."""
         job_id = self.config.job_id
 
         def counted(packet: bytes) -> None:
             self.last_stats.packets_sent += 1
             self.last_stats.payload_bytes_sent += len(packet)
-        answer = endpoint.exchange(request, lambda h, raw: h.job_id == job_id and accept(h, raw), timeout,
-                                   lambda: self._rto.rto, counted)
+        answer = endpoint.exchange(request, lambda h, raw: h.job_id == job_id and h.worker_id == self.config.worker_id
+                                   and accept(h, raw), timeout, lambda: self._rto.rto, counted)
         if answer is None:
             raise TimeoutError(f"job {job_id} worker {self.config.worker_id}: the aggregator at "
                                f"{endpoint.peer[0]}:{endpoint.peer[1]} did not answer {what} within {timeout:g} s")
         return answer
 
     # -- public API -------------------------------------------------------------
+    @_serialized
     def allreduce(self, array: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """Sum of `array` over all workers of the job, same shape and dtype.
 
@@ -258,6 +291,7 @@ class HostAgent:
         self._collective(plan, flat, _BlockTarget(out.reshape(-1)), started)
         return out
 
+    @_serialized
     def reduce_scatter(self, array: np.ndarray, shards: Sequence[int] | None = None,
                        out: np.ndarray | None = None) -> np.ndarray:
         """This worker's shard of the sum of `array` over all workers (docs/protocol.md 3.1).
@@ -364,16 +398,26 @@ class HostAgent:
             if fixedpoint.dequantize_into(values, exp, n, flat_out[local * size:(local + 1) * size]):
                 out.float_overflow = True
 
+        def delivered(block: int, exp: int, values: np.ndarray) -> bool:
+            """Whether `values` are what deliver() stored for `block` (a duplicate RESULT)."""
+            local = block - first
+            held = flat_out[local * size:(local + 1) * size]
+            again = np.empty_like(held)
+            fixedpoint.dequantize_into(values, exp, n, again)
+            return again.tobytes() == held.tobytes()
+
         streams = []
         for s in range(plan.num_streams):
             mine = plan.stream_blocks(s, cfg.num_slots)
+            endpoint = self._endpoint(cfg.slot_base + s)
             streams.append(Stream(
                 job_id=cfg.job_id, worker_id=cfg.worker_id, slot=cfg.slot_base + s,
                 round_=self._rounds[s], epoch=epoch, mode=cfg.mode, my_blocks=mine,
                 my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
                 block_size=cfg.block_size, quantize=plan.block, encode=encode, deliver=deliver,
-                session=self._endpoint(cfg.slot_base + s).session or 0, blocks=plan.num_blocks,
-                fingerprint=tag, shard_blocks=shard_blocks))
+                delivered=delivered, session=endpoint.session or 0, group_session=endpoint.group_session,
+                blocks=plan.num_blocks, fingerprint=tag, shard_blocks=shard_blocks, stream=s,
+                num_slots=cfg.num_slots))
         return streams
 
     def _send(self, slot: int, packet: bytes | bytearray, stats: AllreduceStats) -> None:
@@ -422,9 +466,9 @@ class HostAgent:
         try:
             while remaining:
                 if sel.select(max(0.0, next_check - time.monotonic())):
-                    for receiver, peers in self._receivers:
+                    for receiver, peers, endpoint in self._receivers:
                         while batch := receiver.recv():
-                            remaining -= self._process(batch, peers, active, timers, stats)
+                            remaining -= self._process(batch, peers, endpoint, active, timers, stats)
                             # Finished streams and clean rounds make room for more.
                             next_check = min(next_check, release())
                 now = time.monotonic()
@@ -435,8 +479,10 @@ class HostAgent:
             sel.close()
 
     def _process(self, batch: list[tuple[memoryview, tuple[str, int]]], peers: set[tuple[str, int]],
-                 by_slot: dict[int, Stream], timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
-        """Handle received datagrams; returns how many streams finished."""
+                 endpoint: int | None, by_slot: dict[int, Stream], timers: dict[int, _RoundTimer],
+                 stats: AllreduceStats) -> int:
+        """Handle datagrams received on endpoint `endpoint`'s socket (None: the multicast
+        group's); returns how many streams finished."""
         finished = 0
         for datagram, source in batch:
             if source not in peers:  # only the group socket can hear others
@@ -444,11 +490,12 @@ class HostAgent:
                 continue
             packets, leftover = split_datagram(datagram)
             stats.ignored_packets += bool(leftover)
-            finished += self._process_packets(packets, by_slot, timers, stats)
+            finished += self._process_packets(packets, source, endpoint, by_slot, timers, stats)
         return finished
 
-    def _process_packets(self, packets: list[memoryview], by_slot: dict[int, Stream],
-                         timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
+    def _process_packets(self, packets: list[memoryview], source: tuple[str, int], endpoint: int | None,
+                         by_slot: dict[int, Stream], timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
+        """The packets of one datagram from `source` (docs/protocol.md 7: what a worker takes)."""
         cfg = self.config
         finished = 0
         for payload in packets:
@@ -459,13 +506,20 @@ class HostAgent:
             except MalformedPacket:
                 stats.ignored_packets += 1
                 continue
-            if h.job_id != cfg.job_id or h.worker_id not in (cfg.worker_id, ALL_WORKERS):
+            # Addressed to this worker by unicast, or to the job's group on the group's socket.
+            if h.job_id != cfg.job_id or h.worker_id != (cfg.worker_id if endpoint is not None else ALL_WORKERS):
                 stats.ignored_packets += 1
                 continue
             if h.msg_type == MsgType.ERROR:  # about the job, whichever slot it names
+                # Only an answer to one of ours (its session echoed) from the aggregator itself.
+                if endpoint is None or h.session != self._endpoints[endpoint].session:
+                    stats.ignored_packets += 1
+                    continue
                 raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(h.block), h.next_block, h.epoch)
             stream = by_slot.get(h.slot)
-            if stream is None:
+            # From the aggregator serving the stream, with this worker's session (or the group's).
+            if (stream is None or (endpoint is not None and self._endpoint(h.slot) is not self._endpoints[endpoint])
+                    or h.session != (stream.session if endpoint is not None else stream.group_session)):
                 stats.ignored_packets += 1
                 continue
             if h.msg_type == MsgType.PENDING:
@@ -475,7 +529,7 @@ class HostAgent:
                 stats.ignored_packets += 1
                 continue
             before, retried = stream.round, stream.retries
-            reply = stream.on_result(h, payload)
+            reply = stream.on_result(h, payload, source)
             if stream.round == before:
                 stats.ignored_packets += 1
                 continue

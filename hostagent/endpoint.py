@@ -36,6 +36,7 @@ class Endpoint:
         self.receiver = BatchReceiver(self.sock)
         self.sender = BatchSender(self.sock)
         self.session: int | None = None  # from the JOINED answer
+        self.group_session = 0  # of the results it sends to the job's multicast group (JOINED)
         self.pack_up_to = 0  # datagram size agreed in JOIN/JOINED (0: a packet per datagram)
 
     def send(self, packet: bytes | bytearray) -> None:
@@ -48,8 +49,10 @@ class Endpoint:
         self.sender.flush()
 
     def exchange(self, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float,
-                 interval: Callable[[], float], on_send: Callable[[bytes], None]) -> AggHeader | None:
-        """Send `request` every `interval()` seconds until an answer `accept`s; None on timeout."""
+                 interval: Callable[[], float],
+                 on_send: Callable[[bytes], None]) -> tuple[AggHeader, bytes] | None:
+        """Send `request` every `interval()` seconds until an answer `accept`s: that answer's
+        header and bytes; None on timeout."""
         deadline = time.monotonic() + timeout
         buf = bytearray(65535)
         while time.monotonic() < deadline:
@@ -73,7 +76,8 @@ class Endpoint:
         self.sock.close()
 
 
-def _accepted(buffer: memoryview, accept: Callable[[AggHeader, bytes], bool]) -> AggHeader | None:
+def _accepted(buffer: memoryview,
+              accept: Callable[[AggHeader, bytes], bool]) -> tuple[AggHeader, bytes] | None:
     """The first packet of a received buffer that `accept`s. Every packet is looked at: with
     UDP GRO on (the native engine's sockets) one buffer may carry several datagrams, such as
     the answers to a JOIN sent twice."""
@@ -82,6 +86,7 @@ def _accepted(buffer: memoryview, accept: Callable[[AggHeader, bytes], bool]) ->
             h = AggHeader.unpack(packet)
         except MalformedPacket:
             continue
-        if accept(h, bytes(packet)):
-            return h
+        raw = bytes(packet)
+        if accept(h, raw):
+            return h, raw
     return None

@@ -82,6 +82,7 @@ def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag
                num_workers=cfg.scale_workers, block_size=cfg.block_size, num_slots=cfg.num_slots,
                slot_base=cfg.slot_base, dense=cfg.mode is Mode.DENSE, epoch=epoch, fingerprint=tag,
                rounds=agent._rounds[:plan.num_streams], sessions=[e.session or 0 for e in endpoints],
+               group_sessions=[e.group_session for e in endpoints],
                limits=[e.pack_up_to for e in endpoints],
                send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints], receivers=receivers,
                first_block=first_block, shard_blocks=shard_blocks, gso=gso)

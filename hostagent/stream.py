@@ -15,7 +15,21 @@ _MISMATCH = int(Flags.MISMATCH)
 
 
 class ProtocolError(RuntimeError):
-    """The aggregator's answers contradict the protocol."""
+    """The aggregator's answers contradict the protocol (a bug, or someone else's packets
+    carrying this worker's session): the allreduce fails rather than return a wrong sum."""
+
+
+class _Accepted:
+    """What a stream took from the RESULT of its previous round, to tell a duplicate that
+    differs from it (a forged or corrupted copy)."""
+
+    __slots__ = ("shadow", "block", "exp", "next_block", "next_exp", "overflow", "delivered")
+
+    def __init__(self, shadow: int, block: int, exp: int, next_block: int, next_exp: int, overflow: bool,
+                 delivered: bool) -> None:
+        self.shadow, self.block, self.exp = shadow, block, exp
+        self.next_block, self.next_exp = next_block, next_exp
+        self.overflow, self.delivered = overflow, delivered
 
 
 class Stream:
@@ -25,7 +39,15 @@ class Stream:
     exponent; or, when given, `encode(block, exp, wire)` writes them straight into
     the outgoing datagram (`wire`: a writable memoryview of its values, big-endian).
     `deliver(block, exp, values)` stores an aggregated block (`values` is a
-    big-endian view of the received datagram, valid during the call only).
+    big-endian view of the received datagram, valid during the call only), and
+    `delivered(block, exp, values)` says whether those values are what it stored.
+
+    What a RESULT of the current round must say (docs/protocol.md 7), else ProtocolError
+    naming the aggregator and the field: the values the round needs; a next block in this
+    stream (`slot - slot_base` mod `num_slots`), inside the tensor, after the round's
+    block and not past the worker's own next block (which it announced, so the minimum
+    cannot be larger); at that block, an agreed exponent at least the worker's. A copy of
+    the previous round's RESULT that differs from the one taken is an error too.
 
     `shard_blocks` > 0 makes it a stream of a reduce-scatter (docs/protocol.md 3.1):
     block b belongs to rank b // shard_blocks, every DATA says so in its flags, and
@@ -37,14 +59,17 @@ class Stream:
                  mode: Mode, my_blocks: list[int], my_exps: dict[int, int], block_size: int,
                  quantize: Callable[[int, int], np.ndarray],
                  deliver: Callable[[int, int, np.ndarray], None],
-                 session: int = 0, blocks: int = 0, fingerprint: int = 0,
+                 delivered: Callable[[int, int, np.ndarray], bool] | None = None,
+                 session: int = 0, group_session: int = 0, blocks: int = 0, fingerprint: int = 0,
                  encode: Callable[[int, int, memoryview], None] | None = None,
-                 shard_blocks: int = 0) -> None:
+                 shard_blocks: int = 0, stream: int = 0, num_slots: int = 1) -> None:
         self.job_id, self.worker_id, self.slot = job_id, worker_id, slot
         self.round = round_
         self.epoch = epoch
         # Carried by every packet: which session, and which allreduce (docs/protocol.md 2).
         self.session, self.blocks, self.fingerprint = session, blocks, fingerprint
+        self.group_session = group_session  # what the job's multicast results carry instead
+        self.stream, self.num_slots = stream, num_slots  # its blocks b: b mod num_slots == stream
         self.mode = mode
         self.shard_blocks = shard_blocks
         self._mine = my_blocks  # ascending, NONE-terminated
@@ -54,6 +79,8 @@ class Stream:
         self._quantize = quantize
         self._encode = encode
         self._deliver = deliver
+        self._delivered = delivered
+        self._previous: _Accepted | None = None  # the previous round of this allreduce
         self.block = NONE  # current round; NONE = bootstrap
         self.exp = EXP_BIAS
         self.done = False
@@ -88,13 +115,16 @@ class Stream:
         if h.shadow == self.round & 1 and h.epoch == self.epoch and h.block == self.block:
             self.missing_workers = h.next_block
 
-    def on_result(self, h: AggHeader, payload: bytes | memoryview) -> bytes | bytearray | None:
-        """Handle a RESULT; returns the next packet to send now, if any.
+    def on_result(self, h: AggHeader, payload: bytes | memoryview,
+                  source: tuple[str, int] = ("", 0)) -> bytes | bytearray | None:
+        """Handle a RESULT from `source` (the caller checked its session); returns the next
+        packet to send now, if any.
 
-        Results of other rounds (duplicates, re-sends of rounds already done)
-        are ignored.
+        Results of other rounds (duplicates, re-sends of rounds already done) are ignored,
+        unless one repeats the previous round with other contents.
         """
         if self.done or h.shadow != self.round & 1 or h.block != self.block:
+            self._check_repeat(h, payload, source)
             return None
         if h.flags & _MISMATCH:
             # The round's packets disagreed (the RESULT repeats whichever packet came last,
@@ -102,23 +132,38 @@ class Stream:
             raise JobFailed(self.job_id, self.worker_id, ErrorCode.TENSOR, -1, self.epoch)
         if h.epoch != self.epoch or h.fingerprint != self.fingerprint:
             return None
+        nxt, mine = h.next_block, self._mine[self._pos]
+        if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream):
+            raise self._bad(h, source, f"next_block {nxt} is outside stream {self.stream} of a "
+                                       f"{self.blocks}-block tensor")
+        if nxt != NONE and self.block != NONE and nxt <= self.block:
+            raise self._bad(h, source, f"next_block {nxt} goes back from block {self.block}")
+        if nxt > mine:
+            raise self._bad(h, source, f"next_block {_name(nxt)} skips block {mine}, which this worker "
+                                       "announced and never sent")
+        if nxt == mine != NONE and h.next_exp < self._exps[mine]:
+            raise self._bad(h, source, f"next_exp {h.next_exp} is below this worker's {self._exps[mine]} "
+                                       f"for block {mine}")
+        delivered = False
         if h.block != NONE:
             owner = self.owner(h.block)
             if owner is not None and owner != self.worker_id:
                 # Another rank's block of a reduce-scatter: a header-only RESULT from an
                 # aggregator that implements SCATTER, the full one from one that does not.
                 if h.count not in (0, self._block_size):
-                    raise ProtocolError(f"slot {self.slot}: result for block {h.block} has {h.count} values")
+                    raise self._bad(h, source, f"count {h.count} for block {h.block}")
             elif h.count != self._block_size:
                 if owner is not None and h.count == 0:
                     # Our own block: the values come in our copy (this is the header-only
                     # copy a multicast group gets); wait for it, or re-ask on timeout.
                     return None
-                raise ProtocolError(f"slot {self.slot}: result for block {h.block} has {h.count} values")
+                raise self._bad(h, source, f"count {h.count} for block {h.block}")
             else:
                 self._deliver(h.block, self.exp, wire_values(payload, h.count))
+                delivered = True
             # Every worker raises on an int32 overflow, whoever holds the block.
             self.overflow |= bool(h.flags & _OVERFLOW)
+        self._previous = _Accepted(h.shadow, h.block, self.exp, nxt, h.next_exp, bool(h.flags & _OVERFLOW), delivered)
         self.round += 1
         self.retries = 0
         self.missing_workers = None
@@ -127,10 +172,6 @@ class Stream:
             self.done = True
             self.pending = None
             return None
-        mine = self._mine[self._pos]
-        if mine < self.block:
-            raise ProtocolError(f"slot {self.slot}: aggregator moved to block {self.block} "
-                                f"but this worker's block {mine} was never aggregated")
         if mine == self.block:
             self._pos += 1
             header = self._header(MsgType.DATA, self._block_size)
@@ -151,3 +192,25 @@ class Stream:
         self.pending = encode(self._header(MsgType.QUERY, 0))
         self.pending_is_query = True
         return None
+
+    def _check_repeat(self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int]) -> None:
+        """A RESULT of the previous round again (a lost-and-re-sent copy) must be the same."""
+        prev = self._previous
+        if (prev is None or h.shadow != prev.shadow or h.block != prev.block or h.epoch != self.epoch
+                or h.fingerprint != self.fingerprint or h.flags & _MISMATCH):
+            return
+        if (h.next_block, h.next_exp, bool(h.flags & _OVERFLOW)) != (prev.next_block, prev.next_exp, prev.overflow):
+            raise self._bad(h, source, f"a second RESULT for block {_name(h.block)} names next_block "
+                                       f"{_name(h.next_block)} (next_exp {h.next_exp}), the first "
+                                       f"{_name(prev.next_block)} (next_exp {prev.next_exp})")
+        if prev.delivered and h.count == self._block_size and self._delivered is not None \
+                and not self._delivered(h.block, prev.exp, wire_values(payload, h.count)):
+            raise self._bad(h, source, f"a second RESULT for block {h.block} has other values")
+
+    def _bad(self, h: AggHeader, source: tuple[str, int], what: str) -> ProtocolError:
+        return ProtocolError(f"job {self.job_id} worker {self.worker_id}: the RESULT from {source[0]}:"
+                             f"{source[1]} for slot {self.slot} block {_name(h.block)} has {what}")
+
+
+def _name(block: int) -> str:
+    return "NONE" if block == NONE else str(block)

@@ -40,7 +40,7 @@
 #include "_udp.h"  /* UDP GSO and GRO */
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
 
-#define ABI_VERSION 2 /* p4reduce/aggregator/native.py refuses a build of another version */
+#define ABI_VERSION 3 /* p4reduce/aggregator/native.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -77,6 +77,7 @@ enum {
     C_DROP_STALE, C_DROP_PENDING, C_DROP_DUPLICATE, C_DROP_UNEXPECTED, C_DROP_BAD_EXP,
     C_DROP_BAD_COUNT,
     C_STREAMS_COMPLETED, C_ALLREDUCES_COMPLETED, C_JOBS_FAILED, C_DROP_NO_ADDRESS, C_SEND_ERRORS,
+    C_ANSWERS_LIMITED,
     C_N
 };
 static const char *counter_names[C_N] = {
@@ -85,6 +86,7 @@ static const char *counter_names[C_N] = {
     "drop_stale", "drop_pending", "drop_duplicate", "drop_unexpected", "drop_bad_exp",
     "drop_bad_count",
     "streams_completed", "allreduces_completed", "jobs_failed", "drop_no_address", "send_errors",
+    "answers_limited",
 };
 
 /* Batched-I/O statistics (not engine counters: they tell how the datagrams moved). */
@@ -149,6 +151,7 @@ typedef struct {
     uint8_t multicast;
     uint32_t group_ip;
     uint16_t group_port;
+    uint32_t group_session; /* the session of results sent to the group (engine.py's _Job) */
     member_t members[MAX_WORKERS];
     uint8_t failed, started;
     uint8_t fail_code;
@@ -195,6 +198,8 @@ typedef struct {
     uint8_t *rctl;    /* control buffers (UDP_GRO cmsg) */
     uint32_t *rseg;   /* segment size of a GRO buffer (0: one datagram) */
     int rn, cur, phase;
+    uint64_t datagram_seq; /* datagrams (GRO segments) started so far */
+    uint64_t answered;     /* the datagram that got an ERROR from here (one per datagram) */
     uint32_t seg_off; /* the current datagram's offset in buffer cur */
     uint32_t off, good_end;
     /* UDP GSO: merge each address's run of equal-size datagrams into one message */
@@ -692,10 +697,13 @@ static void pending(Core *c, job_t *job, slot_t *s, const hdr_t *h, int event, o
 static inline uint32_t copy_len(const stored_t *st, uint32_t w) {
     return st->owner != NO_OWNER && w != st->owner ? HEADER_LEN : st->len;
 }
-static inline void copy_for(uint8_t *dst, const stored_t *st, uint32_t w) {
+/* ... and each copy carries its receiver's session (the group's for ALL_WORKERS), the
+ * one its worker checks (docs/protocol.md 6.1). */
+static inline void copy_for(uint8_t *dst, const job_t *job, const stored_t *st, uint32_t w) {
     uint32_t len = copy_len(st, w);
     memcpy(dst, st->payload, len);
     dst[4] = (uint8_t)w;
+    put32(dst + 24, w == ALL_WORKERS ? job->group_session : job->members[w].session);
     if (len != st->len) dst[22] = dst[23] = 0;
 }
 
@@ -710,7 +718,7 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     uint32_t len = copy_len(st, h->worker);
     o->out_bytes = len;
     uint8_t *p = to_member(c, job, h->worker, len);
-    if (p) copy_for(p, st, h->worker);
+    if (p) copy_for(p, job, st, h->worker);
 }
 
 static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
@@ -753,13 +761,13 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
             o->out_packets++;
             o->out_bytes += len;
             uint8_t *p = st ? to_member(c, job, owner, len) : NULL;
-            if (p) copy_for(p, st, owner);
+            if (p) copy_for(p, job, st, owner);
         }
         uint32_t glen = owner != NO_OWNER ? HEADER_LEN : len; /* one copy to the group */
         o->out_packets++;
         o->out_bytes += glen;
         uint8_t *p = st ? out_packet(c, job->group_ip, job->group_port, group_pack(job), glen) : NULL;
-        if (p) copy_for(p, st, ALL_WORKERS);
+        if (p) copy_for(p, job, st, ALL_WORKERS);
     } else {
         o->out_packets = job->n;
         o->out_bytes = 0;
@@ -767,7 +775,7 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
             uint32_t wlen = st ? copy_len(st, w) : len;
             o->out_bytes += wlen;
             uint8_t *p = st ? to_member(c, job, w, wlen) : NULL;
-            if (p) copy_for(p, st, w);
+            if (p) copy_for(p, job, st, w);
         }
     }
     /* advance */
@@ -925,7 +933,12 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
             job->fail_code = o.fail_code;
             job->fail_detail = o.fail_detail;
         }
-        uint8_t *e = out_packet(c, ip, port, 0, HEADER_LEN);
+        /* One ERROR per datagram (p4reduce/aggregator/replies.py): Python's answers to the
+         * same datagram are refused, and this one if Python answered it already. */
+        uint8_t *e = NULL;
+        if (c->answered == c->datagram_seq) count(c, C_ANSWERS_LIMITED, 1);
+        else e = out_packet(c, ip, port, 0, HEADER_LEN);
+        c->answered = c->datagram_seq;
         if (e)
             write_header(e, T_ERROR, job->job_id, h.worker, 0, h.slot, h.shadow, h.epoch, job->fail_code,
                          job->fail_detail, h.exp, h.next_exp, 0, h.session, h.blocks, h.fingerprint);
@@ -972,6 +985,7 @@ typedef struct {
     const uint8_t *p;
     uint32_t len, ip;
     uint16_t port;
+    uint64_t datagram; /* which datagram it came in (the Python side answers each at most once) */
 } slow_t;
 
 /* Handles the batch from the cursor on. Returns 1 with *slow set when a packet is for
@@ -986,6 +1000,7 @@ static int process(Core *c, int fd, slow_t *slow) {
         if (seg && dlen > seg) dlen = seg;
         uint16_t port = c->rport[c->cur];
         if (c->phase == 0) {
+            c->datagram_seq++;
             uint32_t off = 0, npk = 0;
             while (dlen - off >= HEADER_LEN) {
                 uint32_t end = off + HEADER_LEN + 4u * be16(d + off + 22);
@@ -997,7 +1012,7 @@ static int process(Core *c, int fd, slow_t *slow) {
             c->off = 0;
             c->phase = 1;
             if (off < dlen || npk == 0) { /* a tail that is no whole packet, or an empty datagram */
-                *slow = (slow_t){d + off, dlen - off, ip, port};
+                *slow = (slow_t){d + off, dlen - off, ip, port, c->datagram_seq};
                 return 1;
             }
         }
@@ -1006,7 +1021,7 @@ static int process(Core *c, int fd, slow_t *slow) {
             uint32_t plen = HEADER_LEN + 4u * be16(p + 22);
             c->off += plen;
             if (!fast_packet(c, p, plen, ip, port)) {
-                *slow = (slow_t){p, plen, ip, port};
+                *slow = (slow_t){p, plen, ip, port, c->datagram_seq};
                 return 1;
             }
         }
@@ -1233,6 +1248,19 @@ static PyObject *Core_set_member(Core *self, PyObject *args) {
     if (parse_ipv4(host, &ip)) return NULL;
     lock(self);
     job->members[worker] = (member_t){1, session, ip, (uint16_t)port, pack};
+    unlock(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_group_session(Core *self, PyObject *args) {
+    long job_id;
+    unsigned int session;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lI", &job_id, &session)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    lock(self);
+    job->group_session = session;
     unlock(self);
     Py_RETURN_NONE;
 }
@@ -1508,7 +1536,8 @@ done:
 }
 
 /* run(fd) -> None when the batch is done (replies flushed to fd; -1: kept for take_output,
- * -2: discarded), or (packet, (ip, port)) for the Python engine; call run again after. */
+ * -2: discarded), or (packet, (ip, port), datagram) for the Python engine (datagram: a
+ * number that is the same for the packets of one datagram); call run again after. */
 static PyObject *Core_run(Core *self, PyObject *arg) {
     CHECK_INIT(self);
     long fdl = PyLong_AsLong(arg);
@@ -1527,7 +1556,8 @@ static PyObject *Core_run(Core *self, PyObject *arg) {
     if (!got) Py_RETURN_NONE;
     PyObject *host = ip_string(slow.ip);
     if (!host) return NULL;
-    return Py_BuildValue("(y#(Ni))", (const char *)slow.p, (Py_ssize_t)slow.len, host, (int)slow.port);
+    return Py_BuildValue("(y#(Ni)K)", (const char *)slow.p, (Py_ssize_t)slow.len, host, (int)slow.port,
+                         (unsigned long long)slow.datagram);
 }
 
 /* queue(packet, ip, port, pack_up_to): a reply of the Python engine, in order with ours. */
@@ -1599,6 +1629,20 @@ static PyObject *Core_take_output(Core *self, PyObject *Py_UNUSED(ignored)) {
     }
     unlock(self);
     return list;
+}
+
+static PyObject *Core_answered(Core *self, PyObject *unused) {
+    (void)unused;
+    CHECK_INIT(self);
+    return PyLong_FromUnsignedLongLong(self->answered);
+}
+
+static PyObject *Core_set_answered(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    unsigned long long datagram = PyLong_AsUnsignedLongLong(arg);
+    if (datagram == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    self->answered = datagram;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Core_counters(Core *self, PyObject *Py_UNUSED(ignored)) {
@@ -1693,6 +1737,8 @@ static PyMethodDef Core_methods[] = {
     {"remove_job", (PyCFunction)Core_remove_job, METH_O, "remove_job(job_id)"},
     {"reset_job", (PyCFunction)Core_reset_job, METH_O, "reset_job(job_id): forget slots, members, failure"},
     {"set_member", (PyCFunction)Core_set_member, METH_VARARGS, "set_member(job_id, worker, session, ip, port, pack_up_to)"},
+    {"set_group_session", (PyCFunction)Core_set_group_session, METH_VARARGS,
+     "set_group_session(job_id, session): the session of results sent to the job's group"},
     {"clear_member", (PyCFunction)Core_clear_member, METH_VARARGS, "clear_member(job_id, worker)"},
     {"set_failure", (PyCFunction)Core_set_failure, METH_VARARGS, "set_failure(job_id, (code, detail) | None)"},
     {"failure", (PyCFunction)Core_failure, METH_O, "failure(job_id) -> (code, detail) | None"},
@@ -1711,6 +1757,10 @@ static PyMethodDef Core_methods[] = {
     {"flush", (PyCFunction)Core_flush, METH_O, "flush(fd)"},
     {"take_output", (PyCFunction)Core_take_output, METH_NOARGS, "take_output() -> [(datagram, (ip, port))]"},
     {"counters", (PyCFunction)Core_counters, METH_NOARGS, "counters() -> {name: value}, non-zero only"},
+    {"answered", (PyCFunction)Core_answered, METH_NOARGS,
+     "answered() -> the datagram (run's number) last answered with an ERROR"},
+    {"set_answered", (PyCFunction)Core_set_answered, METH_O,
+     "set_answered(datagram): the Python engine answered it (the core sends it no ERROR)"},
     {"events", (PyCFunction)Core_events, METH_NOARGS, "events() -> [(kind, ...)], drained"},
     {"slot_state", (PyCFunction)Core_slot_state, METH_VARARGS, "slot_state(job_id, slot) -> dict | None"},
     {NULL, NULL, 0, NULL},

@@ -36,14 +36,16 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include "_udp.h" /* UDP GSO and GRO */
 #include "_wire.h"
 
-#define ABI_VERSION 3 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 4 /* p4reduce/_native_worker.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -82,6 +84,9 @@ typedef struct {
     uint8_t exp, state, pending, overflow;
     int endpoint;
     double started, timeout, deadline;
+    /* the previous round's RESULT as taken (Stream._previous), to tell a differing copy */
+    uint8_t has_prev, prev_shadow, prev_exp, prev_next_exp, prev_overflow, prev_delivered;
+    uint32_t prev_block, prev_next_block;
 } stream_t;
 
 typedef struct {
@@ -98,6 +103,7 @@ typedef struct { /* one aggregator endpoint's outgoing datagrams */
     int fd;         /* connected socket; -1: kept for take_output() */
     uint32_t limit; /* payload packed up to (0: a packet per datagram) */
     uint32_t session;
+    uint32_t group_session; /* what its results to the job's multicast group carry (JOINED) */
     int gso;        /* merge runs of equal-size datagrams (off for good once the kernel refused) */
     char *buf;
     size_t used, cap;
@@ -118,6 +124,7 @@ typedef struct {
 
 typedef struct { /* a socket results arrive on, and whom it may hear */
     int fd;
+    int endpoint; /* the endpoint whose socket it is; -1: the multicast group's */
     int npeers;
     peer_t *peers;
 } in_t;
@@ -148,6 +155,7 @@ typedef struct {
     /* what one call produced */
     double *samples;
     size_t nsamples, scap;
+    char *scratch; /* a block's values, to compare a repeated RESULT with what was taken */
     uint32_t finished;
     int float_overflow;
     uint64_t packets_received, payload_bytes_received, ignored_packets, packets_sent, payload_bytes_sent, retransmissions, queries;
@@ -188,6 +196,13 @@ static double monotonic(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A block number as the errors print it (_name in hostagent/stream.py). */
+static const char *block_name(uint32_t block, char *buf, size_t size) {
+    if (block == NONE_BLOCK) snprintf(buf, size, "NONE");
+    else snprintf(buf, size, "%u", block);
+    return buf;
+}
+
 static inline int shift_of(const RunObject *r, int exp) { return 30 - r->log2n - (exp - EXP_BIAS); }
 
 /* The worker's next non-zero block of stream `s` not sent yet, or NONE (Stream._mine[_pos]). */
@@ -226,6 +241,25 @@ static inline size_t out_len(const RunObject *r, uint32_t b) {
 static void fail_protocol(RunObject *r, const char *fmt, unsigned a, unsigned b, unsigned c) {
     r->err = ERR_PROTOCOL;
     snprintf(r->err_msg, sizeof r->err_msg, fmt, a, b, c);
+}
+
+/* ProtocolError for a RESULT (Stream._bad): names the aggregator, the slot, the block and
+ * what is wrong with it. */
+static void fail_result(RunObject *r, uint32_t ip, uint16_t port, uint32_t slot, uint32_t block,
+                        const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void fail_result(RunObject *r, uint32_t ip, uint16_t port, uint32_t slot, uint32_t block,
+                        const char *fmt, ...) {
+    char host[INET_ADDRSTRLEN], what[160], name[16];
+    struct in_addr a = {htonl(ip)};
+    inet_ntop(AF_INET, &a, host, sizeof host);
+    block_name(block, name, sizeof name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    r->err = ERR_PROTOCOL;
+    snprintf(r->err_msg, sizeof r->err_msg, "job %u worker %u: the RESULT from %s:%u for slot %u block %s has %s",
+             r->job_id, r->worker_id, host, (unsigned)port, slot, name, what);
 }
 
 static void fail_job(RunObject *r, long long code, long long detail, long long epoch) {
@@ -496,7 +530,49 @@ static int push_sample(RunObject *r, double latency) {
     return 0;
 }
 
-static int process_packet(RunObject *r, const unsigned char *p, size_t len, double now, double rto) {
+/* Whether a RESULT's values equal what was delivered for `block` at `exp` (the
+ * `delivered` callback of Stream). */
+static int same_values(RunObject *r, uint32_t block, int exp, const unsigned char *values) {
+    const size_t n = out_len(r, block);
+    const char *held = (const char *)r->out.buf + 4 * (size_t)(block - r->first_block) * r->block_size;
+    if (!r->scratch && !(r->scratch = malloc(4 * (size_t)r->block_size))) {
+        return 1; /* no memory to compare: take it as the same (the rare repeat is dropped) */
+    }
+    if (r->is_float) {
+        dequantize_f32((const char *)values, 1, (Py_ssize_t)n, shift_of(r, exp), r->scratch);
+    } else {
+        copy_i32((const char *)values, 1, (Py_ssize_t)n, r->scratch, PY_BIG_ENDIAN);
+    }
+    return memcmp(r->scratch, held, 4 * n) == 0;
+}
+
+/* Stream._check_repeat: a copy of the previous round's RESULT must be the one taken. */
+static int check_repeat(RunObject *r, stream_t *s, const unsigned char *p, uint32_t ip, uint16_t port) {
+    const uint32_t shadow = get16(p + 6) >> 15, block = get32(p + 12), next_block = get32(p + 16);
+    const unsigned flags = p[5], next_exp = p[21], count = get16(p + 22);
+    if (!s->has_prev || shadow != s->prev_shadow || block != s->prev_block || get32(p + 8) != r->epoch ||
+        get32(p + 32) != r->fingerprint || (flags & F_MISMATCH)) {
+        return 0;
+    }
+    if (next_block != s->prev_next_block || next_exp != s->prev_next_exp ||
+        ((flags & F_OVERFLOW) != 0) != s->prev_overflow) {
+        char a[16], b[16], c[16];
+        fail_result(r, ip, port, s->slot, block,
+                    "a second RESULT for block %s names next_block %s (next_exp %u), the first %s (next_exp %u)",
+                    block_name(block, a, sizeof a), block_name(next_block, b, sizeof b), next_exp,
+                    block_name(s->prev_next_block, c, sizeof c), (unsigned)s->prev_next_exp);
+        return -1;
+    }
+    if (s->prev_delivered && count == r->block_size && !same_values(r, block, s->prev_exp, p + HEADER_LEN)) {
+        fail_result(r, ip, port, s->slot, block, "a second RESULT for block %u has other values", block);
+        return -1;
+    }
+    return 0;
+}
+
+/* One packet from ip:port on receiver `in` (HostAgent._process_packets and Stream). */
+static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, size_t len, uint32_t ip,
+                          uint16_t port, double now, double rto) {
     r->packets_received++;
     r->payload_bytes_received += len;
     const unsigned type = p[1];
@@ -504,13 +580,20 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
         r->ignored_packets++;
         return 0;
     }
+    /* Addressed to this worker by unicast, or to the job's group on the group's socket. */
     const uint32_t worker = p[4];
-    if (get16(p + 2) != r->job_id || (worker != r->worker_id && worker != ALL_WORKERS)) {
+    if (get16(p + 2) != r->job_id || worker != (in->endpoint >= 0 ? r->worker_id : ALL_WORKERS)) {
         r->ignored_packets++;
         return 0;
     }
     const uint32_t epoch = get32(p + 8), block = get32(p + 12), next_block = get32(p + 16);
+    const uint32_t session = get32(p + 24);
     if (type == T_ERROR) { /* about the job, whichever slot it names */
+        /* Only an answer to one of ours (its session echoed) from the aggregator itself. */
+        if (in->endpoint < 0 || session != r->outs[in->endpoint].session) {
+            r->ignored_packets++;
+            return 0;
+        }
         fail_job(r, block, next_block, epoch);
         return -1;
     }
@@ -521,6 +604,12 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
         return 0;
     }
     stream_t *s = &r->streams[index];
+    /* From the aggregator serving the stream, with this worker's session (or the group's). */
+    if ((in->endpoint >= 0 && in->endpoint != s->endpoint) ||
+        session != (in->endpoint >= 0 ? r->outs[s->endpoint].session : r->outs[s->endpoint].group_session)) {
+        r->ignored_packets++;
+        return 0;
+    }
     if (type == T_PENDING) {
         if (shadow == (s->round & 1) && epoch == r->epoch && block == s->block) {
             s->missing = next_block;
@@ -534,7 +623,7 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
     /* Stream.on_result */
     if (shadow != (s->round & 1) || block != s->block) {
         r->ignored_packets++;
-        return 0;
+        return check_repeat(r, s, p, ip, port);
     }
     const unsigned flags = p[5];
     if (flags & F_MISMATCH) {
@@ -545,6 +634,30 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
         r->ignored_packets++;
         return 0;
     }
+    const uint32_t m = mine(r, s), stream = slot - r->slot_base;
+    const unsigned next_exp = p[21];
+    if (next_block != NONE_BLOCK && (next_block >= r->nblocks || next_block % r->num_slots != stream)) {
+        fail_result(r, ip, port, slot, block, "next_block %u is outside stream %u of a %u-block tensor", next_block,
+                    stream, r->nblocks);
+        return -1;
+    }
+    if (next_block != NONE_BLOCK && block != NONE_BLOCK && next_block <= block) {
+        fail_result(r, ip, port, slot, block, "next_block %u goes back from block %u", next_block, block);
+        return -1;
+    }
+    if (next_block > m) {
+        char a[16];
+        fail_result(r, ip, port, slot, block, "next_block %s skips block %u, which this worker announced and never sent",
+                    block_name(next_block, a, sizeof a), m);
+        return -1;
+    }
+    const uint8_t *exps = r->exps.buf;
+    if (next_block == m && m != NONE_BLOCK && next_exp < exps[m]) {
+        fail_result(r, ip, port, slot, block, "next_exp %u is below this worker's %u for block %u", next_exp,
+                    (unsigned)exps[m], m);
+        return -1;
+    }
+    int delivered = 0;
     if (block != NONE_BLOCK) {
         const uint32_t count = get16(p + 22);
         /* A reduce-scatter: block b belongs to rank b / shard_blocks. */
@@ -553,7 +666,7 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
             /* Another rank's block: header-only from an aggregator that implements
              * SCATTER, the full RESULT from one that does not. */
             if (count != 0 && count != r->block_size) {
-                fail_protocol(r, "slot %u: result for block %u has %u values", slot, block, count);
+                fail_result(r, ip, port, slot, block, "count %u for block %u", count, block);
                 return -1;
             }
         } else if (count != r->block_size) {
@@ -561,7 +674,7 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
                 r->ignored_packets++;
                 return 0;
             }
-            fail_protocol(r, "slot %u: result for block %u has %u values", slot, block, count);
+            fail_result(r, ip, port, slot, block, "count %u for block %u", count, block);
             return -1;
         } else {
             if (block >= r->nblocks) {
@@ -576,15 +689,24 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
             } else {
                 copy_i32(src, 1, (Py_ssize_t)n, dst, PY_BIG_ENDIAN);
             }
+            delivered = 1;
         }
         s->overflow |= (flags & F_OVERFLOW) != 0; /* every worker raises, whoever holds the block */
     }
+    s->has_prev = 1;
+    s->prev_shadow = (uint8_t)shadow;
+    s->prev_block = block;
+    s->prev_exp = s->exp;
+    s->prev_next_block = next_block;
+    s->prev_next_exp = (uint8_t)next_exp;
+    s->prev_overflow = (flags & F_OVERFLOW) != 0;
+    s->prev_delivered = (uint8_t)delivered;
     const uint32_t retried = s->retries;
     s->round++;
     s->retries = 0;
     s->missing = -1;
     s->block = next_block;
-    s->exp = p[21];
+    s->exp = (uint8_t)next_exp;
     if (s->block == NONE_BLOCK) {
         s->state = S_DONE;
         s->pending = P_NONE;
@@ -592,12 +714,6 @@ static int process_packet(RunObject *r, const unsigned char *p, size_t len, doub
         r->unfinished--;
         r->finished++;
         return retried ? 0 : push_sample(r, now - s->started); /* Karn: only clean rounds */
-    }
-    const uint32_t m = mine(r, s);
-    if (m < s->block) {
-        fail_protocol(r, "slot %u: aggregator moved to block %u but this worker's block %u was never aggregated",
-                      slot, s->block, m);
-        return -1;
     }
     if (!retried && push_sample(r, now - s->started) < 0) {
         return -1;
@@ -645,7 +761,7 @@ static int process_datagram(RunObject *r, const in_t *in, const unsigned char *d
     r->ignored_packets += end != len;
     for (size_t off = 0; off < end;) {
         size_t size = HEADER_LEN + 4 * (size_t)get16(d + off + 22);
-        if (process_packet(r, d + off, size, now, rto) < 0) {
+        if (process_packet(r, in, d + off, size, ip, port, now, rto) < 0) {
             return -1;
         }
         off += size;
@@ -1194,6 +1310,7 @@ static void Run_dealloc(RunObject *r) {
     free(r->rnames);
     free(r->rctl);
     free(r->samples);
+    free(r->scratch);
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
 
@@ -1244,15 +1361,16 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tensor", "out", "nonzero", "exps", "job_id", "worker_id", "num_workers",
                              "block_size", "num_slots", "slot_base", "dense", "epoch", "fingerprint",
                              "rounds", "sessions", "limits", "send_fds", "receivers", "first_block",
-                             "shard_blocks", "gso", NULL};
+                             "shard_blocks", "gso", "group_sessions", NULL};
     PyObject *tensor, *out, *nonzero, *exps, *rounds, *sessions, *limits, *send_fds, *receivers;
+    PyObject *group_sessions = NULL;
     unsigned job_id, worker_id, num_workers, block_size, num_slots, slot_base, epoch, fp;
     unsigned first_block = 0, shard_blocks = 0;
     int dense, gso = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIp:Run", kwlist, &tensor, &out, &nonzero,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpO:Run", kwlist, &tensor, &out, &nonzero,
                                      &exps, &job_id, &worker_id, &num_workers, &block_size, &num_slots,
                                      &slot_base, &dense, &epoch, &fp, &rounds, &sessions, &limits, &send_fds,
-                                     &receivers, &first_block, &shard_blocks, &gso)) {
+                                     &receivers, &first_block, &shard_blocks, &gso, &group_sessions)) {
         return NULL;
     }
     if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > 0x8000 || job_id > 0xffff ||
@@ -1303,8 +1421,9 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     Py_ssize_t ns = PySequence_Size(rounds), ne = PySequence_Size(sessions);
     if (ns < 0 || ne < 0) goto error;
     if (ns > num_slots || ns > nblocks || ne < 1 || PySequence_Size(limits) != ne ||
-        PySequence_Size(send_fds) != ne) {
-        PyErr_SetString(PyExc_ValueError, "rounds: one per stream; sessions, limits, send_fds: one per endpoint");
+        PySequence_Size(send_fds) != ne || (group_sessions && PySequence_Size(group_sessions) != ne)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "rounds: one per stream; sessions, limits, send_fds, group_sessions: one per endpoint");
         goto error;
     }
     r->nstreams = r->unfinished = (uint32_t)ns;
@@ -1320,6 +1439,8 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         long long session = seq_int(sessions, e), limit = seq_int(limits, e), fd = seq_int(send_fds, e);
         if (PyErr_Occurred()) goto error;
         o->session = (uint32_t)session;
+        o->group_session = group_sessions ? (uint32_t)seq_int(group_sessions, e) : 0;
+        if (PyErr_Occurred()) goto error;
         o->limit = limit > 0 ? (uint32_t)limit : 0;
         o->fd = (int)fd;
         o->gso = gso;
@@ -1364,6 +1485,7 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         in_t *in = &r->ins[i];
         r->nins = (int)i + 1;
         in->fd = fd;
+        in->endpoint = i < ne ? (int)i : -1; /* the endpoints' sockets, then the group's */
         in->peers = calloc(np ? np : 1, sizeof *in->peers);
         if (!in->peers) {
             PyErr_NoMemory();

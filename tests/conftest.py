@@ -142,3 +142,29 @@ def run_cli_workers(endpoints: str, job: int, n: int, out_dir: pathlib.Path, *ar
     for w in workers:
         assert w.wait(timeout=60) == 0
     return [np.load(path) for path in outs]
+
+
+def spoof_udp(source: tuple[str, int], dest: tuple[str, int], payloads: Sequence[bytes]) -> None:
+    """Send UDP datagrams that claim to come from `source` (a raw IPv4 socket: root only),
+    as an off-path attacker who knows the addresses would."""
+    import socket
+    import struct
+    with socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW) as raw:
+        for payload in payloads:
+            udp = struct.pack("!HHHH", source[1], dest[1], 8 + len(payload), 0)  # checksum 0: none
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp) + len(payload), 0, 0, 64,
+                             socket.IPPROTO_UDP, 0, socket.inet_aton(source[0]), socket.inet_aton(dest[0]))
+            raw.sendto(ip + udp + payload, (dest[0], 0))  # the kernel fills in the IP checksum
+
+
+def can_spoof() -> str | None:
+    """Why spoof_udp cannot run here, or None."""
+    import os
+    import socket
+    if os.geteuid() != 0:
+        return "forging source addresses needs root (a raw socket)"
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW).close()
+    except OSError as exc:
+        return f"no raw IPv4 socket here: {exc}"
+    return None

@@ -34,6 +34,7 @@ from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.server import Datapath
+from p4reduce.aggregator.replies import AnswerLimiter
 from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, Mode, MsgType, encode, scatter_flags
 from p4reduce.protocol.framing import split_datagram
 
@@ -181,8 +182,10 @@ class Harness:
     def __init__(self, specs: list[JobSpec], rng: random.Random, odd: float = 0.03) -> None:
         self.specs, self.rng = specs, rng
         self.odd = odd  # how often a worker starts an allreduce with another tensor or layout
-        self.ref = Datapath(AggregatorEngine(specs, new_session=sessions()), {})
-        self.nat = Datapath(NativeEngine(specs, new_session=sessions()), {})
+        # One answer per datagram as in production; no rate (it depends on the wall clock).
+        unlimited = dict(clock=lambda: 0.0, burst=1 << 30)
+        self.ref = Datapath(AggregatorEngine(specs, new_session=sessions()), {}, AnswerLimiter(**unlimited))
+        self.nat = Datapath(NativeEngine(specs, new_session=sessions()), {}, AnswerLimiter(**unlimited))
         self.workers: list[SimWorker] = []
         port = itertools.count(40000)
         for spec in specs:
@@ -489,5 +492,5 @@ def test_core_refuses_misuse_without_crashing():
     handed = []
     while (slow := core.run(-1)) is not None:
         handed.append(slow)
-    assert handed == [(b"", ("127.0.0.1", 1)), (b"\x02" * 36, ("127.0.0.1", 2))]
+    assert handed == [(b"", ("127.0.0.1", 1), 1), (b"\x02" * 36, ("127.0.0.1", 2), 2)]
     assert core.take_output() == [] and core.counters() == {"datagrams_in": 2}

@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
 from p4reduce import _native_worker
@@ -20,12 +20,14 @@ from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath, fixedpoint
 from p4reduce.hostagent import agent as agent_module
 from p4reduce.hostagent.agent import AllreduceStats, _BlockTarget, _RoundTimer
 from p4reduce.hostagent.blocks import BlockPlan
+from p4reduce.hostagent.stream import ProtocolError
 from p4reduce.protocol import ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, MsgType, encode, scatter_flags
 from p4reduce.protocol.framing import split_datagram
 
 from conftest import allreduce_all
 
 RTO = 0.05
+GROUP_SESSION_MASK = 0x5A5A5A5A  # the tests' group sessions: each endpoint's session XOR this
 COUNTS = ("packets_received", "ignored_packets", "packets_sent", "payload_bytes_sent", "retransmissions",
           "queries")
 
@@ -71,9 +73,12 @@ class Aggregator:
     """The RESULTs a correct aggregator sends one worker, stream by stream, in order."""
 
     def __init__(self, plans: list[BlockPlan], cfg: WorkerConfig, rounds: list[int], epoch: int,
-                 tag: int, nblocks: int, shard_blocks: int = 0, full_to_all: bool = False) -> None:
+                 tag: int, nblocks: int, shard_blocks: int = 0, full_to_all: bool = False,
+                 sessions: list[int] | None = None) -> None:
         """`shard_blocks`: a reduce-scatter's, whose RESULTs are header-only for other ranks'
-        blocks (an aggregator implementing SCATTER) unless `full_to_all`."""
+        blocks (an aggregator implementing SCATTER) unless `full_to_all`. `sessions`: the
+        worker's at each aggregator (stream s is served by aggregator s mod k)."""
+        sessions = sessions or [0]
         self.results: list[list[bytes]] = []  # per stream, per round of this allreduce
         n, S, B = cfg.scale_workers, cfg.num_slots, cfg.block_size
         for s in range(plans[0].num_streams):
@@ -88,13 +93,19 @@ class Aggregator:
                 header_only = b == NONE or (owner not in (None, cfg.worker_id) and not full_to_all)
                 h = AggHeader(MsgType.RESULT, cfg.job_id, cfg.worker_id, cfg.slot_base + s, (rounds[s] + k) & 1,
                               epoch, b, nxt, agreed.get(b, EXP_BIAS), agreed.get(nxt, 0),
-                              0 if header_only else B, flags, 0, nblocks, tag)
+                              0 if header_only else B, flags, sessions[s % len(sessions)], nblocks, tag)
                 values = None
                 if not header_only:
                     values = np.sum([fixedpoint.quantize(p.block(b), agreed[b], n).astype(np.int64)
                                      for p in plans if p.nonzero[b]], axis=0).astype(np.int32)
                 packets.append(encode(h, values))
             self.results.append(packets)
+
+
+def to_group(packet: bytes, session: int) -> bytes:
+    """The copy of a RESULT that goes to the job's multicast group."""
+    h = AggHeader.unpack(packet)
+    return h._replace(worker_id=ALL_WORKERS, session=session).pack() + packet[HEADER_LEN:]
 
 
 def mutate(data: st.DataObject, packet: bytes, cfg: WorkerConfig, nblocks: int) -> bytes:
@@ -104,14 +115,25 @@ def mutate(data: st.DataObject, packet: bytes, cfg: WorkerConfig, nblocks: int) 
     how = data.draw(st.sampled_from([
         "epoch", "fingerprint", "session", "shadow", "mismatch", "overflow", "header_only", "job",
         "worker", "all_workers", "lookahead", "block", "slot", "pending", "pending_other", "error", "type",
-        "version", "count", "header_only", "count", "lookahead", "block"]))  # (the ones that end a run: rarer)
+        "version", "count", "header_only", "count", "lookahead", "block", "early_end", "backwards",
+        "low_exp", "other_values", "foreign_error", "session"]))  # (the ones that end a run: rarer)
     word = data.draw(st.integers(0, 2**32 - 1))
     if how == "epoch":
         h = h._replace(epoch=(h.epoch + 1 + word % 3) % 2**32)
     elif how == "fingerprint":
         h = h._replace(fingerprint=word)
     elif how == "session":
-        h = h._replace(session=word)  # workers do not check a RESULT's session
+        h = h._replace(session=word)  # a spoofer's guess: ignored
+    elif how == "early_end":  # the stream ends (or jumps) while the worker still holds a block
+        h = h._replace(next_block=data.draw(st.sampled_from([NONE, (h.next_block + cfg.num_slots) % 2**32])))
+    elif how == "backwards":
+        h = h._replace(next_block=(h.block - cfg.num_slots * (1 + word % 2)) % 2**32 if h.block != NONE else 0)
+    elif how == "low_exp":
+        h = h._replace(next_exp=word % 256)
+    elif how == "other_values":
+        values = bytes((b + 1 + word % 255) % 256 for b in values)
+    elif how == "foreign_error":
+        h, values = h._replace(msg_type=MsgType.ERROR, session=word, block=1, count=0), b""
     elif how == "shadow":
         h = h._replace(shadow=1 - h.shadow)
     elif how == "mismatch":
@@ -171,12 +193,13 @@ class Pair:
         self.sent: list[list[bytes]] = [[] for _ in agent._endpoints]
         for i, e in enumerate(agent._endpoints):
             e.session, e.pack_up_to = sessions[i], limits[i]
+            e.group_session = sessions[i] ^ GROUP_SESSION_MASK
             e.send = self.sent[i].append
             e.flush = lambda: None
         if group:  # a multicast group's receiver: hears every aggregator (no socket needed here)
             agent._group_sock = object()
-            agent._receivers.append((None, {e.peer for e in agent._endpoints}))
-        self.peers = [peers for _, peers in agent._receivers]
+            agent._receivers.append((None, {e.peer for e in agent._endpoints}, None))
+        self.peers = [peers for _, peers, _ in agent._receivers]
         # The same tensor twice (in place: each engine's output is its own copy of it).
         py_in, c_in = flat.copy(), flat.copy()
         out_len, first_block, shard_blocks = shard or (flat.size, 0, 0)
@@ -214,8 +237,8 @@ class Pair:
         except Exception as exc:  # noqa: BLE001
             c_exc = exc
         assert (type(py_exc), str(py_exc)) == (type(c_exc), str(c_exc))
-        self.failed = py_exc is not None
-        if py_exc is not None:
+        self.failed, self.exception = py_exc is not None, py_exc
+        if py_exc is not None and currently_in_test_context():
             event(f"failed: {type(py_exc).__name__}")
         return py_result, c_result
 
@@ -234,7 +257,8 @@ class Pair:
         before, done = len(self.agent._rto.samples), sum(s.done for s in self.streams)
 
         def py() -> None:
-            self.agent._process([(memoryview(datagram), source)], self.peers[receiver], self.active, self.timers,
+            _, peers, endpoint = self.agent._receivers[receiver]
+            self.agent._process([(memoryview(datagram), source)], peers, endpoint, self.active, self.timers,
                                 self.stats)
         _, result = self._both(py, lambda: self.run.feed(receiver, [(datagram, source)], self.clock, RTO))
         if result is not None:
@@ -299,7 +323,7 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     me = data.draw(st.integers(0, n - 1), label="rank")
     B = data.draw(st.integers(1, 12), label="block_size")
     S = data.draw(st.one_of(st.integers(1, 6), st.integers(7, 48)), label="slots")  # and many streams
-    k = data.draw(st.integers(1, min(3, S)), label="aggregators")
+    k = k_aggs = data.draw(st.integers(1, min(3, S)), label="aggregators")
     dtype = data.draw(st.sampled_from(["float32", "int32"]), label="dtype")
     mode = data.draw(st.sampled_from(["sparse", "dense"]), label="mode")
     length = data.draw(st.integers(1, 10 * B), label="length")
@@ -343,7 +367,7 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     try:
         plans = [BlockPlan.build(t, B, S) for t in tensors]
         agg = Aggregator(plans, cfg, rounds, epoch, tag, nblocks, shard_blocks,
-                         data.draw(st.booleans(), label="full_results_to_all"))
+                         data.draw(st.booleans(), label="full_results_to_all"), sessions)
         sent: list[bytes] = []  # every RESULT so far, for duplicates
         pair.start(data.draw(st.integers(1, S)))
         pair.compare()
@@ -356,6 +380,7 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
                 pair.expire()
             else:
                 datagram = b""
+                receiver = data.draw(st.integers(0, len(pair.peers) - 1))
                 for _ in range(data.draw(st.integers(1, 4))):
                     s = data.draw(st.integers(0, len(agg.results) - 1))
                     # The result of the round the worker is in (the Python engine's state: both
@@ -366,6 +391,8 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
                     if k >= len(agg.results[s]):
                         continue
                     packet = agg.results[s][k]
+                    if receiver == k_aggs and data.draw(st.integers(0, 9)):  # as sent to the group
+                        packet = to_group(packet, sessions[s % k_aggs] ^ GROUP_SESSION_MASK)
                     choice = data.draw(st.integers(0, 9))
                     if choice >= 7:
                         packet = mutate(data, packet, cfg, nblocks) if choice < 9 or not sent else \
@@ -373,7 +400,6 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
                     sent.append(packet)
                     datagram += packet
                 datagram += bytes(data.draw(st.sampled_from([0, 0, 0, 1, 35, 40])))  # a torn tail
-                receiver = data.draw(st.integers(0, len(pair.peers) - 1))
                 source = data.draw(st.sampled_from(sorted(pair.peers[receiver]) + [("127.0.0.2", 9)]))
                 pair.clock += 0.001
                 pair.feed(receiver, datagram, source)
@@ -402,7 +428,7 @@ def test_a_complete_allreduce_matches_and_is_exact(dtype, mode, monkeypatch):
     pair = Pair(cfg, tensors[1], False, 9, 1234, [0, 1, 2, 3], [5, 6], [400, 0], False, monkeypatch)
     try:
         plans = [BlockPlan.build(t, B, S) for t in tensors]
-        agg = Aggregator(plans, cfg, [0, 1, 2, 3], 9, 1234, 20)
+        agg = Aggregator(plans, cfg, [0, 1, 2, 3], 9, 1234, 20, sessions=[5, 6])
         pair.start(S)
         for k in range(max(len(r) for r in agg.results)):  # round by round, the streams interleaved
             for s, results in enumerate(agg.results):
@@ -494,7 +520,7 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
             time.sleep(0.2)  # let it block in ppoll
             with pytest.raises(RuntimeError, match="in use"):
                 run.flush()
-            fake_aggregator.sendto(AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 0, 1,
+            fake_aggregator.sendto(AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 77, 1,
                                              99).pack(), worker)
             waiter.join(60)
             finished, samples = polled[0]
@@ -524,3 +550,93 @@ def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limi
                 window.on_loss(now - 0.5, float(now))
         assert (one[0].srtt, one[0].rttvar, one[0].rto) == (batch[0].srtt, batch[0].rttvar, batch[0].rto)
         assert vars(one[1]) == vars(batch[1])
+
+
+def _hostile(packet: bytes, **fields: int) -> bytes:
+    """`packet` (a RESULT) with header fields replaced; `values_delta` adds to its values."""
+    delta = fields.pop("values_delta", 0)
+    h = AggHeader.unpack(packet)._replace(**fields)
+    values = packet[HEADER_LEN:]
+    if delta and values:
+        values = (np.frombuffer(values, ">i4") + delta).astype(">i4").tobytes()
+    return h.pack() + values[:4 * h.count] + bytes(max(0, 4 * h.count - len(values)))
+
+
+# (name, which RESULT of stream 0 to spoil, how, the ProtocolError's words or None: ignored)
+HOSTILE_SCRIPTS = [
+    ("forged session", 0, dict(session=12345), None),
+    ("unicast to every worker", 0, dict(worker_id=ALL_WORKERS), None),
+    ("early end of stream", 0, dict(next_block=NONE), "next_block NONE skips block 0"),
+    ("jump past an announced block", 1, dict(next_block=4), "next_block 4 skips block 2"),
+    ("wrong count", 1, dict(count=3), "count 3 for block 0"),
+    ("backwards jump", 2, dict(next_block=0), "next_block 0 goes back from block 2"),
+    ("block of another stream", 0, dict(next_block=1), "next_block 1 is outside stream 0"),
+    ("agreed exponent below ours", 0, dict(next_exp=EXP_BIAS - 1), "next_exp 126 is below"),
+    ("foreign ERROR", 0, dict(msg_type=MsgType.ERROR, session=999, block=1, count=0), None),
+]
+
+
+@pytest.mark.parametrize("name,index,fields,error", HOSTILE_SCRIPTS, ids=[s[0] for s in HOSTILE_SCRIPTS])
+def test_hostile_aggregator_scripts_fail_or_are_ignored_alike(name, index, fields, error, monkeypatch):
+    """Both engines meet a spoiled RESULT the same way: ignored when it lacks what only the
+    real aggregator knows (the session, the worker's address), else a ProtocolError naming
+    the aggregator and the field; never a wrong sum returned as success."""
+    B, S = 4, 2
+    cfg = WorkerConfig(job_id=3, worker_id=0, num_workers=2, num_slots=S, block_size=B,
+                       aggregator=("127.0.0.1", 40000), failure_timeout=1.0)
+    mine = np.zeros(6 * B, np.int32)
+    mine[0:B], mine[2 * B:3 * B] = 1, 2  # blocks 0 and 2 (stream 0); stream 1 empty here
+    other = np.zeros_like(mine)
+    other[2 * B:3 * B], other[4 * B:5 * B], other[B:2 * B] = 5, 7, 3
+    pair = Pair(cfg, mine, False, 4, 77, [0, 0], [4242], [0], False, monkeypatch)
+    try:
+        plans = [BlockPlan.build(t, B, S) for t in (mine, other)]
+        agg = Aggregator(plans, cfg, [0, 0], 4, 77, 6, sessions=[4242])
+        pair.start(S)
+        source = ("127.0.0.1", 40000)
+        for k in range(max(len(r) for r in agg.results)):
+            for s, results in enumerate(agg.results):
+                if k >= len(results):
+                    continue
+                if (s, k) == (0, index):
+                    pair.feed(0, _hostile(results[k], **fields), source)
+                    pair.compare()
+                    if pair.failed:
+                        break
+                pair.feed(0, results[k], source)
+                pair.compare()
+            if pair.failed:
+                break
+        if error is None:
+            assert not pair.failed and pair.run.unfinished == 0
+            np.testing.assert_array_equal(pair.c_out, mine + other)
+        else:
+            assert isinstance(pair.exception, ProtocolError), pair.exception
+            assert error in str(pair.exception) and "from 127.0.0.1:40000" in str(pair.exception)
+    finally:
+        pair.close()
+
+
+def test_a_repeated_result_with_other_values_fails_both_engines(monkeypatch):
+    """The previous round's RESULT again, with other sums (a forged or corrupted copy that
+    carries the session): both engines fail the allreduce instead of keeping either."""
+    B, S = 4, 1
+    cfg = WorkerConfig(job_id=3, worker_id=0, num_workers=2, num_slots=S, block_size=B,
+                       aggregator=("127.0.0.1", 40000), failure_timeout=1.0)
+    mine = np.arange(1, 2 * B + 1, dtype=np.int32)
+    pair = Pair(cfg, mine, False, 4, 77, [0], [4242], [0], False, monkeypatch)
+    try:
+        plans = [BlockPlan.build(t, B, S) for t in (mine, mine)]
+        results = Aggregator(plans, cfg, [0], 4, 77, 2, sessions=[4242]).results[0]
+        source = ("127.0.0.1", 40000)
+        pair.start(1)
+        for packet in results[:2]:
+            pair.feed(0, packet, source)
+        pair.feed(0, results[1], source)  # the same again: ignored
+        pair.compare()
+        assert not pair.failed
+        pair.feed(0, _hostile(results[1], values_delta=1), source)
+        assert isinstance(pair.exception, ProtocolError) and "other values" in str(pair.exception)
+        pair.compare()
+    finally:
+        pair.close()

@@ -111,9 +111,9 @@ def test_non_owners_receive_no_values(monkeypatch, mode, multicast):
     monkeypatch.setenv("P4REDUCE_WORKER_ENGINE", "python")
     original = Stream.on_result
 
-    def spy(self, h, payload):
+    def spy(self, h, payload, source):
         seen.append((self.worker_id, h.block, h.count, self.owner(h.block)))
-        return original(self, h, payload)
+        return original(self, h, payload, source)
     monkeypatch.setattr(Stream, "on_result", spy)
     outs, stats = _scatter_all(arrays, layout, n=n, mode=mode,
                                group=GROUP if multicast else None)

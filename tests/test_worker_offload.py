@@ -147,7 +147,7 @@ def _zero_run(agent: HostAgent, streams: int, sockets: bool = True):
 
 def _bootstrap_result(slot: int) -> bytes:
     """The RESULT that ends stream `slot`'s bootstrap round and the stream."""
-    return AggHeader(MsgType.RESULT, 1, 0, slot, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 0, 1, TAG).pack()
+    return AggHeader(MsgType.RESULT, 1, 0, slot, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 77, 1, TAG).pack()
 
 
 def _gro_buffer() -> tuple[list[bytes], int]:

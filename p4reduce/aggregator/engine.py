@@ -19,7 +19,7 @@ from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
 from p4reduce.aggregator.slot import JobFailure, Parts, SlotState
-from p4reduce.protocol import (NONE, AggHeader, ErrorCode, GeometryField, MalformedPacket, Mode,
+from p4reduce.protocol import (ALL_WORKERS, NONE, AggHeader, ErrorCode, GeometryField, MalformedPacket, Mode,
                                MsgType, wire_values)
 from p4reduce.protocol.framing import message_limit
 
@@ -72,7 +72,9 @@ class Member:
 
 
 class _Job:
-    def __init__(self, spec: JobSpec, pool: BufferPool) -> None:
+    def __init__(self, spec: JobSpec, pool: BufferPool, group_session: int = 0) -> None:
+        """`group_session`: what results sent to the job's multicast group carry (its
+        members learn it in JOINED, docs/protocol.md 6.1); 0 without a group."""
         self.spec = spec
         self.pool = pool
         self.slots: dict[int, SlotState] = {}
@@ -82,6 +84,14 @@ class _Job:
         self.upstream_session: int | None = None  # a leaf's session at its parent
         self.streams_done: dict[int, int] = {}  # epoch -> streams ended (a few recent epochs)
         self.upstream_incarnation = secrets.randbits(32)
+        self.group_session = group_session
+
+    def session_of(self, worker_id: int) -> int:
+        """The session a copy of a result addressed to `worker_id` carries."""
+        if worker_id == ALL_WORKERS:
+            return self.group_session
+        member = self.members.get(worker_id)
+        return member.session if member is not None else 0
 
     def slot(self, index: int) -> SlotState:
         state = self.slots.get(index)
@@ -95,6 +105,7 @@ class _Job:
                 state = RelaySlot(s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream,
                                   self, self.pool, **geometry)
             state.multicast = s.group is not None
+            state.session_of = self.session_of
             self.slots[index] = state
         return state
 
@@ -154,11 +165,16 @@ class AggregatorEngine:
         for other in self._jobs.values():
             if set(other.spec.slot_range()) & set(spec.slot_range()):
                 raise ValueError(f"job {spec.job_id}: slots overlap job {other.spec.job_id}")
-        self._jobs[spec.job_id] = _Job(spec, self.buffers)
+        self._jobs[spec.job_id] = _Job(spec, self.buffers, self._group_session(spec))
 
     def reset_job(self, job_id: int) -> None:
         """Forget all state of a job: slots, members, failure (e.g. after a worker crashed)."""
-        self._jobs[job_id] = _Job(self.job(job_id), self.buffers)
+        spec = self.job(job_id)
+        self._jobs[job_id] = _Job(spec, self.buffers, self._group_session(spec))
+
+    def _group_session(self, spec: JobSpec) -> int:
+        """A new session for the results a job sends to its multicast group (0: no group)."""
+        return self._new_session(spec.job_id, ALL_WORKERS) if spec.group is not None else 0
 
     def remove_job(self, job_id: int) -> None:
         self.job(job_id)
@@ -226,12 +242,21 @@ class AggregatorEngine:
                     return Handled("upstream_stale")
                 job.upstream_session = h.session
                 return Handled("upstream_joined")
+            # The parent's answers carry the leaf's session there (an ERROR to a JOIN: our
+            # incarnation); anything else is forged or stale (docs/protocol.md 6.1).
+            answers_join = h.msg_type == MsgType.ERROR and h.epoch == job.upstream_incarnation
+            if job.upstream_session is None or h.session != job.upstream_session:
+                if not answers_join:
+                    return Handled("upstream_forged")
             if h.msg_type == MsgType.ERROR:
                 return self._fail(job, ErrorCode.UPSTREAM, h.block, h)
             if h.slot in job.spec.slot_range() and job.failure is None:
                 slot = job.slot(h.slot)
                 assert isinstance(slot, RelaySlot)
-                event, packets = slot.on_upstream(h, payload)
+                try:
+                    event, packets = slot.on_upstream(h, payload)
+                except JobFailure as exc:  # the parent's RESULT contradicts the protocol
+                    return self._fail(job, exc.code, exc.detail, h)
                 return Handled(event, None, [Outgoing(job.spec.job_id, w, p) for w, p in packets])
         return Handled("upstream_unknown")
 
@@ -317,9 +342,11 @@ class AggregatorEngine:
                            next_block=s.num_slots, exp=s.mode.code, next_exp=s.num_workers,
                            session=member.session, blocks=s.message_size,
                            # Its share of the streams when sharded; 0 (all of them) as a switch says.
-                           fingerprint=s.shard[0] << 16 | s.shard[1] if s.shard[1] > 1 else 0)
-        return Handled("joined", (s.job_id, h.worker_id),
-                       [Outgoing(s.job_id, h.worker_id, (reply.pack(),), source)])
+                           fingerprint=s.shard[0] << 16 | s.shard[1] if s.shard[1] > 1 else 0,
+                           count=1 if s.group is not None else 0)
+        # A job with a multicast group: its results' session as the one value (spec 6.1).
+        packet = reply.pack() + (job.group_session.to_bytes(4, "big") if s.group is not None else b"")
+        return Handled("joined", (s.job_id, h.worker_id), [Outgoing(s.job_id, h.worker_id, (packet,), source)])
 
     def _stranger(self, job: _Job, member: Member | None, h: AggHeader, source: Address) -> Handled:
         """A packet whose session or source is not the worker's current one."""

@@ -26,8 +26,8 @@ from p4reduce._native import load_extension
 from p4reduce.aggregator.engine import AggregatorEngine, Member, _Job
 from p4reduce.protocol import ErrorCode, Mode
 
-# 2: ABI_VERSION in p4reduce/_engine.c
-Core = load_extension("_engine", 2, "AggregatorServer(engine='python') runs the reference model "
+# 3: ABI_VERSION in p4reduce/_engine.c
+Core = load_extension("_engine", 3, "AggregatorServer(engine='python') runs the reference model "
                                    "instead.").Core
 
 
@@ -75,10 +75,11 @@ class _MemberTable(dict):
 class _NativeJob(_Job):
     """engine.py's job, whose failure, started flag and slots live in the core."""
 
-    def __init__(self, spec: JobSpec, pool: BufferPool, core: Core) -> None:
+    def __init__(self, spec: JobSpec, pool: BufferPool, core: Core, group_session: int) -> None:
         self._core = core
-        super().__init__(spec, pool)
+        super().__init__(spec, pool, group_session)
         self.members = _MemberTable(core, spec.job_id)
+        core.set_group_session(spec.job_id, self.group_session)
 
     @property  # type: ignore[override]
     def failure(self) -> tuple[ErrorCode, int] | None:
@@ -128,14 +129,16 @@ class NativeEngine(AggregatorEngine):
             return
         self.core.add_job(spec.job_id, spec.num_workers, spec.mode is Mode.DENSE, spec.slot_base,
                           spec.num_slots, spec.block_size, spec.shard[0], spec.shard[1], spec.group)
-        self._jobs[spec.job_id] = _NativeJob(spec, self.buffers, self.core)
+        group_session = self._jobs[spec.job_id].group_session  # the one super() drew
+        self._jobs[spec.job_id] = _NativeJob(spec, self.buffers, self.core, group_session)
 
     def reset_job(self, job_id: int) -> None:
         if not self.is_native(job_id):
             super().reset_job(job_id)
             return
         self.core.reset_job(job_id)
-        self._jobs[job_id] = _NativeJob(self.job(job_id), self.buffers, self.core)
+        spec = self.job(job_id)
+        self._jobs[job_id] = _NativeJob(spec, self.buffers, self.core, self._group_session(spec))
 
     def remove_job(self, job_id: int) -> None:
         native = self.is_native(job_id)

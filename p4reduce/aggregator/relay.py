@@ -16,10 +16,10 @@ from typing import Protocol
 
 import numpy as np
 
-from p4reduce.protocol import (AGG_UDP_PORT, MAX_JOB_ID, MAX_WORKERS, NONE, AggHeader, Mode, MsgType,
-                               split_key)
+from p4reduce.protocol import (AGG_UDP_PORT, MAX_JOB_ID, MAX_WORKERS, NONE, AggHeader, ErrorCode, Mode,
+                               MsgType, split_key)
 from p4reduce.aggregator.buffers import BufferPool
-from p4reduce.aggregator.slot import Parts, SlotState
+from p4reduce.aggregator.slot import JobFailure, Parts, SlotState
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
 _JOB_ID = struct.Struct("!H")
@@ -64,6 +64,7 @@ class RelaySlot(SlotState):
         self.upstream = upstream
         self.membership = membership
         self.forwarded: bytearray | None = None  # this round's partial sum, sent upstream
+        self.announced: int | None = None  # the look-ahead of the last partial sum sent up
 
     def _to_parent(self, packet: bytearray) -> list[tuple[int, Parts]]:
         """`packet` with the leaf's session at the parent; a JOIN first if it has none
@@ -87,6 +88,7 @@ class RelaySlot(SlotState):
                            0 if self.block == NONE else self.block_size, 0, 0, self.blocks,
                            self.fingerprint)
         self.forwarded = self._round_packet(header)
+        self.announced = next_block
         return self._to_parent(self.forwarded)
 
     def on_data(self, h: AggHeader, values: np.ndarray | None) -> tuple[str, list[tuple[int, Parts]]]:
@@ -107,6 +109,18 @@ class RelaySlot(SlotState):
                           h.block, NONE, blocks=h.blocks, fingerprint=h.fingerprint)
         return "query_forwarded", self._to_parent(bytearray(query.pack()))
 
+    def _check_parent_result(self, h: AggHeader) -> None:
+        """The checks a worker makes of its aggregator's RESULT (hostagent/stream.py): the
+        values the round needs, and a next block in this stream, after this one and not past
+        the one this leaf announced. The leaf's job fails with UPSTREAM otherwise."""
+        wanted = 0 if self.block == NONE else self.block_size
+        nxt = h.next_block
+        announced = self.announced
+        if (h.count != wanted or (nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream
+                                                    or (self.block != NONE and nxt <= self.block)))
+                or (announced is not None and nxt > announced)):
+            raise JobFailure(ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
+
     def on_upstream(self, h: AggHeader, payload: bytes | memoryview) -> tuple[str, list[tuple[int, Parts]]]:
         """The parent's RESULT for this slot: fan it out if it is the current round's."""
         if h.msg_type != MsgType.RESULT:
@@ -114,6 +128,7 @@ class RelaySlot(SlotState):
         if (h.shadow != self.round & 1 or h.block != self.block or self.epoch is None
                 or h.epoch != self.epoch or h.fingerprint != self.fingerprint):
             return "upstream_stale", []
+        self._check_parent_result(h)
         result = bytearray(payload)
         _JOB_ID.pack_into(result, _JOB_ID_OFFSET, self.job_id)
         self.forwarded = None

@@ -14,6 +14,7 @@ from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.engine import AggregatorEngine
+from p4reduce.aggregator.replies import AnswerLimiter
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.relay import UPSTREAM
 
@@ -181,8 +182,12 @@ class Datapath:
     core handles the batch and hands the rest to the Python engine (`native_batch`).
     `process` runs one batch either way and returns what would be sent (tests)."""
 
-    def __init__(self, engine: AggregatorEngine, upstream_of: dict[int, Address]) -> None:
+    def __init__(self, engine: AggregatorEngine, upstream_of: dict[int, Address],
+                 answers: AnswerLimiter | None = None) -> None:
+        """`answers`: how many JOINED/ERROR answers unauthenticated requests get (replies.py)."""
         self.engine = engine
+        self.answers = answers or AnswerLimiter()
+        self._datagrams = 0  # datagrams the Python batches took (each answered at most once)
         self.upstream_of = upstream_of  # a leaf job's parent, resolved
         self._upstreams = set(upstream_of.values())
         self.debug = False
@@ -214,12 +219,13 @@ class Datapath:
     def python_batch(self, batch, sender) -> None:
         self.engine.counters.add("datagrams_in", len(batch))
         for datagram, addr in batch:
+            self._datagrams += 1
             packets, leftover = split_datagram(datagram)
             if leftover or not packets:  # a tail that is no whole packet (or
                 # an empty datagram): counted like one, as a drop
-                self.handle(datagram[len(datagram) - leftover:], addr, sender)
+                self.handle(datagram[len(datagram) - leftover:], addr, sender, self._datagrams)
             for payload in packets:
-                self.handle(payload, addr, sender)
+                self.handle(payload, addr, sender, self._datagrams)
             if sender.full:
                 self.flush(sender)
         self.flush(sender)
@@ -228,7 +234,8 @@ class Datapath:
         """Run the core's current batch to its end (fd -1: keep the output, see process)."""
         core = self.engine.core
         while (slow := core.run(fd)) is not None:
-            self.handle(*slow, self.core_sender)
+            payload, addr, datagram = slow
+            self.handle(payload, addr, self.core_sender, datagram)
         self.engine.buffers.flushed()
         self.log_core_events()
 
@@ -259,7 +266,9 @@ class Datapath:
                 log.info("UDP GSO turned off: the kernel refused a segmented send (%s); the "
                          "datagrams go one by one", os.strerror(event[2]))
 
-    def handle(self, payload: memoryview | bytes, addr: Address, sender) -> None:
+    def handle(self, payload: memoryview | bytes, addr: Address, sender, datagram: int | None = None) -> None:
+        """One packet of datagram number `datagram` (None: unknown) from `addr`; its replies
+        go to `sender`."""
         handled = self.engine.handle(payload, addr, from_upstream=addr in self._upstreams)
         if handled.event == "joined" and handled.replies:
             log.info("job %d worker %d joined from %s:%d", *handled.sender, *addr)
@@ -286,7 +295,14 @@ class Datapath:
                 sender.add(out.parts, group, self.engine.group_pack_up_to(out.job_id))
                 continue
             if out.dest is not None:  # JOINED and ERROR: to whoever asked, one per datagram
-                sender.add(out.parts, out.dest)
+                # (the core may have answered this datagram already: one ERROR per datagram)
+                answered = self.native and datagram is not None and datagram == self.engine.core.answered()
+                if not answered and self.answers.allow(out.dest, datagram):
+                    sender.add(out.parts, out.dest)
+                    if self.native and datagram is not None:
+                        self.engine.core.set_answered(datagram)
+                else:  # no reflector: replies.py
+                    self.engine.counters.add("answers_limited")
                 continue
             dest = self.engine.destination(out.job_id, out.worker_id)
             if dest is None:

@@ -9,6 +9,7 @@ data rounds, because every look-ahead must move forward within the stream.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -22,6 +23,7 @@ END_KEY = lookahead_key(NONE, 0)
 _WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
 _FLAGS_OFFSET = 5  # `flags`: a SCATTER round's RESULT names the owner of its values
 _COUNT_OFFSET = 22  # `count`: 0 in the header-only copies of a SCATTER round's RESULT
+_SESSION_OFFSET = 24  # `session`: each copy carries its receiver's (the group's for ALL_WORKERS)
 
 # A datagram as the pieces the kernel gathers (sendmmsg iovecs): per-worker
 # copies of a result share its values and differ only in the header.
@@ -48,19 +50,23 @@ class StoredResult:
     payload: bytearray  # RESULT; worker_id is set per copy
     owner: int | None = None  # a SCATTER data round's: only this worker's copy has the values
 
-    def for_worker(self, worker_id: int) -> Parts:
-        if self.owner is not None and worker_id != self.owner:
-            head = bytearray(self.payload[:HEADER_LEN])  # header-only (docs/protocol.md 3.1)
-            head[_WORKER_ID_OFFSET] = worker_id
-            head[_COUNT_OFFSET:_COUNT_OFFSET + 2] = b"\0\0"
-            return (head,)
-        if worker_id == self.payload[_WORKER_ID_OFFSET]:
-            return (self.payload,)
+    def for_worker(self, worker_id: int, session: int) -> Parts:
+        """The copy for `worker_id`: its rank and its session (docs/protocol.md 6.1) in the
+        header, the values shared unless the copy is header-only."""
         head = bytearray(self.payload[:HEADER_LEN])
         head[_WORKER_ID_OFFSET] = worker_id
+        head[_SESSION_OFFSET:_SESSION_OFFSET + 4] = session.to_bytes(4, "big")
+        if self.owner is not None and worker_id != self.owner:
+            head[_COUNT_OFFSET:_COUNT_OFFSET + 2] = b"\0\0"  # header-only (docs/protocol.md 3.1)
+            return (head,)
         if len(self.payload) == HEADER_LEN:
             return (head,)
         return head, memoryview(self.payload)[HEADER_LEN:]
+
+
+def no_sessions(worker_id: int) -> int:
+    """Sessions of a slot used without a job (tests): none known."""
+    return 0
 
 
 class SlotState:
@@ -96,6 +102,9 @@ class SlotState:
         self.pool = pool or BufferPool()
         # Results go out once, to the job's IP multicast group, instead of once per worker.
         self.multicast = False
+        # The session each copy of a result carries: the receiving member's, the group's
+        # for ALL_WORKERS (set by the job; a worker takes no result without its session).
+        self.session_of: Callable[[int], int] = no_sessions
 
     # -- round identification -------------------------------------------------
     def _is_current(self, h: AggHeader) -> bool:
@@ -154,7 +163,7 @@ class SlotState:
         stored = self.history.get((h.epoch, h.block))
         if stored is None or stored.shadow != h.shadow or stored.fingerprint != h.fingerprint:
             return "stale", []
-        return "resent", [(h.worker_id, stored.for_worker(h.worker_id))]
+        return "resent", [(h.worker_id, stored.for_worker(h.worker_id, h.session))]
 
     # -- packet handlers ------------------------------------------------------
     def _pending(self, h: AggHeader, event: str) -> tuple[str, list[tuple[int, Parts]]]:
@@ -217,9 +226,9 @@ class SlotState:
         return buf
 
     def _complete(self, last: AggHeader) -> list[tuple[int, Parts]]:
-        """The round's RESULT. Like the switch's, it repeats the epoch, session, blocks,
-        fingerprint and SCATTER/owner bits of the packet that completed the round;
-        MISMATCH if packets disagreed."""
+        """The round's RESULT. Like the switch's, it repeats the epoch, blocks, fingerprint
+        and SCATTER/owner bits of the packet that completed the round (each copy carries
+        its receiver's session); MISMATCH if packets disagreed."""
         assert self.epoch is not None
         next_block, next_exp = split_key(min(self.keys))
         flags = scatter_bits(last.flags)
@@ -244,11 +253,11 @@ class SlotState:
         self.history[(self.epoch, self.block)] = stored
         if self.multicast and owner is not None:
             # The values by unicast to their owner, one header-only copy to the group.
-            out = [(owner, stored.for_worker(owner)), (ALL_WORKERS, stored.for_worker(ALL_WORKERS))]
+            out = [(w, stored.for_worker(w, self.session_of(w))) for w in (owner, ALL_WORKERS)]
         elif self.multicast:
-            out = [(ALL_WORKERS, stored.for_worker(ALL_WORKERS))]
+            out = [(ALL_WORKERS, stored.for_worker(ALL_WORKERS, self.session_of(ALL_WORKERS)))]
         else:
-            out = [(w, stored.for_worker(w)) for w in range(self.num_workers)]
+            out = [(w, stored.for_worker(w, self.session_of(w))) for w in range(self.num_workers)]
         self._advance(next_block, next_exp)
         return out
 
