@@ -87,3 +87,53 @@ def test_job_spec_upstream_parsing():
     assert spec.upstream == Upstream("10.0.0.9", 5000, 9, 1)
     with pytest.raises(ValueError, match="need upstream"):
         JobSpec.parse("1:2:up_job=3")
+
+
+def _leaf_waiting_for_its_parent():
+    """A leaf engine (job 1, 2 local workers) joined to its parent (job 9, rank 1) whose
+    bootstrap went up announcing block 0: (engine, its job, the parent's bootstrap RESULT)."""
+    from p4reduce.aggregator import AggregatorEngine
+    from p4reduce.protocol import EXP_BIAS, NONE, AggHeader, MsgType
+    from conftest import join_packet
+    spec = JobSpec(1, 2, num_slots=2, block_size=4, upstream=Upstream("127.0.0.1", 9999, 9, 1))
+    engine = AggregatorEngine([spec], new_session=lambda job, worker: 100 + worker)
+    join = AggHeader.unpack(engine.upstream_joins()[0].payload)
+    joined = join._replace(msg_type=MsgType.JOINED, session=4242).pack()
+    assert engine.handle(joined, from_upstream=True).event == "upstream_joined"
+    for w in range(2):
+        assert engine.handle(join_packet(spec, w), ("10.0.0.1", 1000 + w)).event == "joined"
+    up = None
+    for w in range(2):
+        boot = AggHeader(MsgType.DATA, 1, w, 0, 0, 0, NONE, 0 if w == 0 else NONE, EXP_BIAS, EXP_BIAS,
+                         session=100 + w, blocks=4, fingerprint=77)
+        handled = engine.handle(boot.pack(), ("10.0.0.1", 1000 + w))
+        up = handled.replies or up
+    sent_up = AggHeader.unpack(up[0].payload)
+    assert (sent_up.session, sent_up.next_block) == (4242, 0)
+    result = sent_up._replace(msg_type=MsgType.RESULT, worker_id=1)
+    return engine, result
+
+
+def test_leaf_ignores_parent_results_without_its_session():
+    engine, result = _leaf_waiting_for_its_parent()
+    from p4reduce.protocol import MsgType
+    for forged in (result._replace(session=1), result._replace(msg_type=MsgType.ERROR, session=5, block=2)):
+        handled = engine.handle(forged.pack(), from_upstream=True)
+        assert handled.dropped and handled.event == "upstream_forged"
+    handled = engine.handle(result.pack(), from_upstream=True)
+    assert handled.event == "completed"
+    # each local copy carries its worker's session
+    assert sorted(int.from_bytes(out.payload[24:28], "big") for out in handled.replies) == [100, 101]
+
+
+@pytest.mark.parametrize("change", ["early_end", "other_stream", "count"])
+def test_leaf_fails_its_job_on_a_parent_result_that_breaks_the_protocol(change):
+    from p4reduce.protocol import NONE, ErrorCode
+    engine, result = _leaf_waiting_for_its_parent()
+    bad = {"early_end": result._replace(next_block=NONE),  # the leaf announced block 0
+           "other_stream": result._replace(next_block=1),
+           "count": result._replace(count=1)}[change]
+    payload = bad.pack() + bytes(4 * bad.count)
+    handled = engine.handle(payload, from_upstream=True)
+    assert handled.failed == (1, ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
+    assert engine.failure(1) == (ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
