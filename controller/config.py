@@ -113,7 +113,7 @@ def _keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict
         raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
     unknown = set(data) - required - optional
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)} "
+        raise ConfigError(f"{where}: unknown key(s) {_shown(sorted(unknown, key=repr))} "
                           f"(allowed: {sorted(required | optional)})")
     missing = required - set(data)
     if missing:
@@ -131,7 +131,10 @@ def _shown(value: Any) -> str:
     """A value for an error message, short even for an integer of thousands of digits."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
         return f"an integer of {value.bit_length()} bits"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # nested beyond repr's depth; an int too long to print
+        return f"a {type(value).__name__} too deeply nested or too long to show"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -159,11 +162,11 @@ def _unicast_mac(where: str, value: Any) -> str:
 
 def _ip(where: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise ConfigError(f"{where}: {value!r} is not an IPv4 address like 10.0.0.1")
+        raise ConfigError(f"{where}: {_shown(value)} is not an IPv4 address like 10.0.0.1")
     try:
         return str(ipaddress.IPv4Address(value))
     except ValueError:
-        raise ConfigError(f"{where}: {value!r} is not an IPv4 address like 10.0.0.1") from None
+        raise ConfigError(f"{where}: {_shown(value)} is not an IPv4 address like 10.0.0.1") from None
 
 
 def _any_ip(where: str, value: Any) -> str:
@@ -172,7 +175,7 @@ def _any_ip(where: str, value: Any) -> str:
             return str(ipaddress.ip_address(value))
         except ValueError:
             pass
-    raise ConfigError(f"{where}: {value!r} is not an IP address like 127.0.0.1")
+    raise ConfigError(f"{where}: {_shown(value)} is not an IP address like 127.0.0.1")
 
 
 # -- sections ----------------------------------------------------------------------
@@ -209,7 +212,7 @@ def _job(where: str, data: Any) -> JobConfig:
     where = f"job {job_id}"
     mode = d.get("mode", "dense")
     if mode != "dense":
-        raise ConfigError(f"{where}.mode: {mode!r}: the switch only runs 'dense' mode "
+        raise ConfigError(f"{where}.mode: {_shown(mode)}: the switch only runs 'dense' mode "
                           "('sparse' needs the software aggregator)")
     base = _int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
     count = _int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS)
@@ -293,6 +296,15 @@ def _broadcast(data: Any, mgids: dict[int, str]) -> BroadcastConfig:
 
 
 def parse_config(data: Any) -> Config:
+    """Validate a configuration document (what JSON or YAML gives); ConfigError naming the
+    first problem, whatever the document holds."""
+    try:
+        return _parse(data)
+    except RecursionError:
+        raise ConfigError("the configuration is nested too deeply") from None
+
+
+def _parse(data: Any) -> Config:
     d = _keys("config", data, {"jobs"}, {"switch", "l2", "broadcast", "extra"})
     switch = _switch(d.get("switch", {}))
     jobs = tuple(_job(f"jobs[{i}]", j) for i, j in enumerate(_list("jobs", d["jobs"])))
@@ -321,7 +333,9 @@ def load_config(source: str | pathlib.Path | dict) -> Config:
         data = (json.loads(text, object_pairs_hook=_unique_json_keys) if kind == "JSON"
                 else yaml.load(text, Loader=_UniqueKeyLoader))  # noqa: S506 - a SafeLoader
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path}: not valid {kind}: {' '.join(str(exc).split())}") from None
+        raise ConfigError(f"{path}: not valid {kind}: {' '.join(str(exc).split())[:300]}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid {kind}: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
         raise ConfigError(f"{path}: not valid {kind}: {exc}") from None
     try:
@@ -337,6 +351,11 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
+            try:
+                hash(key)
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"a {type(key).__name__} as a key", key_node.start_mark) from None
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"duplicate key {key!r}", key_node.start_mark)

@@ -53,4 +53,10 @@ def describe(code: ErrorCode, detail: int, epoch: int | None = None) -> str:
     if code == ErrorCode.UPSTREAM:
         return f"the parent aggregator failed the job ({describe(ErrorCode(detail), 0)})" \
             if detail in set(ErrorCode) else "the parent aggregator failed the job"
+    if code == ErrorCode.UNKNOWN_JOB:
+        return f"the aggregator serves no job {detail}"
+    if code == ErrorCode.UNKNOWN_RANK:
+        return f"the job has {detail} workers: this worker's rank is not one of them"
+    if code == ErrorCode.TOO_LARGE:
+        return f"worker {detail} sent a tensor of more blocks than the job's max_blocks"
     return f"the aggregator failed the job (code {int(code)}, detail {detail})"

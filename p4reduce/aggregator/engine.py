@@ -264,11 +264,11 @@ class AggregatorEngine:
         if h.msg_type in (MsgType.RESULT, MsgType.PENDING, MsgType.JOINED, MsgType.ERROR):
             return Handled("bad_type")
         job = self._jobs.get(h.job_id)
-        if job is None:
-            return Handled("unknown_job")
+        if job is None:  # a JOIN is told (the worker would wait for nothing); the rest dropped
+            return self._refuse(h, source, ErrorCode.UNKNOWN_JOB, h.job_id, "unknown_job")
         spec = job.spec
         if h.worker_id >= spec.num_workers:
-            return Handled("bad_worker")
+            return self._refuse(h, source, ErrorCode.UNKNOWN_RANK, spec.num_workers, "bad_worker")
         if h.count not in (0, spec.block_size) or (h.msg_type != MsgType.DATA and h.count):
             return Handled("bad_count")
         if not spec.admits(h.worker_id, source):
@@ -359,6 +359,14 @@ class AggregatorEngine:
         # Not a session of this job's current life: the aggregator restarted, or the job
         # was reset while this process kept going. Only the sender is told.
         return self._error(job, h, source, ErrorCode.NOT_JOINED, h.worker_id, event="not_joined")
+
+    def _refuse(self, h: AggHeader, source: Address, code: ErrorCode, detail: int, event: str) -> Handled:
+        """Drop a packet for no job or rank of ours; a JOIN gets an ERROR saying which (the
+        job, if any, is not failed)."""
+        if h.msg_type != MsgType.JOIN:
+            return Handled(event)
+        reply = h._replace(msg_type=MsgType.ERROR, block=int(code), next_block=detail, count=0)
+        return Handled(event, None, [Outgoing(h.job_id, h.worker_id, (reply.pack(),), source)])
 
     # -- failure ---------------------------------------------------------------------
     def _fail(self, job: _Job, code: ErrorCode, detail: int, h: AggHeader,

@@ -82,6 +82,9 @@ class ErrorCode(enum.IntEnum):
     SEQUENCE = 6  # workers are at different allreduces (detail: worker)
     BAD_BLOCKS = 7  # a block or look-ahead outside the tensor or its stream (detail: worker)
     UPSTREAM = 8  # the parent aggregator of a leaf failed the job (detail: the parent's code)
+    UNKNOWN_JOB = 9  # a JOIN for a job this aggregator does not serve (detail: the job; not a failure)
+    UNKNOWN_RANK = 10  # a JOIN for a rank >= num_workers (detail: the job's num_workers; not a failure)
+    TOO_LARGE = 11  # a tensor of more blocks than the job's max_blocks (detail: worker)
 
 
 class GeometryField(enum.IntEnum):
