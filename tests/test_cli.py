@@ -1,5 +1,6 @@
 import argparse
 import json
+import time
 
 import numpy as np
 import pytest
@@ -37,9 +38,12 @@ def _exit_code(argv: list[str]) -> int:
 WORKER = ["worker", "--aggregator", "127.0.0.1:9", "--job", "1", "--rank", "0", "--workers", "2"]
 
 
-def _npy(tmp_path, name: str, array=None, raw: bytes | None = None) -> str:
+def _npy(tmp_path, name: str, array=None, raw: bytes | None = None, npz: bool = False) -> str:
     path = tmp_path / name
-    if raw is not None:
+    if npz:
+        with open(path, "wb") as f:
+            np.savez(f, a=np.ones(3, np.float32), b=np.ones(2, np.int32))
+    elif raw is not None:
         path.write_bytes(raw)
     else:
         np.save(path, array)
@@ -64,9 +68,20 @@ def _npy(tmp_path, name: str, array=None, raw: bytes | None = None) -> str:
     (["demo", "--density", "nan"], "--density: nan outside"),
     (["demo", "--multicast", "--loss", "0.1"], "cannot be combined"),
     (["controller", "install", "--config", "/nonexistent.yaml"], "nonexistent.yaml"),
+    # each found before anything is sent (the aggregator at 127.0.0.1:9 never answers)
+    (["worker", "--aggregator", "127.0.0.1:0", "--job", "1", "--rank", "0", "--workers", "2"],
+     "127.0.0.1:0: port 0 is no aggregator's port"),
+    (["worker", "--aggregator", "no-such-host.invalid:48864", "--job", "1", "--rank", "0", "--workers", "2"],
+     "cannot resolve host 'no-such-host.invalid'"),
+    (["aggregator", "--job", "1:2:upstream=no-such-host.invalid,up_job=3,up_rank=0"],
+     "--job 1 upstream: cannot resolve host 'no-such-host.invalid'"),
+    (WORKER + ["--output", "/"], "--output /: is a folder"),
+    (WORKER + ["--output", "/no/such/folder/sum.npy"], "folder '/no/such/folder' does not exist"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message):
+    started = time.monotonic()
     assert _exit_code(argv) == 2
+    assert time.monotonic() - started < 5  # no allreduce was tried first
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
 
@@ -75,6 +90,7 @@ def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message):
     ({"array": np.zeros(0, np.float32)}, "the array is empty"),
     ({"array": np.zeros(4, np.float64)}, "dtype float64"),
     ({"raw": b"not a numpy file"}, "not a readable .npy file"),
+    ({"npz": True}, "an .npz archive, not one array"),
     # A valid header claiming 2^40 elements over 16 bytes of data: refused without allocating.
     ({"raw": b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
              + b" " * 41 + b"\n" + bytes(16)}, "not a readable .npy file"),

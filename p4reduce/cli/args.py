@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import math
+import os
+import pathlib
+import socket
 import sys
 from typing import Callable, NoReturn
 
@@ -71,6 +74,28 @@ def _valid_host(host: str) -> bool:
     except ValueError:
         labels = host.split(".")
         return all(label and len(label) <= 63 and label.replace("-", "").isalnum() for label in labels)
+
+
+def resolve(option: str, host: str) -> str:
+    """`host`'s IPv4 address, or a usage error naming the option and the host."""
+    try:
+        return socket.gethostbyname(host)
+    except (OSError, UnicodeError) as exc:
+        fail(f"{option}: cannot resolve host {host!r} ({getattr(exc, 'strerror', None) or exc})")
+
+
+def output_file(option: str, path: str) -> pathlib.Path:
+    """A file the command may write when it is done: its folder exists and is writable, and
+    the name is not a folder (checked before the work, so that no work is lost)."""
+    target = pathlib.Path(path)
+    if path.endswith(("/", os.sep)) or target.is_dir():
+        fail(f"{option} {path}: is a folder, not a file name")
+    folder = target.parent
+    if not folder.is_dir():
+        fail(f"{option} {path}: folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        fail(f"{option} {path}: not writable")
+    return target
 
 
 def fail(message: str) -> NoReturn:

@@ -40,7 +40,12 @@ def _group(text: str) -> tuple[str, int]:
 
 
 def _endpoints(text: str) -> tuple[tuple[str, int], ...]:
-    return tuple(a.host_port(part) for part in text.split(","))
+    """Aggregator addresses: HOST:PORT[,HOST:PORT...], each with a port a server can have."""
+    endpoints = tuple(a.host_port(part) for part in text.split(","))
+    for host, port in endpoints:
+        if port == 0:
+            raise argparse.ArgumentTypeError(f"{host}:0: port 0 is no aggregator's port (1..65535)")
+    return endpoints
 
 
 def _message_size(text: str) -> int:
@@ -88,6 +93,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_aggregator(args: argparse.Namespace) -> int:
     from p4reduce.aggregator import sharded_servers
+    for job in args.job:  # a leaf's parent, named if it cannot be resolved
+        if job.upstream is not None:
+            a.resolve(f"--job {job.job_id} upstream", job.upstream.host)
     servers = sharded_servers(args.job, args.threads, host=args.bind[0], port=args.bind[1],
                               engine=args.engine, udp_offload=not args.no_udp_offload)
     addresses = ",".join(f"{s.address[0]}:{s.address[1]}" for s in servers)
@@ -125,6 +133,9 @@ def _load_tensor(path: str) -> np.ndarray:
         mapped = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:
         a.fail(f"--input {path}: not a readable .npy file ({exc})")
+    if not isinstance(mapped, np.ndarray):  # an .npz archive of several arrays
+        mapped.close()
+        a.fail(f"--input {path}: an .npz archive, not one array in an .npy file")
     if mapped.dtype not in (np.float32, np.int32):
         a.fail(f"--input {path}: dtype {mapped.dtype}; allreduce takes float32 or int32")
     if mapped.size == 0:
@@ -141,6 +152,10 @@ def _cmd_worker(args: argparse.Namespace) -> int:
                        block_size=args.block_size, bind=args.bind, timeout=args.timeout,
                        total_workers=args.total_workers, group=args.group,
                        message_size=args.message_size, udp_offload=not args.no_udp_offload)
+    # Everything the command line names is checked before anything is sent.
+    output = a.output_file("--output", args.output) if args.output else None
+    for host, _ in args.aggregator:
+        a.resolve("--aggregator", host)
     if args.input:
         tensor = _load_tensor(args.input)
     else:
@@ -155,8 +170,9 @@ def _cmd_worker(args: argparse.Namespace) -> int:
                               "packets_sent": s.packets_sent, "wire_bytes_sent": s.wire_bytes_sent,
                               "retransmissions": s.retransmissions, "queries": s.queries,
                               "checksum": float(np.sum(result, dtype=np.float64))}), flush=True)
-    if args.output:
-        np.save(args.output, result)
+    if output is not None:
+        with open(output, "wb") as f:  # the name as given (np.save would append .npy)
+            np.save(f, result)
     return 0
 
 

@@ -279,3 +279,17 @@ def test_float32_sum_overflow_raises_on_every_worker():
             assert isinstance(out, OverflowError) and "float32" in str(out), out
         for a in agents:
             a.close()
+
+
+@pytest.mark.parametrize("job,rank,n,code", [(7, 0, 2, ErrorCode.UNKNOWN_JOB), (1, 2, 3, ErrorCode.UNKNOWN_RANK)])
+def test_join_for_an_unserved_job_or_rank_is_answered_at_once(job, rank, n, code):
+    """Not a 10-second wait for "did not answer JOIN": the aggregator says what is wrong."""
+    with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
+        agent = HostAgent(WorkerConfig(job, rank, n, aggregator=srv.address, num_slots=4, block_size=8,
+                                       failure_timeout=10.0))
+        started = time.monotonic()
+        with pytest.raises(JobFailed) as failed:
+            agent.allreduce(np.ones(8, np.int32))
+        assert failed.value.code == code and time.monotonic() - started < 2.0
+        assert srv.engine.failure(1) is None  # nobody's job failed
+        agent.close()
