@@ -62,6 +62,7 @@
 #define E_TENSOR 5
 #define E_SEQUENCE 6
 #define E_BAD_BLOCKS 7
+#define E_TOO_LARGE 11
 #define IOV_PARTS 1024           /* the kernel's IOV_MAX: packets one datagram may gather */
 #define FLUSH_BYTES (128 << 10)  /* as BatchSender.full */
 #define RECV_BUF 65536
@@ -147,6 +148,7 @@ typedef struct {
 
 typedef struct {
     uint32_t job_id, n, dense, slot_base, num_slots, block_size, shard_index, shard_count;
+    uint32_t max_blocks; /* JobSpec.max_blocks: bounds the results kept for re-sends */
     uint32_t all_workers;
     uint8_t multicast;
     uint32_t group_ip;
@@ -813,6 +815,7 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
         s->blocks = h->blocks;
         s->fingerprint = h->fingerprint;
         s->mismatch_code = 0;
+        if (h->blocks > job->max_blocks) { o->fail_code = E_TOO_LARGE; o->fail_detail = h->worker; return; }
         if (stream >= h->blocks) { o->fail_code = E_BAD_BLOCKS; o->fail_detail = h->worker; return; }
     } else {
         uint8_t problem = 0;
@@ -1156,14 +1159,15 @@ static void Core_dealloc(Core *self) {
 
 static PyObject *Core_add_job(Core *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"job_id", "num_workers", "dense", "slot_base", "num_slots", "block_size",
-                             "shard_index", "shard_count", "group", NULL};
+                             "shard_index", "shard_count", "group", "max_blocks", NULL};
     long job_id;
-    unsigned int n, slot_base, num_slots, block_size, shard_index, shard_count;
+    unsigned int n, slot_base, num_slots, block_size, shard_index, shard_count, max_blocks = 0xFFFFFFFEu;
     int dense;
     PyObject *group = Py_None;
     CHECK_INIT(self);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "lIpIIIII|O", kwlist, &job_id, &n, &dense, &slot_base,
-                                     &num_slots, &block_size, &shard_index, &shard_count, &group))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "lIpIIIII|OI", kwlist, &job_id, &n, &dense, &slot_base,
+                                     &num_slots, &block_size, &shard_index, &shard_count, &group,
+                                     &max_blocks))
         return NULL;
     if (job_id < 0 || job_id >= MAX_JOBS || n < 1 || n > MAX_WORKERS || num_slots < 1 ||
         slot_base + num_slots > 0x8000 || block_size < 1 || block_size > 16367 || shard_count < 1 ||
@@ -1185,6 +1189,7 @@ static PyObject *Core_add_job(Core *self, PyObject *args, PyObject *kw) {
     }
     job->job_id = (uint32_t)job_id;
     job->n = n;
+    job->max_blocks = max_blocks;
     job->all_workers = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1;
     job->dense = dense;
     job->slot_base = slot_base;
@@ -1733,7 +1738,8 @@ done:
 
 static PyMethodDef Core_methods[] = {
     {"add_job", (PyCFunction)(void (*)(void))Core_add_job, METH_VARARGS | METH_KEYWORDS,
-     "add_job(job_id, num_workers, dense, slot_base, num_slots, block_size, shard_index, shard_count, group=None)"},
+     "add_job(job_id, num_workers, dense, slot_base, num_slots, block_size, shard_index, shard_count, group=None, "
+     "max_blocks=0xFFFFFFFE)"},
     {"remove_job", (PyCFunction)Core_remove_job, METH_O, "remove_job(job_id)"},
     {"reset_job", (PyCFunction)Core_reset_job, METH_O, "reset_job(job_id): forget slots, members, failure"},
     {"set_member", (PyCFunction)Core_set_member, METH_VARARGS, "set_member(job_id, worker, session, ip, port, pack_up_to)"},

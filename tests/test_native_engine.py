@@ -383,7 +383,8 @@ def job_specs(draw) -> list[JobSpec]:
             workers=tuple(WorkerAddress(f"10.1.{job_id % 200}.{r + 1}", 41000 + r) for r in range(n))
             if declared else None,
             message_size=draw(st.sampled_from([0, 150, 1000, 65000])),
-            shard=(draw(st.integers(0, count - 1)), count)))
+            shard=(draw(st.integers(0, count - 1)), count),
+            max_blocks=draw(st.sampled_from([1 << 20, 1 << 20, 1, 3, 8]))))  # small: TOO_LARGE
         base += slots + draw(st.integers(0, 2))
     return specs
 

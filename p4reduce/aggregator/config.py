@@ -9,6 +9,11 @@ from p4reduce.protocol import AGG_UDP_PORT, Mode
 from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 from p4reduce.aggregator.relay import Upstream
 
+# Tensors of up to 2^20 blocks (256 Mi values at 256 per block) by default: the results a
+# job keeps for re-sends stay below what such a tensor itself takes.
+DEFAULT_MAX_BLOCKS = 1 << 20
+MAX_BLOCKS_FIELD = 0xFFFFFFFE  # `blocks` is 32 bits; NONE is 0xFFFFFFFF
+
 
 @dataclass(frozen=True)
 class JobSpec:
@@ -29,6 +34,9 @@ class JobSpec:
     # Sharded aggregation: this aggregator serves only the job's streams s with
     # s mod count == index (several threads or processes share a job's work).
     shard: tuple[int, int] = (0, 1)
+    # The most blocks an allreduce's tensor may have (the `blocks` its packets announce):
+    # what bounds the results a slot keeps for re-sends. Larger fails the job (TOO_LARGE).
+    max_blocks: int = DEFAULT_MAX_BLOCKS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -40,6 +48,8 @@ class JobSpec:
         check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
                            self.block_size)
         check_message_size(self.message_size)
+        if not 1 <= self.max_blocks <= MAX_BLOCKS_FIELD:
+            raise ValueError(f"job {self.job_id}: max_blocks {self.max_blocks} outside 1..{MAX_BLOCKS_FIELD}")
         index, count = self.shard
         if not (1 <= count <= self.num_slots and 0 <= index < count):
             raise ValueError(f"job {self.job_id}: shard {index}/{count} needs 0 <= index < count <= "
@@ -60,7 +70,8 @@ class JobSpec:
 
         A leaf of a hierarchy adds `upstream=HOST[:PORT],up_job=J,up_rank=R`;
         `group=239.1.2.3:47000` sends results once to that IP multicast group;
-        `workers=IP[:PORT]/IP[:PORT]/...` (one per rank, in rank order) admits only those.
+        `workers=IP[:PORT]/IP[:PORT]/...` (one per rank, in rank order) admits only those;
+        `max_blocks=N` caps the blocks of a tensor (and so the results kept for re-sends).
         """
         parts = text.split(":", 2)
         if len(parts) < 2:
@@ -70,7 +81,7 @@ class JobSpec:
             up: dict[str, object] = {}
             for item in filter(None, parts[2].split(",") if len(parts) == 3 else []):
                 key, _, value = item.partition("=")
-                if key in ("mode", "slot_base", "num_slots", "block_size", "message_size"):
+                if key in ("mode", "slot_base", "num_slots", "block_size", "message_size", "max_blocks"):
                     kwargs[key] = value if key == "mode" else int(value)
                 elif key == "upstream":
                     host, _, port = value.partition(":")
@@ -106,6 +117,8 @@ class JobSpec:
             text += f", shard {self.shard[0]}/{self.shard[1]}"
         if self.workers is not None:
             text += ", workers " + "/".join(str(w) for w in self.workers)
+        if self.max_blocks != DEFAULT_MAX_BLOCKS:
+            text += f", max_blocks {self.max_blocks}"
         if self.upstream is not None:
             text += (f", leaf of job {self.upstream.job_id} at {self.upstream.host}:{self.upstream.port}"
                      f" as rank {self.upstream.rank}")

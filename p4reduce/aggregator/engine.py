@@ -97,7 +97,7 @@ class _Job:
         state = self.slots.get(index)
         if state is None:
             s = self.spec
-            geometry = dict(stream=index - s.slot_base, num_slots=s.num_slots)
+            geometry = dict(stream=index - s.slot_base, num_slots=s.num_slots, max_blocks=s.max_blocks)
             if s.upstream is None:
                 state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size, self.pool,
                                   **geometry)

@@ -128,7 +128,8 @@ class NativeEngine(AggregatorEngine):
         if spec.upstream is not None:  # hierarchical leaves stay on the Python path
             return
         self.core.add_job(spec.job_id, spec.num_workers, spec.mode is Mode.DENSE, spec.slot_base,
-                          spec.num_slots, spec.block_size, spec.shard[0], spec.shard[1], spec.group)
+                          spec.num_slots, spec.block_size, spec.shard[0], spec.shard[1], spec.group,
+                          spec.max_blocks)
         group_session = self._jobs[spec.job_id].group_session  # the one super() drew
         self._jobs[spec.job_id] = _NativeJob(spec, self.buffers, self.core, group_session)
 

@@ -74,11 +74,12 @@ class SlotState:
 
     def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode,
                  block_size: int, pool: BufferPool | None = None, *, stream: int = 0,
-                 num_slots: int = 1) -> None:
+                 num_slots: int = 1, max_blocks: int = 0xFFFFFFFE) -> None:
         self.job_id = job_id
         self.slot = slot
         self.stream = stream  # slot - slot_base: the blocks b with b mod num_slots == stream
         self.num_slots = num_slots
+        self.max_blocks = max_blocks  # the job's cap on a tensor's blocks (JobSpec.max_blocks)
         self.num_workers = num_workers
         self.mode = mode
         self.block_size = block_size
@@ -134,6 +135,8 @@ class SlotState:
         """Adopt (first packet) or compare the allreduce's epoch, tensor and fingerprint."""
         if self.seen == 0 and self.block == NONE:
             self.blocks, self.fingerprint, self.mismatch = h.blocks, h.fingerprint, None
+            if h.blocks > self.max_blocks:  # the results kept for re-sends follow `blocks`
+                raise JobFailure(ErrorCode.TOO_LARGE, h.worker_id)
             if self.stream >= h.blocks:  # this stream has no block of the tensor
                 raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
             return

@@ -125,3 +125,56 @@ def test_lookahead_outside_the_tensor_or_stream_fails_the_job(nxt):
     h = AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, nxt, session=SESSION, blocks=10)
     assert engine.handle(h.pack()).event == "failed"
     assert engine.failure(1) == (ErrorCode.BAD_BLOCKS, 0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_announced_length_attack_is_refused_and_memory_stays_bounded(engine):
+    """A member announcing a tensor of 2^32-16 blocks, then 60,000 one-worker rounds that each
+    complete at once: without a cap every RESULT would be kept (+63 MiB); the job's max_blocks
+    (here the default) fails the job with TOO_LARGE at the bootstrap, and memory stays flat."""
+    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0",
+                            "--engine", engine, "--job", "1:1:num_slots=1,block_size=8", "--stats-interval", "0.2"],
+                           stdout=subprocess.PIPE, text=True)
+    stats: queue.Queue[dict] = queue.Queue()
+    try:
+        port = int(agg.stdout.readline().split(" on ")[1].split()[0].rsplit(":", 1)[1])
+        threading.Thread(target=lambda: [stats.put(json.loads(line)) for line in agg.stdout
+                                         if line.startswith("{")], daemon=True).start()
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as member:
+            member.settimeout(5)
+            member.connect(("127.0.0.1", port))
+            member.send(AggHeader(MsgType.JOIN, 1, 0, 0, 0, 99, 8, 1, 0, 1).pack())
+            session = AggHeader.unpack(member.recv(100)).session
+            time.sleep(0.5)
+            before = _rss_kib(agg.pid)
+            blocks = (1 << 32) - 16
+            member.send(AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, 0, session=session, blocks=blocks).pack())
+            error = AggHeader.unpack(member.recv(100))
+            assert (error.msg_type, error.block) == (MsgType.ERROR, ErrorCode.TOO_LARGE)
+            values = bytes(range(32))
+            sent = 1
+            for b in range(60_000):
+                member.send(AggHeader(MsgType.DATA, 1, 0, 0, (b + 1) & 1, 0, b, b + 1, count=8, session=session,
+                                      blocks=blocks).pack() + values)
+                sent += 1
+                if b % 5000 == 4999:
+                    _wait_for(stats, sent + 1)
+            _wait_for(stats, sent + 1)
+            after = _rss_kib(agg.pid)
+        assert after - before < 10 * 1024, f"RSS grew by {(after - before) / 1024:.1f} MB"
+    finally:
+        agg.terminate()
+        agg.wait(timeout=10)
+
+
+def test_a_tensor_above_the_jobs_max_blocks_fails_the_job():
+    engine = joined_engine([JobSpec(1, 2, num_slots=2, block_size=1, max_blocks=100)])
+    ok = AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, 0, session=SESSION, blocks=100)
+    assert engine.handle(ok.pack()).event == "counted"
+    engine = joined_engine([JobSpec(1, 2, num_slots=2, block_size=1, max_blocks=100)])
+    refused = engine.handle(ok._replace(blocks=101).pack())
+    assert refused.event == "failed" and engine.failure(1) == (ErrorCode.TOO_LARGE, 0)
+    assert JobSpec.parse("1:2:max_blocks=100").max_blocks == 100
+    with pytest.raises(ValueError, match="max_blocks 0 outside"):
+        JobSpec(1, 2, max_blocks=0)
