@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "_udp.h"  /* UDP GSO and GRO */
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
@@ -136,6 +137,7 @@ typedef struct {
      * for the next ones: a malloc and a free per round cost more than its other work. */
     uint8_t **spare;
     uint32_t spare_len, spare_cap;
+    double heard; /* CLOCK_MONOTONIC of its last packet (SlotState.heard) */
     int64_t acc[];
 } slot_t;
 
@@ -202,6 +204,7 @@ typedef struct {
     int rn, cur, phase;
     uint64_t datagram_seq; /* datagrams (GRO segments) started so far */
     uint64_t answered;     /* the datagram that got an ERROR from here (one per datagram) */
+    double now, idle_horizon; /* the batch's clock; a slot idle longer forgets its allreduces */
     uint32_t seg_off; /* the current datagram's offset in buffer cur */
     uint32_t off, good_end;
     /* UDP GSO: merge each address's run of equal-size datagrams into one message */
@@ -598,6 +601,18 @@ static slot_t *get_slot(job_t *job, uint32_t index) {
     return s;
 }
 
+/* SlotState.heard: a slot between allreduces that heard nothing for `horizon` seconds
+ * forgets their epochs and kept results, so its next bootstrap is new whatever its epoch
+ * (no epoch horizon: fewer than 2^31 allreduces fit in that time). */
+static void clear_history(slot_t *s);
+static void heard(slot_t *s, double now, double horizon) {
+    if (s->heard && now - s->heard > horizon && s->block == NONE_BLOCK && s->seen == 0) {
+        clear_history(s);
+        s->has_epoch = s->has_prev = 0;
+    }
+    s->heard = now;
+}
+
 static int is_current(slot_t *s, const hdr_t *h) {
     if (h->shadow != (s->round & 1) || h->block != s->block) return 0;
     if (s->block == NONE_BLOCK && s->seen == 0)
@@ -919,6 +934,7 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     if (job->failed || (c->n_up && from_upstream(c, ip, port))) return 0;
     slot_t *s = get_slot(job, h.slot - job->slot_base);
     if (!s) return 0; /* out of memory: Python's path will fail loudly */
+    heard(s, c->now, c->idle_horizon);
 
     outcome_t o = {0};
     if (h.type == T_QUERY) {
@@ -993,7 +1009,14 @@ typedef struct {
 
 /* Handles the batch from the cursor on. Returns 1 with *slow set when a packet is for
  * Python (the cursor is past it), 0 when the batch is done (replies flushed). */
+static double monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* what time.monotonic() reads on Linux */
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int process(Core *c, int fd, slow_t *slow) {
+    c->now = monotonic();
     while (c->cur < c->rn) {
         /* A GRO buffer holds datagrams of rseg bytes, the last one possibly shorter:
          * each is handled as if it had come alone. */
@@ -1109,6 +1132,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
     }
     pthread_mutex_init(&self->mu, NULL);
     self->batch = batch;
+    self->idle_horizon = 60.0; /* IDLE_HORIZON in p4reduce/aggregator/slot.py */
     self->jobs = calloc(MAX_JOBS, sizeof(job_t *));
     self->rbuf = malloc((size_t)batch * RECV_BUF);
     self->rmsgs = calloc(batch, sizeof(struct mmsghdr));
@@ -1636,6 +1660,18 @@ static PyObject *Core_take_output(Core *self, PyObject *Py_UNUSED(ignored)) {
     return list;
 }
 
+static PyObject *Core_set_idle_horizon(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    double seconds = PyFloat_AsDouble(arg);
+    if (seconds == -1.0 && PyErr_Occurred()) return NULL;
+    if (!(seconds > 0)) {
+        PyErr_SetString(PyExc_ValueError, "idle horizon must be > 0 seconds");
+        return NULL;
+    }
+    self->idle_horizon = seconds;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_answered(Core *self, PyObject *unused) {
     (void)unused;
     CHECK_INIT(self);
@@ -1765,6 +1801,8 @@ static PyMethodDef Core_methods[] = {
     {"counters", (PyCFunction)Core_counters, METH_NOARGS, "counters() -> {name: value}, non-zero only"},
     {"answered", (PyCFunction)Core_answered, METH_NOARGS,
      "answered() -> the datagram (run's number) last answered with an ERROR"},
+    {"set_idle_horizon", (PyCFunction)Core_set_idle_horizon, METH_O,
+     "set_idle_horizon(seconds): a slot idle longer between allreduces forgets them"},
     {"set_answered", (PyCFunction)Core_set_answered, METH_O,
      "set_answered(datagram): the Python engine answered it (the core sends it no ERROR)"},
     {"events", (PyCFunction)Core_events, METH_NOARGS, "events() -> [(kind, ...)], drained"},

@@ -10,6 +10,7 @@ packet of it is then answered with an ERROR naming the cause, until a RESET.
 from __future__ import annotations
 
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -18,7 +19,7 @@ from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
-from p4reduce.aggregator.slot import JobFailure, Parts, SlotState
+from p4reduce.aggregator.slot import IDLE_HORIZON, JobFailure, Parts, SlotState
 from p4reduce.protocol import (ALL_WORKERS, NONE, AggHeader, ErrorCode, GeometryField, MalformedPacket, Mode,
                                MsgType, wire_values)
 from p4reduce.protocol.framing import message_limit
@@ -150,8 +151,11 @@ class AggregatorEngine:
     """
 
     def __init__(self, jobs: Iterable[JobSpec] = (), *,
-                 new_session: Callable[[int, int], int] | None = None) -> None:
+                 new_session: Callable[[int, int], int] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.counters = Counters()
+        self.clock = clock  # when packets arrive (an idle slot forgets its allreduces: slot.py)
+        self.idle_horizon = IDLE_HORIZON
         self.buffers = BufferPool()  # call `buffers.flushed()` after each flush of the replies
         self._jobs: dict[int, _Job] = {}
         self._new_session = new_session or (lambda job, worker: secrets.randbits(32) | 1)
@@ -289,6 +293,7 @@ class AggregatorEngine:
         if job.failure is not None:
             return self._error(job, h, source, *job.failure)
         slot = job.slot(h.slot)
+        slot.heard(self.clock(), self.idle_horizon)
         try:
             if h.msg_type == MsgType.QUERY:
                 event, packets = slot.on_query(h)

@@ -117,8 +117,17 @@ class NativeEngine(AggregatorEngine):
     def __init__(self, jobs: Iterable[JobSpec] = (), *,
                  new_session: Callable[[int, int], int] | None = None) -> None:
         self.core = Core()
-        super().__init__(jobs, new_session=new_session)
+        super().__init__(jobs, new_session=new_session)  # the core reads CLOCK_MONOTONIC itself
         self.counters = NativeCounters(self.core)
+
+    @property  # type: ignore[override]
+    def idle_horizon(self) -> float:
+        return self._idle_horizon
+
+    @idle_horizon.setter
+    def idle_horizon(self, seconds: float) -> None:
+        self._idle_horizon = seconds
+        self.core.set_idle_horizon(seconds)
 
     def is_native(self, job_id: int) -> bool:
         return isinstance(self._jobs.get(job_id), _NativeJob)

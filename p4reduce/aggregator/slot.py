@@ -30,6 +30,13 @@ _SESSION_OFFSET = 24  # `session`: each copy carries its receiver's (the group's
 Parts = tuple[Buffer, ...]
 
 
+# A slot between allreduces that hears nothing for this long forgets their epochs and
+# kept results, so its next bootstrap is new whatever its epoch says: fewer than 2^31
+# allreduces fit in a minute, so a slot is never idle long enough for the 32-bit epoch
+# to come round (docs/protocol.md 6).
+IDLE_HORIZON = 60.0
+
+
 def epoch_is_newer(candidate: int, current: int) -> bool:
     """Serial-number comparison mod 2^32 (RFC 1982 style)."""
     return 0 < (candidate - current) % (1 << 32) < 1 << 31
@@ -103,9 +110,20 @@ class SlotState:
         self.pool = pool or BufferPool()
         # Results go out once, to the job's IP multicast group, instead of once per worker.
         self.multicast = False
+        self.heard_at: float | None = None  # monotonic time of its last packet
         # The session each copy of a result carries: the receiving member's, the group's
         # for ALL_WORKERS (set by the job; a worker takes no result without its session).
         self.session_of: Callable[[int], int] = no_sessions
+
+    def heard(self, now: float, horizon: float = IDLE_HORIZON) -> None:
+        """A packet for this slot at `now`; idle for longer than `horizon` between
+        allreduces, it first forgets them (their epochs and kept results)."""
+        if (self.heard_at is not None and now - self.heard_at > horizon and self.block == NONE
+                and self.seen == 0):
+            self.pool.retire(old.payload for old in self.history.values())
+            self.history.clear()
+            self.epoch = self.previous_epoch = None
+        self.heard_at = now
 
     # -- round identification -------------------------------------------------
     def _is_current(self, h: AggHeader) -> bool:

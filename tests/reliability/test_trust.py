@@ -293,3 +293,23 @@ def test_join_for_an_unserved_job_or_rank_is_answered_at_once(job, rank, n, code
         assert failed.value.code == code and time.monotonic() - started < 2.0
         assert srv.engine.failure(1) is None  # nobody's job failed
         agent.close()
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+@pytest.mark.parametrize("gap", [1 << 31, 1 << 32, (1 << 32) + 5])
+def test_slot_idle_past_the_epoch_horizon_is_not_answered_from_old_results(engine, gap):
+    """Slots idle for 2^31 or exactly 2^32 allreduces (the workers' epochs moved on by
+    that much; empty tensors send nothing) used to drop the bootstrap or answer it from the
+    kept results of the old allreduce. A slot idle longer than the horizon forgets them."""
+    with AggregatorServer([JobSpec(1, 2, num_slots=2, block_size=8)], port=0, engine=engine) as srv:
+        srv.engine.idle_horizon = 0.2  # seconds; fewer than 2^31 allreduces fit in it for real
+        agents = [_agent(srv, r, num_slots=2) for r in range(2)]
+        first = [np.arange(16, dtype=np.int32) + r for r in range(2)]
+        run_workers(lambda r: agents[r].allreduce(first[r]), 2)
+        for a in agents:
+            a._epoch = (a._epoch - 1 + gap) % (1 << 32)  # as after gap - 1 empty allreduces
+        time.sleep(0.3)
+        for out in run_workers(lambda r: agents[r].allreduce(first[r] * 10), 2):
+            np.testing.assert_array_equal(out, (first[0] + first[1]) * 10)
+        for a in agents:
+            a.close()
