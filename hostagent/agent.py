@@ -24,6 +24,7 @@ from p4reduce.hostagent.stream import ProtocolError, Stream
 from p4reduce.hostagent.window import StreamWindow
 from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, HEADER_LEN, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
                                MsgType, fingerprint)
+from p4reduce.protocol.auth import authentic
 from p4reduce.protocol.framing import message_limit, split_datagram
 from p4reduce.transport.batchio import BatchReceiver
 
@@ -46,6 +47,7 @@ class AllreduceStats:
     retransmissions: int = 0
     queries: int = 0
     ignored_packets: int = 0
+    unauthenticated: int = 0  # of those, packets without a valid MAC (an authenticated job)
     # UDP offload (native engine): UDP_SEGMENT buffers sent and the datagrams they carried,
     # UDP_GRO buffers received and the datagrams they carried
     gso_sends: int = 0
@@ -67,6 +69,7 @@ class AllreduceStats:
         """Add `other`'s counts and time to these (totals over many allreduces)."""
         for name in ("elements", "blocks", "nonzero_blocks", "packets_sent", "packets_received",
                      "payload_bytes_sent", "payload_bytes_received", "retransmissions", "queries", "ignored_packets",
+                     "unauthenticated",
                      "gso_sends", "gso_segments", "gro_buffers", "gro_segments", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for slot, retries in other.per_slot_retries.items():
@@ -98,7 +101,7 @@ class HostAgent:
         self._endpoints: list[Endpoint] = []
         try:
             for address in config.endpoints:
-                self._endpoints.append(Endpoint(address, config.bind))
+                self._endpoints.append(Endpoint(address, config.bind, config.key))
             self._group_sock = self._join_group(config.group) if config.group else None
             receiving = [e.sock for e in self._endpoints]
             if self._group_sock is not None:
@@ -246,9 +249,9 @@ class HostAgent:
         """Send `request` to `endpoint` until an answer of this job that `accept`s arrives."""
         job_id = self.config.job_id
 
-        def counted(packet: bytes) -> None:
+        def counted(size: int) -> None:
             self.last_stats.packets_sent += 1
-            self.last_stats.payload_bytes_sent += len(packet)
+            self.last_stats.payload_bytes_sent += size
         answer = endpoint.exchange(request, lambda h, raw: h.job_id == job_id and h.worker_id == self.config.worker_id
                                    and accept(h, raw), timeout, lambda: self._rto.rto, counted)
         if answer is None:
@@ -422,9 +425,8 @@ class HostAgent:
 
     def _send(self, slot: int, packet: bytes | bytearray, stats: AllreduceStats) -> None:
         """Queue a packet of `slot`'s stream; `_flush` hands the queues to the kernel."""
-        self._endpoint(slot).send(packet)
+        stats.payload_bytes_sent += self._endpoint(slot).send(packet)
         stats.packets_sent += 1
-        stats.payload_bytes_sent += len(packet)
 
     def _flush(self) -> None:
         for e in self._endpoints:
@@ -504,6 +506,10 @@ class HostAgent:
             try:
                 h = AggHeader.unpack(payload)
             except MalformedPacket:
+                stats.ignored_packets += 1
+                continue
+            if not authentic(cfg.key, payload):  # an authenticated job's: sealed, a valid MAC
+                stats.unauthenticated += 1
                 stats.ignored_packets += 1
                 continue
             # Addressed to this worker by unicast, or to the job's group on the group's socket.

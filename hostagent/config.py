@@ -5,6 +5,7 @@ import os
 from dataclasses import dataclass, field
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
+from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 
 ENGINES = ("native", "python")
@@ -48,6 +49,10 @@ class WorkerConfig:
     # hand over several results as one (split in C). Fewer system calls with MTU-sized
     # datagrams; False turns both off (the Python engine never uses them).
     udp_offload: bool = True
+    # An authenticated job (docs/protocol.md 6.3): every packet both ways carries a MAC
+    # under the job's key (JobKey.from_file); without a valid one a packet is dropped and
+    # counted (AllreduceStats.unauthenticated). The aggregator's job needs the same key.
+    key: JobKey | None = None
 
     @property
     def endpoints(self) -> tuple[tuple[str, int], ...]:
@@ -76,5 +81,7 @@ class WorkerConfig:
             raise ValueError("need 0 < timeout <= max_timeout")
         if self.total_workers is not None and not self.num_workers <= self.total_workers <= 1 << 16:
             raise ValueError(f"total_workers {self.total_workers} must be >= num_workers")
+        if self.key is not None and not isinstance(self.key, JobKey):
+            raise TypeError(f"key must be a JobKey (JobKey.from_file(path)), not {type(self.key).__name__}")
         if self.failure_timeout < self.timeout:
             raise ValueError("failure_timeout must be >= timeout")

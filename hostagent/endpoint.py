@@ -13,6 +13,7 @@ import time
 from typing import Callable
 
 from p4reduce.protocol import AggHeader, MalformedPacket
+from p4reduce.protocol.auth import JobKey, authentic
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 
@@ -20,7 +21,10 @@ SOCKET_BUFFER_BYTES = 8 << 20
 
 
 class Endpoint:
-    def __init__(self, address: tuple[str, int], bind: tuple[str, int]) -> None:
+    def __init__(self, address: tuple[str, int], bind: tuple[str, int], key: JobKey | None = None) -> None:
+        """`key`: the job's, when it is authenticated: what is sent is sealed, and `exchange`
+        takes only answers with a valid MAC."""
+        self.key = key
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
@@ -39,9 +43,13 @@ class Endpoint:
         self.group_session = 0  # of the results it sends to the job's multicast group (JOINED)
         self.pack_up_to = 0  # datagram size agreed in JOIN/JOINED (0: a packet per datagram)
 
-    def send(self, packet: bytes | bytearray) -> None:
-        """Queue a packet; `flush` hands the queue to the kernel in one call."""
+    def send(self, packet: bytes | bytearray) -> int:
+        """Queue a packet (sealed for an authenticated job); `flush` hands the queue to the
+        kernel in one call. Returns the bytes queued."""
+        if self.key is not None:
+            packet = self.key.seal(packet)
         self.sender.add((packet,), self.peer, self.pack_up_to)
+        return len(packet)
 
     def flush(self) -> None:
         # Refused datagrams (full buffer, aggregator not up yet) are covered by
@@ -50,14 +58,13 @@ class Endpoint:
 
     def exchange(self, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float,
                  interval: Callable[[], float],
-                 on_send: Callable[[bytes], None]) -> tuple[AggHeader, bytes] | None:
+                 on_send: Callable[[int], None]) -> tuple[AggHeader, bytes] | None:
         """Send `request` every `interval()` seconds until an answer `accept`s: that answer's
         header and bytes; None on timeout."""
         deadline = time.monotonic() + timeout
         buf = bytearray(65535)
         while time.monotonic() < deadline:
-            self.send(request)
-            on_send(request)
+            on_send(self.send(request))
             self.flush()
             until = min(deadline, time.monotonic() + interval())
             while time.monotonic() < until:
@@ -68,7 +75,7 @@ class Endpoint:
                     n = self.sock.recv_into(buf)
                 except (BlockingIOError, ConnectionRefusedError):
                     continue
-                if (answer := _accepted(memoryview(buf)[:n], accept)) is not None:
+                if (answer := _accepted(memoryview(buf)[:n], accept, self.key)) is not None:
                     return answer
         return None
 
@@ -76,8 +83,8 @@ class Endpoint:
         self.sock.close()
 
 
-def _accepted(buffer: memoryview,
-              accept: Callable[[AggHeader, bytes], bool]) -> tuple[AggHeader, bytes] | None:
+def _accepted(buffer: memoryview, accept: Callable[[AggHeader, bytes], bool],
+              key: JobKey | None) -> tuple[AggHeader, bytes] | None:
     """The first packet of a received buffer that `accept`s. Every packet is looked at: with
     UDP GRO on (the native engine's sockets) one buffer may carry several datagrams, such as
     the answers to a JOIN sent twice."""
@@ -87,6 +94,6 @@ def _accepted(buffer: memoryview,
         except MalformedPacket:
             continue
         raw = bytes(packet)
-        if accept(h, raw):
+        if authentic(key, raw) and accept(h, raw):
             return h, raw
     return None

@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 POLL_MAX_WAIT = 1.0  # seconds a poll may block at most (timers bound it anyway)
 _COUNTS = ("packets_received", "payload_bytes_received", "ignored_packets", "packets_sent",
            "payload_bytes_sent", "retransmissions", "queries", "gso_sends", "gso_segments", "gro_buffers",
-           "gro_segments")
+           "gro_segments", "unauthenticated")
 
 
 def _peer(address: tuple[str, int]) -> tuple[int, int]:
@@ -83,6 +83,7 @@ def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag
                slot_base=cfg.slot_base, dense=cfg.mode is Mode.DENSE, epoch=epoch, fingerprint=tag,
                rounds=agent._rounds[:plan.num_streams], sessions=[e.session or 0 for e in endpoints],
                group_sessions=[e.group_session for e in endpoints],
+               key=None if cfg.key is None else cfg.key.raw,
                limits=[e.pack_up_to for e in endpoints],
                send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints], receivers=receivers,
                first_block=first_block, shard_blocks=shard_blocks, gso=gso)

@@ -39,9 +39,10 @@
 #include <time.h>
 
 #include "_udp.h"  /* UDP GSO and GRO */
+#include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
 
-#define ABI_VERSION 3 /* p4reduce/aggregator/native.py refuses a build of another version */
+#define ABI_VERSION 4 /* p4reduce/aggregator/native.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -156,6 +157,8 @@ typedef struct {
     uint32_t group_ip;
     uint16_t group_port;
     uint32_t group_session; /* the session of results sent to the group (engine.py's _Job) */
+    uint8_t keyed;          /* an authenticated job (JobSpec.key): every packet sealed both ways */
+    sipkey_t key;
     member_t members[MAX_WORKERS];
     uint8_t failed, started;
     uint8_t fail_code;
@@ -672,14 +675,23 @@ static void clear_history(slot_t *s) {
     }
 }
 
-/* A unicast to member w of the job (the server's `destination`), or drop_no_address. */
+/* What a packet of `len` bytes takes on the wire for the job: its MAC too if the job is
+ * authenticated (docs/protocol.md 6.3). */
+static inline uint32_t sealed_len(const job_t *job, uint32_t len) { return len + (job->keyed ? MAC_LEN : 0); }
+/* The job's MAC after the `len` bytes written at p (room made by sealed_len). */
+static inline void seal(const job_t *job, uint8_t *p, uint32_t len) {
+    if (job->keyed) mac_seal(job->key, p, len);
+}
+
+/* A unicast of a `len`-byte packet (its MAC not counted) to member w of the job (the
+ * server's `destination`), or drop_no_address. */
 static uint8_t *to_member(Core *c, job_t *job, uint32_t w, uint32_t len) {
     member_t *m = &job->members[w];
     if (!m->present) {
         count(c, C_DROP_NO_ADDRESS, 1);
         return NULL;
     }
-    return out_packet(c, m->ip, m->port, (uint32_t)m->pack, len);
+    return out_packet(c, m->ip, m->port, (uint32_t)m->pack, sealed_len(job, len));
 }
 
 static uint32_t group_pack(job_t *job) {
@@ -702,11 +714,13 @@ typedef struct {
 static void pending(Core *c, job_t *job, slot_t *s, const hdr_t *h, int event, outcome_t *o) {
     o->event = event;
     o->out_packets = 1;
-    o->out_bytes = HEADER_LEN;
+    o->out_bytes = sealed_len(job, HEADER_LEN);
     uint8_t *p = to_member(c, job, h->worker, HEADER_LEN);
-    if (p)
+    if (p) {
         write_header(p, T_PENDING, job->job_id, h->worker, 0, h->slot, h->shadow, h->epoch, h->block,
                      s->expected & ~s->seen, h->exp, 0, 0, h->session, h->blocks, h->fingerprint);
+        seal(job, p, HEADER_LEN);
+    }
 }
 
 /* StoredResult.for_worker: a SCATTER round's copies for others than the owner are
@@ -722,6 +736,7 @@ static inline void copy_for(uint8_t *dst, const job_t *job, const stored_t *st, 
     dst[4] = (uint8_t)w;
     put32(dst + 24, w == ALL_WORKERS ? job->group_session : job->members[w].session);
     if (len != st->len) dst[22] = dst[23] = 0;
+    seal(job, dst, len);
 }
 
 static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o) {
@@ -733,7 +748,7 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     o->event = C_RESENT;
     o->out_packets = 1;
     uint32_t len = copy_len(st, h->worker);
-    o->out_bytes = len;
+    o->out_bytes = sealed_len(job, len);
     uint8_t *p = to_member(c, job, h->worker, len);
     if (p) copy_for(p, job, st, h->worker);
 }
@@ -776,21 +791,21 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
         o->out_bytes = 0;
         if (owner != NO_OWNER) { /* the values by unicast to their owner */
             o->out_packets++;
-            o->out_bytes += len;
+            o->out_bytes += sealed_len(job, len);
             uint8_t *p = st ? to_member(c, job, owner, len) : NULL;
             if (p) copy_for(p, job, st, owner);
         }
         uint32_t glen = owner != NO_OWNER ? HEADER_LEN : len; /* one copy to the group */
         o->out_packets++;
-        o->out_bytes += glen;
-        uint8_t *p = st ? out_packet(c, job->group_ip, job->group_port, group_pack(job), glen) : NULL;
+        o->out_bytes += sealed_len(job, glen);
+        uint8_t *p = st ? out_packet(c, job->group_ip, job->group_port, group_pack(job), sealed_len(job, glen)) : NULL;
         if (p) copy_for(p, job, st, ALL_WORKERS);
     } else {
         o->out_packets = job->n;
         o->out_bytes = 0;
         for (uint32_t w = 0; w < job->n; w++) {
             uint32_t wlen = st ? copy_len(st, w) : len;
-            o->out_bytes += wlen;
+            o->out_bytes += sealed_len(job, wlen);
             uint8_t *p = st ? to_member(c, job, w, wlen) : NULL;
             if (p) copy_for(p, job, st, w);
         }
@@ -920,9 +935,12 @@ static inline int from_upstream(Core *c, uint32_t ip, uint16_t port) {
 /* One packet (exactly HEADER_LEN + 4*count bytes). 1: handled here; 0: for Python.
  * Takes exactly what engine.py's _dispatch hands to a slot of a non-relay job. */
 static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port) {
-    if (len < HEADER_LEN || p[0] != PROTOCOL_VERSION || (p[1] != T_DATA && p[1] != T_QUERY)) return 0;
+    if (len < HEADER_LEN || (p[0] & ~VERSION_AUTH) != PROTOCOL_VERSION || (p[1] != T_DATA && p[1] != T_QUERY))
+        return 0;
     job_t *job = c->jobs[be16(p + 2)];
     if (!job) return 0;
+    /* an authenticated job's packets sealed with a valid MAC, any other job's not sealed */
+    if (job->keyed ? !mac_ok(job->key, p, len) : (p[0] & VERSION_AUTH) != 0) return 0;
     hdr_t h;
     parse(p, &h);
     if (h.worker >= job->n) return 0;
@@ -956,14 +974,16 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
          * same datagram are refused, and this one if Python answered it already. */
         uint8_t *e = NULL;
         if (c->answered == c->datagram_seq) count(c, C_ANSWERS_LIMITED, 1);
-        else e = out_packet(c, ip, port, 0, HEADER_LEN);
+        else e = out_packet(c, ip, port, 0, sealed_len(job, HEADER_LEN));
         c->answered = c->datagram_seq;
-        if (e)
+        if (e) {
             write_header(e, T_ERROR, job->job_id, h.worker, 0, h.slot, h.shadow, h.epoch, job->fail_code,
                          job->fail_detail, h.exp, h.next_exp, 0, h.session, h.blocks, h.fingerprint);
+            seal(job, e, HEADER_LEN);
+        }
         count(c, C_FAILED, 1);
         count(c, C_PACKETS_OUT, 1);
-        count(c, C_BYTES_OUT, HEADER_LEN);
+        count(c, C_BYTES_OUT, sealed_len(job, HEADER_LEN));
         count(c, C_JOBS_FAILED, 1);
         log_event(c, L_FAILED, job->job_id, job->fail_code, job->fail_detail, 0);
         return 1;
@@ -1029,7 +1049,7 @@ static int process(Core *c, int fd, slow_t *slow) {
             c->datagram_seq++;
             uint32_t off = 0, npk = 0;
             while (dlen - off >= HEADER_LEN) {
-                uint32_t end = off + HEADER_LEN + 4u * be16(d + off + 22);
+                uint32_t end = off + (uint32_t)packet_len(d + off);
                 if (end > dlen) break;
                 off = end;
                 npk++;
@@ -1044,7 +1064,7 @@ static int process(Core *c, int fd, slow_t *slow) {
         }
         while (c->off < c->good_end) {
             const uint8_t *p = d + c->off;
-            uint32_t plen = HEADER_LEN + 4u * be16(p + 22);
+            uint32_t plen = (uint32_t)packet_len(p);
             c->off += plen;
             if (!fast_packet(c, p, plen, ip, port)) {
                 *slow = (slow_t){p, plen, ip, port, c->datagram_seq};
@@ -1291,6 +1311,34 @@ static PyObject *Core_set_group_session(Core *self, PyObject *args) {
     lock(self);
     job->group_session = session;
     unlock(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_key(Core *self, PyObject *args) {
+    long job_id;
+    PyObject *key;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lO", &job_id, &key)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    if (key == Py_None) {
+        lock(self);
+        job->keyed = 0;
+        unlock(self);
+        Py_RETURN_NONE;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(key, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if (view.len != 16) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "a job key is 16 bytes");
+        return NULL;
+    }
+    lock(self);
+    job->key = sip_key(view.buf);
+    job->keyed = 1;
+    unlock(self);
+    PyBuffer_Release(&view);
     Py_RETURN_NONE;
 }
 
@@ -1781,6 +1829,8 @@ static PyMethodDef Core_methods[] = {
     {"set_member", (PyCFunction)Core_set_member, METH_VARARGS, "set_member(job_id, worker, session, ip, port, pack_up_to)"},
     {"set_group_session", (PyCFunction)Core_set_group_session, METH_VARARGS,
      "set_group_session(job_id, session): the session of results sent to the job's group"},
+    {"set_key", (PyCFunction)Core_set_key, METH_VARARGS,
+     "set_key(job_id, key16 | None): the job's packets sealed and checked with SipHash-2-4"},
     {"clear_member", (PyCFunction)Core_clear_member, METH_VARARGS, "clear_member(job_id, worker)"},
     {"set_failure", (PyCFunction)Core_set_failure, METH_VARARGS, "set_failure(job_id, (code, detail) | None)"},
     {"failure", (PyCFunction)Core_failure, METH_O, "failure(job_id) -> (code, detail) | None"},

@@ -7,6 +7,7 @@
     write_sums(acc, out) -> bool (some sum is outside int32)
     rto_feed(srtt, rttvar, latencies) -> (srtt, rttvar)
     window_feed(smoothed, base, cwnd, limit, grows, queue_factor, latencies) -> (smoothed, base, cwnd)
+    siphash(key, data) -> int: SipHash-2-4 (the MAC of authenticated jobs)
 
 Buffers go through the buffer protocol, C-contiguous: float32 in native byte
 order; int32 arrays in either byte order (a '>i4' view is big-endian); raw byte
@@ -55,11 +56,12 @@ def float64_buffer(values) -> object:
     return array.array("d", values)
 
 
-_kernels = load_extension("_kernels", 2)  # 2: ABI_VERSION in p4reduce/_kernels.c
+_kernels = load_extension("_kernels", 3)  # 3: ABI_VERSION in p4reduce/_kernels.c
 GIL_THRESHOLD = _kernels.GIL_THRESHOLD
 accumulate, dequantize, quantize = _kernels.accumulate, _kernels.dequantize, _kernels.quantize
 scan, write_sums = _kernels.scan, _kernels.write_sums
 rto_feed, window_feed = _kernels.rto_feed, _kernels.window_feed
+siphash = _kernels.siphash
 
 __all__ = ["load_extension", "GIL_THRESHOLD", "accumulate", "dequantize", "float64_buffer", "quantize", "rto_feed", "scan",
            "window_feed", "write_sums"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from p4reduce._native import load_extension
 
-_worker = load_extension("_worker", 4)  # 4: ABI_VERSION in p4reduce/_worker.c
+_worker = load_extension("_worker", 5)  # 5: ABI_VERSION in p4reduce/_worker.c
 Failed, Run = _worker.Failed, _worker.Run
 
 __all__ = ["Failed", "Run"]

@@ -42,10 +42,11 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_udp.h" /* UDP GSO and GRO */
 #include "_wire.h"
 
-#define ABI_VERSION 4 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 5 /* p4reduce/_native_worker.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -156,6 +157,9 @@ typedef struct {
     double *samples;
     size_t nsamples, scap;
     char *scratch; /* a block's values, to compare a repeated RESULT with what was taken */
+    int keyed;     /* an authenticated job (WorkerConfig.key): every packet sealed both ways */
+    sipkey_t key;
+    uint64_t unauthenticated; /* packets dropped for a missing or wrong MAC (or an unwanted one) */
     uint32_t finished;
     int float_overflow;
     uint64_t packets_received, payload_bytes_received, ignored_packets, packets_sent, payload_bytes_sent, retransmissions, queries;
@@ -441,7 +445,7 @@ static unsigned char *out_reserve(out_t *o, size_t size) {
  * block quantized at the agreed exponent, a cut last block zero-padded). */
 static int emit(RunObject *r, stream_t *s, int kind) {
     const size_t count = kind == P_VALUES ? r->block_size : 0;
-    const size_t size = HEADER_LEN + 4 * count;
+    const size_t size = HEADER_LEN + 4 * count + (r->keyed ? MAC_LEN : 0);
     unsigned flags = 0;
     if (r->shard_blocks && kind != P_QUERY) { /* Stream._header: SCATTER and the owner */
         const uint32_t owner = s->block == NONE_BLOCK ? 0 : s->block / r->shard_blocks;
@@ -485,6 +489,9 @@ static int emit(RunObject *r, stream_t *s, int kind) {
             copy_i32(src, PY_BIG_ENDIAN, (Py_ssize_t)n, dst, 1);
         }
         memset(dst + 4 * n, 0, 4 * (count - n));
+    }
+    if (r->keyed) {
+        mac_seal(r->key, p, HEADER_LEN + 4 * count);
     }
     r->packets_sent++;
     r->payload_bytes_sent += size;
@@ -576,7 +583,13 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     r->packets_received++;
     r->payload_bytes_received += len;
     const unsigned type = p[1];
-    if (p[0] != PROTOCOL_VERSION || type < 1 || type > T_MAX) { /* AggHeader.unpack: malformed */
+    if ((p[0] & ~VERSION_AUTH) != PROTOCOL_VERSION || type < 1 || type > T_MAX) { /* AggHeader.unpack */
+        r->ignored_packets++;
+        return 0;
+    }
+    /* An authenticated job's packets sealed with a valid MAC, any other job's not sealed. */
+    if (r->keyed ? !mac_ok(r->key, p, len) : (p[0] & VERSION_AUTH) != 0) {
+        r->unauthenticated++;
         r->ignored_packets++;
         return 0;
     }
@@ -752,7 +765,7 @@ static int process_datagram(RunObject *r, const in_t *in, const unsigned char *d
     }
     size_t end = 0;
     while (len - end >= HEADER_LEN) {
-        size_t next = end + HEADER_LEN + 4 * (size_t)get16(d + end + 22);
+        size_t next = end + packet_len(d + end);
         if (next > len) {
             break;
         }
@@ -760,7 +773,7 @@ static int process_datagram(RunObject *r, const in_t *in, const unsigned char *d
     }
     r->ignored_packets += end != len;
     for (size_t off = 0; off < end;) {
-        size_t size = HEADER_LEN + 4 * (size_t)get16(d + off + 22);
+        size_t size = packet_len(d + off);
         if (process_packet(r, in, d + off, size, ip, port, now, rto) < 0) {
             return -1;
         }
@@ -1230,6 +1243,7 @@ static PyObject *Run_counters(RunObject *r, PyObject *unused) {
         {"queries", r->queries},                   {"gso_sends", r->gso_sends},
         {"gso_segments", r->gso_segments},         {"gso_fallbacks", r->gso_fallbacks},
         {"gro_buffers", r->gro_buffers},           {"gro_segments", r->gro_segments},
+        {"unauthenticated", r->unauthenticated},
     };
     PyObject *d = PyDict_New(), *per_slot = d ? per_slot_retries(r) : NULL;
     if (!per_slot || PyDict_SetItemString(d, "per_slot_retries", per_slot) < 0) {
@@ -1361,16 +1375,16 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tensor", "out", "nonzero", "exps", "job_id", "worker_id", "num_workers",
                              "block_size", "num_slots", "slot_base", "dense", "epoch", "fingerprint",
                              "rounds", "sessions", "limits", "send_fds", "receivers", "first_block",
-                             "shard_blocks", "gso", "group_sessions", NULL};
+                             "shard_blocks", "gso", "group_sessions", "key", NULL};
     PyObject *tensor, *out, *nonzero, *exps, *rounds, *sessions, *limits, *send_fds, *receivers;
-    PyObject *group_sessions = NULL;
+    PyObject *group_sessions = NULL, *key = Py_None;
     unsigned job_id, worker_id, num_workers, block_size, num_slots, slot_base, epoch, fp;
     unsigned first_block = 0, shard_blocks = 0;
     int dense, gso = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpO:Run", kwlist, &tensor, &out, &nonzero,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpOO:Run", kwlist, &tensor, &out, &nonzero,
                                      &exps, &job_id, &worker_id, &num_workers, &block_size, &num_slots,
                                      &slot_base, &dense, &epoch, &fp, &rounds, &sessions, &limits, &send_fds,
-                                     &receivers, &first_block, &shard_blocks, &gso, &group_sessions)) {
+                                     &receivers, &first_block, &shard_blocks, &gso, &group_sessions, &key)) {
         return NULL;
     }
     if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > 0x8000 || job_id > 0xffff ||
@@ -1402,6 +1416,18 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     if (shard_blocks && (first_block % shard_blocks || first_block / shard_blocks != worker_id)) {
         PyErr_SetString(PyExc_ValueError, "a reduce-scatter's output starts at this worker's first block");
         goto error;
+    }
+    if (key != Py_None) {
+        Py_buffer kv;
+        if (PyObject_GetBuffer(key, &kv, PyBUF_SIMPLE) < 0) goto error;
+        if (kv.len != 16) {
+            PyBuffer_Release(&kv);
+            PyErr_SetString(PyExc_ValueError, "a job key is 16 bytes");
+            goto error;
+        }
+        r->key = sip_key(kv.buf);
+        r->keyed = 1;
+        PyBuffer_Release(&kv);
     }
     r->first_block = first_block;
     r->shard_blocks = shard_blocks;

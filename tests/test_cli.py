@@ -155,3 +155,18 @@ def test_workers_with_mtu_sized_datagrams_with_and_without_udp_offload(tmp_path,
     expected = sum(worker_tensor(0, r, 20000, 64, 0.1, "int32") for r in range(2))
     for result in results:
         np.testing.assert_array_equal(result, expected)
+
+
+def test_an_authenticated_job_from_the_command_line(tmp_path, capsys):
+    key = tmp_path / "job.key"
+    key.write_bytes(bytes(range(32)))
+    with cli_aggregator("--job", f"7:2:block_size=16,num_slots=4,key_file={key}") as (agg, endpoint):
+        results = run_cli_workers(endpoint, 7, 2, tmp_path, "--block-size", "16", "--slots", "4",
+                                  "--key-file", str(key))
+    expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
+    for result in results:
+        np.testing.assert_array_equal(result, expected)
+    short = tmp_path / "short.key"
+    short.write_bytes(b"x")
+    assert _exit_code(WORKER + ["--key-file", str(short)]) == 2
+    assert "short.key: 1 bytes" in capsys.readouterr().err

@@ -35,10 +35,12 @@ from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.server import Datapath
 from p4reduce.aggregator.replies import AnswerLimiter
+from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, Mode, MsgType, encode, scatter_flags
 from p4reduce.protocol.framing import split_datagram
 
 GROUP = ("239.9.9.9", 47000)
+KEY = JobKey(bytes(range(16, 32)))  # an authenticated job's (docs/protocol.md 6.3)
 
 
 def sessions():
@@ -72,6 +74,8 @@ class SimWorker:
         self.error = 0  # the code of the last ERROR it got
 
     def _send(self, packet: bytes) -> list[tuple[bytes, tuple[str, int]]]:
+        if self.spec.key is not None and not packet[0] & 0x80:  # an authenticated job's are sealed
+            packet = self.spec.key.seal(packet)
         self.sent.append(packet)
         del self.sent[:-50]
         return [(packet, self.addr)]
@@ -333,10 +337,13 @@ class Harness:
                          "slot": spec.slot_base + spec.num_slots - 1}.get(field, 0xFFFFFFFF)
                 new = rng.choice([old + 1, old - 1, rng.randint(0, limit), NONE]) % (limit + 1)
                 h = h._replace(**{field: new})
+            forged = encode(h._replace(version=2), values)
+            if spec.key is not None and rng.random() < 0.5:  # a member's own change (it has the key)
+                forged = spec.key.seal(forged)
             if i is None:
-                self.pending.append((encode(h, values), addr))
+                self.pending.append((forged, addr))
             else:
-                self.pending[i] = (encode(h, values), addr)
+                self.pending[i] = (forged, addr)
 
     # -- the end --------------------------------------------------------------------------
     def compare_state(self) -> None:
@@ -384,7 +391,8 @@ def job_specs(draw) -> list[JobSpec]:
             if declared else None,
             message_size=draw(st.sampled_from([0, 150, 1000, 65000])),
             shard=(draw(st.integers(0, count - 1)), count),
-            max_blocks=draw(st.sampled_from([1 << 20, 1 << 20, 1, 3, 8]))))  # small: TOO_LARGE
+            max_blocks=draw(st.sampled_from([1 << 20, 1 << 20, 1, 3, 8])),  # small: TOO_LARGE
+            key=draw(st.sampled_from([None, None, KEY]))))
         base += slots + draw(st.integers(0, 2))
     return specs
 

@@ -21,6 +21,7 @@ from p4reduce.hostagent import agent as agent_module
 from p4reduce.hostagent.agent import AllreduceStats, _BlockTarget, _RoundTimer
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.hostagent.stream import ProtocolError
+from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol import ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, MsgType, encode, scatter_flags
 from p4reduce.protocol.framing import split_datagram
 
@@ -29,7 +30,8 @@ from conftest import allreduce_all
 RTO = 0.05
 GROUP_SESSION_MASK = 0x5A5A5A5A  # the tests' group sessions: each endpoint's session XOR this
 COUNTS = ("packets_received", "ignored_packets", "packets_sent", "payload_bytes_sent", "retransmissions",
-          "queries")
+          "queries", "unauthenticated")
+KEY = JobKey(bytes(range(16)))  # an authenticated job's (docs/protocol.md 6.3)
 
 
 class FixedRto:
@@ -194,7 +196,7 @@ class Pair:
         for i, e in enumerate(agent._endpoints):
             e.session, e.pack_up_to = sessions[i], limits[i]
             e.group_session = sessions[i] ^ GROUP_SESSION_MASK
-            e.send = self.sent[i].append
+            e.send = self._recorder(self.sent[i], cfg.key)
             e.flush = lambda: None
         if group:  # a multicast group's receiver: hears every aggregator (no socket needed here)
             agent._group_sock = object()
@@ -217,6 +219,14 @@ class Pair:
                                      shard_blocks=shard_blocks, sockets=False)
         self.c_losses: list[float] = []
         self.failed = False
+
+    @staticmethod
+    def _recorder(sent: list[bytes], key: JobKey | None):
+        """Endpoint.send without a socket: the packet as it would go (sealed with a key)."""
+        def send(packet: bytes | bytearray) -> int:
+            sent.append(bytes(packet) if key is None else key.seal(packet))
+            return len(sent[-1])
+        return send
 
     def close(self) -> None:
         self.agent._group_sock = None
@@ -333,7 +343,8 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     cfg = WorkerConfig(job_id=data.draw(st.integers(0, 65535)), worker_id=me, num_workers=n, mode=mode,
                        slot_base=data.draw(st.integers(0, 200)), num_slots=S, block_size=B,
                        aggregators=tuple(("127.0.0.1", 40000 + i) for i in range(k)), total_workers=total,
-                       failure_timeout=2.0, timeout=RTO, max_timeout=0.4)
+                       failure_timeout=2.0, timeout=RTO, max_timeout=0.4,
+                       key=data.draw(st.sampled_from([None, KEY]), label="key"))
     rng = np.random.default_rng(seed)
     bound = fixedpoint.INT32_MAX // cfg.scale_workers
     tensors = [tensor(rng, dtype, length, B, density, bound) for density in densities]
@@ -397,6 +408,20 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
                     if choice >= 7:
                         packet = mutate(data, packet, cfg, nblocks) if choice < 9 or not sent else \
                             data.draw(st.sampled_from(sent))
+                    if cfg.key is not None and (packet[0] & 0x80) == 0:
+                        # sealed as the aggregator would, or (a forger without the key) not at all,
+                        # with a made-up MAC, or altered after sealing
+                        how = data.draw(st.sampled_from(["seal"] * 6 + ["plain", "fake", "altered"]))
+                        if how == "seal":
+                            packet = cfg.key.seal(packet)
+                        elif how == "fake":
+                            packet = bytes([packet[0] | 0x80]) + packet[1:] + bytes(8)
+                        elif how == "altered":
+                            sealed = bytearray(cfg.key.seal(packet))
+                            sealed[data.draw(st.integers(0, len(sealed) - 1))] ^= 1 << data.draw(st.integers(0, 7))
+                            packet = bytes(sealed)
+                    elif cfg.key is None and data.draw(st.integers(0, 19)) == 0:
+                        packet = KEY.seal(packet)  # a sealed packet to a job without a key
                     sent.append(packet)
                     datagram += packet
                 datagram += bytes(data.draw(st.sampled_from([0, 0, 0, 1, 35, 40])))  # a torn tail

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from p4reduce.protocol import AGG_UDP_PORT, Mode
 from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 from p4reduce.aggregator.relay import Upstream
+from p4reduce.protocol.auth import JobKey
 
 # Tensors of up to 2^20 blocks (256 Mi values at 256 per block) by default: the results a
 # job keeps for re-sends stay below what such a tensor itself takes.
@@ -37,6 +38,9 @@ class JobSpec:
     # The most blocks an allreduce's tensor may have (the `blocks` its packets announce):
     # what bounds the results a slot keeps for re-sends. Larger fails the job (TOO_LARGE).
     max_blocks: int = DEFAULT_MAX_BLOCKS
+    # An authenticated job (docs/protocol.md 6.3): every packet both ways carries a MAC
+    # under this key; packets without a valid one are dropped and counted (`bad_mac`).
+    key: JobKey | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -71,7 +75,8 @@ class JobSpec:
         A leaf of a hierarchy adds `upstream=HOST[:PORT],up_job=J,up_rank=R`;
         `group=239.1.2.3:47000` sends results once to that IP multicast group;
         `workers=IP[:PORT]/IP[:PORT]/...` (one per rank, in rank order) admits only those;
-        `max_blocks=N` caps the blocks of a tensor (and so the results kept for re-sends).
+        `max_blocks=N` caps the blocks of a tensor (and so the results kept for re-sends);
+        `key_file=PATH` makes the job authenticated with the key in that file.
         """
         parts = text.split(":", 2)
         if len(parts) < 2:
@@ -93,6 +98,8 @@ class JobSpec:
                     if not sep:
                         raise ValueError(f"shard {value!r}: expected INDEX/COUNT")
                     kwargs["shard"] = (int(index), int(count))
+                elif key == "key_file":
+                    kwargs["key"] = JobKey.from_file(value)
                 elif key == "workers":
                     kwargs["workers"] = tuple(WorkerAddress.parse(a) for a in value.split("/"))
                 elif key in ("up_job", "up_rank"):
@@ -117,6 +124,8 @@ class JobSpec:
             text += f", shard {self.shard[0]}/{self.shard[1]}"
         if self.workers is not None:
             text += ", workers " + "/".join(str(w) for w in self.workers)
+        if self.key is not None:
+            text += ", authenticated"
         if self.max_blocks != DEFAULT_MAX_BLOCKS:
             text += f", max_blocks {self.max_blocks}"
         if self.upstream is not None:

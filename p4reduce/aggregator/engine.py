@@ -22,6 +22,7 @@ from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
 from p4reduce.aggregator.slot import IDLE_HORIZON, JobFailure, Parts, SlotState
 from p4reduce.protocol import (ALL_WORKERS, NONE, AggHeader, ErrorCode, GeometryField, MalformedPacket, Mode,
                                MsgType, wire_values)
+from p4reduce.protocol.auth import authentic
 from p4reduce.protocol.framing import message_limit
 
 Address = tuple[str, int]
@@ -209,8 +210,11 @@ class AggregatorEngine:
 
     def upstream_joins(self) -> list[Outgoing]:
         """JOINs of the leaf jobs that have no session at their parent yet (send at start)."""
-        return [Outgoing(j.spec.job_id, UPSTREAM, (j.join_header().pack(),))
-                for j in self._jobs.values() if j.spec.upstream and j.upstream_session is None]
+        joins = Handled("upstream_join", None, [Outgoing(j.spec.job_id, UPSTREAM, (j.join_header().pack(),))
+                                                for j in self._jobs.values()
+                                                if j.spec.upstream and j.upstream_session is None])
+        self._seal(joins)
+        return joins.replies
 
     # -- packets --------------------------------------------------------------
     def handle(self, payload: bytes | memoryview, source: Address = ANYWHERE,
@@ -222,6 +226,7 @@ class AggregatorEngine:
             result = Handled(exc.reason)
         else:
             result = self._from_parent(h, payload) if from_upstream else self._dispatch(h, payload, source)
+            self._seal(result)
         event = f"drop_{result.event}" if result.dropped else result.event
         counts = {"packets_in": 1, "bytes_in": len(payload), event: 1}
         if result.replies:
@@ -241,6 +246,8 @@ class AggregatorEngine:
             up = job.spec.upstream
             if up is None or up.job_id != h.job_id or up.rank != h.worker_id:
                 continue
+            if not authentic(job.spec.key, payload):  # one key for a leaf's job and its parent's
+                return Handled("upstream_bad_mac")
             if h.msg_type == MsgType.JOINED:
                 if h.epoch != job.upstream_incarnation:
                     return Handled("upstream_stale")
@@ -271,6 +278,8 @@ class AggregatorEngine:
         if job is None:  # a JOIN is told (the worker would wait for nothing); the rest dropped
             return self._refuse(h, source, ErrorCode.UNKNOWN_JOB, h.job_id, "unknown_job")
         spec = job.spec
+        if not authentic(spec.key, payload):  # an authenticated job's packets are sealed, others not
+            return Handled("bad_mac")
         if h.worker_id >= spec.num_workers:
             return self._refuse(h, source, ErrorCode.UNKNOWN_RANK, spec.num_workers, "bad_worker")
         if h.count not in (0, spec.block_size) or (h.msg_type != MsgType.DATA and h.count):
@@ -315,6 +324,14 @@ class AggregatorEngine:
             if job.stream_ended(h.epoch, slot.blocks):
                 handled.allreduce_done = (h.job_id, h.epoch)
         return handled
+
+    def _seal(self, handled: Handled) -> None:
+        """Every packet an authenticated job sends carries its MAC (docs/protocol.md 6.3)."""
+        for i, out in enumerate(handled.replies):
+            job = self._jobs.get(out.job_id)
+            if job is not None and job.spec.key is not None:
+                handled.replies[i] = Outgoing(out.job_id, out.worker_id, job.spec.key.seal_parts(out.parts),
+                                              out.dest)
 
     # -- membership -------------------------------------------------------------
     def _join(self, job: _Job, h: AggHeader, source: Address) -> Handled:

@@ -26,8 +26,8 @@ from p4reduce._native import load_extension
 from p4reduce.aggregator.engine import AggregatorEngine, Member, _Job
 from p4reduce.protocol import ErrorCode, Mode
 
-# 3: ABI_VERSION in p4reduce/_engine.c
-Core = load_extension("_engine", 3, "AggregatorServer(engine='python') runs the reference model "
+# 4: ABI_VERSION in p4reduce/_engine.c
+Core = load_extension("_engine", 4, "AggregatorServer(engine='python') runs the reference model "
                                    "instead.").Core
 
 
@@ -139,6 +139,7 @@ class NativeEngine(AggregatorEngine):
         self.core.add_job(spec.job_id, spec.num_workers, spec.mode is Mode.DENSE, spec.slot_base,
                           spec.num_slots, spec.block_size, spec.shard[0], spec.shard[1], spec.group,
                           spec.max_blocks)
+        self.core.set_key(spec.job_id, None if spec.key is None else spec.key.raw)
         group_session = self._jobs[spec.job_id].group_session  # the one super() drew
         self._jobs[spec.job_id] = _NativeJob(spec, self.buffers, self.core, group_session)
 

@@ -145,13 +145,15 @@ def _load_tensor(path: str) -> np.ndarray:
 
 def _cmd_worker(args: argparse.Namespace) -> int:
     from p4reduce.hostagent import HostAgent, WorkerConfig
+    from p4reduce.protocol.auth import JobKey
     from p4reduce.testbed.synthetic import worker_tensor
     cfg = WorkerConfig(args.job, args.rank, args.workers, aggregator=args.aggregator[0],
                        aggregators=args.aggregator if len(args.aggregator) > 1 else (),
                        mode=Mode(args.mode), slot_base=args.slot_base, num_slots=args.slots,
                        block_size=args.block_size, bind=args.bind, timeout=args.timeout,
                        total_workers=args.total_workers, group=args.group,
-                       message_size=args.message_size, udp_offload=not args.no_udp_offload)
+                       message_size=args.message_size, udp_offload=not args.no_udp_offload,
+                       key=JobKey.from_file(args.key_file) if args.key_file else None)
     # Everything the command line names is checked before anything is sent.
     output = a.output_file("--output", args.output) if args.output else None
     for host, _ in args.aggregator:
@@ -210,8 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="JOB:WORKERS[:key=value,...] (repeatable); keys: mode=sparse|dense, "
                           "block_size=N, slot_base=N, num_slots=N, message_size=BYTES (0: one packet "
                           "per datagram); workers=IP[:PORT]/... admits only those (one per rank); "
-                          "group=ADDR:PORT sends results once to an IP multicast group; a leaf of a "
-                          "hierarchy adds upstream=HOST[:PORT],up_job=J,up_rank=R")
+                          "group=ADDR:PORT sends results once to an IP multicast group; max_blocks=N caps "
+                          "a tensor's blocks (default 1048576); key_file=PATH authenticates every packet "
+                          "with the key in PATH; a leaf of a hierarchy adds upstream=HOST[:PORT],up_job=J,"
+                          "up_rank=R")
     agg.add_argument("--threads", type=a.int_range(1, 64), default=1, metavar="N",
                      help="split every job's streams over N aggregator threads on ports PORT.."
                           "PORT+N-1 (workers list all of them in --aggregator; default: %(default)s)")
@@ -247,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="local address (default: any, ephemeral port)")
     wk.add_argument("--timeout", type=a.float_range(0.0, 0.5, low_open=True), default=0.05,
                     metavar="SECONDS", help="minimum retransmission timeout (default: %(default)s)")
+    wk.add_argument("--key-file", metavar="PATH", default=None,
+                    help="the job's key file: every packet carries a MAC, packets without a valid one "
+                         "are dropped (the aggregator's job needs key_file= with the same file)")
     wk.add_argument("--message-size", type=_message_size, default=65000, metavar="BYTES",
                     help="largest datagram payload: packets travel several per datagram up to it "
                          "(0: one per datagram; 1472 on a 1500-byte link; default: %(default)s)")

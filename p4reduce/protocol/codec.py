@@ -28,6 +28,10 @@ MAX_BLOCK_SIZE = (MAX_UDP_PAYLOAD - HEADER_LEN) // 4  # 16367 values: one block 
 MAX_JOB_ID = 0xFFFF
 EPOCH_MOD = 1 << 32
 VALUE_DTYPE = np.dtype(">i4")
+# An authenticated job's packets (docs/protocol.md 6.3): this flag in the version byte,
+# and a MAC of MAC_LEN bytes after the values (p4reduce.protocol.auth seals and checks).
+VERSION_AUTH = 0x80
+MAC_LEN = 8
 
 
 class MsgType(enum.IntEnum):
@@ -146,7 +150,12 @@ class AggHeader(NamedTuple):
     session: int = 0  # from the JOINED answer; 0 in a JOIN
     blocks: int = 0  # blocks of the allreduce's tensor, ceil(length / block_size)
     fingerprint: int = 0  # CRC-32 of the allreduce's epoch, tensor and scaling (see fingerprint())
-    version: int = PROTOCOL_VERSION  # protocol version
+    version: int = PROTOCOL_VERSION  # protocol version; | VERSION_AUTH: a MAC follows (sealed)
+
+    @property
+    def sealed(self) -> bool:
+        """An authenticated job's packet: a MAC follows the values (docs/protocol.md 6.3)."""
+        return bool(self.version & VERSION_AUTH)
 
     @property
     def pool(self) -> int:
@@ -176,11 +185,11 @@ class AggHeader(NamedTuple):
             raise MalformedPacket("truncated", f"{len(buf)} < {HEADER_LEN} bytes")
         (ver, mtype, job, worker, flags, pool, epoch, block, nxt, exp, nexp,
          count, session, blocks, fingerprint) = HEADER.unpack_from(buf)
-        if ver != PROTOCOL_VERSION:
+        if ver & ~VERSION_AUTH != PROTOCOL_VERSION:
             raise MalformedPacket("bad_version", str(ver))
         if mtype not in _MSG_TYPES:
             raise MalformedPacket("bad_type", str(mtype))
-        if len(buf) != HEADER_LEN + 4 * count:
+        if len(buf) != HEADER_LEN + 4 * count + (MAC_LEN if ver & VERSION_AUTH else 0):
             raise MalformedPacket(
                 "bad_length", f"{len(buf)} bytes for count={count}")
         return cls._make((mtype, job, worker, pool & 0x7FFF, pool >> 15, epoch, block,

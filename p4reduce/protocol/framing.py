@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 
-from p4reduce.protocol.codec import HEADER_LEN, MAX_UDP_PAYLOAD
+from p4reduce.protocol.codec import HEADER_LEN, MAC_LEN, MAX_UDP_PAYLOAD, VERSION_AUTH
 
 _COUNT = struct.Struct("!H")
 _COUNT_OFFSET = 22
@@ -24,6 +24,8 @@ def split_datagram(buf: memoryview) -> tuple[list[memoryview], int]:
     offset, size = 0, len(buf)
     while size - offset >= HEADER_LEN:
         end = offset + HEADER_LEN + 4 * _COUNT.unpack_from(buf, offset + _COUNT_OFFSET)[0]
+        if buf[offset] & VERSION_AUTH:  # a sealed packet: its MAC follows (docs/protocol.md 6.3)
+            end += MAC_LEN
         if end > size:
             break
         packets.append(buf[offset:end])

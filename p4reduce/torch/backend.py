@@ -213,7 +213,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                                   aggregator=addresses[0], aggregators=addresses if len(addresses) > 1 else (),
                                   mode=options.mode, slot_base=options.slot_base, num_slots=options.num_slots,
                                   block_size=options.block_size, failure_timeout=failure_timeout,
-                                  message_size=options.message_size)
+                                  message_size=options.message_size, key=options.key)
             self.agent = HostAgent(config)
         except BaseException:
             self._release()
@@ -237,7 +237,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 ip = socket.gethostbyname(host)
                 spec = JobSpec(opts.job_id, self.size(), mode=opts.mode, slot_base=opts.slot_base,
                                num_slots=opts.num_slots, block_size=opts.block_size,
-                               message_size=opts.message_size)
+                               message_size=opts.message_size, key=opts.key)
                 self._server = AggregatorServer([spec], host=ip, port=0, engine=opts.engine).start()
             except (OSError, ValueError) as exc:
                 message = (f"p4reduce: rank 0 cannot start the embedded aggregator on {host!r} ({exc}); set "

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
+from p4reduce.protocol.auth import JobKey
 
 ENV_PREFIX = "P4REDUCE_"
 
@@ -50,6 +51,9 @@ class Options:
     # whose largest |x| is under this and feeds them back into the next all_reduce of the
     # same tensor (same memory and length). 0: lossless.
     lossy_threshold: float = 0.0
+    # An authenticated job (docs/protocol.md 6.3): every packet carries a MAC under this
+    # key (JobKey.from_file), also the embedded aggregator's. Every rank needs the same key.
+    key: JobKey | None = None
 
     def __post_init__(self) -> None:
         from p4reduce.torch.lossy import check_threshold
@@ -71,8 +75,8 @@ class Options:
         P4REDUCE_JOB, P4REDUCE_MODE (sparse/dense), P4REDUCE_BLOCK_SIZE, P4REDUCE_SLOTS,
         P4REDUCE_SLOT_BASE, P4REDUCE_MESSAGE_SIZE, P4REDUCE_FAILURE_TIMEOUT (seconds) and
         P4REDUCE_HOST (where an embedded aggregator listens), P4REDUCE_ENGINE (its engine:
-        native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off); unset ones keep
-        the defaults."""
+        native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off), P4REDUCE_KEY_FILE
+        (an authenticated job's key file); unset ones keep the defaults."""
         env = os.environ if environ is None else environ
         kwargs: dict[str, object] = {}
         ints = {"JOB": "job_id", "BLOCK_SIZE": "block_size", "SLOTS": "num_slots",
@@ -111,6 +115,12 @@ class Options:
         if text:
             from p4reduce.torch.lossy import check_threshold
             kwargs["lossy_threshold"] = check_threshold(text, f"{ENV_PREFIX}LOSSY_THRESHOLD")
+        text = env.get(ENV_PREFIX + "KEY_FILE", "").strip()
+        if text:
+            try:
+                kwargs["key"] = JobKey.from_file(text)
+            except ValueError as exc:
+                raise ValueError(f"{ENV_PREFIX}KEY_FILE: {exc}") from None
         return cls(**kwargs)  # type: ignore[arg-type]
 
     def replace(self, **changes: object) -> Options:

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from test_native_engine import GROUP, Harness, SimWorker, pkt
+from test_native_engine import GROUP, KEY, Harness, SimWorker, pkt
 from p4reduce.aggregator import JobSpec
 from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, wire_values
 from p4reduce.protocol.framing import split_datagram
@@ -86,7 +86,7 @@ class AggregatorMachine(RuleBasedStateMachine):
     def setup(self, seed, dense, group):
         specs = [JobSpec(1, 3, mode="dense" if dense else "sparse", num_slots=2, block_size=4, max_blocks=12,
                          group=GROUP if group else None),
-                 JobSpec(2, 2, slot_base=2, num_slots=3, block_size=2)]
+                 JobSpec(2, 2, slot_base=2, num_slots=3, block_size=2, key=KEY)]  # authenticated
         self.h = Checked(specs, random.Random(seed))
         self.h.act("join")
         self.h.deliver(0, 0, False)
