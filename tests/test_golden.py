@@ -289,3 +289,78 @@ def test_golden_scatter_mismatch_fails_every_worker(golden):
         payload = bytes.fromhex(e["payload"])
         with pytest.raises(JobFailed, match="the workers disagree about allreduce 1"):
             stream.on_result(AggHeader.unpack(payload), payload)
+
+
+# -- authenticated jobs (docs/protocol.md section 6.3) ----------------------------------------
+
+def _siphash24(key: bytes, data: bytes) -> int:
+    """SipHash-2-4 from its paper, in plain Python: the C one (p4reduce/_siphash.h) is
+    checked against it and against the paper's first test vector."""
+    mask = (1 << 64) - 1
+
+    def rotl(x: int, b: int) -> int:
+        return (x << b | x >> (64 - b)) & mask
+
+    def rounds(v: list[int], n: int) -> None:
+        for _ in range(n):
+            v[0] = (v[0] + v[1]) & mask; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32)  # noqa: E702
+            v[2] = (v[2] + v[3]) & mask; v[3] = rotl(v[3], 16) ^ v[2]  # noqa: E702
+            v[0] = (v[0] + v[3]) & mask; v[3] = rotl(v[3], 21) ^ v[0]  # noqa: E702
+            v[2] = (v[2] + v[1]) & mask; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32)  # noqa: E702
+    k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:], "little")
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D, k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+    tail = len(data) % 8
+    words = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data) - tail, 8)]
+    words.append(int.from_bytes(data[len(data) - tail:], "little") | (len(data) & 0xFF) << 56)
+    for m in words:
+        v[3] ^= m
+        rounds(v, 2)
+        v[0] ^= m
+    v[2] ^= 0xFF
+    rounds(v, 4)
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+def test_the_c_siphash_is_siphash_2_4():
+    import random
+    from p4reduce import _native
+    key = bytes(range(16))
+    assert _native.siphash(key, b"") == _siphash24(key, b"") == 0x726FDB47DD0E0E31  # the paper's vector
+    rng = random.Random(5)
+    for n in list(range(40)) + [1000, 1060, 65000]:
+        data, k = rng.randbytes(n), rng.randbytes(16)
+        assert _native.siphash(k, data) == _siphash24(k, data), n
+
+
+def test_authenticated_golden_packets_are_the_plain_ones_sealed(golden):
+    from p4reduce.protocol.auth import JobKey
+    section = golden["authenticated"]
+    key = bytes.fromhex(section["key"])
+    plain_steps = {s["note"]: s["payload"] for s in golden["steps"]}
+    for step in section["steps"]:
+        assert step["plain"] == plain_steps[step["note"]]
+        for sealed in [step["payload"]] + [e["payload"] for e in step["expect"]]:
+            p = bytes.fromhex(sealed)
+            assert p[0] == 0x82 and int.from_bytes(p[-8:], "big") == _siphash24(key, p[:-8])
+            h = AggHeader.unpack(p)
+            assert h.sealed and JobKey(key).verify(p)
+        assert JobKey(key).seal(bytes.fromhex(step["plain"])).hex() == step["payload"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_software_aggregator_reproduces_golden_authenticated(golden, engine):
+    from p4reduce.protocol.auth import JobKey
+    section = golden["authenticated"]
+    agg = _Aggregator(golden, "dense", engine)
+    key = JobKey(bytes.fromhex(section["key"]))
+    spec = _job(golden, "dense")
+    agg.engine = make_engine([JobSpec(**{**spec.__dict__, "key": key})], engine,
+                             new_session=lambda job, worker: golden["job"]["session"])
+    agg.path = Datapath(agg.engine, {})
+    for step in section["steps"]:
+        assert agg.send(step) == step["expect"], step["note"]
+        plain = dict(step, payload=step["plain"])  # the same packet unsealed: dropped, not answered
+        assert agg.send(plain) == []
+    counters = agg.engine.counters.snapshot()
+    assert counters["drop_bad_mac"] == len(section["steps"]) and counters["completed"] == 2
+    agg.check_data_path()

@@ -15,6 +15,7 @@ from p4reduce.testbed.check import check_results
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.lossy_relay import LossyRelay
 from p4reduce.testbed.synthetic import worker_tensor
+from p4reduce.protocol.auth import JobKey
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class DemoConfig:
     loss: float = 0.0
     start_method: str = "fork"  # "spawn" when the parent has started threads (e.g. torch)
     multicast: bool = False  # results to an IP multicast group (loopback) instead of per worker
+    key: JobKey | None = None  # an authenticated job (docs/protocol.md 6.3): every packet has a MAC
 
 
 def demo_group(cfg: DemoConfig) -> tuple[str, int] | None:
@@ -43,7 +45,7 @@ def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue:
     try:
         tensor = worker_tensor(cfg.seed, rank, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
         wcfg = WorkerConfig(1, rank, cfg.workers, aggregator=aggregator, mode=cfg.mode,
-                            num_slots=cfg.slots, block_size=cfg.block_size, group=group)
+                            num_slots=cfg.slots, block_size=cfg.block_size, group=group, key=cfg.key)
         times, stats, result = [], [], None
         with HostAgent(wcfg) as agent:
             # Warm-up: one tiny allreduce lines the workers up, so process
@@ -69,7 +71,7 @@ def run_demo(cfg: DemoConfig) -> dict[str, object]:
     if group is not None and cfg.loss:
         raise ValueError("--multicast and --loss cannot be combined (the relay only sees unicast)")
     job = JobSpec(1, cfg.workers, mode=cfg.mode, num_slots=cfg.slots, block_size=cfg.block_size,
-                  group=group)
+                  group=group, key=cfg.key)
     ctx = mp.get_context(cfg.start_method)
     with AggregatorServer([job], port=0) as server:
         relay = LossyRelay(server.address, Impairment(loss=cfg.loss), seed=cfg.seed) if cfg.loss else None
@@ -103,7 +105,7 @@ def run_demo(cfg: DemoConfig) -> dict[str, object]:
     dense_bytes = cfg.elements * 4
     return {
         "workers": cfg.workers, "elements": cfg.elements, "dtype": cfg.dtype,
-        "mode": cfg.mode.value, "block_size": cfg.block_size,
+        "mode": cfg.mode.value, "block_size": cfg.block_size, "authenticated": cfg.key is not None,
         "block_density": statistics.mean(s.density for s in last),
         "median_seconds": statistics.median(per_iteration),
         "wire_bytes_per_worker": statistics.mean(s.wire_bytes_sent for s in last),
@@ -121,7 +123,7 @@ def format_summary(s: dict[str, object]) -> str:
     drops = {k: v for k, v in agg.items() if k.startswith("drop_")}
     lines = [
         f"p4reduce demo: {s['workers']} workers, {s['elements']:,} {s['dtype']} elements, "
-        f"mode={s['mode']}, block={s['block_size']}",
+        f"mode={s['mode']}, block={s['block_size']}" + (", authenticated" if s.get("authenticated") else ""),
         f"  result check      : OK (max |error| {s['max_abs_error']:.3g} vs numpy float64 sum)",
         f"  block density     : {s['block_density']:.2%}",
         f"  allreduce time    : {s['median_seconds'] * 1e3:.1f} ms (median)",

@@ -82,10 +82,11 @@ def _add_tensor(p: argparse.ArgumentParser, what: str) -> None:
 # -- commands ----------------------------------------------------------------------------
 def _cmd_demo(args: argparse.Namespace) -> int:
     from p4reduce.cli.demo import DemoConfig, format_summary, run_demo
+    from p4reduce.protocol.auth import JobKey
     cfg = DemoConfig(workers=args.workers, elements=args.elements, density=args.density,
                      block_size=args.block_size, slots=args.slots, mode=Mode(args.mode),
                      dtype=args.dtype, iterations=args.iterations, seed=args.seed, loss=args.loss,
-                     multicast=args.multicast)
+                     multicast=args.multicast, key=JobKey.random() if args.authenticated else None)
     summary = run_demo(cfg)
     print(json.dumps(summary, default=str) if args.json else format_summary(summary))
     return 0
@@ -199,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--loss", type=a.float_range(0.0, 0.9), default=0.0, metavar="FRACTION",
                       help="simulated packet loss both ways, 0..0.9 (default: %(default)s)")
     demo.add_argument("--json", action="store_true", help="print the summary as JSON")
+    demo.add_argument("--authenticated", action="store_true",
+                      help="an authenticated job: every packet carries a MAC under a random key")
     demo.add_argument("--multicast", action="store_true",
                       help="results go once to an IP multicast group instead of once per worker")
     _add_job_geometry(demo)

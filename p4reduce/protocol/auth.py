@@ -49,6 +49,11 @@ class JobKey:
         return cls(hashlib.blake2s(secret, digest_size=KEY_LEN, person=b"p4reduce").digest())
 
     @classmethod
+    def random(cls) -> JobKey:
+        """A fresh random key (a demo, a test; real jobs share a key file)."""
+        return cls(os.urandom(KEY_LEN))
+
+    @classmethod
     def from_env(cls, variable: str = "P4REDUCE_KEY_FILE") -> JobKey | None:
         path = os.environ.get(variable)
         return cls.from_file(path) if path else None
