@@ -243,7 +243,11 @@ class Harness:
                 h = AggHeader.unpack(packet)
                 for w in self.workers:
                     if w.spec.job_id == h.job_id and (w.addr == addr or (addr == GROUP and w.spec.group)):
-                        self.pending += w.on_reply(h)
+                        self.pending += self.reply(w, h, packet)
+
+    def reply(self, worker: SimWorker, h: AggHeader, packet: memoryview) -> list:
+        """What `worker` sends on receiving `packet` (whose header is `h`)."""
+        return worker.on_reply(h)
 
     # -- actions --------------------------------------------------------------------------
     def act(self, action: str) -> None:

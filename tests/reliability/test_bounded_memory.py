@@ -4,6 +4,7 @@ and a well-behaved job keeps working. Also: a member whose look-ahead never ends
 stream fails the job instead of growing the kept results."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Iterator
 
 import numpy as np
 import pytest
@@ -47,16 +49,26 @@ def _hostile(rng: np.random.Generator, i: int) -> bytes:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_hostile_flood_keeps_memory_bounded_and_the_job_working():
-    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0",
-                            "--job", "1:2:num_slots=8,block_size=8",
-                            "--job", "2:4:slot_base=8,num_slots=8,block_size=8", "--stats-interval", "0.2"],
-                           stdout=subprocess.PIPE, text=True)
+@contextlib.contextmanager
+def _aggregator_process(*args: str) -> Iterator[tuple[subprocess.Popen, int, queue.Queue]]:
+    """`p4reduce aggregator ARGS` on an ephemeral loopback port printing its counters every
+    0.2 s: the process, its port, and a queue of the counters as they come."""
+    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0", *args,
+                            "--stats-interval", "0.2"], stdout=subprocess.PIPE, text=True)
     stats: queue.Queue[dict] = queue.Queue()
     try:
         port = int(agg.stdout.readline().split(" on ")[1].split()[0].rsplit(":", 1)[1])
         threading.Thread(target=lambda: [stats.put(json.loads(line)) for line in agg.stdout
                                          if line.startswith("{")], daemon=True).start()
+        yield agg, port, stats
+    finally:
+        agg.terminate()
+        agg.wait(timeout=10)
+
+
+def test_hostile_flood_keeps_memory_bounded_and_the_job_working():
+    with _aggregator_process("--job", "1:2:num_slots=8,block_size=8",
+                             "--job", "2:4:slot_base=8,num_slots=8,block_size=8") as (agg, port, stats):
         x = [np.arange(64, dtype=np.int32) * (r + 1) for r in range(2)]
         agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=("127.0.0.1", port), num_slots=8,
                                          block_size=8, timeout=0.01)) for r in range(2)]
@@ -84,9 +96,6 @@ def test_hostile_flood_keeps_memory_bounded_and_the_job_working():
             np.testing.assert_array_equal(out, (x[0] + x[1]) * 3)
         for a in agents:
             a.close()
-    finally:
-        agg.terminate()
-        agg.wait(timeout=10)
 
 
 def _wait_for(stats: queue.Queue, packets: int, limit: float = 60.0) -> dict:
@@ -133,14 +142,7 @@ def test_announced_length_attack_is_refused_and_memory_stays_bounded(engine):
     """A member announcing a tensor of 2^32-16 blocks, then 60,000 one-worker rounds that each
     complete at once: without a cap every RESULT would be kept (+63 MiB); the job's max_blocks
     (here the default) fails the job with TOO_LARGE at the bootstrap, and memory stays flat."""
-    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0",
-                            "--engine", engine, "--job", "1:1:num_slots=1,block_size=8", "--stats-interval", "0.2"],
-                           stdout=subprocess.PIPE, text=True)
-    stats: queue.Queue[dict] = queue.Queue()
-    try:
-        port = int(agg.stdout.readline().split(" on ")[1].split()[0].rsplit(":", 1)[1])
-        threading.Thread(target=lambda: [stats.put(json.loads(line)) for line in agg.stdout
-                                         if line.startswith("{")], daemon=True).start()
+    with _aggregator_process("--engine", engine, "--job", "1:1:num_slots=1,block_size=8") as (agg, port, stats):
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as member:
             member.settimeout(5)
             member.connect(("127.0.0.1", port))
@@ -163,9 +165,6 @@ def test_announced_length_attack_is_refused_and_memory_stays_bounded(engine):
             _wait_for(stats, sent + 1)
             after = _rss_kib(agg.pid)
         assert after - before < 10 * 1024, f"RSS grew by {(after - before) / 1024:.1f} MB"
-    finally:
-        agg.terminate()
-        agg.wait(timeout=10)
 
 
 def test_a_tensor_above_the_jobs_max_blocks_fails_the_job():

@@ -17,7 +17,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from test_native_engine import GROUP, KEY, Harness, SimWorker, pkt
 from p4reduce.aggregator import JobSpec
 from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, wire_values
-from p4reduce.protocol.framing import split_datagram
 
 # What the engine counts besides the one event of each packet it handles.
 NOT_EVENTS = {"datagrams_in", "packets_in", "bytes_in", "packets_out", "bytes_out", "streams_completed",
@@ -68,17 +67,8 @@ class Checked(Harness):
         for w in self.workers:
             by_job[w.spec.job_id].append(w)
 
-    def run_batch(self, batch) -> None:
-        self.batches += 1
-        ref_out = self.ref.process(batch)
-        assert self.nat.process(batch) == ref_out
-        assert self.nat.engine.counters.snapshot() == self.ref.engine.counters.snapshot()
-        for datagram, addr in ref_out:
-            for packet in split_datagram(memoryview(datagram))[0]:
-                h = AggHeader.unpack(packet)
-                for w in self.workers:
-                    if w.spec.job_id == h.job_id and (w.addr == addr or (addr == GROUP and w.spec.group)):
-                        self.pending += w.take(h, packet)
+    def reply(self, worker: CheckedWorker, h: AggHeader, packet: memoryview) -> list:
+        return worker.take(h, packet)
 
 
 class AggregatorMachine(RuleBasedStateMachine):
