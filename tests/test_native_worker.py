@@ -596,6 +596,7 @@ HOSTILE_SCRIPTS = [
     ("wrong count", 1, dict(count=3), "count 3 for block 0"),
     ("backwards jump", 2, dict(next_block=0), "next_block 0 goes back from block 2"),
     ("block of another stream", 0, dict(next_block=1), "next_block 1 is outside stream 0"),
+    ("other slot", 0, dict(slot=1), "next_block 0 is outside stream 1"),  # stream 0's answer in slot 1
     ("agreed exponent below ours", 0, dict(next_exp=EXP_BIAS - 1), "next_exp 126 is below"),
     ("foreign ERROR", 0, dict(msg_type=MsgType.ERROR, session=999, block=1, count=0), None),
 ]
