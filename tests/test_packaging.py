@@ -80,6 +80,17 @@ def test_base_install_runs_next_to_current_protobuf_and_controller_extra_works(w
     assert "P4ReduceIngress.worker_check.workers" in tables
 
 
+def _inside_checkout(path: str) -> bool:
+    """Whether `path` is in the checkout, by path components: a virtual environment beside it
+    (~/p4reduce-venv next to ~/p4reduce) shares its name as a prefix, not a folder."""
+    return pathlib.Path(path).resolve().is_relative_to(ROOT.resolve())
+
+
+def test_inside_checkout_compares_folders_not_strings():
+    assert _inside_checkout(str(ROOT / "hostagent" / "agent.py"))
+    assert not _inside_checkout(str(ROOT.parent / (ROOT.name + "-venv") / "lib" / "mininet"))
+
+
 def test_the_repo_folders_are_not_top_level_modules(tmp_path):
     """Outside the checkout, the card's folders exist only inside `p4reduce` (the editable
     install maps them; it does not put the checkout on sys.path)."""
@@ -89,6 +100,7 @@ def test_the_repo_folders_are_not_top_level_modules(tmp_path):
     import json
     specs = json.loads(_run(sys.executable, "-c", probe, cwd=tmp_path))
     for name, where in specs.items():
-        assert where is None or str(ROOT) not in str(where), f"{name} resolves to {where}"
+        places = [] if where is None else [where] if isinstance(where, str) else where
+        assert not any(_inside_checkout(place) for place in places), f"{name} resolves to {where}"
     assert _run(sys.executable, "-c", "import p4reduce.controller as c; print(c.__name__)",
                 cwd=tmp_path).strip() == "p4reduce.controller"
