@@ -26,7 +26,9 @@ class LossyRelay:
             raise ValueError("the relay does not limit bandwidth; use a network namespace")
         self.upstream = upstream
         self.impairment = impairment
-        self.stats = {"forwarded": 0, "dropped": 0, "duplicated": 0}
+        # reordered: datagrams sent after one that arrived later (what the delays did)
+        self.stats = {"forwarded": 0, "dropped": 0, "duplicated": 0, "reordered": 0}
+        self._last_sent = -1  # arrival number of the latest-arrived datagram sent so far
         self._rng = random.Random(seed)
         self._front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._front.bind((host, 0))
@@ -87,7 +89,9 @@ class LossyRelay:
                     self._schedule(self._front, data, key.data)
             now = time.monotonic()
             while self._queue and self._queue[0][0] <= now:
-                _, _, sock, data, dest = heapq.heappop(self._queue)
+                _, arrival, sock, data, dest = heapq.heappop(self._queue)
+                self.stats["reordered"] += arrival < self._last_sent
+                self._last_sent = max(self._last_sent, arrival)
                 try:
                     sock.send(data) if dest is None else sock.sendto(data, dest)
                     self.stats["forwarded"] += 1
