@@ -168,3 +168,14 @@ def can_spoof() -> str | None:
     except OSError as exc:
         return f"no raw IPv4 socket here: {exc}"
     return None
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Wait for another thread or process to make `condition` true (checked every 5 ms);
+    `timeout` only turns a hang into a failure naming `what`."""
+    import time
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}")
+        time.sleep(0.005)

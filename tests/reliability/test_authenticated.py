@@ -3,7 +3,6 @@ packet both ways carries a SipHash-2-4 MAC; packets without a valid one are drop
 counted, on both sides and both engines of each."""
 from __future__ import annotations
 
-import socket
 import threading
 import time
 
@@ -33,7 +32,7 @@ def test_an_authenticated_job_sums_and_seals_every_packet(key_file, engine, work
     key = JobKey.from_file(key_file)
     x = [np.arange(1, 6 * B + 1, dtype=np.float32) * (r + 1) for r in range(3)]
     with AggregatorServer([JobSpec.parse(f"1:3:num_slots={S},block_size={B},key_file={key_file}")], port=0,
-                          engine=engine) as srv, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sniffer:
+                          engine=engine) as srv:
         agents = [HostAgent(WorkerConfig(1, r, 3, aggregator=srv.address, key=key, engine=worker_engine,
                                          **FAST)) for r in range(3)]
         for _ in range(2):

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 
 import numpy as np
 import pytest
 
-from conftest import run_workers
+from conftest import run_workers, wait_until
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.hostagent import GeometryMismatch, HostAgent, JobFailed, WorkerConfig
 from p4reduce.protocol import NONE, AggHeader, ErrorCode, MsgType
 
 FAST = dict(timeout=0.01, max_timeout=0.05, failure_timeout=3.0)
-BOUND = 2.0  # seconds within which every worker must have its error
 
 
 def _agent(srv, rank, n=2, job=1, **kw) -> HostAgent:
@@ -34,8 +32,9 @@ def _outcomes(agents, tensors) -> list[object]:
     return run_workers(one, len(agents), timeout=30)
 
 
-def _assert_all_fail(outcomes, code, started):
-    assert time.monotonic() - started < BOUND, "errors must come within a bounded time"
+def _assert_all_fail(outcomes, code):
+    """Every worker failed with `code`: a JobFailed is the aggregator's answer, so it came
+    before any worker's failure_timeout (which would have raised AllreduceTimeout)."""
     for out in outcomes:
         assert isinstance(out, JobFailed), out
         assert out.code == code, out
@@ -50,9 +49,8 @@ def test_restarted_worker_between_allreduces_fails_every_worker_then_recovers():
             np.testing.assert_array_equal(out, x[0] + x[1])
         agents[1].close()
         agents[1] = _agent(srv, 1)  # the same rank, a new process
-        started = time.monotonic()
         outcomes = _outcomes(agents, x)
-        _assert_all_fail(outcomes, ErrorCode.REJOINED, started)
+        _assert_all_fail(outcomes, ErrorCode.REJOINED)
         assert "worker 1 joined again with a new process" in str(outcomes[0])
         # Recovery: the new process is a member (its ERROR carried its session).
         agents[1].reset_job()
@@ -70,12 +68,11 @@ def test_worker_restarted_inside_an_allreduce_never_mixes_its_blocks():
         # Worker 1 starts an allreduce alone (its bootstraps are counted) and dies in it.
         doomed = threading.Thread(target=lambda: _outcomes([agents[1]], [x[1]]))
         doomed.start()
-        time.sleep(0.2)
+        wait_until(lambda: srv.counters().get("counted", 0) >= 4, "worker 1's 4 bootstraps counted")
         agents[1].close()
         doomed.join()
         agents[1] = _agent(srv, 1)
-        started = time.monotonic()
-        _assert_all_fail(_outcomes(agents, x), ErrorCode.REJOINED, started)
+        _assert_all_fail(_outcomes(agents, x), ErrorCode.REJOINED)
         for a in agents:
             a.close()
 
@@ -113,9 +110,8 @@ def test_worker_with_other_geometry_fails_every_worker(override, field):
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
         n = override.pop("num_workers", 2)
         agents = [_agent(srv, 0), _agent(srv, 1, n=n, **override)]
-        started = time.monotonic()
         outcomes = _outcomes(agents, x)
-        _assert_all_fail(outcomes, ErrorCode.GEOMETRY, started)
+        _assert_all_fail(outcomes, ErrorCode.GEOMETRY)
         assert f"a worker's {field} differs from the job's" in str(outcomes[0])
         for a in agents:
             a.close()
@@ -150,9 +146,7 @@ def test_workers_with_other_tensors_all_fail(second):
     x = [np.ones(64, np.int32), second]
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
         agents = [_agent(srv, r) for r in range(2)]
-        started = time.monotonic()
         outcomes = _outcomes(agents, x)
-        assert time.monotonic() - started < BOUND
         for out in outcomes:
             assert isinstance(out, JobFailed) and out.code == ErrorCode.TENSOR, out
         assert any("disagree" in str(o) for o in outcomes)
@@ -187,9 +181,7 @@ def test_two_live_processes_with_one_rank_fail_every_worker():
     x = [np.ones(64, np.int32)] * 3
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
         agents = [_agent(srv, 0), _agent(srv, 1), _agent(srv, 1)]
-        started = time.monotonic()
         outcomes = _outcomes(agents, x)
-        assert time.monotonic() - started < BOUND + 1
         # Whichever process of rank 1 the job counted, a worker's outcome is the right sum
         # of that allreduce or an error naming the cause; the other rank-1 process fails.
         errors = [o for o in outcomes if isinstance(o, Exception)]
@@ -222,7 +214,8 @@ def test_spoofed_packets_from_other_addresses_change_nothing():
             for msg, block, count in ((MsgType.DATA, NONE, 0), (MsgType.QUERY, 0, 0), (MsgType.RESET, NONE, 0)):
                 h = AggHeader(msg, 1, 0, 0, 1, 1, block, 0, count=count, session=session, blocks=8)
                 spoofer.sendto(h.pack(), srv.address)
-        time.sleep(0.1)
+        wait_until(lambda: srv.counters().get("drop_wrong_source", 0) + srv.counters().get("drop_not_joined", 0) >= 6,
+                   "the 6 spoofed packets handled")
         counters = srv.counters()
         assert counters.get("reset", 0) == 0
         assert counters["drop_wrong_source"] == 3 and counters["drop_not_joined"] == 3
@@ -285,12 +278,12 @@ def test_float32_sum_overflow_raises_on_every_worker():
 def test_join_for_an_unserved_job_or_rank_is_answered_at_once(job, rank, n, code):
     """Not a 10-second wait for "did not answer JOIN": the aggregator says what is wrong."""
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
+        # A JobFailed is the aggregator's answer: without one the JOIN would time out instead.
         agent = HostAgent(WorkerConfig(job, rank, n, aggregator=srv.address, num_slots=4, block_size=8,
                                        failure_timeout=10.0))
-        started = time.monotonic()
         with pytest.raises(JobFailed) as failed:
             agent.allreduce(np.ones(8, np.int32))
-        assert failed.value.code == code and time.monotonic() - started < 2.0
+        assert failed.value.code == code
         assert srv.engine.failure(1) is None  # nobody's job failed
         agent.close()
 
@@ -302,13 +295,14 @@ def test_slot_idle_past_the_epoch_horizon_is_not_answered_from_old_results(engin
     that much; empty tensors send nothing) used to drop the bootstrap or answer it from the
     kept results of the old allreduce. A slot idle longer than the horizon forgets them."""
     with AggregatorServer([JobSpec(1, 2, num_slots=2, block_size=8)], port=0, engine=engine) as srv:
-        srv.engine.idle_horizon = 0.2  # seconds; fewer than 2^31 allreduces fit in it for real
+        # A horizon shorter than the gap between two allreduces of a test: the slots between
+        # them count as idle (the real one, 60 s, is longer than 2^31 allreduces take).
+        srv.engine.idle_horizon = 1e-6
         agents = [_agent(srv, r, num_slots=2) for r in range(2)]
         first = [np.arange(16, dtype=np.int32) + r for r in range(2)]
         run_workers(lambda r: agents[r].allreduce(first[r]), 2)
         for a in agents:
             a._epoch = (a._epoch - 1 + gap) % (1 << 32)  # as after gap - 1 empty allreduces
-        time.sleep(0.3)
         for out in run_workers(lambda r: agents[r].allreduce(first[r] * 10), 2):
             np.testing.assert_array_equal(out, (first[0] + first[1]) * 10)
         for a in agents:
