@@ -170,3 +170,18 @@ def test_an_authenticated_job_from_the_command_line(tmp_path, capsys):
     short.write_bytes(b"x")
     assert _exit_code(WORKER + ["--key-file", str(short)]) == 2
     assert "short.key: 1 bytes" in capsys.readouterr().err
+
+
+def test_worker_allreduces_an_input_file(tmp_path):
+    """--input with a valid .npy file (any shape) and --output with the name as given."""
+    from p4reduce.aggregator import AggregatorServer, JobSpec
+    x = np.arange(-300, 300, dtype=np.float32).reshape(20, 30) / 7
+    source = _npy(tmp_path, "grad.npy", x)
+    out = tmp_path / "sum"  # np.save would have written sum.npy
+    with AggregatorServer([JobSpec(4, 1, num_slots=4, block_size=16)], port=0) as srv:
+        assert main(["worker", "--aggregator", f"{srv.address[0]}:{srv.address[1]}", "--job", "4", "--rank", "0",
+                     "--workers", "1", "--slots", "4", "--block-size", "16", "--input", source,
+                     "--output", str(out)]) == 0
+    result = np.load(out)
+    assert result.shape == x.shape and result.dtype == np.float32
+    np.testing.assert_allclose(result, x, atol=2 ** -20)

@@ -364,3 +364,27 @@ def test_software_aggregator_reproduces_golden_authenticated(golden, engine):
     counters = agg.engine.counters.snapshot()
     assert counters["drop_bad_mac"] == len(section["steps"]) and counters["completed"] == 2
     agg.check_data_path()
+
+
+def test_golden_result_values_are_the_sums_of_their_data_values(golden):
+    """An oracle independent of the aggregator: each golden RESULT with values holds, per
+    element, the int32 sum of the values its round's DATA packets carried."""
+    for mode in MODES:
+        sent: dict[tuple[int, int, int], list[np.ndarray]] = {}  # (epoch, slot, block) -> values sent
+        checked = 0
+        for step in golden["steps"]:
+            if mode not in step["modes"]:
+                continue
+            h = AggHeader.unpack(bytes.fromhex(step["payload"]))
+            if h.msg_type == MsgType.DATA and h.count:
+                values = decode_values(bytes.fromhex(step["payload"]), h.count)
+                round_values = sent.setdefault((h.epoch, h.slot, h.block), [])
+                if not any(np.array_equal(values, v) for v in round_values):  # a retransmission adds nothing
+                    round_values.append(values)
+            for e in step["expect"]:
+                r = AggHeader.unpack(bytes.fromhex(e["payload"]))
+                if r.msg_type == MsgType.RESULT and r.count and not r.flags & Flags.MISMATCH:
+                    expected = np.sum(sent[(r.epoch, r.slot, r.block)], axis=0, dtype=np.int64).astype(np.int32)
+                    np.testing.assert_array_equal(decode_values(bytes.fromhex(e["payload"]), r.count), expected)
+                    checked += 1
+        assert checked >= 2, mode

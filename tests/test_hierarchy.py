@@ -137,3 +137,25 @@ def test_leaf_fails_its_job_on_a_parent_result_that_breaks_the_protocol(change):
     handled = engine.handle(payload, from_upstream=True)
     assert handled.failed == (1, ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
     assert engine.failure(1) == (ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
+
+
+def test_a_parents_error_fails_the_leafs_job_with_upstream():
+    from p4reduce.protocol import ErrorCode, MsgType
+    engine, result = _leaf_waiting_for_its_parent()
+    error = result._replace(msg_type=MsgType.ERROR, block=int(ErrorCode.TENSOR), next_block=1)
+    handled = engine.handle(error.pack(), from_upstream=True)
+    assert handled.failed == (1, ErrorCode.UPSTREAM, ErrorCode.TENSOR)
+    assert engine.failure(1) == (ErrorCode.UPSTREAM, ErrorCode.TENSOR)
+
+
+def test_stale_or_unknown_joined_from_upstream_is_dropped():
+    from p4reduce.aggregator import AggregatorEngine
+    from p4reduce.protocol import AggHeader, MsgType
+    spec = JobSpec(1, 2, num_slots=2, block_size=4, upstream=Upstream("127.0.0.1", 9999, 9, 1))
+    engine = AggregatorEngine([spec])
+    join = AggHeader.unpack(engine.upstream_joins()[0].payload)
+    stale = join._replace(msg_type=MsgType.JOINED, epoch=join.epoch ^ 1, session=77)  # another incarnation
+    assert engine.handle(stale.pack(), from_upstream=True).event == "upstream_stale"
+    unknown = join._replace(msg_type=MsgType.JOINED, job_id=3, session=77)  # a job we are no leaf of
+    assert engine.handle(unknown.pack(), from_upstream=True).event == "upstream_unknown"
+    assert engine.upstream_joins(), "still not joined: it goes on asking"

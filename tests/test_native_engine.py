@@ -36,7 +36,7 @@ from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.server import Datapath
 from p4reduce.aggregator.replies import AnswerLimiter
 from p4reduce.protocol.auth import JobKey
-from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, Mode, MsgType, encode, scatter_flags
+from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, ErrorCode, Mode, MsgType, encode, scatter_flags
 from p4reduce.protocol.framing import split_datagram
 
 GROUP = ("239.9.9.9", 47000)
@@ -507,3 +507,24 @@ def test_core_refuses_misuse_without_crashing():
         handed.append(slow)
     assert handed == [(b"", ("127.0.0.1", 1), 1), (b"\x02" * 36, ("127.0.0.1", 2), 2)]
     assert core.take_output() == [] and core.counters() == {"datagrams_in": 2}
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_jobs_are_added_and_removed_on_both_engines(engine):
+    from p4reduce.aggregator.server import make_engine
+    agg = make_engine([JobSpec(1, 2, num_slots=2, block_size=4)], engine)
+    with pytest.raises(ValueError, match="job 1 already exists"):
+        agg.add_job(JobSpec(1, 2, slot_base=8, num_slots=2, block_size=4))
+    with pytest.raises(ValueError, match="slots overlap job 1"):
+        agg.add_job(JobSpec(2, 2, slot_base=1, num_slots=2, block_size=4))
+    agg.add_job(JobSpec(2, 2, slot_base=2, num_slots=2, block_size=4))
+    path = Datapath(agg, {})
+    join = pkt(MsgType.JOIN, agg.job(2), 0, 2, 0, 5, 4, 2, 0, 2)
+    assert AggHeader.unpack(path.process([(join, ("10.0.0.1", 1))])[0][0]).msg_type == MsgType.JOINED
+    agg.remove_job(2)
+    with pytest.raises(KeyError, match="unknown job 2"):
+        agg.job(2)
+    answer = AggHeader.unpack(path.process([(join, ("10.0.0.1", 2))])[0][0])
+    assert (answer.msg_type, answer.block) == (MsgType.ERROR, ErrorCode.UNKNOWN_JOB)
+    agg.add_job(JobSpec(2, 3, slot_base=2, num_slots=2, block_size=4))  # the slots are free again
+    assert agg.job(2).num_workers == 3

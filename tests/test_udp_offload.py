@@ -300,3 +300,15 @@ def test_allreduce_same_with_and_without_gso_gro(message_size, multicast):
         assert on_io["gro_buffers"] > 0 and on_io["gro_segments"] > on_io["gro_buffers"]
         assert on_io["gso_sends"] > 0 and on_io["gso_segments"] > on_io["gso_sends"]
         assert on_io["send_calls"] <= off_io["send_calls"]
+
+
+def test_python_names_equal_the_c_header():
+    """p4reduce.transport.udp_offload repeats p4reduce/_udp.h's constants for Python (the
+    native cores use the header): read the header and compare, so neither drifts."""
+    import pathlib
+    import re
+    from p4reduce.transport import udp_offload
+    header = (pathlib.Path(udp_offload.__file__).resolve().parents[1] / "_udp.h").read_text()
+    defined = {m[1]: int(m[2]) for m in re.finditer(r"#define (\w+) (\d+)\b", header)}
+    for name in ("SOL_UDP", "UDP_SEGMENT", "UDP_GRO", "GSO_MAX_SEGS", "GSO_MAX_BYTES"):
+        assert getattr(udp_offload, name) == defined[name], name
