@@ -179,3 +179,35 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = 30.0) 
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {timeout:g} s for {what}")
         time.sleep(0.005)
+
+
+# Suites whose tests need something the machine may lack (a switch, root, a kernel module,
+# PyTorch): .ci/run's summary names each with what ran and why the rest skipped.
+_SUITES = (("bmv2_tests/", "BMv2"), ("tests/test_mininet_runner.py", "Mininet"),
+           ("tests/reliability/test_netns.py", "netns"), ("tests/test_tna_program.py", "TNA"),
+           ("tests/test_torch", "PyTorch"), ("tests/test_lossy.py", "PyTorch"),
+           ("tests/reliability/test_spoofing.py", "raw sockets"), ("tests/test_wireshark.py", "tshark"),
+           ("tests/test_docs.py", "mkdocs"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter) -> None:
+    """One line: per suite, how many tests ran and why the others skipped."""
+    counts: dict[str, dict[str, int]] = {}
+    reasons: dict[str, set[str]] = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            path = getattr(report, "nodeid", "") or ""
+            suite = next((name for prefix, name in _SUITES if path.startswith(prefix)), "unit")
+            ran = "skipped" if outcome == "skipped" else "ran"
+            counts.setdefault(suite, {"ran": 0, "skipped": 0})[ran] += 1
+            if outcome == "skipped" and isinstance(report.longrepr, tuple):
+                reasons.setdefault(suite, set()).add(str(report.longrepr[2]).removeprefix("Skipped: "))
+    parts = []
+    for suite in sorted(counts, key=lambda s: (s != "unit", s)):
+        c = counts[suite]
+        text = f"{suite} {c['ran']} ran"
+        if c["skipped"]:
+            text += f", {c['skipped']} skipped ({'; '.join(sorted(reasons.get(suite, {'?'})))})"
+        parts.append(text)
+    terminalreporter.write_line("suites: " + " | ".join(parts))
