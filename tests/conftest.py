@@ -190,9 +190,9 @@ _SUITES = (("bmv2_tests/", "BMv2"), ("tests/test_mininet_runner.py", "Mininet"),
            ("tests/test_docs.py", "mkdocs"))
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_terminal_summary(terminalreporter) -> None:
-    """One line: per suite, how many tests ran and why the others skipped."""
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """One line, per suite, of how many tests ran and why the others skipped (written last,
+    in pytest_unconfigure, after pytest's own summary)."""
     counts: dict[str, dict[str, int]] = {}
     reasons: dict[str, set[str]] = {}
     for outcome in ("passed", "failed", "error", "skipped"):
@@ -210,4 +210,13 @@ def pytest_terminal_summary(terminalreporter) -> None:
         if c["skipped"]:
             text += f", {c['skipped']} skipped ({'; '.join(sorted(reasons.get(suite, {'?'})))})"
         parts.append(text)
-    terminalreporter.write_line("suites: " + " | ".join(parts))
+    config.stash[_SUITES_LINE] = "suites: " + " | ".join(parts)
+
+
+_SUITES_LINE = pytest.StashKey[str]()
+
+
+def pytest_unconfigure(config) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and _SUITES_LINE in config.stash:
+        reporter.write_line(config.stash[_SUITES_LINE])
