@@ -1,4 +1,5 @@
-"""The Mininet experiment runner on a tiny configuration (needs root and Debian's mininet)."""
+"""The Mininet experiment runner: runs on a tiny configuration (root and Debian's mininet), and its
+result check alone."""
 from __future__ import annotations
 
 import csv
@@ -22,9 +23,10 @@ def _mininet_missing() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_mininet_missing()))
+needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_mininet_missing()))
 
 
+@needs_mininet
 @pytest.mark.parametrize("extra", [["--switch", "lxbr"], ["--switch", "lxbr", "--topo", "leafspine"],
                                    ["--switch", "lxbr", "--multicast"], ["--switch", "bmv2"],
                                    # nftables drop on the worker links (this kernel has no netem)
@@ -52,6 +54,7 @@ def test_runner_writes_csv(tmp_path, extra):
 
 
 def test_runner_refuses_results_that_differ_or_are_wrong(tmp_path, monkeypatch):
+    """The runner's result check alone (no network: needs neither root nor Mininet)."""
     import importlib.util
 
     import numpy as np
