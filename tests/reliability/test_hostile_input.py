@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from conftest import SESSION, joined_engine, run_workers
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.protocol import HEADER, NONE, AggHeader, MsgType, encode
+from p4reduce.protocol import HEADER, HEADER_LEN, NONE, AggHeader, Flags, MsgType, decode_values, encode
 
 JOBS = [JobSpec(1, 2, slot_base=0, num_slots=4, block_size=4),
         JobSpec(2, 3, mode="dense", slot_base=4, num_slots=4, block_size=4)]
@@ -42,16 +42,24 @@ header_fields = st.tuples(
 def test_fuzzed_datagrams_never_raise_or_touch_other_jobs(data):
     engine, finish = _fresh_engine_with_job2_midway()
     handled = engine.handle(data)
-    # Whatever it was, job 2's round still completes with exactly its workers' sum,
-    # unless the fuzz input was itself a valid job-2 packet (it carries the session, so it
-    # is that worker's). Job 1 is never touched by job-2 input.
-    is_job2 = len(data) >= 4 and data[2:4] == b"\x00\x02"
+    # Whatever it was, job 2's round still ends with exactly the sum of the values counted:
+    # its workers' (1 + 2 + 3 per element), with the fuzz input in place of worker w's when
+    # it was a DATA of that round carrying w's session (then it is w's, and w's real packet
+    # a duplicate); or, if the input failed job 2, with nothing but flagged RESULTs and
+    # errors. Job 1 is never touched by job-2 input.
     outs = [engine.handle(p) for p in finish]
-    results = [r for o in outs for r in o.replies
+    results = [AggHeader.unpack(r.payload) for o in outs for r in o.replies
                if AggHeader.unpack(r.payload).msg_type == MsgType.RESULT]
-    if not is_job2:
-        assert len(results) == 3
-        assert results[0].payload[-16:] == np.array([6] * 4, ">i4").tobytes()
+    values = [r.payload[HEADER_LEN:] for o in outs for r in o.replies
+              if AggHeader.unpack(r.payload).msg_type == MsgType.RESULT]
+    if engine.failure(2) is not None:
+        assert all(r.flags & Flags.MISMATCH for r in results)
+    else:
+        contributions = {w: np.full(4, w + 1, np.int64) for w in range(3)}
+        if handled.event == "counted" and (h := AggHeader.unpack(data)).slot == 4 and h.shadow == 1:
+            contributions[h.worker_id] = decode_values(data, h.count).astype(np.int64) if h.count else 0
+        expected = np.sum(list(contributions.values()), axis=0).astype(">i4").tobytes()
+        assert len(results) == 3 and all(v == expected for v in values)
     counters = engine.counters.snapshot()
     assert counters["packets_in"] == 1 + 3 + 3 + 5  # + the 5 JOINs of joined_engine
     if handled.dropped:
