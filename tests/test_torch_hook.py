@@ -19,19 +19,23 @@ def test_ddp_hook_matches_gloo_losses():
 
 
 class _SlowAgent:
-    """Stands in for a HostAgent: sums with a fixed peer after a delay, records the order."""
+    """Stands in for a HostAgent: sums with a fixed peer once `release` is set (at once by
+    default), records the order."""
 
-    def __init__(self, delay: float, fail_at: int | None = None) -> None:
+    def __init__(self, fail_at: int | None = None, held: bool = False) -> None:
+        import threading
         from types import SimpleNamespace
 
         from p4reduce.hostagent import AllreduceStats
-        self.delay, self.fail_at, self.order = delay, fail_at, []
+        self.fail_at, self.order = fail_at, []
+        self.release = threading.Event()
+        if not held:
+            self.release.set()
         self.config = SimpleNamespace(scale_workers=2)
         self.last_stats = AllreduceStats(blocks=1, nonzero_blocks=1)
 
     def allreduce(self, values, out):
-        import time
-        time.sleep(self.delay)
+        assert self.release.wait(30), "the test never released the agent"
         self.order.append(float(values[0]))
         if len(self.order) == self.fail_at:
             raise TimeoutError("no result for slot 0")
@@ -48,17 +52,15 @@ class _Bucket:
 
 
 def test_hook_returns_at_once_and_reduces_buckets_in_order():
-    import time
-
     import torch
 
     from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
-    state = P4ReduceHookState(_SlowAgent(delay=0.2))
+    state = P4ReduceHookState(_SlowAgent(held=True))
     buckets = [torch.full((4,), float(i)) for i in range(3)]
-    started = time.perf_counter()
+    # The hook returns while the agent cannot finish any allreduce: backward goes on.
     futures = [p4reduce_hook(state, _Bucket(b)) for b in buckets]
-    assert time.perf_counter() - started < 0.15  # not one allreduce long: backward goes on
-    assert not futures[-1].done()
+    assert not any(f.done() for f in futures)
+    state.agent.release.set()
     for i, fut in enumerate(futures):
         assert torch.equal(fut.wait(), torch.full((4,), float(i)))  # (x + x) / 2 workers
     assert state.agent.order == [0.0, 1.0, 2.0] and state.buckets == 3
@@ -69,7 +71,7 @@ def test_hook_failure_reaches_ddp_through_the_future():
     import torch
 
     from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
-    state = P4ReduceHookState(_SlowAgent(delay=0.0, fail_at=1))
+    state = P4ReduceHookState(_SlowAgent(fail_at=1))
     fut = p4reduce_hook(state, _Bucket(torch.ones(4)))
     with pytest.raises(Exception, match="no result for slot 0"):
         fut.wait()
