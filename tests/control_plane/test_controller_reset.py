@@ -18,6 +18,9 @@ from p4reduce.controller.errors import ResetError
 from fake_bmv2_thrift import Call, closed_port, python_with_thrift, serve
 
 BUILT_JSON = pathlib.Path(__file__).resolve().parents[2] / "p4src" / "build" / "p4reduce.json"
+# Not a timing check (load makes those flaky): only a hang, far beyond the timeouts under
+# test, fails; that the configured timeout was the one used is in the error message.
+HANG = 30.0
 
 # Whatever the P4 engineer calls them: every 2 x 1024-cell array is per-slot state.
 BMV2_JSON = {"pipelines": [], "register_arrays": [
@@ -134,7 +137,7 @@ def test_silent_switch_times_out(fake):
     start = time.monotonic()
     with pytest.raises(ResetError, match=rf"127.0.0.1:{fake.port}, .*seen\[100:102\]: no answer within 0.3 s"):
         client.clear_job_registers(JOB)
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < HANG  # it gave up (the message names its timeout)
 
 
 @pytest.mark.parametrize("mode, read", [("hangup", "0 of 4 bytes"), ("half", "10 of 23 bytes")])
@@ -161,6 +164,7 @@ from thrift.protocol.TBinaryProtocol import TBinaryProtocol
 from thrift.protocol.TMultiplexedProtocol import TMultiplexedProtocol
 from thrift.Thrift import TMessageType, TType
 from thrift.transport.TTransport import TMemoryBuffer
+
 buf = TMemoryBuffer()
 p = TMultiplexedProtocol(TBinaryProtocol(buf), "standard")
 p.writeMessageBegin("bm_register_write_range", TMessageType.CALL, 1)
