@@ -4,6 +4,7 @@ loopback UDP carries on the same machine, in one run.
 
     python3 benchmarks/aggregator_throughput.py                  # 256-element blocks
     python3 benchmarks/aggregator_throughput.py --block-size 1024 --workers 4
+    python3 benchmarks/aggregator_throughput.py --markdown   # a Markdown table with its provenance
 
 Every worker holds every block (the heaviest case per block), packets pre-built:
 
@@ -24,6 +25,7 @@ Every worker holds every block (the heaviest case per block), packets pre-built:
   the project's batched I/O (sendmmsg/recvmmsg), one packet per datagram and packed
   into 64 KB datagrams: what the kernel allows one core before any aggregation.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,6 +34,7 @@ import threading
 import time
 
 import numpy as np
+from _report import MarkdownReport, add_markdown_option
 
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
@@ -47,8 +50,7 @@ def build_packets(workers: int, slots: int, rounds: int, block_size: int) -> tup
     """JOINs, then every stream's bootstrap and `rounds` data rounds, in arrival order."""
     spec = JobSpec(1, workers, num_slots=slots, block_size=block_size, message_size=0)
     blocks = slots * rounds
-    joins = [AggHeader(MsgType.JOIN, 1, w, 0, 0, w + 1, block_size, slots, 0, workers).pack()
-             for w in range(workers)]
+    joins = [AggHeader(MsgType.JOIN, 1, w, 0, 0, w + 1, block_size, slots, 0, workers).pack() for w in range(workers)]
     rng = np.random.default_rng(0)
     values = rng.integers(-1000, 1000, size=(workers, block_size), dtype=np.int32)
     packets = []
@@ -57,8 +59,21 @@ def build_packets(workers: int, slots: int, rounds: int, block_size: int) -> tup
             block = NONE if r == 0 else s + (r - 1) * slots
             nxt = s + r * slots if r < rounds else NONE
             for w in range(workers):
-                h = AggHeader(MsgType.DATA, 1, w, s, r & 1, 0, block, nxt, 127, 127,
-                              0 if r == 0 else block_size, session=SESSION, blocks=blocks)
+                h = AggHeader(
+                    MsgType.DATA,
+                    1,
+                    w,
+                    s,
+                    r & 1,
+                    0,
+                    block,
+                    nxt,
+                    127,
+                    127,
+                    0 if r == 0 else block_size,
+                    session=SESSION,
+                    blocks=blocks,
+                )
                 packets.append(encode(h, None if r == 0 else values[w]))
     return spec, joins, packets
 
@@ -89,7 +104,7 @@ def packed(packets: list[bytes], workers: int, slots: int, limit: int) -> list[t
     per_round = workers * slots  # packets of one round of every slot, all workers
     out: list[tuple[bytes, tuple[str, int]]] = []
     for r in range(0, len(packets), per_round):
-        rnd = packets[r:r + per_round]
+        rnd = packets[r : r + per_round]
         for w in range(workers):
             mine = rnd[w::workers]
             if not limit:
@@ -115,7 +130,7 @@ def native_engine(spec: JobSpec, joins: list[bytes]) -> tuple[NativeEngine, Data
 def run_native(engine: NativeEngine, datagrams: list[tuple[bytes, tuple[str, int]]]) -> None:
     core = engine.core
     for i in range(0, len(datagrams), 64):
-        core.load(datagrams[i:i + 64])
+        core.load(datagrams[i : i + 64])
         if core.run(-2) is not None:  # -2: replies packed, then dropped (no socket)
             raise RuntimeError("a benchmark packet left the fast path")
 
@@ -135,8 +150,8 @@ def time_native_threads(specs: list[JobSpec], joins: list[list[bytes]], datagram
     """Seconds for len(specs) cores, one per thread, each running its job's whole batch."""
     best = float("inf")
     for _ in range(repeat):
-        engines = [native_engine(spec, j)[0] for spec, j in zip(specs, joins)]
-        threads = [threading.Thread(target=run_native, args=(e, d)) for e, d in zip(engines, datagrams)]
+        engines = [native_engine(spec, j)[0] for spec, j in zip(specs, joins, strict=True)]
+        threads = [threading.Thread(target=run_native, args=(e, d)) for e, d in zip(engines, datagrams, strict=True)]
         start = time.perf_counter()
         for t in threads:
             t.start()
@@ -152,8 +167,9 @@ def _thread_cpu(native_id: int) -> float:
         return int(f.read().split()[0]) / 1e9
 
 
-def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slots: int,
-                repeat: int, offload: bool = True) -> tuple[float, float, dict]:
+def time_server(
+    spec: JobSpec, joins: list[bytes], datagrams, workers: int, slots: int, repeat: int, offload: bool = True
+) -> tuple[float, float, dict]:
     """(wall seconds, server-thread CPU seconds, the server's I/O statistics) for every round
     through a native AggregatorServer on loopback; the workers send a round, then wait for
     its RESULTs. `offload`: UDP GSO/GRO on the server and the workers (where the kernel has
@@ -163,7 +179,7 @@ def time_server(spec: JobSpec, joins: list[bytes], datagrams, workers: int, slot
         with AggregatorServer([spec], port=0, udp_offload=offload) as server:
             gso = server.udp_offload.gso
             socks = []
-            for w in range(workers):
+            for _w in range(workers):
                 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
                 if server.udp_offload.gro:  # a coalesced buffer of results: the packets still delimit
@@ -205,15 +221,15 @@ def _with_session(datagram: bytes, session: bytes) -> bytes:
     """Every packet of the datagram with the session the server gave its worker."""
     out, off = bytearray(datagram), 0
     while len(out) - off >= 36:
-        out[off + 24:off + 28] = session
-        off += 36 + 4 * int.from_bytes(out[off + 22:off + 24], "big")
+        out[off + 24 : off + 28] = session
+        off += 36 + 4 * int.from_bytes(out[off + 22 : off + 24], "big")
     return bytes(out)
 
 
 def _packets_in(datagram: bytes) -> int:
     n, off = 0, 0
     while len(datagram) - off >= 36:
-        off += 36 + 4 * int.from_bytes(datagram[off + 22:off + 24], "big")
+        off += 36 + 4 * int.from_bytes(datagram[off + 22 : off + 24], "big")
         n += 1
     return n
 
@@ -234,8 +250,7 @@ def _split_rounds(datagrams: list[bytes], slots: int) -> list[list[bytes]]:
 def time_loopback(packets: list[bytes], pack_up_to: int, repeat: int) -> float:
     """Seconds to push every packet through a loopback socket pair and read it back."""
     best = float("inf")
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
-            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
         for s in (rx, tx):
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8 << 20)
@@ -247,7 +262,7 @@ def time_loopback(packets: list[bytes], pack_up_to: int, repeat: int) -> float:
             start, got, i = time.perf_counter(), 0, 0
             while got < total:
                 # Send a window, then drain: never more in flight than the socket buffer holds.
-                for p in packets[i:i + 256]:
+                for p in packets[i : i + 256]:
                     sender.add((p,), dest, pack_up_to)
                 i += 256
                 sender.flush()
@@ -268,51 +283,83 @@ def main() -> int:
     ap.add_argument("--slots", type=int, default=256, metavar="N", help="streams (default: %(default)s)")
     ap.add_argument("--rounds", type=int, default=40, metavar="N", help="data rounds per stream (default: %(default)s)")
     ap.add_argument("--repeat", type=int, default=5, metavar="N", help="runs, best kept (default: %(default)s)")
-    ap.add_argument("--threads", type=int, default=2, metavar="N",
-                    help="also run N native cores at once, one job each (default: %(default)s; 1: skip)")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=2,
+        metavar="N",
+        help="also run N native cores at once, one job each (default: %(default)s; 1: skip)",
+    )
+    add_markdown_option(ap)
     args = ap.parse_args()
     W, B, S = args.workers, args.block_size, args.slots
     spec, joins, packets = build_packets(W, S, args.rounds, B)
     data_packets = W * S * args.rounds
     value_bytes = data_packets * B * 4
-    print(f"{W} workers, {B}-value blocks, {S} streams x {args.rounds} rounds: "
-          f"{data_packets:,} data packets ({value_bytes / 1e6:.1f} MB of values) + bootstraps")
+    intro = (
+        f"{W} workers, {B}-value blocks, {S} streams x {args.rounds} rounds: "
+        f"{data_packets:,} data packets ({value_bytes / 1e6:.1f} MB of values) + bootstraps"
+    )
+    report = (
+        MarkdownReport(
+            ["what", "packets/s", "blocks/s", "GB/s of values"], intro=[intro + f"; best of {args.repeat} runs."]
+        )
+        if args.markdown
+        else None
+    )
+    if report is None:
+        print(intro)
     rows = [("python engine, one core", time_engine(spec, joins, packets, args.repeat))]
     single = packed(packets, W, S, 0)
     rows.append(("native engine, one core", time_native(spec, joins, single, args.repeat)))
     packed_spec = JobSpec(1, W, num_slots=S, block_size=B, message_size=65000)
     packed_joins = [j[:28] + (65000).to_bytes(4, "big") + j[32:] for j in joins]  # JOIN blocks: 65000
     many = packed(packets, W, S, 65000)
-    rows.append(("native engine, one core, 64 KB datagrams", time_native(packed_spec, packed_joins, many,
-                                                                          args.repeat)))
+    rows.append(("native engine, one core, 64 KB datagrams", time_native(packed_spec, packed_joins, many, args.repeat)))
     if args.threads > 1:
         k = args.threads
         shards = packed_spec.sharded(k)
-        streams = [[p for p in packets if int.from_bytes(p[6:8], "big") & 0x7FFF in
-                    range(i, S, k)] for i in range(k)]
-        seconds = time_native_threads(shards, [packed_joins] * k, [packed(p, W, S // k, 65000) for p in streams],
-                                      args.repeat)
+        streams = [[p for p in packets if int.from_bytes(p[6:8], "big") & 0x7FFF in range(i, S, k)] for i in range(k)]
+        seconds = time_native_threads(
+            shards, [packed_joins] * k, [packed(p, W, S // k, 65000) for p in streams], args.repeat
+        )
         rows.append((f"native engine, {k} threads (x{k} shards)", seconds))
     mtu_spec = JobSpec(1, W, num_slots=S, block_size=B, message_size=1472)
     mtu_joins = [j[:28] + (1472).to_bytes(4, "big") + j[32:] for j in joins]
     mtu = packed(packets, W, S, 1472)
     io_notes = []
-    for size, (srv_spec, srv_joins, srv_datagrams) in (("64 KB", (packed_spec, packed_joins, many)),
-                                                       ("1472 B", (mtu_spec, mtu_joins, mtu))):
+    for size, (srv_spec, srv_joins, srv_datagrams) in (
+        ("64 KB", (packed_spec, packed_joins, many)),
+        ("1472 B", (mtu_spec, mtu_joins, mtu)),
+    ):
         for offload in (False, True):
             wall, cpu, io = time_server(srv_spec, srv_joins, srv_datagrams, W, S, args.repeat, offload)
             what = "GSO/GRO on" if offload else "GSO/GRO off"
             rows.append((f"native server, loopback, {size} datagrams, {what}", wall))
             rows.append(("  the same per server-thread CPU second", cpu))
-            io_notes.append(f"{size}, {what}: {io['recv_calls']:,} recvmmsg, {io['send_calls']:,} sendmmsg/sendmsg, "
-                            f"{io['gro_segments']:,} datagrams in {io['gro_buffers']:,} GRO buffers, "
-                            f"{io['gso_segments']:,} in {io['gso_sends']:,} GSO sends")
+            io_notes.append(
+                f"{size}, {what}: {io['recv_calls']:,} recvmmsg, {io['send_calls']:,} sendmmsg/sendmsg, "
+                f"{io['gro_segments']:,} datagrams in {io['gro_buffers']:,} GRO buffers, "
+                f"{io['gso_segments']:,} in {io['gso_sends']:,} GSO sends"
+            )
     for label, pack in (("loopback UDP, one packet per datagram", 0), ("loopback UDP, packed 64 KB datagrams", 65000)):
         rows.append((label, time_loopback(packets, pack, args.repeat)))
+    if report is not None:
+        for label, seconds in rows:
+            report.row(
+                label.strip(),
+                f"{len(packets) / seconds:,.0f}",
+                f"{data_packets / seconds:,.0f}",
+                f"{value_bytes / seconds / 1e9:.3f}",
+            )
+        report.end(["Server I/O of the best run:\n\n" + "\n".join(f"- {note}" for note in io_notes)])
+        return 0
     print(f"{'':44} {'packets/s':>12} {'blocks/s':>12} {'GB/s of values':>15}")
     for label, seconds in rows:
-        print(f"{label:44} {len(packets) / seconds:12,.0f} {data_packets / seconds:12,.0f} "
-              f"{value_bytes / seconds / 1e9:15.3f}")
+        print(
+            f"{label:44} {len(packets) / seconds:12,.0f} {data_packets / seconds:12,.0f} "
+            f"{value_bytes / seconds / 1e9:15.3f}"
+        )
     print("server I/O of the best run:")
     for note in io_notes:
         print("  " + note)

@@ -10,50 +10,67 @@ against numpy.
 
     python3 benchmarks/auth_cost.py                 # 2 and 4 workers, 16 MB, 1/10/100%
     python3 benchmarks/auth_cost.py --quick
+    python3 benchmarks/auth_cost.py --markdown      # headed by the command, machine, date, commit
 """
+
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
 import statistics
-import subprocess
 import sys
+
+from _report import MarkdownReport, add_markdown_option
 
 from p4reduce.cli.demo import DemoConfig, run_demo
 from p4reduce.protocol.auth import JobKey
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--workers", type=int, nargs="+", default=[2, 4], help="worker counts (default: 2 4)")
     p.add_argument("--size-mb", type=float, nargs="+", default=[16.0], help="float32 tensor sizes in MB")
-    p.add_argument("--density", type=float, nargs="+", default=[0.01, 0.1, 1.0],
-                   help="fractions of non-zero blocks (default: 0.01 0.1 1.0)")
+    p.add_argument(
+        "--density",
+        type=float,
+        nargs="+",
+        default=[0.01, 0.1, 1.0],
+        help="fractions of non-zero blocks (default: 0.01 0.1 1.0)",
+    )
     p.add_argument("--block-size", type=int, default=256, help="values per block (default: 256)")
     p.add_argument("--iterations", type=int, default=5, help="timed allreduces per run (default: 5)")
     p.add_argument("--repeats", type=int, default=3, help="alternating runs of each kind (default: 3)")
     p.add_argument("--quick", action="store_true", help="2 workers, 4 MB, 10%% only, 2 repeats")
+    add_markdown_option(p)
     args = p.parse_args(argv)
     if args.quick:
         args.workers, args.size_mb, args.density, args.repeats = [2], [4.0], [0.1], 2
-    load = os.getloadavg()
-    print(f"# {' '.join([os.path.basename(sys.argv[0]), *(argv if argv is not None else sys.argv[1:])])}")
-    print(f"# {platform.node()}, {os.cpu_count()} CPUs, {platform.platform()}, "
-          f"{datetime.datetime.now().isoformat(timespec='minutes')}, commit {_commit()}, "
-          f"load average {load[0]:.1f}")
-    print("| workers | MB | density | plain ms | authenticated ms | ratio | bytes/worker plain | "
-          "bytes/worker authenticated |")
-    print("|---|---|---|---|---|---|---|---|")
+    columns = [
+        "workers",
+        "MB",
+        "density",
+        "plain ms",
+        "authenticated ms",
+        "ratio",
+        "bytes/worker plain",
+        "bytes/worker authenticated",
+    ]
+    report = (
+        MarkdownReport(
+            columns,
+            argv,
+            intro=[
+                (
+                    f"{args.block_size}-value blocks, {args.iterations} allreduces per run, medians of {args.repeats} "
+                    "alternating runs of each kind (the slowest worker's time), native engines, loopback."
+                )
+            ],
+        )
+        if args.markdown
+        else None
+    )
+    if report is None:
+        print("| " + " | ".join(columns) + " |")
+        print("|---" * len(columns) + "|")
     key = JobKey.random()
     for n in args.workers:
         for size in args.size_mb:
@@ -62,16 +79,34 @@ def main(argv: list[str] | None = None) -> int:
                 wire: dict[bool, float] = {}
                 for _ in range(args.repeats):
                     for keyed in (False, True):
-                        cfg = DemoConfig(workers=n, elements=int(size * 2**20 / 4), density=density,
-                                         block_size=args.block_size, iterations=args.iterations,
-                                         key=key if keyed else None)
+                        cfg = DemoConfig(
+                            workers=n,
+                            elements=int(size * 2**20 / 4),
+                            density=density,
+                            block_size=args.block_size,
+                            iterations=args.iterations,
+                            key=key if keyed else None,
+                        )
                         summary = run_demo(cfg)  # raises if any result is wrong
                         times[keyed].append(float(summary["median_seconds"]))
                         wire[keyed] = float(summary["wire_bytes_per_worker"])
                 plain, authed = statistics.median(times[False]), statistics.median(times[True])
-                print(f"| {n} | {size:g} | {density:.0%} | {plain * 1e3:.2f} | {authed * 1e3:.2f} | "
-                      f"{authed / plain:.2f} | {wire[False]:,.0f} | {wire[True]:,.0f} |", flush=True)
-    print(f"# load average after: {os.getloadavg()[0]:.1f}")
+                cells = [
+                    n,
+                    f"{size:g}",
+                    f"{density:.0%}",
+                    f"{plain * 1e3:.2f}",
+                    f"{authed * 1e3:.2f}",
+                    f"{authed / plain:.2f}",
+                    f"{wire[False]:,.0f}",
+                    f"{wire[True]:,.0f}",
+                ]
+                if report is not None:
+                    report.row(*cells)
+                else:
+                    print("| " + " | ".join(str(c) for c in cells) + " |", flush=True)
+    if report is not None:
+        report.end()
     return 0
 
 

@@ -4,6 +4,7 @@ plain L2 forwarding through the same switch process, in one run.
 
     sudo python3 benchmarks/bmv2_rates.py
     sudo python3 benchmarks/bmv2_rates.py --pipeline /tmp/old-build --seconds 5 --repeats 5
+    sudo python3 benchmarks/bmv2_rates.py --repeats 5 --threads --markdown
 
 The switch runs the package's p4src/build (or `--pipeline DIR` holding p4reduce.json
 and p4reduce.p4info.txtpb: compare two builds on the same machine in one session).
@@ -33,10 +34,12 @@ spent per frame (from /proc/<pid>/task/*/schedstat; `--threads` splits it by
 thread: receive, ingress, 4 egress, transmit). The CPU figure is less sensitive
 to other load than the rate. BMv2 here is built with -O3 and without logging
 macros (see the toolchain notes); its threads and this script share the
-machine's cores, so the load average is printed with the results.
+machine's cores, so the load average is printed with the results. `--markdown` prints
+them as Markdown tables headed by the command, the machine, the date and the git commit.
 Exits 0 with the reason when simple_switch_grpc, root or the controller's
 dependencies are missing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,6 +52,8 @@ import struct
 import sys
 import time
 from dataclasses import dataclass
+
+from _report import MarkdownReport, add_markdown_option, table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NUM_WORKERS = 4
@@ -75,8 +80,9 @@ def ipv4_checksum(header: bytes) -> int:
     return ~total & 0xFFFF
 
 
-def udp_frame(src_mac: bytes, dst_mac: bytes, src_ip: bytes, dst_ip: bytes, sport: int, dport: int,
-              payload: bytes) -> bytes:
+def udp_frame(
+    src_mac: bytes, dst_mac: bytes, src_ip: bytes, dst_ip: bytes, sport: int, dport: int, payload: bytes
+) -> bytes:
     """Ethernet / IPv4 (checksum set: the switch drops aggregation packets without it) / UDP
     (checksum 0, allowed for IPv4) / payload."""
     udp_len = 8 + len(payload)
@@ -115,6 +121,7 @@ def agg_frames(hosts: list[Host], fp: int) -> dict[tuple[int, int, int, bool], b
     """DATA frames by (worker, slot, shadow, with values): slot s's rounds are about block s."""
     from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType
     from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC
+
     agg_mac = bytes.fromhex(AGG_MAC.replace(":", ""))
     agg_ip = bytes(int(x) for x in AGG_IP.split("."))
     rng = random.Random(1)
@@ -124,11 +131,25 @@ def agg_frames(hosts: list[Host], fp: int) -> dict[tuple[int, int, int, bool], b
         for slot in range(NUM_SLOTS):
             for shadow in (0, 1):
                 for full in (False, True):
-                    payload = AggHeader(MsgType.DATA, JOB, h.worker_id, slot, shadow, 0, slot, NONE, 127, 127,
-                                        VALUES if full else 0, session=SESSION, blocks=BLOCKS,
-                                        fingerprint=fp).pack() + (values if full else b"")
+                    payload = AggHeader(
+                        MsgType.DATA,
+                        JOB,
+                        h.worker_id,
+                        slot,
+                        shadow,
+                        0,
+                        slot,
+                        NONE,
+                        127,
+                        127,
+                        VALUES if full else 0,
+                        session=SESSION,
+                        blocks=BLOCKS,
+                        fingerprint=fp,
+                    ).pack() + (values if full else b"")
                     frames[h.worker_id, slot, shadow, full] = udp_frame(
-                        h.mac, agg_mac, h.ip, agg_ip, h.udp_port, AGG_UDP_PORT, payload)
+                        h.mac, agg_mac, h.ip, agg_ip, h.udp_port, AGG_UDP_PORT, payload
+                    )
     return frames
 
 
@@ -174,8 +195,7 @@ class _Clock:
     def stop(self, done: int) -> tuple[int, float, dict[int, float]]:
         """Frames done, seconds and the switch threads' CPU seconds since counting began."""
         assert self.counted_from is not None
-        return (done - self.done_at_start, time.monotonic() - self.counted_from,
-                self.rig._cpu_since(self.cpu_at_start))
+        return (done - self.done_at_start, time.monotonic() - self.counted_from, self.rig._cpu_since(self.cpu_at_start))
 
 
 @dataclass
@@ -221,9 +241,20 @@ class Driver:
         templates = []
         for i, h in enumerate(self.hosts):
             dst = self.hosts[(i + 1) % n]
-            templates.append({full: udp_frame(h.mac, dst.mac, h.ip, dst.ip, h.udp_port, DISCARD_PORT,
-                                              bytes(AGG_HDR + (4 * VALUES if full else 0)))
-                              for full in (False, True)})
+            templates.append(
+                {
+                    full: udp_frame(
+                        h.mac,
+                        dst.mac,
+                        h.ip,
+                        dst.ip,
+                        h.udp_port,
+                        DISCARD_PORT,
+                        bytes(AGG_HDR + (4 * VALUES if full else 0)),
+                    )
+                    for full in (False, True)
+                }
+            )
         seq_at = 14 + 20 + 8  # the payload's first bytes
         outstanding: dict[int, float] = {}
         seq = 0
@@ -233,15 +264,17 @@ class Driver:
             while len(outstanding) < self.window:
                 src = seq % n
                 t = templates[src][marks[seq % len(marks)]]
-                frame = t[:seq_at] + struct.pack("!Q", seq) + t[seq_at + 8:]
+                frame = t[:seq_at] + struct.pack("!Q", seq) + t[seq_at + 8 :]
                 self.socks[src].send(frame)
                 outstanding[seq] = now
                 seq += 1
             ready, _, _ = select.select(self.socks, [], [], 0.05)
             for s in ready:
                 for frame in self.ports.drain(self.hosts[self.by_fd[s.fileno()]].iface):
-                    if len(frame) >= seq_at + 8 and outstanding.pop(
-                            struct.unpack_from("!Q", frame, seq_at)[0], None) is not None:
+                    if (
+                        len(frame) >= seq_at + 8
+                        and outstanding.pop(struct.unpack_from("!Q", frame, seq_at)[0], None) is not None
+                    ):
                         done += 1
             for k in [k for k, sent in outstanding.items() if now - sent > 1.0]:
                 del outstanding[k]
@@ -250,8 +283,9 @@ class Driver:
         self._settle()
         return Measurement(frames, elapsed, lost, cpu)
 
-    def aggregate(self, seconds: float, warmup: float, frames: dict, full_fraction: float,
-                  rounds_of: list[int]) -> Measurement:
+    def aggregate(
+        self, seconds: float, warmup: float, frames: dict, full_fraction: float, rounds_of: list[int]
+    ) -> Measurement:
         """Data rounds of all workers on the job's slots, `window // 4` rounds in flight. A
         round is done when its RESULT has reached every worker's port. `rounds_of[slot]`
         is the slot's round number (its shadow bit), kept across calls."""
@@ -276,7 +310,7 @@ class Driver:
             for slot in self._results(open_rounds, rounds_of, 0.05):
                 free.append(slot)
                 done += n
-            for slot, entry in open_rounds.items():
+            for entry in open_rounds.values():
                 if now - entry[0] > 1.0:  # lost on the way in or out: the switch sorts it out
                     for w, f in enumerate(entry[2]):
                         self.socks[w].send(f)
@@ -288,8 +322,9 @@ class Driver:
         while open_rounds and time.monotonic() < deadline:
             self._results(open_rounds, rounds_of, 0.1)
         if open_rounds:
-            raise RuntimeError(f"{len(open_rounds)} rounds never completed: the switch lost "
-                               "packets beyond what re-sending repairs")
+            raise RuntimeError(
+                f"{len(open_rounds)} rounds never completed: the switch lost packets beyond what re-sending repairs"
+            )
         self._settle()
         return Measurement(frames, elapsed, resent, cpu)
 
@@ -326,16 +361,25 @@ class Driver:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pipeline", type=pathlib.Path, default=None,
-                    help="directory with p4reduce.json and p4reduce.p4info.txtpb (default: the "
-                         "package's p4src/build)")
+    ap.add_argument(
+        "--pipeline",
+        type=pathlib.Path,
+        default=None,
+        help="directory with p4reduce.json and p4reduce.p4info.txtpb (default: the package's p4src/build)",
+    )
     ap.add_argument("--seconds", type=float, default=4.0, help="measured time of each run")
     ap.add_argument("--warmup", type=float, default=0.5, help="unmeasured start of each run")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--window", type=int, default=32, help="frames in flight (<= 64: no queue overflows)")
     ap.add_argument("--threads", action="store_true", help="also print the switch's CPU per frame by thread")
-    ap.add_argument("--mixes", type=float, nargs="+", default=[0.1, 0.0, 1.0],
-                    help="fractions of aggregation DATA packets that carry values")
+    ap.add_argument(
+        "--mixes",
+        type=float,
+        nargs="+",
+        default=[0.1, 0.0, 1.0],
+        help="fractions of aggregation DATA packets that carry values",
+    )
+    add_markdown_option(ap)
     args = ap.parse_args()
     if not 1 <= args.window <= 64:
         ap.error("--window must be 1..64")
@@ -356,20 +400,39 @@ def main() -> int:
         except FileNotFoundError as exc:
             return _skip(str(exc))
 
-    from p4reduce.protocol import fingerprint
     import numpy as np
+
+    from p4reduce.protocol import fingerprint
+
     fp = fingerprint(0, BLOCKS * VALUES, np.dtype(np.int32), VALUES, NUM_SLOTS, NUM_WORKERS)
 
     switch = VethSwitch(num_ports=NUM_WORKERS).start(pipeline)
     ports = None
     try:
         hosts = [Host(p, switch.host_if(p)) for p in range(1, NUM_WORKERS + 1)]
-        switch.install({
-            "jobs": [{"job_id": JOB, "slot_base": 0, "num_slots": NUM_SLOTS, "session": SESSION,
-                      "workers": [{"worker_id": h.worker_id, "port": h.port, "mac": mac_str(h.mac),
-                                   "ip": ".".join(map(str, h.ip)), "udp_port": h.udp_port}
-                                  for h in hosts]}],
-            "l2": [{"mac": mac_str(h.mac), "port": h.port} for h in hosts]})
+        switch.install(
+            {
+                "jobs": [
+                    {
+                        "job_id": JOB,
+                        "slot_base": 0,
+                        "num_slots": NUM_SLOTS,
+                        "session": SESSION,
+                        "workers": [
+                            {
+                                "worker_id": h.worker_id,
+                                "port": h.port,
+                                "mac": mac_str(h.mac),
+                                "ip": ".".join(map(str, h.ip)),
+                                "udp_port": h.udp_port,
+                            }
+                            for h in hosts
+                        ],
+                    }
+                ],
+                "l2": [{"mac": mac_str(h.mac), "port": h.port} for h in hosts],
+            }
+        )
         ports = RawPorts([h.iface for h in hosts], rcvbuf=4 << 20)
         driver = Driver(ports, hosts, args.window, switch.process.proc.pid)
         frames = agg_frames(hosts, fp)
@@ -381,8 +444,7 @@ def main() -> int:
         for _ in range(args.repeats):
             runs["l2"].append(driver.l2(args.seconds, args.warmup, 0.1))
             for m in args.mixes:
-                runs[f"agg {m:.0%}"].append(driver.aggregate(args.seconds, args.warmup, frames, m,
-                                                             rounds_of))
+                runs[f"agg {m:.0%}"].append(driver.aggregate(args.seconds, args.warmup, frames, m, rounds_of))
         after = switch.counters()
         load_after = os.getloadavg()
     finally:
@@ -391,37 +453,108 @@ def main() -> int:
         switch.stop()
 
     delta = {k: after[k] - before[k] for k in after}
-    bad = {k: v for k, v in delta.items()
-           if v and k not in ("data_counted", "result_multicast", "result_unicast",
-                              "retransmit_dropped", "forwarded")}
+    bad = {
+        k: v
+        for k, v in delta.items()
+        if v and k not in ("data_counted", "result_multicast", "result_unicast", "retransmit_dropped", "forwarded")
+    }
     if bad:
         print(f"the switch rejected benchmark packets: {bad}", file=sys.stderr)
         return 1
     l2_rate = statistics.median(m.rate for m in runs["l2"])
-    print(f"BMv2 {pipeline.bmv2_json}: {NUM_WORKERS} ports, window {args.window} frames, "
-          f"{args.repeats} x {args.seconds:g} s per kind; load average "
-          f"{load_before[0]:.2f} before, {load_after[0]:.2f} after ({os.cpu_count()} cores)")
     l2_cpu = statistics.median(m.cpu_us for m in runs["l2"])
-    print(f"{'kind':<9} {'frames/s':>9} {'vs l2':>6} {'switch CPU us/frame':>20} {'vs l2':>6} "
-          f"{'re-sent':>7}  frames/s of each run")
+    if args.markdown:
+        _print_markdown(args, pipeline, kinds, runs, l2_rate, l2_cpu, load_before, delta)
+        return 0
+    print(
+        f"BMv2 {pipeline.bmv2_json}: {NUM_WORKERS} ports, window {args.window} frames, "
+        f"{args.repeats} x {args.seconds:g} s per kind; load average "
+        f"{load_before[0]:.2f} before, {load_after[0]:.2f} after ({os.cpu_count()} cores)"
+    )
+    print(
+        f"{'kind':<9} {'frames/s':>9} {'vs l2':>6} {'switch CPU us/frame':>20} {'vs l2':>6} "
+        f"{'re-sent':>7}  frames/s of each run"
+    )
     for kind in kinds:
         rate = statistics.median(m.rate for m in runs[kind])
         cpu = statistics.median(m.cpu_us for m in runs[kind])
-        print(f"{kind:<9} {rate:>9,.0f} {rate / l2_rate:>5.2f}x {cpu:>20.1f} {cpu / l2_cpu:>5.2f}x "
-              f"{sum(m.resent for m in runs[kind]):>7}  {' '.join(f'{m.rate:,.0f}' for m in runs[kind])}")
+        print(
+            f"{kind:<9} {rate:>9,.0f} {rate / l2_rate:>5.2f}x {cpu:>20.1f} {cpu / l2_cpu:>5.2f}x "
+            f"{sum(m.resent for m in runs[kind]):>7}  {' '.join(f'{m.rate:,.0f}' for m in runs[kind])}"
+        )
     if args.threads:
         # BMv2 starts its packet threads in this order (simple_switch); gRPC and
         # thrift threads come and go, so only busy threads are shown.
-        busy = sorted({tid for ms in runs.values() for m in ms for tid, t in m.threads.items()
-                       if t > 0.01 * m.seconds})
-        print("switch CPU per frame by thread id, us (receive, ingress, 4 x egress, transmit "
-              "when sorted by id):")
+        busy = _busy_threads(runs)
+        print("switch CPU per frame by thread id, us (receive, ingress, 4 x egress, transmit when sorted by id):")
         for kind in kinds:
-            print(f"  {kind:<9}" + " ".join(
-                f"{tid}:{statistics.median(m.threads.get(tid, 0.0) / m.frames * 1e6 for m in runs[kind]):.1f}"
-                for tid in busy))
+            print(
+                f"  {kind:<9}"
+                + " ".join(
+                    f"{tid}:{statistics.median(m.threads.get(tid, 0.0) / m.frames * 1e6 for m in runs[kind]):.1f}"
+                    for tid in busy
+                )
+            )
     print(f"switch counters over the run: {delta}")
     return 0
+
+
+def _busy_threads(runs: dict[str, list[Measurement]]) -> list[int]:
+    """The switch's threads that ran for more than 1% of some measurement."""
+    return sorted({tid for ms in runs.values() for m in ms for tid, t in m.threads.items() if t > 0.01 * m.seconds})
+
+
+def _print_markdown(
+    args: argparse.Namespace,
+    pipeline,
+    kinds: list[str],
+    runs: dict[str, list[Measurement]],
+    l2_rate: float,
+    l2_cpu: float,
+    load_before: tuple[float, float, float],
+    delta: dict,
+) -> None:
+    """The same results as Markdown (benchmarks/_report.py), once the switch has stopped."""
+    report = MarkdownReport(
+        ["kind", "frames/s", "vs l2", "switch CPU us/frame", "vs l2", "re-sent", "frames/s of each run"],
+        intro=[
+            (
+                f"BMv2 `{pipeline.bmv2_json}`: {NUM_WORKERS} ports, window {args.window} frames, {args.repeats} x "
+                f"{args.seconds:g} s per kind, medians; load average {load_before[0]:.1f} when the runs started."
+            )
+        ],
+    )
+    for kind in kinds:
+        rate = statistics.median(m.rate for m in runs[kind])
+        cpu = statistics.median(m.cpu_us for m in runs[kind])
+        report.row(
+            kind,
+            f"{rate:,.0f}",
+            f"{rate / l2_rate:.2f}x",
+            f"{cpu:.1f}",
+            f"{cpu / l2_cpu:.2f}x",
+            sum(m.resent for m in runs[kind]),
+            " ".join(f"{m.rate:,.0f}" for m in runs[kind]),
+        )
+    notes = []
+    if args.threads:
+        busy = _busy_threads(runs)
+        rows = [
+            [
+                kind,
+                *(
+                    f"{statistics.median(m.threads.get(tid, 0.0) / m.frames * 1e6 for m in runs[kind]):.1f}"
+                    for tid in busy
+                ),
+            ]
+            for kind in kinds
+        ]
+        notes.append(
+            "Switch CPU per frame by thread, us (thread ids sorted: receive, ingress, 4 x egress, "
+            "transmit):\n\n" + table(["kind", *(str(tid) for tid in busy)], rows)
+        )
+    notes.append(f"Switch counters over the run: `{delta}`")
+    report.end(notes)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,11 @@ received per call (UDP payload + Ethernet/IP/UDP headers), against the tensor's 
 reduce_scatter is a p4reduce reduce-scatter (docs/protocol.md 3.1): each result block's
 values go to the rank owning it, the others receive its header only, so a rank receives
 about its shard's share of the union of the non-zero blocks (all_reduce: all of it).
+
+`--markdown` prints the table headed by the command, the machine, the date and the git
+commit (benchmarks/_report.py).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,6 +37,7 @@ import time
 import numpy as np
 import torch
 import torch.distributed as dist
+from _report import MarkdownReport, add_markdown_option
 
 import p4reduce.torch as p4torch  # registers the backend
 from p4reduce.hostagent.agent import WIRE_OVERHEAD
@@ -65,19 +70,19 @@ def bench_rank(rank: int, n: int, backend: str, args: argparse.Namespace) -> dic
             for i in range(args.iterations + 1):  # the first call is a warm-up
                 if collective == "all_reduce":
                     tensor = data.clone()
-                    call = lambda: dist.all_reduce(tensor)  # noqa: E731
+                    call, call_args = dist.all_reduce, (tensor,)
                     result = tensor
                 elif collective == "reduce_scatter":
                     result = torch.empty(shard)
-                    call = lambda: dist.reduce_scatter_single(result, data[:shard * n])  # noqa: E731
+                    call, call_args = dist.reduce_scatter_single, (result, data[: shard * n])
                 else:
                     result = torch.empty(shard * n)
-                    call = lambda: dist.all_gather_single(result, data)  # noqa: E731
+                    call, call_args = dist.all_gather_single, (result, data)
                 dist.barrier()
                 sent = p4torch.stats().totals.wire_bytes_sent if backend == "p4reduce" else 0
                 got = _received(p4torch.stats().totals) if backend == "p4reduce" else 0
                 started = time.perf_counter()
-                call()
+                call(*call_args)
                 elapsed = time.perf_counter() - started
                 if backend == "p4reduce":
                     wire.append(p4torch.stats().totals.wire_bytes_sent - sent)
@@ -86,9 +91,13 @@ def bench_rank(rank: int, n: int, backend: str, args: argparse.Namespace) -> dic
                     check = verify(collective, result, n, args, density)
                 if i:
                     times.append(elapsed)
-            out[(collective, density)] = {"times": times, "wire": statistics.median(wire) if wire else 0,
-                                          "received": statistics.median(received) if received else 0,
-                                          "check": check, "bytes": data.numel() * 4}
+            out[(collective, density)] = {
+                "times": times,
+                "wire": statistics.median(wire) if wire else 0,
+                "received": statistics.median(received) if received else 0,
+                "check": check,
+                "bytes": data.numel() * 4,
+            }
     dist.destroy_process_group()
     return out
 
@@ -103,11 +112,11 @@ def verify(collective: str, result: torch.Tensor, n: int, args: argparse.Namespa
     if collective == "all_gather":
         return "exact" if np.array_equal(got.view(np.uint32), ref.view(np.uint32)) else "WRONG"
     if collective == "reduce_scatter":
-        ref = ref[:got.size]  # rank 0's shard
+        ref = ref[: got.size]  # rank 0's shard
     biggest = float(np.abs(ref).max()) if ref.size else 0.0
     bound = n * 2.0 ** (np.frexp(biggest)[1] + (n - 1).bit_length() - 31) if biggest else 0.0
     err = float(np.abs(got - ref).max()) if got.size else 0.0
-    tolerance = bound + 2.0 ** -23 * biggest * n
+    tolerance = bound + 2.0**-23 * biggest * n
     return f"err {err:.1e} <= {tolerance:.1e}" if err <= tolerance else f"WRONG (err {err:.1e})"
 
 
@@ -119,22 +128,51 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--block-size", type=int, default=4096, help="p4reduce block (and data sparsity) granularity")
     ap.add_argument("--slots", type=int, default=64)
     ap.add_argument("--iterations", type=int, default=5)
+    add_markdown_option(ap)
     args = ap.parse_args(argv)
     args.elements -= args.elements % args.workers
     env = {"P4REDUCE_BLOCK_SIZE": str(args.block_size), "P4REDUCE_SLOTS": str(args.slots)}
     load_before = os.getloadavg()
+    columns = [
+        "collective",
+        "non-zero blocks",
+        "gloo",
+        "p4reduce",
+        "speed-up",
+        "p4reduce sent MB / rank",
+        "received MB / rank",
+        "tensor MB / rank",
+        "p4reduce result",
+    ]
+    report = (
+        MarkdownReport(
+            columns,
+            argv,
+            intro=[
+                (
+                    f"{args.workers} ranks, {args.elements:,} float32 elements ({args.elements * 4 / 1e6:.1f} MB), "
+                    f"block {args.block_size}, {args.slots} slots, medians of {args.iterations} (the slowest rank's "
+                    "time); MB per rank per call, sent and received, headers included."
+                )
+            ],
+        )
+        if args.markdown
+        else None
+    )
     gloo = run_ranks(bench_rank, args.workers, args=("gloo", args))
     ours = run_ranks(bench_rank, args.workers, args=("p4reduce", args), env=env)
 
     def median_slowest(reports: list[dict], key: tuple) -> float:
         return statistics.median(max(rep[key]["times"][i] for rep in reports) for i in range(args.iterations))
 
-    print(f"{args.workers} workers, {args.elements:,} float32 elements ({args.elements * 4 / 1e6:.0f} MB), "
-          f"block {args.block_size}, {args.slots} slots, medians of {args.iterations}; load average "
-          f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after, {os.cpu_count()} CPUs")
-    print("| collective | non-zero blocks | gloo | p4reduce | speed-up | p4reduce sent MB / rank"
-          " | received MB / rank | tensor MB / rank | p4reduce result |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    if report is None:
+        print(
+            f"{args.workers} workers, {args.elements:,} float32 elements ({args.elements * 4 / 1e6:.1f} MB), "
+            f"block {args.block_size}, {args.slots} slots, medians of {args.iterations}; load average "
+            f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after, {os.cpu_count()} CPUs"
+        )
+        print("| " + " | ".join(columns) + " |")
+        print("|---" * len(columns) + "|")
     wrong = False
     for collective in COLLECTIVES:
         for density in args.densities:
@@ -142,10 +180,23 @@ def main(argv: list[str] | None = None) -> int:
             t_gloo, t_ours = median_slowest(gloo, key), median_slowest(ours, key)
             check = ours[0][key]["check"]
             wrong |= "WRONG" in check
-            print(f"| {collective} | {density:.1%} | {t_gloo * 1e3:.1f} ms | {t_ours * 1e3:.1f} ms | "
-                  f"{t_gloo / t_ours:.2f}x | {ours[0][key]['wire'] / 1e6:.2f} | "
-                  f"{ours[0][key]['received'] / 1e6:.2f} | {ours[0][key]['bytes'] / 1e6:.1f} | "
-                  f"{check} |")
+            cells = [
+                collective,
+                f"{density:.1%}",
+                f"{t_gloo * 1e3:.1f} ms",
+                f"{t_ours * 1e3:.1f} ms",
+                f"{t_gloo / t_ours:.2f}x",
+                f"{ours[0][key]['wire'] / 1e6:.2f}",
+                f"{ours[0][key]['received'] / 1e6:.2f}",
+                f"{ours[0][key]['bytes'] / 1e6:.1f}",
+                check,
+            ]
+            if report is not None:
+                report.row(*cells)
+            else:
+                print("| " + " | ".join(cells) + " |")
+    if report is not None:
+        report.end()
     return 1 if wrong else 0
 
 

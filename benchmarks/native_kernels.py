@@ -15,14 +15,16 @@ without the per-call cost). Prints blocks/s and GB/s (float32 bytes of the tenso
 second) of each, best of --repeat runs. Not a test: nothing is asserted but that the
 native and numpy outputs are equal.
 
-    python3 benchmarks/native_kernels.py [--mb 64] [--block-size 256] [--repeat 3]
+    python3 benchmarks/native_kernels.py [--mb 64] [--block-size 256] [--repeat 3] [--markdown]
 """
+
 from __future__ import annotations
 
 import argparse
 import time
 
 import numpy as np
+from _report import MarkdownReport, add_markdown_option
 
 from p4reduce import _native
 from p4reduce.hostagent import fixedpoint
@@ -46,6 +48,7 @@ def main() -> None:
     ap.add_argument("--mb", type=int, default=64, help="tensor size in MB (float32)")
     ap.add_argument("--block-size", type=int, default=256)
     ap.add_argument("--repeat", type=int, default=3)
+    add_markdown_option(ap)
     args = ap.parse_args()
     B = args.block_size
     n = args.mb * (1 << 20) // 4
@@ -70,27 +73,27 @@ def main() -> None:
 
     def quantize_native() -> None:
         q = _native.quantize
-        for values, e, out in zip(blocks, exps, views_native):
+        for values, e, out in zip(blocks, exps, views_native, strict=True):
             q(values, e, N_WORKERS, out)
 
     def quantize_numpy() -> None:
         q = fixedpoint.reference_quantize
-        for b, (e, out) in enumerate(zip(exps, views_numpy)):
+        for b, (e, out) in enumerate(zip(exps, views_numpy, strict=True)):
             out[:] = q(ref.block(b), e, N_WORKERS)
 
     result_native = np.empty_like(flat)
     result_numpy = np.empty_like(flat)
-    dest_native = [result_native[b * B:(b + 1) * B] for b in range(nblocks)]
-    dest_numpy = [result_numpy[b * B:(b + 1) * B] for b in range(nblocks)]
+    dest_native = [result_native[b * B : (b + 1) * B] for b in range(nblocks)]
+    dest_numpy = [result_numpy[b * B : (b + 1) * B] for b in range(nblocks)]
 
     def dequantize_native() -> None:
         d = _native.dequantize
-        for values, e, out in zip(views_native, exps, dest_native):
+        for values, e, out in zip(views_native, exps, dest_native, strict=True):
             d(values, e, N_WORKERS, out)
 
     def dequantize_numpy() -> None:
         d = fixedpoint.reference_dequantize_into
-        for b, (values, e) in enumerate(zip(views_numpy, exps)):
+        for b, (values, e) in enumerate(zip(views_numpy, exps, strict=True)):
             if b == nblocks - 1 and n % B:  # the numpy path writes a padded scratch block
                 tail = np.empty(B, np.float32)
                 d(values, e, N_WORKERS, tail)
@@ -104,32 +107,53 @@ def main() -> None:
     bulk_out = np.empty_like(flat)
 
     rows = []
+    r = args.repeat
+    report = (
+        MarkdownReport(
+            ["kernel", "blocks/s", "GB/s", "ms"],
+            intro=[
+                (f"{args.mb} MB float32 tensor, {nblocks} blocks of {B} values, n = {N_WORKERS} workers, best of {r}.")
+            ],
+        )
+        if args.markdown
+        else None
+    )
 
     def row(what: str, seconds: float) -> None:
         rows.append((what, nblocks / seconds, nbytes / seconds / 1e9, seconds))
+        if report is not None:
+            report.row(
+                " ".join(what.split()),
+                f"{nblocks / seconds:,.0f}",
+                f"{nbytes / seconds / 1e9:.2f}",
+                f"{seconds * 1e3:.1f}",
+            )
 
-    r = args.repeat
     row("scan        native (1 call)", best(lambda: BlockPlan.build(flat, B, 1), r))
     row("scan        numpy reference", best(lambda: BlockPlan.build_reference(flat, B, 1), r))
     row("quantize    native, per block", best(quantize_native, r))
     row("quantize    numpy,  per block", best(quantize_numpy, r))
-    assert all(a == b for a, b in zip(grams_native, grams_numpy)), "quantize: native != numpy"
+    assert all(a == b for a, b in zip(grams_native, grams_numpy, strict=True)), "quantize: native != numpy"
     row("quantize    native, 1 call", best(lambda: _native.quantize(flat, e_all, N_WORKERS, bulk_wire), r))
     row("dequantize  native, per block", best(dequantize_native, r))
     row("dequantize  numpy,  per block", best(dequantize_numpy, r))
     assert result_native.tobytes() == result_numpy.tobytes(), "dequantize: native != numpy"
     row("dequantize  native, 1 call", best(lambda: _native.dequantize(bulk_wire, e_all, N_WORKERS, bulk_out), r))
 
-    print(f"{args.mb} MB float32 tensor, {nblocks} blocks of {B} values, n = {N_WORKERS} workers, "
-          f"best of {r}")
+    by = {w: s for w, _, _, s in rows}
+    speedup = "speedup native/numpy: scan {:.0f}x, quantize {:.0f}x, dequantize {:.0f}x (per block)".format(
+        by["scan        numpy reference"] / by["scan        native (1 call)"],
+        by["quantize    numpy,  per block"] / by["quantize    native, per block"],
+        by["dequantize  numpy,  per block"] / by["dequantize  native, per block"],
+    )
+    if report is not None:
+        report.end([speedup[0].upper() + speedup[1:] + "."])
+        return
+    print(f"{args.mb} MB float32 tensor, {nblocks} blocks of {B} values, n = {N_WORKERS} workers, best of {r}")
     print(f"{'kernel':32} {'blocks/s':>14} {'GB/s':>8} {'ms':>9}")
     for what, bps, gbs, sec in rows:
         print(f"{what:32} {bps:14,.0f} {gbs:8.2f} {sec * 1e3:9.1f}")
-    by = {w: s for w, _, _, s in rows}
-    print("speedup native/numpy: scan {:.0f}x, quantize {:.0f}x, dequantize {:.0f}x (per block)".format(
-        by["scan        numpy reference"] / by["scan        native (1 call)"],
-        by["quantize    numpy,  per block"] / by["quantize    native, per block"],
-        by["dequantize  numpy,  per block"] / by["dequantize  native, per block"]))
+    print(speedup)
 
 
 if __name__ == "__main__":
