@@ -18,6 +18,7 @@ import numpy as np
 import p4reduce
 from p4reduce.cli import args as a
 from p4reduce.cli.args import UsageError
+from p4reduce.cli.pcap import add_pcap_option, recording
 from p4reduce.protocol import AGG_UDP_PORT, MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
 
 log = logging.getLogger("p4reduce.cli")
@@ -165,7 +166,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
         tensor = worker_tensor(args.seed, args.rank, args.elements, args.block_size, args.density,
                                args.dtype)
     result = None
-    with HostAgent(cfg) as agent:
+    with recording(args.pcap) as start_recording, HostAgent(cfg) as agent:
+        start_recording()  # the agent's sockets exist, nothing is sent yet (it joins in allreduce)
         for i in range(args.iterations):
             result = agent.allreduce(tensor)
             s = agent.last_stats
@@ -266,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file "
                                                         "(default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")
+    add_pcap_option(wk)
     _add_tensor(wk, "the synthetic tensor")
     wk.add_argument("--iterations", type=a.int_range(1), default=1, metavar="N",
                     help="allreduces of the same tensor (default: %(default)s)")
