@@ -36,7 +36,7 @@ from _report import MarkdownReport, add_markdown_option
 from p4reduce.cli.demo import DemoConfig, run_demo
 from p4reduce.protocol import Mode
 from p4reduce.testbed.ports import free_port
-from p4reduce.testbed.results import Panel, save_results
+from p4reduce.testbed.results import Panel, human_bytes, save_results
 from p4reduce.testbed.synthetic import worker_tensor
 
 FIELDS = [
@@ -143,6 +143,9 @@ def time_p4reduce(
     )
 
 
+FIGURE_TITLE = "one machine, loopback: p4reduce's software aggregator vs gloo's allreduce (dense and sparse COO)"
+
+
 def panels(rows: list[dict]) -> list[Panel]:
     """One panel per (workers, size): time over density for each method."""
     out = []
@@ -151,7 +154,7 @@ def panels(rows: list[dict]) -> list[Panel]:
         d = [r["density"] * 100 for r in sel]
         out.append(
             Panel(
-                f"{w} workers, {mb} MB",
+                f"{w} workers, {human_bytes(mb * 2**20)} tensor",
                 "non-zero blocks (%)",
                 "allreduce time (ms)",
                 {
@@ -285,9 +288,9 @@ def main() -> int:
     if report is not None:
         report.end()
         with contextlib.redirect_stdout(sys.stderr):  # stdout stays the Markdown block
-            save_results(out, FIELDS, rows, panels(rows))
+            save_results(out, FIELDS, rows, panels(rows), FIGURE_TITLE)
         return 0
-    save_results(out, FIELDS, rows, panels(rows))
+    save_results(out, FIELDS, rows, panels(rows), FIGURE_TITLE)
     return 0
 
 

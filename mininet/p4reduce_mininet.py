@@ -13,6 +13,7 @@ same sum in every iteration; the last one is numpy's within the fixed-point
 bound), and retransmissions are reported next to all packets sent. Writes CSV
 and a PNG plot of allreduce time and goodput versus density.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,17 +32,33 @@ import numpy as np
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.testbed.check import WrongResult, check_results
 from p4reduce.testbed.impairment import Impairment
-from p4reduce.testbed.netns import nft_egress, netem_supported
-from p4reduce.testbed.results import Panel, save_results
+from p4reduce.testbed.netns import netem_supported, nft_egress
+from p4reduce.testbed.results import Panel, save_results, setup_title
 from p4reduce.testbed.synthetic import worker_tensor
 
 HERE = pathlib.Path(__file__).resolve().parent  # this script's folder (bmv2_node, gloo_allreduce)
 
 PY = sys.executable
 BMV2_UDP_BASE = 40000  # workers' source ports, installed in the switch's worker table
-FIELDS = ["method", "switch", "topo", "multicast", "workers", "elements", "density", "block_size", "bw_mbit", "agg_bw_mbit", "loss",
-          "median_ms", "goodput_mbit", "wire_bytes_per_worker", "retransmissions", "packets",
-          "retransmissions_by_allreduce"]
+FIELDS = [
+    "method",
+    "switch",
+    "topo",
+    "multicast",
+    "workers",
+    "elements",
+    "density",
+    "block_size",
+    "bw_mbit",
+    "agg_bw_mbit",
+    "loss",
+    "median_ms",
+    "goodput_mbit",
+    "wire_bytes_per_worker",
+    "retransmissions",
+    "packets",
+    "retransmissions_by_allreduce",
+]
 
 
 @dataclass
@@ -61,6 +78,7 @@ def build_topology(args) -> Topology:
     from mininet.link import TCLink
     from mininet.net import Mininet
     from mininet.nodelib import LinuxBridge
+
     use_netem = netem_supported()
     if args.delay and not use_netem:
         raise SystemExit("--delay needs sch_netem, which this kernel lacks")
@@ -68,14 +86,20 @@ def build_topology(args) -> Topology:
     bw = {"bw": args.bw} if args.bw else {}
     worker_link = dict(bw)
     if use_netem:
-        worker_link.update({k: v for k, v in (("delay", f"{args.delay}ms" if args.delay else None),
-                                              ("loss", args.loss * 100 or None)) if v})
+        worker_link.update(
+            {
+                k: v
+                for k, v in (("delay", f"{args.delay}ms" if args.delay else None), ("loss", args.loss * 100 or None))
+                if v
+            }
+        )
     # The aggregator host's link carries one result copy per worker (or leaf); a
     # switch would replicate inside. --agg-bw lets it stand in for that.
     agg_link = {"bw": args.agg_bw or args.bw} if (args.agg_bw or args.bw) else {}
     workers = [net.addHost(f"w{i}") for i in range(args.workers)]
     if args.switch == "bmv2":
         from bmv2_node import Bmv2Switch
+
         s1 = net.addSwitch("s1", cls=Bmv2Switch)
         for h in workers:
             net.addLink(h, s1, **worker_link)
@@ -132,8 +156,11 @@ def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
 
 
 def _start_aggregator(host, job: str):
-    proc = host.popen([PY, "-m", "p4reduce", "aggregator", "--bind", f"{host.IP()}:{AGG_UDP_PORT}",
-                       "--job", job], stdout=subprocess.PIPE, text=True)
+    proc = host.popen(
+        [PY, "-m", "p4reduce", "aggregator", "--bind", f"{host.IP()}:{AGG_UDP_PORT}", "--job", job],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     proc.stdout.readline()  # banner: bound and serving
     return proc
 
@@ -142,15 +169,15 @@ MULTICAST_GROUP = "239.77.0.1:47000"
 MESSAGE_SIZE = 1472  # UDP payload of a 1500-byte Ethernet frame
 
 
-def _checked(reports: list[list[dict]], outputs: list[pathlib.Path], inputs: list[np.ndarray],
-             block_size: int) -> list[list[dict]]:
+def _checked(
+    reports: list[list[dict]], outputs: list[pathlib.Path], inputs: list[np.ndarray], block_size: int
+) -> list[list[dict]]:
     """Every worker got the same sum in every iteration (the checksums of its result),
     and the last one is numpy's sum within the fixed-point bound; WrongResult if not.
     The result files are removed."""
-    for i, sums in enumerate(zip(*reports)):
+    for i, sums in enumerate(zip(*reports, strict=True)):
         if len({it["checksum"] for it in sums}) != 1:
-            raise WrongResult(f"iteration {i}: the workers' results differ: "
-                              f"{[it['checksum'] for it in sums]}")
+            raise WrongResult(f"iteration {i}: the workers' results differ: {[it['checksum'] for it in sums]}")
     try:
         results = [np.load(o) for o in outputs]
     finally:
@@ -167,18 +194,51 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
         from bmv2_node import AGG_IP
 
         from p4reduce.controller.config import JobConfig
+
         # New worker processes start at round 0 (shadow copy 0) of every slot: forget what
         # the previous density's processes left in the slots, as a job reset would (they
         # have all exited, so their session may stay).
         topo.p4switch.process.client.clear_job_registers(JobConfig(1, 0, args.slots, (), 1))
-        procs = [h.popen([PY, "-m", "p4reduce", "worker", "--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}",
-                          "--bind", f"{h.IP()}:{BMV2_UDP_BASE + r}", "--job", "1", "--rank", str(r),
-                          "--workers", str(n), "--mode", "dense", "--block-size", "32",
-                          "--slots", str(args.slots), "--seed", str(r), "--elements",
-                          str(args.elements), "--density", str(density),
-                          "--iterations", str(args.iterations + 1), "--output", str(outputs[r])],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for r, h in enumerate(topo.workers)]
+        procs = [
+            h.popen(
+                [
+                    PY,
+                    "-m",
+                    "p4reduce",
+                    "worker",
+                    "--aggregator",
+                    f"{AGG_IP}:{AGG_UDP_PORT}",
+                    "--bind",
+                    f"{h.IP()}:{BMV2_UDP_BASE + r}",
+                    "--job",
+                    "1",
+                    "--rank",
+                    str(r),
+                    "--workers",
+                    str(n),
+                    "--mode",
+                    "dense",
+                    "--block-size",
+                    "32",
+                    "--slots",
+                    str(args.slots),
+                    "--seed",
+                    str(r),
+                    "--elements",
+                    str(args.elements),
+                    "--density",
+                    str(density),
+                    "--iterations",
+                    str(args.iterations + 1),
+                    "--output",
+                    str(outputs[r]),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for r, h in enumerate(topo.workers)
+        ]
         inputs = [worker_tensor(r, r, args.elements, 32, density) for r in range(n)]
         reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, 32)
         return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
@@ -192,23 +252,55 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
     if topo.leaves:
         servers.append(_start_aggregator(topo.root, f"9:{len(topo.leaves)}:{geometry}"))
         for i, (leaf_agg, ranks) in enumerate(topo.leaves):
-            servers.append(_start_aggregator(
-                leaf_agg, f"1:{len(ranks)}:{geometry},upstream={topo.root.IP()},up_job=9,up_rank={i}"))
+            servers.append(
+                _start_aggregator(leaf_agg, f"1:{len(ranks)}:{geometry},upstream={topo.root.IP()},up_job=9,up_rank={i}")
+            )
             placement.update({r: (leaf_agg, k, len(ranks)) for k, r in enumerate(ranks)})
     else:
         servers.append(_start_aggregator(topo.root, f"1:{n}:{geometry}"))
     procs = []
     for r, h in enumerate(topo.workers):
         agg, local_rank, local_n = placement[r]
-        procs.append(h.popen(
-            [PY, "-m", "p4reduce", "worker", "--aggregator", f"{agg.IP()}:{AGG_UDP_PORT}",
-             "--job", "1", "--rank", str(local_rank), "--workers", str(local_n),
-             "--total-workers", str(n), "--seed", str(r),  # distinct data per global rank
-             "--block-size", str(args.block_size), "--message-size", str(MESSAGE_SIZE),
-             "--slots", str(args.slots), "--elements", str(args.elements), "--density",
-             str(density), "--iterations", str(args.iterations + 1), "--output", str(outputs[r]),
-             *(["--group", MULTICAST_GROUP] if args.multicast else [])],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        procs.append(
+            h.popen(
+                [
+                    PY,
+                    "-m",
+                    "p4reduce",
+                    "worker",
+                    "--aggregator",
+                    f"{agg.IP()}:{AGG_UDP_PORT}",
+                    "--job",
+                    "1",
+                    "--rank",
+                    str(local_rank),
+                    "--workers",
+                    str(local_n),
+                    "--total-workers",
+                    str(n),
+                    "--seed",
+                    str(r),  # distinct data per global rank
+                    "--block-size",
+                    str(args.block_size),
+                    "--message-size",
+                    str(MESSAGE_SIZE),
+                    "--slots",
+                    str(args.slots),
+                    "--elements",
+                    str(args.elements),
+                    "--density",
+                    str(density),
+                    "--iterations",
+                    str(args.iterations + 1),
+                    "--output",
+                    str(outputs[r]),
+                    *(["--group", MULTICAST_GROUP] if args.multicast else []),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     inputs = [worker_tensor(r, placement[r][1], args.elements, args.block_size, density) for r in range(n)]
     try:
         reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, args.block_size)
@@ -225,12 +317,14 @@ def _summary(reports: list[list[dict]], args) -> dict:
     next to all packets the workers sent, and per allreduce (all workers' together:
     is there a steady state, or one loss event?)."""
     per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
-    by_iter = [sum(rep[i]["retransmissions"] + rep[i]["queries"] for rep in reports)
-               for i in range(args.iterations)]
-    return {"median_s": statistics.median(per_iter),
-            "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
-            "retx": sum(by_iter), "retx_by_iter": by_iter,
-            "packets": sum(it["packets_sent"] for rep in reports for it in rep)}
+    by_iter = [sum(rep[i]["retransmissions"] + rep[i]["queries"] for rep in reports) for i in range(args.iterations)]
+    return {
+        "median_s": statistics.median(per_iter),
+        "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
+        "retx": sum(by_iter),
+        "retx_by_iter": by_iter,
+        "packets": sum(it["packets_sent"] for rep in reports for it in rep),
+    }
 
 
 def run_gloo(topo: Topology, args) -> float | None:
@@ -240,28 +334,64 @@ def run_gloo(topo: Topology, args) -> float | None:
     except ImportError:
         return None
     master = f"{hosts[0].IP()}:29517"
-    procs = [h.popen([PY, str(HERE / "gloo_allreduce.py"), "--master", master,
-                      "--rank", str(r), "--workers", str(len(hosts)), "--elements", str(args.elements),
-                      "--iterations", str(args.iterations)], stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE, text=True,
-                     # gloo would otherwise pick the hostname's address (loopback)
-                     env=dict(os.environ, GLOO_SOCKET_IFNAME=h.defaultIntf().name))
-             for r, h in enumerate(hosts)]
+    procs = [
+        h.popen(
+            [
+                PY,
+                str(HERE / "gloo_allreduce.py"),
+                "--master",
+                master,
+                "--rank",
+                str(r),
+                "--workers",
+                str(len(hosts)),
+                "--elements",
+                str(args.elements),
+                "--iterations",
+                str(args.iterations),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            # gloo would otherwise pick the hostname's address (loopback)
+            env=dict(os.environ, GLOO_SOCKET_IFNAME=h.defaultIntf().name),
+        )
+        for r, h in enumerate(hosts)
+    ]
     reports = _json_reports(procs, "gloo worker")
     return statistics.median(max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations))
 
 
+SETUPS = {
+    ("bmv2", "star"): "BMv2 switch aggregates",
+    ("lxbr", "star"): "Linux bridge + software aggregator",
+    ("lxbr", "leafspine"): "leaf/spine bridges + leaf and spine software aggregators",
+}
+
+
 def panels(rows: list[dict]) -> tuple[list[Panel], str]:
-    """Time and goodput over density, gloo dense as the baseline; and the figure's title."""
+    """Time and goodput over density, with gloo's dense allreduce as a baseline when it was
+    measured; and the figure's title (what aggregated, workers, tensor size, link rate)."""
     p4 = sorted((r for r in rows if r["method"] == "p4reduce"), key=lambda r: r["density"])
-    gloo = [r for r in rows if r["method"] == "gloo_dense"]
+    gloo = [r for r in rows if r["method"] == "gloo_dense"]  # dense: one measurement per run
     d = [r["density"] * 100 for r in p4]
-    figures = [Panel("", "non-zero blocks (%)", label, {"p4reduce": (d, [r[key] for r in p4])},
-                    {"gloo dense": r[key] for r in gloo})
-              for key, label in (("median_ms", "allreduce time (ms)"),
-                                 ("goodput_mbit", "goodput (Mbit/s of tensor)"))]
-    return figures, (f"{rows[0]['workers']} workers, {rows[0]['elements'] * 4 / 2**20:.0f} MB, "
-                     f"{rows[0]['bw_mbit'] or 'unlimited'} Mbit/s links")
+    figures = [
+        Panel(
+            "",
+            "non-zero blocks (%)",
+            label,
+            {"p4reduce": (d, [r[key] for r in p4])},
+            {"gloo allreduce (dense)": gloo[-1][key]} if gloo else {},
+        )
+        for key, label in (("median_ms", "allreduce time (ms)"), ("goodput_mbit", "goodput (Mbit/s of tensor)"))
+    ]
+    first = rows[0]
+    setup = SETUPS[first["switch"], first["topo"]]
+    if first["multicast"]:
+        setup += " (multicast results)"
+    if first["loss"]:
+        setup += f", {first['loss']:.1%} loss per worker link"
+    return figures, setup_title(setup, first["workers"], first["elements"] * 4, first["bw_mbit"])
 
 
 def _require_mininet() -> None:
@@ -269,39 +399,56 @@ def _require_mininet() -> None:
     try:
         from mininet.net import Mininet  # noqa: F401
     except ImportError:
-        raise SystemExit(f"{sys.executable} cannot import Mininet's Python module: install it with "
-                         "`pip install 'p4reduce[mininet]'` (mnexec comes from Debian's `mininet` "
-                         "package), or run this script with the interpreter that has it") from None
+        raise SystemExit(
+            f"{sys.executable} cannot import Mininet's Python module: install it with "
+            "`pip install 'p4reduce[mininet]'` (mnexec comes from Debian's `mininet` "
+            "package), or run this script with the interpreter that has it"
+        ) from None
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=4)
-    ap.add_argument("--switch", choices=["auto", "bmv2", "lxbr"], default="auto",
-                    help="bmv2: the P4 program aggregates (dense mode, 32 values per packet); "
-                         "lxbr: Linux bridge + software aggregator host; auto: bmv2 if installed")
-    ap.add_argument("--topo", choices=["star", "leafspine"], default="star",
-                    help="leafspine: two leaf bridges with leaf aggregators under a spine "
-                         "(hierarchical aggregation)")
+    ap.add_argument(
+        "--switch",
+        choices=["auto", "bmv2", "lxbr"],
+        default="auto",
+        help="bmv2: the P4 program aggregates (dense mode, 32 values per packet); "
+        "lxbr: Linux bridge + software aggregator host; auto: bmv2 if installed",
+    )
+    ap.add_argument(
+        "--topo",
+        choices=["star", "leafspine"],
+        default="star",
+        help="leafspine: two leaf bridges with leaf aggregators under a spine (hierarchical aggregation)",
+    )
     ap.add_argument("--elements", type=int, default=1_000_000)
     ap.add_argument("--densities", type=float, nargs="+", default=[0.001, 0.01, 0.1, 0.5, 1.0])
     ap.add_argument("--block-size", type=int, default=256)
     ap.add_argument("--slots", type=int, default=64)
     ap.add_argument("--iterations", type=int, default=3)
     ap.add_argument("--bw", type=float, default=None, help="link bandwidth, Mbit/s")
-    ap.add_argument("--agg-bw", type=float, default=None,
-                    help="bandwidth of the aggregator host's link (default: --bw); workers x bw "
-                         "models an aggregator inside the switch")
+    ap.add_argument(
+        "--agg-bw",
+        type=float,
+        default=None,
+        help="bandwidth of the aggregator host's link (default: --bw); workers x bw "
+        "models an aggregator inside the switch",
+    )
     ap.add_argument("--delay", type=float, default=0.0, help="link delay, ms (needs netem)")
     ap.add_argument("--loss", type=float, default=0.0, help="loss probability per worker link")
     ap.add_argument("--no-gloo", action="store_true", help="skip the gloo dense baseline")
-    ap.add_argument("--multicast", action="store_true",
-                    help="software aggregators send each result once to an IP multicast group "
-                         "(the bridge replicates it, as a switch would)")
+    ap.add_argument(
+        "--multicast",
+        action="store_true",
+        help="software aggregators send each result once to an IP multicast group "
+        "(the bridge replicates it, as a switch would)",
+    )
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
     _require_mininet()
     from bmv2_node import bmv2_available  # beside this script
+
     if args.switch == "auto":
         args.switch = "bmv2" if bmv2_available() and args.topo == "star" else "lxbr"
     if args.switch == "bmv2" and args.topo != "star":
@@ -311,6 +458,7 @@ def main() -> int:
     if os.geteuid() != 0:
         raise SystemExit("Mininet needs root: run with sudo")
     from mininet.log import setLogLevel
+
     setLogLevel("warning")
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -318,25 +466,56 @@ def main() -> int:
     rows = []
     tensor_mbit = args.elements * 32 / 1e6
     try:
-        common = dict(switch=args.switch, topo=args.topo, multicast=args.multicast, workers=args.workers, elements=args.elements, block_size=args.block_size,
-                      bw_mbit=args.bw, agg_bw_mbit=args.agg_bw or args.bw, loss=args.loss)
+        common = dict(
+            switch=args.switch,
+            topo=args.topo,
+            multicast=args.multicast,
+            workers=args.workers,
+            elements=args.elements,
+            block_size=args.block_size,
+            bw_mbit=args.bw,
+            agg_bw_mbit=args.agg_bw or args.bw,
+            loss=args.loss,
+        )
         if not args.no_gloo:
             t = run_gloo(topo, args)
             if t is not None:
-                rows.append(dict(common, method="gloo_dense", density=1.0, median_ms=t * 1e3,
-                                 goodput_mbit=tensor_mbit / t, wire_bytes_per_worker=None,
-                                 retransmissions=None, packets=None, retransmissions_by_allreduce=None))
+                rows.append(
+                    dict(
+                        common,
+                        method="gloo_dense",
+                        density=1.0,
+                        median_ms=t * 1e3,
+                        goodput_mbit=tensor_mbit / t,
+                        wire_bytes_per_worker=None,
+                        retransmissions=None,
+                        packets=None,
+                        retransmissions_by_allreduce=None,
+                    )
+                )
                 print(f"gloo dense: {t * 1e3:.1f} ms", flush=True)
         for density in args.densities:
             r = run_p4reduce(topo, args, density)
-            rows.append(dict(common, method="p4reduce", density=density, median_ms=r["median_s"] * 1e3,
-                             goodput_mbit=tensor_mbit / r["median_s"], wire_bytes_per_worker=r["wire"],
-                             retransmissions=r["retx"], packets=r["packets"],
-                             retransmissions_by_allreduce=" ".join(map(str, r["retx_by_iter"]))))
-            print(f"p4reduce density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
-                  f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions of "
-                  f"{r['packets']} packets ({r['retx'] / max(1, r['packets']):.2%}; by allreduce: "
-                  f"{' '.join(map(str, r['retx_by_iter']))})", flush=True)
+            rows.append(
+                dict(
+                    common,
+                    method="p4reduce",
+                    density=density,
+                    median_ms=r["median_s"] * 1e3,
+                    goodput_mbit=tensor_mbit / r["median_s"],
+                    wire_bytes_per_worker=r["wire"],
+                    retransmissions=r["retx"],
+                    packets=r["packets"],
+                    retransmissions_by_allreduce=" ".join(map(str, r["retx_by_iter"])),
+                )
+            )
+            print(
+                f"p4reduce density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
+                f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions of "
+                f"{r['packets']} packets ({r['retx'] / max(1, r['packets']):.2%}; by allreduce: "
+                f"{' '.join(map(str, r['retx_by_iter']))})",
+                flush=True,
+            )
     finally:
         topo.net.stop()
     save_results(out, FIELDS, rows, *panels(rows))

@@ -1,5 +1,6 @@
 """The Mininet experiment runner: runs on a tiny configuration (root and Debian's mininet), and its
 result check alone."""
+
 from __future__ import annotations
 
 import csv
@@ -27,20 +28,51 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
 
 
 @needs_mininet
-@pytest.mark.parametrize("extra", [["--switch", "lxbr"], ["--switch", "lxbr", "--topo", "leafspine"],
-                                   ["--switch", "lxbr", "--multicast"], ["--switch", "bmv2"],
-                                   # nftables drop on the worker links (this kernel has no netem)
-                                   ["--switch", "bmv2", "--loss", "0.02"]])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--switch", "lxbr"],
+        ["--switch", "lxbr", "--topo", "leafspine"],
+        ["--switch", "lxbr", "--multicast"],
+        ["--switch", "bmv2"],
+        # nftables drop on the worker links (this kernel has no netem)
+        ["--switch", "bmv2", "--loss", "0.02"],
+    ],
+)
 def test_runner_writes_csv(tmp_path, extra):
     """Every run's results are checked by the runner itself (same sum on every
     worker, numpy's within the bound): a wrong one fails it with a non-zero exit."""
     if "bmv2" in extra and shutil.which("simple_switch_grpc") is None:
         pytest.skip("simple_switch_grpc is not installed")
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, str(RUNNER), "--workers", "2", "--no-gloo",
-                           "--densities", "0.1", "1", "--elements", "4000", "--block-size", "64",
-                           "--slots", "8", "--iterations", "1", "--bw", "100", "--out", str(out),
-                           *extra], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(RUNNER),
+            "--workers",
+            "2",
+            "--no-gloo",
+            "--densities",
+            "0.1",
+            "1",
+            "--elements",
+            "4000",
+            "--block-size",
+            "64",
+            "--slots",
+            "8",
+            "--iterations",
+            "1",
+            "--bw",
+            "100",
+            "--out",
+            str(out),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = list(csv.DictReader(open(out.with_suffix(".csv"))))
     assert [float(r["density"]) for r in rows] == [0.1, 1.0]
@@ -48,22 +80,32 @@ def test_runner_writes_csv(tmp_path, extra):
     assert float(rows[0]["wire_bytes_per_worker"]) < float(rows[1]["wire_bytes_per_worker"])
     assert all(0 <= int(r["retransmissions"]) < int(r["packets"]) for r in rows)
     # one count per measured allreduce, adding up to the total
-    assert all(sum(map(int, r["retransmissions_by_allreduce"].split())) == int(r["retransmissions"])
-               and len(r["retransmissions_by_allreduce"].split()) == 1 for r in rows)
+    assert all(
+        sum(map(int, r["retransmissions_by_allreduce"].split())) == int(r["retransmissions"])
+        and len(r["retransmissions_by_allreduce"].split()) == 1
+        for r in rows
+    )
     assert out.with_suffix(".png").stat().st_size > 0
 
 
-def test_runner_refuses_results_that_differ_or_are_wrong(tmp_path, monkeypatch):
-    """The runner's result check alone (no network: needs neither root nor Mininet)."""
+@pytest.fixture
+def runner(monkeypatch):
+    """The runner script as a module (no network: needs neither root nor Mininet)."""
     import importlib.util
 
+    spec = importlib.util.spec_from_file_location("p4reduce_mininet", RUNNER)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runner_refuses_results_that_differ_or_are_wrong(tmp_path, runner):
+    """The runner's result check alone."""
     import numpy as np
 
     from p4reduce.testbed.check import WrongResult
-    spec = importlib.util.spec_from_file_location("p4reduce_mininet", RUNNER)
-    runner = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, runner)  # its dataclasses look themselves up there
-    spec.loader.exec_module(runner)
+
     inputs = [np.arange(64, dtype=np.int32), np.ones(64, dtype=np.int32)]
 
     def saved(name: str, results: list) -> list[pathlib.Path]:
@@ -77,7 +119,6 @@ def test_runner_refuses_results_that_differ_or_are_wrong(tmp_path, monkeypatch):
     reports = [[{"checksum": 1.0}, {"checksum": 2.0}]] * 2
     assert runner._checked(reports, saved("good", [good, good]), inputs, 32) is reports
     with pytest.raises(WrongResult, match="iteration 1"):
-        runner._checked([reports[0], [{"checksum": 1.0}, {"checksum": 3.0}]],
-                        saved("differ", [good, good]), inputs, 32)
+        runner._checked([reports[0], [{"checksum": 1.0}, {"checksum": 3.0}]], saved("differ", [good, good]), inputs, 32)
     with pytest.raises(WrongResult):
         runner._checked(reports, saved("wrong", [good + 1, good + 1]), inputs, 32)
