@@ -2,19 +2,19 @@
 policy on its own, and what the agent does with it (starts at most a window of
 streams, releases more as they finish, shrinks on loss, stays exact whatever
 windows the workers hold)."""
+
 from __future__ import annotations
 
 import math
 import socket
 import threading
-import time
 
 import numpy as np
 import pytest
+from conftest import block_sparse, run_workers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import block_sparse, run_workers
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.hostagent.window import DECREASE, FIRST_DECREASE, QUEUE_FACTOR, StreamWindow
@@ -135,9 +135,11 @@ def test_an_allreduce_starts_from_a_window_known_to_pass_as_a_burst():
 
 
 @settings(max_examples=200, deadline=None)
-@given(limit=st.integers(1, 300), minimum=st.integers(1, 300),
-       events=st.lists(st.tuples(st.sampled_from(["round", "loss", "restart"]),
-                                 st.floats(0.0, 1.0)), max_size=300))
+@given(
+    limit=st.integers(1, 300),
+    minimum=st.integers(1, 300),
+    events=st.lists(st.tuples(st.sampled_from(["round", "loss", "restart"]), st.floats(0.0, 1.0)), max_size=300),
+)
 def test_any_event_sequence_stays_within_bounds(limit, minimum, events):
     minimum = min(minimum, limit)
     w = StreamWindow(limit, minimum=minimum)
@@ -161,13 +163,13 @@ class OneWorkerSwitch:
     gets: every DATA completes its round, and the RESULT carries the packet's own
     values (zeros when header-only) and look-ahead, as a switch would answer.
 
-    `hold`: answer nothing during the first `hold` seconds after the first DATA
-    (to see the first burst). `ring`: a queue of this many packets, served a few
+    `hold`: answer nothing until `hold` DATA have come (the first burst, all of it seen
+    whatever the machine's speed). `ring`: a queue of this many packets, served a few
     per millisecond, that drops what arrives while it is full, like BMv2's
     receive ring of 32 frames per port.
     """
 
-    def __init__(self, block_size: int, num_slots: int, hold: float = 0.0, ring: int | None = None) -> None:
+    def __init__(self, block_size: int, num_slots: int, hold: int = 0, ring: int | None = None) -> None:
         self.block_size, self.num_slots, self.hold, self.ring = block_size, num_slots, hold, ring
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(("127.0.0.1", 0))
@@ -193,7 +195,7 @@ class OneWorkerSwitch:
         self.sock.close()
 
     def _serve(self) -> None:
-        first_data = None
+        answered = False  # anything yet: the first burst is over
         held: list[tuple[bytes, tuple]] = []
         queue: list[tuple[bytes, tuple]] = []
         while not self._stop.is_set():
@@ -214,25 +216,32 @@ class OneWorkerSwitch:
             for raw, addr in batch:
                 h = AggHeader.unpack(raw)
                 if h.msg_type == MsgType.JOIN:  # the job's geometry as a switch has it
-                    self.sock.sendto(h._replace(msg_type=MsgType.JOINED, block=self.block_size,
-                                                next_block=self.num_slots, exp=1, next_exp=1,
-                                                session=7, blocks=0).pack(), addr)
+                    self.sock.sendto(
+                        h._replace(
+                            msg_type=MsgType.JOINED,
+                            block=self.block_size,
+                            next_block=self.num_slots,
+                            exp=1,
+                            next_exp=1,
+                            session=7,
+                            blocks=0,
+                        ).pack(),
+                        addr,
+                    )
                     continue
-                if first_data is None:
-                    first_data = time.monotonic()
-                if first_data is not None and time.monotonic() - first_data < self.hold:
+                if not answered:
                     self.first_burst.append(h.slot)
                 self._open.add(h.slot)
                 self.max_in_flight = max(self.max_in_flight, len(self._open))
                 held.append((raw, addr))
-            if first_data is None or time.monotonic() - first_data < self.hold:
+            if not answered and len(held) < self.hold:
                 continue
+            answered = True
             for raw, addr in held:
                 h = AggHeader.unpack(raw)
                 values = None
                 if h.block != NONE:
-                    values = (decode_values(raw, self.block_size) if h.count else
-                              np.zeros(self.block_size, np.int32))
+                    values = decode_values(raw, self.block_size) if h.count else np.zeros(self.block_size, np.int32)
                 result = h._replace(msg_type=MsgType.RESULT, count=0 if values is None else self.block_size)
                 self._open.discard(h.slot)
                 self.sock.sendto(encode(result, values), addr)
@@ -240,17 +249,27 @@ class OneWorkerSwitch:
 
 
 def one_worker_agent(switch: OneWorkerSwitch, **cfg) -> HostAgent:
-    return HostAgent(WorkerConfig(1, 0, 1, aggregator=switch.address, mode="dense",
-                                  num_slots=switch.num_slots, block_size=switch.block_size,
-                                  message_size=0, **cfg))
+    return HostAgent(
+        WorkerConfig(
+            1,
+            0,
+            1,
+            aggregator=switch.address,
+            mode="dense",
+            num_slots=switch.num_slots,
+            block_size=switch.block_size,
+            message_size=0,
+            **cfg,
+        )
+    )
 
 
 def test_agent_starts_a_window_of_streams_and_releases_more_as_they_finish():
     B, S = 8, 32
     x = np.arange(1, B * S * 4 + 1, dtype=np.int32)  # 4 rounds + bootstrap in every stream
-    # Held for 0.2 s, less than the agent's timeout: no retransmission in the burst.
-    with OneWorkerSwitch(B, S, hold=0.2) as switch, \
-            one_worker_agent(switch, timeout=0.5, max_timeout=0.5) as agent:
+    # The switch answers once it holds 3 DATA (a window of 3 sends no more before an answer);
+    # the agent's timeout is far longer than that takes: no retransmission in the burst.
+    with OneWorkerSwitch(B, S, hold=3) as switch, one_worker_agent(switch, timeout=10, max_timeout=10) as agent:
         # As if this worker had lost packets before: 32 -> 16 -> 11.2 -> 7.84 -> 5.49 -> 3.84.
         agent._window = lossy(S, at=4)
         assert agent._window.size == 3
@@ -287,8 +306,10 @@ def test_workers_with_different_windows_still_agree(mode):
     rng = np.random.default_rng(9)
     arrays = [block_sparse(rng, B * S * 6, B, 0.4, np.int32) for _ in range(n)]
     with AggregatorServer([JobSpec(1, n, mode=mode, num_slots=S, block_size=B)], port=0) as server:
-        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=server.address, mode=mode,
-                                         num_slots=S, block_size=B)) for r in range(n)]
+        agents = [
+            HostAgent(WorkerConfig(1, r, n, aggregator=server.address, mode=mode, num_slots=S, block_size=B))
+            for r in range(n)
+        ]
         try:
             agents[0]._window = lossy(S, at=1)
             agents[1]._window = lossy(S, at=3)
