@@ -5,6 +5,7 @@ root are missing. The switch runs the P4 sources compiled afresh when p4c is on 
 else the committed p4src/build. A module that only needs the compiler sets
 `NEEDS_SWITCH = False` (and skips without p4c).
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,16 @@ import pathlib
 
 import pytest
 
-from bmv2_tests.harness import (Bmv2Switch, Pipeline, Tap, Worker, committed_pipeline, compile_pipeline,
-                                compiler_missing, missing_requirements)
+from bmv2_tests.harness import (
+    Bmv2Switch,
+    Pipeline,
+    Tap,
+    Worker,
+    committed_pipeline,
+    compile_pipeline,
+    compiler_missing,
+    missing_requirements,
+)
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "docs" / "golden_packets.json"
 
@@ -41,9 +50,17 @@ def golden() -> dict:
 
 def make_workers(switch: Bmv2Switch, n: int, first_port: int = 1) -> list[Worker]:
     """Workers 0..n-1, one per switch port starting at `first_port`."""
-    return [Worker(i, first_port + i, f"02:00:00:00:00:{first_port + i:02x}",
-                   f"10.0.0.{first_port + i}", 40000 + first_port + i,
-                   switch.host_if(first_port + i)) for i in range(n)]
+    return [
+        Worker(
+            i,
+            first_port + i,
+            f"02:00:00:00:00:{first_port + i:02x}",
+            f"10.0.0.{first_port + i}",
+            40000 + first_port + i,
+            switch.host_if(first_port + i),
+        )
+        for i in range(n)
+    ]
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ p4reduce.testbed.veth, which benchmarks share). The pipeline
 is pushed and the entries installed with the project's controller library
 (`p4reduce.controller.client.SwitchClient`), exactly as an operator would.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -72,13 +73,26 @@ class Worker:
     host_if: str  # host end of the veth pair of `port`
 
 
-def job_dict(job_id: int, workers: list[Worker], slot_base: int = 0, num_slots: int = 32,
-             mgid: int | None = None, session: int | None = SESSION) -> dict:
+def job_dict(
+    job_id: int,
+    workers: list[Worker],
+    slot_base: int = 0,
+    num_slots: int = 32,
+    mgid: int | None = None,
+    session: int | None = SESSION,
+) -> dict:
     """A job of the controller's configuration format (`session` None: the controller draws one)."""
-    job = {"job_id": job_id, "mode": "dense", "slot_base": slot_base, "num_slots": num_slots,
-           "mgid": mgid or job_id + 1,
-           "workers": [{"worker_id": w.worker_id, "port": w.port, "mac": w.mac, "ip": w.ip,
-                        "udp_port": w.udp_port} for w in workers]}
+    job = {
+        "job_id": job_id,
+        "mode": "dense",
+        "slot_base": slot_base,
+        "num_slots": num_slots,
+        "mgid": mgid or job_id + 1,
+        "workers": [
+            {"worker_id": w.worker_id, "port": w.port, "mac": w.mac, "ip": w.ip, "udp_port": w.udp_port}
+            for w in workers
+        ],
+    }
     if session is not None:
         job["session"] = session
     return job
@@ -99,13 +113,13 @@ Tap = RawPorts
 
 # -- frames --------------------------------------------------------------------------
 
-def frame(w: Worker, payload: bytes, *, src_mac: str | None = None,
-          ip_checksum: int | None = None) -> bytes:
+
+def frame(w: Worker, payload: bytes, *, src_mac: str | None = None, ip_checksum: int | None = None) -> bytes:
     """A worker's datagram to the aggregator (checksums filled in by scapy)."""
-    ip = IP(src=w.ip, dst=AGG_IP) if ip_checksum is None else IP(src=w.ip, dst=AGG_IP,
-                                                                  chksum=ip_checksum)
-    return bytes(Ether(src=src_mac or w.mac, dst=AGG_MAC) / ip
-                 / UDP(sport=w.udp_port, dport=AGG_UDP_PORT) / Raw(payload))
+    ip = IP(src=w.ip, dst=AGG_IP) if ip_checksum is None else IP(src=w.ip, dst=AGG_IP, chksum=ip_checksum)
+    return bytes(
+        Ether(src=src_mac or w.mac, dst=AGG_MAC) / ip / UDP(sport=w.udp_port, dport=AGG_UDP_PORT) / Raw(payload)
+    )
 
 
 def results(got: list[tuple[str, bytes]], workers: list[Worker]) -> list[tuple[Worker, bytes]]:
@@ -141,30 +155,77 @@ def tensor_fingerprint(epoch: int = 0, blocks: int = BLOCKS) -> int:
     return fingerprint(epoch, 32 * blocks, np.dtype(np.int32), 32, 32, 32)
 
 
-def data(w: Worker, shadow: int, block: int, nxt: int, values=None, *, slot: int = 0,
-         job: int = 1, worker_id: int | None = None, count: int | None = None,
-         exp: int = 127, next_exp: int = 127, epoch: int = 0, session: int = SESSION,
-         blocks: int = BLOCKS, fp: int | None = None) -> bytes:
+def data(
+    w: Worker,
+    shadow: int,
+    block: int,
+    nxt: int,
+    values=None,
+    *,
+    slot: int = 0,
+    job: int = 1,
+    worker_id: int | None = None,
+    count: int | None = None,
+    exp: int = 127,
+    next_exp: int = 127,
+    epoch: int = 0,
+    session: int = SESSION,
+    blocks: int = BLOCKS,
+    fp: int | None = None,
+) -> bytes:
     """UDP payload of a DATA packet (header only when `values` is None) of the job's
     session, for allreduce `epoch` of a tensor of `blocks` blocks (`fp` defaults to
     its fingerprint)."""
     if count is None:
         count = 0 if values is None else len(values)
-    h = AggHeader(MsgType.DATA, job, w.worker_id if worker_id is None else worker_id, slot,
-                  shadow, epoch, block, nxt, exp, next_exp, count, session=session, blocks=blocks,
-                  fingerprint=tensor_fingerprint(epoch, blocks) if fp is None else fp)
+    h = AggHeader(
+        MsgType.DATA,
+        job,
+        w.worker_id if worker_id is None else worker_id,
+        slot,
+        shadow,
+        epoch,
+        block,
+        nxt,
+        exp,
+        next_exp,
+        count,
+        session=session,
+        blocks=blocks,
+        fingerprint=tensor_fingerprint(epoch, blocks) if fp is None else fp,
+    )
     if values is None:
         return h.pack()
     return h.pack() + np.asarray(values, ">i4").tobytes()
 
 
-def join(w: Worker, incarnation: int, *, job: int = 1, slot: int = 0, block_size: int = 32,
-         num_slots: int = 32, num_workers: int = 0, worker_id: int | None = None,
-         message_size: int = 0) -> bytes:
+def join(
+    w: Worker,
+    incarnation: int,
+    *,
+    job: int = 1,
+    slot: int = 0,
+    block_size: int = 32,
+    num_slots: int = 32,
+    num_workers: int = 0,
+    worker_id: int | None = None,
+    message_size: int = 0,
+) -> bytes:
     """UDP payload of a JOIN, laid out as a host agent sends it (docs/protocol.md 6.1;
     `message_size`: the largest datagram payload it accepts, 0 = one packet each)."""
-    return AggHeader(MsgType.JOIN, job, w.worker_id if worker_id is None else worker_id, slot, 0,
-                     incarnation, block_size, num_slots, 1, num_workers, blocks=message_size).pack()
+    return AggHeader(
+        MsgType.JOIN,
+        job,
+        w.worker_id if worker_id is None else worker_id,
+        slot,
+        0,
+        incarnation,
+        block_size,
+        num_slots,
+        1,
+        num_workers,
+        blocks=message_size,
+    ).pack()
 
 
 def wait_for_counters(switch: Bmv2Switch, timeout: float = 10.0, **expected: int) -> dict[str, int]:

@@ -1,5 +1,6 @@
 """What the switch refuses to aggregate (dropped, counted by reason) and how it
 forwards ordinary traffic."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +9,7 @@ from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import (AGG_IP, AGG_MAC, SESSION, Worker, data, frame, job_dict, join, results,
-                                wait_for_counters)
+from bmv2_tests.harness import AGG_IP, AGG_MAC, SESSION, Worker, data, frame, job_dict, join, results, wait_for_counters
 from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, MsgType
 
 
@@ -50,9 +50,18 @@ def test_bad_packets_are_dropped_and_counted(switch, tap):
             (h0, frame(w0, boot + boot)),  # two packets in one datagram: software path only
             (h0, frame(w0, b"\x01" + boot[1:])),  # protocol version 1
             (h0, frame(w0, b"\x03" + boot[1:])),  # a later version
-            *[(h0, frame(w0, AggHeader(t, 1, 0, 0, 0, 0, NONE, 0, session=SESSION).pack()))
-              for t in (MsgType.RESULT, MsgType.QUERY, MsgType.PENDING, MsgType.RESET, MsgType.JOINED,
-                        MsgType.ERROR, 9)],  # nothing a switch takes but DATA and JOIN
+            *[
+                (h0, frame(w0, AggHeader(t, 1, 0, 0, 0, 0, NONE, 0, session=SESSION).pack()))
+                for t in (
+                    MsgType.RESULT,
+                    MsgType.QUERY,
+                    MsgType.PENDING,
+                    MsgType.RESET,
+                    MsgType.JOINED,
+                    MsgType.ERROR,
+                    9,
+                )
+            ],  # nothing a switch takes but DATA and JOIN
             (h0, frame(w0, boot, ip_checksum=0x1234)),  # bad IPv4 header checksum
             (h0, frame(w0, boot[:10])),  # shorter than the aggregation header
             (h0, frame(w0, boot[:22])),  # as long as a version 1 header
@@ -85,11 +94,15 @@ def test_entry_with_worker_id_beyond_num_workers_is_refused(switch, tap):
     rogue = Worker(2, 3, "02:00:00:00:00:03", "10.0.0.3", 40003, switch.host_if(3))
     switch.client.write_table_entry(
         "P4ReduceIngress.worker_check.workers",
-        {"standard_metadata.ingress_port": rogue.port, "hdr.ethernet.srcAddr": 0x020000000003,
-         "hdr.ipv4.srcAddr": 0x0A000003, "hdr.udp.srcPort": rogue.udp_port},
+        {
+            "standard_metadata.ingress_port": rogue.port,
+            "hdr.ethernet.srcAddr": 0x020000000003,
+            "hdr.ipv4.srcAddr": 0x0A000003,
+            "hdr.udp.srcPort": rogue.udp_port,
+        },
         "P4ReduceIngress.worker_check.set_worker",
-        {"job_id": 1, "worker_id": 2, "num_workers": 2, "mgid": 2, "slot_base": 0, "num_slots": 4,
-         "session": SESSION})
+        {"job_id": 1, "worker_id": 2, "num_workers": 2, "mgid": 2, "slot_base": 0, "num_slots": 4, "session": SESSION},
+    )
     tap.send(rogue.host_if, frame(rogue, data(rogue, 0, NONE, 0)))
     tap.send(rogue.host_if, frame(rogue, join(rogue, 7)))  # nor does it get the session
     c = wait_for_counters(switch, identity_mismatch=2)
@@ -100,17 +113,27 @@ def test_entry_with_worker_id_beyond_num_workers_is_refused(switch, tap):
 def test_ordinary_traffic_is_forwarded_by_l2(switch, tap):
     workers = make_workers(switch, 3)
     cfg_l2 = [{"mac": w.mac, "port": w.port} for w in workers]
-    switch.install({"jobs": [job_dict(1, workers[:2], num_slots=4)], "l2": cfg_l2,
-                    "broadcast": {"mgid": 100, "ports": [1, 2, 3, 4, 5]}})
+    switch.install(
+        {
+            "jobs": [job_dict(1, workers[:2], num_slots=4)],
+            "l2": cfg_l2,
+            "broadcast": {"mgid": 100, "ports": [1, 2, 3, 4, 5]},
+        }
+    )
     w0, w1, w2 = workers
-    udp = bytes(Ether(src=w0.mac, dst=w2.mac) / IP(src=w0.ip, dst=w2.ip)
-                / UDP(sport=5000, dport=6000) / Raw(b"hello p4reduce"))
+    udp = bytes(
+        Ether(src=w0.mac, dst=w2.mac) / IP(src=w0.ip, dst=w2.ip) / UDP(sport=5000, dport=6000) / Raw(b"hello p4reduce")
+    )
     tap.send(w0.host_if, udp)
     assert tap.collect(timeout=10, expect=1) == [(w2.host_if, udp)]
     # The first fragment of a fragmented datagram (More Fragments set) to the
     # aggregation port is no aggregation packet: forwarded like any other.
-    frag = bytes(Ether(src=w1.mac, dst=w0.mac) / IP(src=w1.ip, dst=w0.ip, flags="MF", frag=0)
-                 / UDP(sport=w1.udp_port, dport=AGG_UDP_PORT) / Raw(data(w1, 0, NONE, 0)))
+    frag = bytes(
+        Ether(src=w1.mac, dst=w0.mac)
+        / IP(src=w1.ip, dst=w0.ip, flags="MF", frag=0)
+        / UDP(sport=w1.udp_port, dport=AGG_UDP_PORT)
+        / Raw(data(w1, 0, NONE, 0))
+    )
     tap.send(w1.host_if, frag)
     assert tap.collect(timeout=10, expect=1) == [(w0.host_if, frag)]
     # Broadcast is flooded to every port of the group except the one it came in on.

@@ -2,14 +2,24 @@
 whose packets disagree completes with MISMATCH for every worker, a retransmission
 is answered only for its own allreduce, and a restarted worker never gets a
 result that is not its allreduce's."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import (Tap, Worker, assert_sums, data, frame, job_dict, results, tensor_fingerprint,
-                                wait_for_counters)
+from bmv2_tests.harness import (
+    Tap,
+    Worker,
+    assert_sums,
+    data,
+    frame,
+    job_dict,
+    results,
+    tensor_fingerprint,
+    wait_for_counters,
+)
 from bmv2_tests.test_rounds import drive_streams, make_stream
 from p4reduce.hostagent.errors import JobFailed
 from p4reduce.hostagent.stream import Stream
@@ -26,7 +36,7 @@ def test_a_disagreeing_round_is_flagged_for_every_worker(switch, tap, odd):
     workers = make_workers(switch, 3)
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     fps = [B if i == odd else A for i in range(3)]
-    for w, fp in zip(workers, fps):
+    for w, fp in zip(workers, fps, strict=True):
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 0, fp=fp)))
         if w.worker_id < 2:  # keep the order: the first packet sets the stored fingerprint
             wait_for_counters(switch, data_counted=w.worker_id + 1)
@@ -130,10 +140,8 @@ def test_a_restarted_worker_never_gets_a_stale_result(switch, tap, earlier_block
         sums: dict = {}
         streams = []
         for w in workers:
-            tensors[(w.worker_id, epoch)] = {b: rng.integers(-1000, 1000, 32).astype(np.int32)
-                                             for b in range(k)}
-            streams.append(make_stream(1, w, 0, tensors[(w.worker_id, epoch)], sums,
-                                       round_=rounds, epoch=epoch))
+            tensors[(w.worker_id, epoch)] = {b: rng.integers(-1000, 1000, 32).astype(np.int32) for b in range(k)}
+            streams.append(make_stream(1, w, 0, tensors[(w.worker_id, epoch)], sums, round_=rounds, epoch=epoch))
         drive_streams(tap, workers, streams)
         assert all(s.round == rounds + 1 + k for s in streams)
         rounds += 1 + k

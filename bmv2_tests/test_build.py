@@ -1,5 +1,6 @@
 """`make -C p4src` reproduces the committed p4src/build/ byte for byte, and the
 outputs carry nothing that depends on where or when they were built."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,9 @@ def test_build_outputs_are_committed_and_current(pipeline):
     for fresh in (pipeline.bmv2_json, pipeline.p4info):
         committed = P4SRC / "build" / fresh.name
         assert committed.exists(), f"p4src/build/{fresh.name} is missing: run make -C p4src"
-        assert fresh.read_bytes() == committed.read_bytes(), \
+        assert fresh.read_bytes() == committed.read_bytes(), (
             f"p4src/build/{fresh.name} is stale: run make -C p4src and commit it"
+        )
 
 
 def test_bmv2_json_names_sources_relatively(pipeline):
@@ -29,18 +31,27 @@ def test_bmv2_json_names_sources_relatively(pipeline):
 
 def test_p4info_has_the_control_plane_contract(pipeline):
     text = pipeline.p4info.read_text()
-    for name in ("P4ReduceIngress.worker_check.workers", "P4ReduceIngress.worker_check.set_worker",
-                 "P4ReduceIngress.forwarding.l2", "P4ReduceIngress.forwarding.to_port",
-                 "P4ReduceIngress.forwarding.flood", "P4ReduceEgress.result_dest",
-                 "P4ReduceEgress.set_result_dest", "P4ReduceIngress.events"):
+    for name in (
+        "P4ReduceIngress.worker_check.workers",
+        "P4ReduceIngress.worker_check.set_worker",
+        "P4ReduceIngress.forwarding.l2",
+        "P4ReduceIngress.forwarding.to_port",
+        "P4ReduceIngress.forwarding.flood",
+        "P4ReduceEgress.result_dest",
+        "P4ReduceEgress.set_result_dest",
+        "P4ReduceIngress.events",
+    ):
         assert f'name: "{name}"' in text, name
     check_contract(P4Info.load(pipeline.p4info))  # keys and parameters (session too), counter size
-    registers = {r["name"]: r["size"]
-                 for r in json.loads(pipeline.bmv2_json.read_text())["register_arrays"]}
-    expected = {"P4ReduceIngress.seen_bitmap.seen", "P4ReduceIngress.countdown.remaining",
-                "P4ReduceIngress.lookahead.min_key", "P4ReduceIngress.agreement.fingerprint",
-                "P4ReduceIngress.agreement.mismatch", "P4ReduceIngress.values.held"} | \
-        {f"P4ReduceIngress.values.value_{i:02d}" for i in range(32)}
+    registers = {r["name"]: r["size"] for r in json.loads(pipeline.bmv2_json.read_text())["register_arrays"]}
+    expected = {
+        "P4ReduceIngress.seen_bitmap.seen",
+        "P4ReduceIngress.countdown.remaining",
+        "P4ReduceIngress.lookahead.min_key",
+        "P4ReduceIngress.agreement.fingerprint",
+        "P4ReduceIngress.agreement.mismatch",
+        "P4ReduceIngress.values.held",
+    } | {f"P4ReduceIngress.values.value_{i:02d}" for i in range(32)}
     assert set(registers) == expected
     assert set(registers.values()) == {2 * 1024}
 

@@ -1,5 +1,6 @@
 """Real host agents (`p4reduce worker` processes in network namespaces) joining the
 job at the switch and doing allreduces through the P4 program on simple_switch_grpc."""
+
 from __future__ import annotations
 
 import shutil
@@ -12,8 +13,8 @@ import pytest
 
 from bmv2_tests.conftest import make_workers
 from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch, job_dict
-from p4reduce.testbed.netns import nft_drop_both_ways
 from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.netns import nft_drop_both_ways
 from p4reduce.testbed.synthetic import worker_tensor
 
 
@@ -26,14 +27,16 @@ def hosts(tmp_path, pipeline):
         for w in workers:
             ns = f"p4r-e2e-{uuid.uuid4().hex[:6]}"
             namespaces.append(ns)
-            for cmd in (["ip", "netns", "add", ns],
-                        ["ip", "link", "set", w.host_if, "netns", ns],
-                        ["ip", "-n", ns, "link", "set", w.host_if, "address", w.mac],
-                        ["ip", "-n", ns, "addr", "add", f"{w.ip}/24", "dev", w.host_if],
-                        ["ip", "-n", ns, "link", "set", w.host_if, "up"],
-                        ["ip", "-n", ns, "link", "set", "lo", "up"],
-                        # The aggregator is the switch itself: no host answers ARP for it.
-                        ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", w.host_if]):
+            for cmd in (
+                ["ip", "netns", "add", ns],
+                ["ip", "link", "set", w.host_if, "netns", ns],
+                ["ip", "-n", ns, "link", "set", w.host_if, "address", w.mac],
+                ["ip", "-n", ns, "addr", "add", f"{w.ip}/24", "dev", w.host_if],
+                ["ip", "-n", ns, "link", "set", w.host_if, "up"],
+                ["ip", "-n", ns, "link", "set", "lo", "up"],
+                # The aggregator is the switch itself: no host answers ARP for it.
+                ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", w.host_if],
+            ):
                 subprocess.run(cmd, check=True, capture_output=True)
         yield sw, workers, namespaces
     finally:
@@ -42,22 +45,40 @@ def hosts(tmp_path, pipeline):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-@pytest.mark.parametrize("dtype, density, loss", [("int32", 0.3, 0.0), ("float32", 0.05, 0.0),
-                                                 ("int32", 0.3, 0.05)])
+@pytest.mark.parametrize("dtype, density, loss", [("int32", 0.3, 0.0), ("float32", 0.05, 0.0), ("int32", 0.3, 0.05)])
 def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, loss):
     sw, workers, namespaces = hosts
     sw.install({"jobs": [job_dict(1, workers, slot_base=0, num_slots=8)]})
     if loss:
         if shutil.which("nft") is None:
             pytest.skip("packet loss on the worker links needs nftables (`nft`)")
-        for w, ns in zip(workers, namespaces):
-            subprocess.run(["ip", "netns", "exec", ns, "nft", "-f", "-"], check=True, text=True,
-                           input=nft_drop_both_ways(w.host_if, loss), capture_output=True)
+        for w, ns in zip(workers, namespaces, strict=True):
+            subprocess.run(
+                ["ip", "netns", "exec", ns, "nft", "-f", "-"],
+                check=True,
+                text=True,
+                input=nft_drop_both_ways(w.host_if, loss),
+                capture_output=True,
+            )
     elements = 5000
-    procs = [worker_process(w, ns, len(workers), "--elements", str(elements), "--density", str(density),
-                            "--dtype", dtype, "--iterations", "2",
-                            "--output", str(tmp_path / f"r{w.worker_id}.npy"))
-             for w, ns in zip(workers, namespaces)]
+    procs = [
+        worker_process(
+            w,
+            ns,
+            len(workers),
+            "--elements",
+            str(elements),
+            "--density",
+            str(density),
+            "--dtype",
+            dtype,
+            "--iterations",
+            "2",
+            "--output",
+            str(tmp_path / f"r{w.worker_id}.npy"),
+        )
+        for w, ns in zip(workers, namespaces, strict=True)
+    ]
     try:
         for p in procs:
             # A healthy run takes seconds; a stuck worker gives up after its
@@ -78,6 +99,7 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
         np.testing.assert_array_equal(results[0], exact)
     else:
         from p4reduce.hostagent.fixedpoint import tensor_error_bound
+
         assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
     counters = sw.client.read_counters()
     assert counters["result_multicast"] > 0 and counters["unknown_worker"] == 0
@@ -112,8 +134,34 @@ def worker_process(w, ns: str, num_workers: int, *args: str) -> subprocess.Popen
     """`p4reduce worker` for `w` in namespace `ns`, dense mode, B = 32, 8 slots from 0
     (a later `--slots` in `args` wins)."""
     return subprocess.Popen(
-        ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker",
-         "--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{w.ip}:{w.udp_port}",
-         "--job", "1", "--rank", str(w.worker_id), "--workers", str(num_workers),
-         "--mode", "dense", "--block-size", "32", "--slots", "8", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            "ip",
+            "netns",
+            "exec",
+            ns,
+            sys.executable,
+            "-m",
+            "p4reduce",
+            "worker",
+            "--aggregator",
+            f"{AGG_IP}:{AGG_UDP_PORT}",
+            "--bind",
+            f"{w.ip}:{w.udp_port}",
+            "--job",
+            "1",
+            "--rank",
+            str(w.worker_id),
+            "--workers",
+            str(num_workers),
+            "--mode",
+            "dense",
+            "--block-size",
+            "32",
+            "--slots",
+            "8",
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )

@@ -1,5 +1,6 @@
 """The switch reproduces docs/golden_packets.json byte for byte (the dense-mode
 steps meant for a switch: JOINs, one stream, a MISMATCH round)."""
+
 from __future__ import annotations
 
 from bmv2_tests.conftest import make_workers
@@ -10,20 +11,30 @@ def test_golden_packets(switch, tap, golden):
     job = golden["job"]
     workers = make_workers(switch, job["num_workers"])
     # The switch takes the job's session from the controller: install the golden one.
-    switch.install({"jobs": [job_dict(job["job_id"], workers, slot_base=job["slot_base"],
-                                      num_slots=job["num_slots"], session=job["session"])]})
-    steps = [s for s in golden["steps"]
-             if "dense" in s["modes"] and "switch" in s.get("targets", ["switch"])]
+    switch.install(
+        {
+            "jobs": [
+                job_dict(
+                    job["job_id"],
+                    workers,
+                    slot_base=job["slot_base"],
+                    num_slots=job["num_slots"],
+                    session=job["session"],
+                )
+            ]
+        }
+    )
+    steps = [s for s in golden["steps"] if "dense" in s["modes"] and "switch" in s.get("targets", ["switch"])]
     assert len(steps) == 16 and len(golden["steps"]) - len(steps) == 3  # 2 sparse JOINs, 1 ERROR
     for step in steps:
         w = workers[step["from_worker"]]
         tap.send(w.host_if, frame(w, bytes.fromhex(step["payload"])))
         # Wait for the expected copies; when none are expected, long enough to
         # see a wrong one (the next step's collection would also catch it).
-        got = results(tap.collect(timeout=10.0 if step["expect"] else 0.3,
-                                  expect=len(step["expect"]) or None), workers)
-        assert sorted((w.worker_id, p.hex()) for w, p in got) == \
-            sorted((e["to_worker"], e["payload"]) for e in step["expect"]), step["note"]
+        got = results(tap.collect(timeout=10.0 if step["expect"] else 0.3, expect=len(step["expect"]) or None), workers)
+        assert sorted((w.worker_id, p.hex()) for w, p in got) == sorted(
+            (e["to_worker"], e["payload"]) for e in step["expect"]
+        ), step["note"]
     assert results(tap.collect(timeout=0.3), workers) == []
     c = switch.counters()
     joins = [s for s in steps if s["payload"][2:4] == "06"]
@@ -41,17 +52,28 @@ def test_golden_scatter_packets(switch, tap, golden):
     block's owner only, the other copy leaves header-only (egress cuts the values)."""
     job = golden["job"]
     workers = make_workers(switch, job["num_workers"])
-    switch.install({"jobs": [job_dict(job["job_id"], workers, slot_base=job["slot_base"],
-                                      num_slots=job["num_slots"], session=job["session"])]})
+    switch.install(
+        {
+            "jobs": [
+                job_dict(
+                    job["job_id"],
+                    workers,
+                    slot_base=job["slot_base"],
+                    num_slots=job["num_slots"],
+                    session=job["session"],
+                )
+            ]
+        }
+    )
     steps = [s for s in golden["scatter"]["steps"] if "dense" in s["modes"]]
     assert len(steps) == len(golden["scatter"]["steps"]) == 13
     for step in steps:
         w = workers[step["from_worker"]]
         tap.send(w.host_if, frame(w, bytes.fromhex(step["payload"])))
-        got = results(tap.collect(timeout=10.0 if step["expect"] else 0.3,
-                                  expect=len(step["expect"]) or None), workers)
-        assert sorted((w.worker_id, p.hex()) for w, p in got) == \
-            sorted((e["to_worker"], e["payload"]) for e in step["expect"]), step["note"]
+        got = results(tap.collect(timeout=10.0 if step["expect"] else 0.3, expect=len(step["expect"]) or None), workers)
+        assert sorted((w.worker_id, p.hex()) for w, p in got) == sorted(
+            (e["to_worker"], e["payload"]) for e in step["expect"]
+        ), step["note"]
     assert results(tap.collect(timeout=0.3), workers) == []
     c = switch.counters()
     # 13 DATA: one retransmission (re-sent), 12 counted, 6 of them completing a round.

@@ -1,16 +1,26 @@
 """Aggregation rounds on simple_switch_grpc: look-ahead, shadow-set reuse,
 retransmissions, header-only packets, 32 workers, job isolation, reset."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import (BLOCKS, SESSION, Tap, Worker, data, frame, job_dict, results,
-                                tensor_fingerprint, wait_for_counters)
+from bmv2_tests.harness import (
+    BLOCKS,
+    SESSION,
+    Tap,
+    Worker,
+    data,
+    frame,
+    job_dict,
+    results,
+    tensor_fingerprint,
+    wait_for_counters,
+)
 from p4reduce.hostagent.stream import Stream
-from p4reduce.protocol import (NONE, AggHeader, Mode, MsgType, decode_values, lookahead_key,
-                               split_key)
+from p4reduce.protocol import NONE, AggHeader, Mode, MsgType, decode_values, lookahead_key, split_key
 
 # -- host agents' stream state machines over raw frames ---------------------------------
 
@@ -18,7 +28,7 @@ from p4reduce.protocol import (NONE, AggHeader, Mode, MsgType, decode_values, lo
 def drive_streams(tap: Tap, workers: list[Worker], streams: list[Stream], rounds_cap: int = 10000):
     """Plays host-agent streams (workers[i] runs streams[i]) until every stream is done."""
     by_worker: dict[int, list[Stream]] = {}
-    for w, s in zip(workers, streams):
+    for w, s in zip(workers, streams, strict=True):
         by_worker.setdefault(w.worker_id, []).append(s)
         tap.send(w.host_if, frame(w, s.start()))
     for _ in range(rounds_cap):
@@ -37,15 +47,26 @@ def drive_streams(tap: Tap, workers: list[Worker], streams: list[Stream], rounds
     raise AssertionError("streams did not finish")
 
 
-def make_stream(job: int, w: Worker, slot: int, blocks: dict[int, np.ndarray], sums: dict, *,
-                round_: int = 0, epoch: int = 0) -> Stream:
+def make_stream(
+    job: int, w: Worker, slot: int, blocks: dict[int, np.ndarray], sums: dict, *, round_: int = 0, epoch: int = 0
+) -> Stream:
     """Worker `w`'s stream in `slot` of allreduce `epoch` of a BLOCKS-block int32 tensor."""
-    return Stream(job_id=job, worker_id=w.worker_id, slot=slot, round_=round_, epoch=epoch,
-                  mode=Mode.DENSE, my_blocks=sorted(blocks) + [NONE],
-                  my_exps={b: 127 for b in blocks}, block_size=32,
-                  quantize=lambda b, e: blocks[b],
-                  deliver=lambda b, e, v: sums.setdefault((slot, b), []).append(v.copy()),
-                  session=SESSION, blocks=BLOCKS, fingerprint=tensor_fingerprint(epoch))
+    return Stream(
+        job_id=job,
+        worker_id=w.worker_id,
+        slot=slot,
+        round_=round_,
+        epoch=epoch,
+        mode=Mode.DENSE,
+        my_blocks=sorted(blocks) + [NONE],
+        my_exps={b: 127 for b in blocks},
+        block_size=32,
+        quantize=lambda b, e: blocks[b],
+        deliver=lambda b, e, v: sums.setdefault((slot, b), []).append(v.copy()),
+        session=SESSION,
+        blocks=BLOCKS,
+        fingerprint=tensor_fingerprint(epoch),
+    )
 
 
 @pytest.mark.parametrize("n", [3, 4])
@@ -60,8 +81,7 @@ def test_sparse_blocks_with_lookahead(switch, tap, n):
     for w in workers:
         for slot in (8, 9):
             stream_blocks = [slot - 8 + 2 * k for k in range(60)]
-            mine = {b: rng.integers(-2**20, 2**20, 32).astype(np.int32)
-                    for b in stream_blocks if rng.random() < 0.4}
+            mine = {b: rng.integers(-(2**20), 2**20, 32).astype(np.int32) for b in stream_blocks if rng.random() < 0.4}
             for b, v in mine.items():
                 held.setdefault((slot, b), []).append(v)
             streams.append(make_stream(1, w, slot, mine, sums))
@@ -90,10 +110,10 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
     workers = make_workers(switch, n)
     switch.install({"jobs": [job_dict(1, workers, slot_base=4, num_slots=4)]})
     blocks = sorted(int(b) * 4 + 1 for b in rng.choice(2000, 50, replace=False))
-    holders = {b: [i for i in range(n) if m >> i & 1]
-               for b, m in zip(blocks, rng.integers(1, 2**n, len(blocks)))}
-    values = {(i, b): rng.integers(-2**28, 2**28, 32).astype(np.int32)
-              for b in blocks for i in holders[b]}
+    holders = {
+        b: [i for i in range(n) if m >> i & 1] for b, m in zip(blocks, rng.integers(1, 2**n, len(blocks)), strict=True)
+    }
+    values = {(i, b): rng.integers(-(2**28), 2**28, 32).astype(np.int32) for b in blocks for i in holders[b]}
     exps = {(i, b): int(rng.integers(100, 150)) for (i, b) in values}
     mine = [[b for b in blocks if i in holders[b]] + [NONE] for i in range(n)]
     pos = [0] * n
@@ -110,20 +130,36 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
             nxt = mine[i][pos[i]]
             nexp = exps.get((i, nxt), 0)
             keys.append(lookahead_key(nxt, nexp))
-            packets[i] = data(w, shadow, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp,
-                              epoch=epoch)
+            packets[i] = data(w, shadow, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp, epoch=epoch)
         next_block, next_exp = split_key(min(keys))
         if block == NONE:
             body = b""
         else:
-            total = sum((values[(i, block)].astype(np.int64) for i in holders[block]),
-                        np.zeros(32, np.int64))
+            total = sum((values[(i, block)].astype(np.int64) for i in holders[block]), np.zeros(32, np.int64))
             body = total.astype(">i4").tobytes()
 
-        def expected(i: int) -> bytes:
-            return AggHeader(MsgType.RESULT, 1, i, slot, shadow, epoch, block, next_block, exp,
-                             next_exp, 32 if body else 0, session=SESSION, blocks=BLOCKS,
-                             fingerprint=tensor_fingerprint(epoch)).pack() + body
+        expected = {
+            i: (
+                AggHeader(
+                    MsgType.RESULT,
+                    1,
+                    i,
+                    slot,
+                    shadow,
+                    epoch,
+                    block,
+                    next_block,
+                    exp,
+                    next_exp,
+                    32 if body else 0,
+                    session=SESSION,
+                    blocks=BLOCKS,
+                    fingerprint=tensor_fingerprint(epoch),
+                ).pack()
+                + body
+            )
+            for i in range(n)
+        }
 
         order = [int(i) for i in rng.permutation(n)]
         first, rest = order[0], order[1:]
@@ -135,19 +171,20 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
         for i in rest:
             tap.send(workers[i].host_if, frame(workers[i], packets[i]))
         got = results(tap.collect(timeout=10, expect=n), workers)
-        assert sorted((w.worker_id, p) for w, p in got) == [(i, expected(i)) for i in range(n)], \
+        assert sorted((w.worker_id, p) for w, p in got) == [(i, expected[i]) for i in range(n)], (
             f"round {rounds} (block {block})"
+        )
         if rounds % 5 == 2:  # a worker lost the result: only it gets it again
             again = int(rng.integers(n))
             tap.send(workers[again].host_if, frame(workers[again], packets[again]))
             unicasts += 1
             got = results(tap.collect(timeout=10, expect=1), workers)
-            assert [(w.worker_id, p) for w, p in got] == [(again, expected(again))]
+            assert [(w.worker_id, p) for w, p in got] == [(again, expected[again])]
         rounds += 1
         block, exp = next_block, next_exp
         if block == NONE:
             break
-    assert rounds == 51 and all(m[p] == NONE for m, p in zip(mine, pos))
+    assert rounds == 51 and all(m[p] == NONE for m, p in zip(mine, pos, strict=True))
     assert results(tap.collect(timeout=0.3), workers) == []
     c = switch.counters()
     assert (c["data_counted"], c["result_multicast"]) == (51 * n, 51)
@@ -214,7 +251,7 @@ def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
     switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
     w0, w1 = workers
     rng = np.random.default_rng(12)
-    x, y, z, u, v = (rng.integers(-2**20, 2**20, 32).astype(np.int32) for _ in range(5))
+    x, y, z, u, v = (rng.integers(-(2**20), 2**20, 32).astype(np.int32) for _ in range(5))
     zeros = np.zeros(32, np.int32)
 
     def round_(shadow, block, packets, expected):
@@ -233,15 +270,15 @@ def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 2)))
     assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
-    round_(1, 2, [(w0, x), (w1, y)], x + y)    # set 1 now holds x + y
-    round_(0, 3, [(w0, None), (w1, z)], z)     # opened header-only: z overwrites, not adds
+    round_(1, 2, [(w0, x), (w1, y)], x + y)  # set 1 now holds x + y
+    round_(0, 3, [(w0, None), (w1, z)], z)  # opened header-only: z overwrites, not adds
     round_(1, 4, [(w1, None), (w0, None)], zeros)  # nobody carries values: not x + y
     tap.send(w0.host_if, frame(w0, data(w0, 1, 4, 5)))  # lost RESULT: re-sent, still zeros
     again = results(tap.collect(expect=1, timeout=10), workers)
     assert [w.worker_id for w, _ in again] == [0]
     np.testing.assert_array_equal(decode_values(again[0][1], 32), zeros)
-    round_(0, 5, [(w1, None), (w0, u)], u)     # set 0 held z
-    round_(1, 6, [(w0, v), (w1, None)], v)     # opened with values, completed header-only
+    round_(0, 5, [(w1, None), (w0, u)], u)  # set 0 held z
+    round_(1, 6, [(w0, v), (w1, None)], v)  # opened with values, completed header-only
     tap.send(w1.host_if, frame(w1, data(w1, 1, 6, 7)))  # header-only re-send: the stored sums
     again = results(tap.collect(expect=1, timeout=10), workers)
     assert [w.worker_id for w, _ in again] == [1]
@@ -253,8 +290,10 @@ def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
 def test_32_workers_on_shared_ports(switch, tap):
     """The largest job (32 workers, bit 31 of the bitmap), 8 workers per switch
     port told apart by MAC/IP/UDP port, in the last slots of the switch."""
-    workers = [Worker(i, 1 + i % 4, f"02:00:00:00:01:{i:02x}", f"10.0.1.{i + 1}", 41000 + i,
-                      switch.host_if(1 + i % 4)) for i in range(32)]
+    workers = [
+        Worker(i, 1 + i % 4, f"02:00:00:00:01:{i:02x}", f"10.0.1.{i + 1}", 41000 + i, switch.host_if(1 + i % 4))
+        for i in range(32)
+    ]
     switch.install({"jobs": [job_dict(3, workers, slot_base=1000, num_slots=24)]})
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 1023, job=3, slot=1023)))
@@ -264,7 +303,7 @@ def test_32_workers_on_shared_ports(switch, tap):
         h = AggHeader.unpack(payload)
         assert (h.worker_id, h.slot, h.block, h.next_block, h.count) == (w.worker_id, 1023, NONE, 1023, 0)
     rng = np.random.default_rng(32)
-    vals = rng.integers(-2**25, 2**25, (32, 32)).astype(np.int32)
+    vals = rng.integers(-(2**25), 2**25, (32, 32)).astype(np.int32)
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 1, 1023, NONE, vals[w.worker_id], job=3, slot=1023)))
     got = results(tap.collect(expect=32, timeout=10), workers)
@@ -280,16 +319,16 @@ def test_32_workers_on_shared_ports(switch, tap):
 
 def test_two_jobs_are_isolated(switch, tap):
     a = make_workers(switch, 2, first_port=1)
-    b = [Worker(i, w.port, w.mac, w.ip, w.udp_port, w.host_if)
-         for i, w in enumerate(make_workers(switch, 2, first_port=3))]
-    switch.install({"jobs": [job_dict(1, a, slot_base=0, num_slots=1),
-                             job_dict(2, b, slot_base=1, num_slots=1)]})
+    b = [
+        Worker(i, w.port, w.mac, w.ip, w.udp_port, w.host_if)
+        for i, w in enumerate(make_workers(switch, 2, first_port=3))
+    ]
+    switch.install({"jobs": [job_dict(1, a, slot_base=0, num_slots=1), job_dict(2, b, slot_base=1, num_slots=1)]})
     rng = np.random.default_rng(3)
     sums_a, sums_b, streams, held = {}, {}, [], {}
     for job, ws, slot, sums in ((1, a, 0, sums_a), (2, b, 1, sums_b)):
         for w in ws:
-            mine = {blk: rng.integers(-1000, 1000, 32).astype(np.int32) for blk in range(20)
-                    if rng.random() < 0.5}
+            mine = {blk: rng.integers(-1000, 1000, 32).astype(np.int32) for blk in range(20) if rng.random() < 0.5}
             for blk, v in mine.items():
                 held.setdefault((job, blk), []).append(v)
             streams.append(make_stream(job, w, slot, mine, sums))
@@ -310,7 +349,9 @@ def test_reset_job_forgets_a_half_finished_round(switch, tap):
     tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0, next_exp=200)))  # worker 1 never answers
     wait_for_counters(switch, data_counted=1)
     reset = switch.client.reset_job(cfg.job(1), switch.thrift_port)
-    assert reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 38  # 2 slots x 2 shadow copies x 38 per-slot registers
+    assert (
+        reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 38
+    )  # 2 slots x 2 shadow copies x 38 per-slot registers
     assert switch.client.read_sessions(cfg.job(1)) == {reset.session}
     # A worker that did not JOIN again still sends with the old session: dropped.
     tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 2, next_exp=150)))

@@ -1,6 +1,7 @@
 """Reduce-scatter on simple_switch_grpc (docs/protocol.md sections 3.1 and 8): egress cuts
 the values from every copy of a SCATTER round's RESULT but the owner's, and DATA of one
 round that name different owners make a MISMATCH round."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,16 +30,35 @@ def test_values_reach_the_owner_only(switch, tap, n):
     streams: list[tuple[int, Stream]] = []
     for w in workers:
         for slot in (0, 1):
-            mine = {b: rng.integers(-2**20, 2**20, 32).astype(np.int32)
-                    for b in range(slot, blocks, 2) if rng.random() < 0.5}
+            mine = {
+                b: rng.integers(-(2**20), 2**20, 32).astype(np.int32)
+                for b in range(slot, blocks, 2)
+                if rng.random() < 0.5
+            }
             for b, v in mine.items():
                 held.setdefault(b, []).append(v)
-            streams.append((w.worker_id, Stream(
-                job_id=1, worker_id=w.worker_id, slot=slot, round_=0, epoch=0, mode=Mode.DENSE,
-                my_blocks=sorted(mine) + [NONE], my_exps={b: 127 for b in mine}, block_size=32,
-                quantize=lambda b, e, mine=mine: mine[b],
-                deliver=lambda b, e, v, w=w.worker_id: delivered.__setitem__((w, b), v.copy()),
-                session=SESSION, blocks=blocks, fingerprint=tag, shard_blocks=SHARD_BLOCKS)))
+            streams.append(
+                (
+                    w.worker_id,
+                    Stream(
+                        job_id=1,
+                        worker_id=w.worker_id,
+                        slot=slot,
+                        round_=0,
+                        epoch=0,
+                        mode=Mode.DENSE,
+                        my_blocks=sorted(mine) + [NONE],
+                        my_exps={b: 127 for b in mine},
+                        block_size=32,
+                        quantize=lambda b, e, mine=mine: mine[b],
+                        deliver=lambda b, e, v, w=w.worker_id: delivered.__setitem__((w, b), v.copy()),
+                        session=SESSION,
+                        blocks=blocks,
+                        fingerprint=tag,
+                        shard_blocks=SHARD_BLOCKS,
+                    ),
+                )
+            )
     for wid, s in streams:
         tap.send(workers[wid].host_if, frame(workers[wid], s.start()))
     copies: list[tuple[int, AggHeader, int]] = []  # (receiver, header, payload bytes)
@@ -121,10 +141,10 @@ def test_owner_bits_without_scatter_are_ignored(switch, tap):
     workers = make_workers(switch, 2)
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     v = np.arange(32)
-    for w, junk in zip(workers, (0x08, 0xF0)):
+    for w, junk in zip(workers, (0x08, 0xF0), strict=True):
         tap.send(w.host_if, frame(w, _scatter(data(w, 0, NONE, 3), junk)))
     assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
-    for w, junk in zip(workers, (0x10, 0x28)):
+    for w, junk in zip(workers, (0x10, 0x28), strict=True):
         tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), junk)))
     got = results(tap.collect(expect=2, timeout=10), workers)
     assert len(got) == 2

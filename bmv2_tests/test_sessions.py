@@ -1,6 +1,7 @@
 """JOIN, JOINED and the job's session on simple_switch_grpc (docs/protocol.md section 8):
 the switch answers a JOIN with the worker entry's geometry and session, drops
 packets of any other session, and the controller's reset installs a new one."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,11 +11,23 @@ from bmv2_tests.harness import SESSION, assert_sums, data, frame, job_dict, join
 from p4reduce.protocol import NONE, AggHeader, Mode, MsgType
 
 
-def joined(job: int, worker: int, incarnation: int, *, slot_base: int, num_slots: int,
-           num_workers: int, session: int) -> bytes:
+def joined(
+    job: int, worker: int, incarnation: int, *, slot_base: int, num_slots: int, num_workers: int, session: int
+) -> bytes:
     """The JOINED the switch must send for a JOIN with `incarnation` (section 8)."""
-    return AggHeader(MsgType.JOINED, job, worker, slot_base, 0, incarnation, 32, num_slots,
-                     Mode.DENSE.code, num_workers, session=session).pack()
+    return AggHeader(
+        MsgType.JOINED,
+        job,
+        worker,
+        slot_base,
+        0,
+        incarnation,
+        32,
+        num_slots,
+        Mode.DENSE.code,
+        num_workers,
+        session=session,
+    ).pack()
 
 
 def test_join_is_answered_with_the_entrys_geometry_and_session(switch, tap):
@@ -22,12 +35,13 @@ def test_join_is_answered_with_the_entrys_geometry_and_session(switch, tap):
     switch.install({"jobs": [job_dict(4, workers, slot_base=8, num_slots=5, session=0xC0FFEE01)]})
     geometry = dict(slot_base=8, num_slots=5, num_workers=3, session=0xC0FFEE01)
     incarnations = [0xA0A0A0A0, 0x00000001, 0xFFFFFFFF]
-    for w, inc in zip(workers, incarnations):
+    for w, inc in zip(workers, incarnations, strict=True):
         # A JOIN as the host agent sends it: the worker's own idea of the job.
         tap.send(w.host_if, frame(w, join(w, inc, job=4, slot=8, num_slots=5, num_workers=3)))
         got = results(tap.collect(expect=1, timeout=10), workers)
-        assert [(v.worker_id, p) for v, p in got] == \
-            [(w.worker_id, joined(4, w.worker_id, inc, **geometry))], "only the sender is answered"
+        assert [(v.worker_id, p) for v, p in got] == [(w.worker_id, joined(4, w.worker_id, inc, **geometry))], (
+            "only the sender is answered"
+        )
     # A worker configured differently gets the switch's geometry back (its agent
     # then names the first field that differs); a JOIN's slot is not checked. One
     # that accepts several packets per datagram learns that the switch does not
@@ -115,8 +129,10 @@ def test_reset_gives_the_job_a_new_session_and_joins_get_it(switch, tap):
     for w in workers:
         tap.send(w.host_if, frame(w, join(w, 2, num_slots=2)))
     got = results(tap.collect(expect=2, timeout=10), workers)
-    assert sorted((v.worker_id, AggHeader.unpack(p).session) for v, p in got) == \
-        [(0, reset.session), (1, reset.session)]
+    assert sorted((v.worker_id, AggHeader.unpack(p).session) for v, p in got) == [
+        (0, reset.session),
+        (1, reset.session),
+    ]
     tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 1, session=reset.session)))
     wait_for_counters(switch, data_counted=2)
     assert results(tap.collect(timeout=0.3), workers) == []  # worker 0's old bit is gone

@@ -22,11 +22,13 @@ thrift_src/standard.thrift (p4lang/behavioral-model 1.15):
 Register names come from the BMv2 JSON, so this works whatever the P4 program
 calls its registers.
 """
+
 from __future__ import annotations
 
 import socket
 import struct
-from typing import Any, Iterable, Mapping, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from p4reduce.controller.config import SWITCH_SLOTS, JobConfig
 from p4reduce.controller.errors import ResetError
@@ -39,22 +41,44 @@ SERVICE = "standard"  # name of BMv2's Standard service in its multiplexed proce
 _VERSION_1 = 0x80010000
 _CALL, _REPLY, _EXCEPTION = 1, 2, 3
 # Field type ids.
-_STOP, _BOOL, _BYTE, _DOUBLE, _I16, _I32, _I64, _STRING, _STRUCT, _MAP, _SET, _LIST = \
-    0, 2, 3, 4, 6, 8, 10, 11, 12, 13, 14, 15
+_STOP, _BOOL, _BYTE, _DOUBLE, _I16, _I32, _I64, _STRING, _STRUCT, _MAP, _SET, _LIST = (
+    0,
+    2,
+    3,
+    4,
+    6,
+    8,
+    10,
+    11,
+    12,
+    13,
+    14,
+    15,
+)
 _FIXED = {_BOOL: ">?", _BYTE: ">b", _DOUBLE: ">d", _I16: ">h", _I32: ">i", _I64: ">q"}
 _MAX_STRING = 16 << 20  # a longer length prefix means we are not reading thrift
 
 # standard.thrift RegisterOperationErrorCode
 REGISTER_ERRORS = {1: "INVALID_REGISTER_NAME", 2: "INVALID_INDEX", 3: "ERROR"}
 # TApplicationException.type (thrift's TApplicationException.h)
-_APPLICATION_ERRORS = {0: "UNKNOWN", 1: "UNKNOWN_METHOD", 2: "INVALID_MESSAGE_TYPE",
-                       3: "WRONG_METHOD_NAME", 4: "BAD_SEQUENCE_ID", 5: "MISSING_RESULT",
-                       6: "INTERNAL_ERROR", 7: "PROTOCOL_ERROR", 8: "INVALID_TRANSFORM",
-                       9: "INVALID_PROTOCOL", 10: "UNSUPPORTED_CLIENT_TYPE"}
+_APPLICATION_ERRORS = {
+    0: "UNKNOWN",
+    1: "UNKNOWN_METHOD",
+    2: "INVALID_MESSAGE_TYPE",
+    3: "WRONG_METHOD_NAME",
+    4: "BAD_SEQUENCE_ID",
+    5: "MISSING_RESULT",
+    6: "INTERNAL_ERROR",
+    7: "PROTOCOL_ERROR",
+    8: "INVALID_TRANSFORM",
+    9: "INVALID_PROTOCOL",
+    10: "UNSUPPORTED_CLIENT_TYPE",
+}
 
 
 class RegisterRange(NamedTuple):
     """Cells [start, stop) of one register array (stop exclusive, like bm_register_write_range)."""
+
     register: str
     start: int
     stop: int
@@ -74,16 +98,20 @@ def slot_register_arrays(bmv2_json: Mapping[str, Any], slots: int = SWITCH_SLOTS
     names = [r["name"] for r in arrays if r.get("size") == 2 * slots]
     if not names:
         have = ", ".join(f"{r['name']}[{r.get('size')}]" for r in arrays) or "none"
-        raise ResetError(f"no register array of {2 * slots} cells (2 versions x {slots} slots) "
-                         f"in the BMv2 JSON (have: {have})")
+        raise ResetError(
+            f"no register array of {2 * slots} cells (2 versions x {slots} slots) in the BMv2 JSON (have: {have})"
+        )
     return names
 
 
 def reset_ranges(job: JobConfig, registers: Iterable[str], slots: int = SWITCH_SLOTS) -> list[RegisterRange]:
     """The cell ranges holding `job`'s slots: one per register and shadow copy
     (a job's slots are contiguous, so each shadow copy is one range)."""
-    return [RegisterRange(name, shadow * slots + job.slot_base, shadow * slots + job.slots.stop)
-            for name in registers for shadow in (0, 1)]
+    return [
+        RegisterRange(name, shadow * slots + job.slot_base, shadow * slots + job.slots.stop)
+        for name in registers
+        for shadow in (0, 1)
+    ]
 
 
 class Bmv2Thrift:
@@ -94,8 +122,7 @@ class Bmv2Thrift:
     reports) is a ResetError whose message names host:port and the register.
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 9090, timeout: float = 10.0,
-                 cxt_id: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 9090, timeout: float = 10.0, cxt_id: int = 0) -> None:
         self.host, self.port, self.timeout = host, port, timeout
         self.cxt_id = cxt_id  # BMv2 context; simple_switch has only context 0
         self._sock: socket.socket | None = None
@@ -118,18 +145,21 @@ class Bmv2Thrift:
 
     def register_write_range(self, register: str, start: int, stop: int, value: int = 0) -> None:
         """Set cells [start, stop) of `register` to `value`."""
-        self._call("bm_register_write_range",
-                   [(_I32, 1, self.cxt_id), (_STRING, 2, register), (_I32, 3, start), (_I32, 4, stop),
-                    (_I64, 5, value)], f"register {RegisterRange(register, start, stop)}")
+        self._call(
+            "bm_register_write_range",
+            [(_I32, 1, self.cxt_id), (_STRING, 2, register), (_I32, 3, start), (_I32, 4, stop), (_I64, 5, value)],
+            f"register {RegisterRange(register, start, stop)}",
+        )
 
     def register_read(self, register: str, index: int) -> int:
         """Value of cell `index` of `register`."""
-        value = self._call("bm_register_read",
-                           [(_I32, 1, self.cxt_id), (_STRING, 2, register), (_I32, 3, index)],
-                           f"register {register}[{index}]")
+        value = self._call(
+            "bm_register_read",
+            [(_I32, 1, self.cxt_id), (_STRING, 2, register), (_I32, 3, index)],
+            f"register {register}[{index}]",
+        )
         if not isinstance(value, int):
-            raise ResetError(f"BMv2 thrift {self.address}: bm_register_read of {register}[{index}] "
-                             "returned no value")
+            raise ResetError(f"BMv2 thrift {self.address}: bm_register_read of {register}[{index}] returned no value")
         return value
 
     # -- one call ---------------------------------------------------------------------
@@ -154,7 +184,8 @@ class Bmv2Thrift:
             raise ResetError(f"{where}: unexpected answer (message type {kind}, seqid {seqid})")
         if 1 in result:  # the declared exception, InvalidRegisterOperation { 1: code }
             code = result[1].get(1) if isinstance(result[1], dict) else None
-            raise ResetError(f"{where}: InvalidRegisterOperation {REGISTER_ERRORS.get(code, code)}")
+            reason = REGISTER_ERRORS.get(code, str(code)) if isinstance(code, int) else code
+            raise ResetError(f"{where}: InvalidRegisterOperation {reason}")
         return result.get(0)
 
     def _connect(self) -> socket.socket:
@@ -181,6 +212,7 @@ def _describe(exc: BaseException, timeout: float) -> str:
 
 # -- encoding ------------------------------------------------------------------------
 
+
 def _string(value: str | bytes) -> bytes:
     raw = value.encode() if isinstance(value, str) else value
     return struct.pack(">i", len(raw)) + raw
@@ -198,6 +230,7 @@ def _message(name: str, seqid: int, args: list[tuple[int, int, Any]]) -> bytes:
 
 # -- decoding ------------------------------------------------------------------------
 
+
 class _Reader:
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
@@ -207,8 +240,7 @@ class _Reader:
         while len(data) < n:
             chunk = self._sock.recv(n - len(data))
             if not chunk:
-                raise _ProtocolError(f"connection closed after {len(data)} of {n} bytes "
-                                     "(short read)")
+                raise _ProtocolError(f"connection closed after {len(data)} of {n} bytes (short read)")
             data += chunk
         return bytes(data)
 

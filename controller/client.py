@@ -1,4 +1,5 @@
 """P4Runtime session with one switch (grpcio + the official p4runtime stubs)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -9,30 +10,48 @@ import queue
 import secrets
 import threading
 import time
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 import grpc
 
 from p4reduce.controller import bmv2
 from p4reduce.controller.config import MAX_SESSION, Config, JobConfig, SwitchConfig
+from p4reduce.controller.encoding import decode_value
 from p4reduce.controller.errors import NotPrimary, P4InfoError, SwitchError, SwitchUnreachable, WriteError
 from p4reduce.controller.grpc_log import LoggingInterceptor
 from p4reduce.controller.p4info import P4Info
+from p4reduce.controller.pipeline import (
+    EVENT_NAMES,
+    NAMES,
+    LabeledEntity,
+    PipelineNames,
+    check_contract,
+    decode_counters,
+    install_entities,
+    multicast_group,
+    table_entry,
+    worker_entities,
+)
 from p4reduce.controller.proto import code_pb2, p4r, p4runtime_pb2_grpc, status_pb2
-from p4reduce.controller.encoding import decode_value
-from p4reduce.controller.pipeline import (EVENT_NAMES, NAMES, LabeledEntity, PipelineNames, check_contract,
-                                          decode_counters, install_entities, multicast_group, table_entry,
-                                          worker_entities)
 
-__all__ = ["EVENT_NAMES", "JobReset", "NotPrimary", "SwitchClient", "SwitchError", "SwitchUnreachable",
-           "WriteError", "load_pipeline_files", "new_session"]
+__all__ = [
+    "EVENT_NAMES",
+    "JobReset",
+    "NotPrimary",
+    "SwitchClient",
+    "SwitchError",
+    "SwitchUnreachable",
+    "WriteError",
+    "load_pipeline_files",
+    "new_session",
+]
 
 # INFO: the steps of a session (connected, primary, pipeline pushed, entities
 # installed, job reset). Each request in full: DEBUG on p4reduce.controller.grpc.
 log = logging.getLogger(__name__)
 
-_UPDATE_TYPES = {"insert": p4r.Update.INSERT, "modify": p4r.Update.MODIFY,
-                 "delete": p4r.Update.DELETE}
+_UPDATE_TYPES = {"insert": p4r.Update.INSERT, "modify": p4r.Update.MODIFY, "delete": p4r.Update.DELETE}
 _CHANNEL_OPTIONS = [
     # A BMv2 JSON or a P4Info of a big program exceeds gRPC's 4 MB default.
     ("grpc.max_send_message_length", 64 << 20),
@@ -45,6 +64,7 @@ _CHANNEL_OPTIONS = [
 
 class JobReset(NamedTuple):
     """What `SwitchClient.reset_job` did: the job's new session, the register cells zeroed."""
+
     session: int
     cells: int
 
@@ -66,9 +86,17 @@ class SwitchClient:
     manager. `clear_job_registers` alone needs only BMv2's thrift port.
     """
 
-    def __init__(self, grpc_addr: str, device_id: int = 0, election_id: int = 1, *,
-                 thrift_port: int = 9090, thrift_ip: str = "127.0.0.1", names: PipelineNames = NAMES,
-                 rpc_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        grpc_addr: str,
+        device_id: int = 0,
+        election_id: int = 1,
+        *,
+        thrift_port: int = 9090,
+        thrift_ip: str = "127.0.0.1",
+        names: PipelineNames = NAMES,
+        rpc_timeout: float = 60.0,
+    ) -> None:
         self.grpc_addr = grpc_addr
         self.device_id = device_id
         self.election_id = election_id
@@ -83,13 +111,21 @@ class SwitchClient:
         self._channel: grpc.Channel | None = None
         self._stub: p4runtime_pb2_grpc.P4RuntimeStub | None = None
         self._stream: Any = None
-        self._requests: queue.Queue = queue.Queue()
-        self._arbitration: queue.Queue = queue.Queue()
+        self._requests: queue.Queue[p4r.StreamMessageRequest | None] = queue.Queue()
+        self._arbitration: queue.Queue[Any] = queue.Queue()
 
     # -- session ---------------------------------------------------------------------
     @classmethod
-    def connect(cls, grpc_addr: str, device_id: int = 0, election_id: int = 1, timeout: float = 5.0,
-                *, arbitrate: bool = True, **kwargs: Any) -> SwitchClient:
+    def connect(
+        cls,
+        grpc_addr: str,
+        device_id: int = 0,
+        election_id: int = 1,
+        timeout: float = 5.0,
+        *,
+        arbitrate: bool = True,
+        **kwargs: Any,
+    ) -> SwitchClient:
         """Open a session; with `arbitrate`, become primary or raise.
 
         Raises SwitchUnreachable if nothing answers (channel and arbitration
@@ -102,19 +138,28 @@ class SwitchClient:
 
     @classmethod
     def from_config(cls, switch: SwitchConfig, timeout: float = 5.0, **kwargs: Any) -> SwitchClient:
-        return cls.connect(switch.grpc_addr, switch.device_id, switch.election_id, timeout,
-                           thrift_port=switch.thrift_port, thrift_ip=switch.thrift_ip, **kwargs)
+        return cls.connect(
+            switch.grpc_addr,
+            switch.device_id,
+            switch.election_id,
+            timeout,
+            thrift_port=switch.thrift_port,
+            thrift_ip=switch.thrift_ip,
+            **kwargs,
+        )
 
     def open(self, timeout: float = 5.0, arbitrate: bool = True) -> None:
         deadline = time.monotonic() + timeout
         self._channel = grpc.intercept_channel(
-            grpc.insecure_channel(self.grpc_addr, options=_CHANNEL_OPTIONS), LoggingInterceptor())
+            grpc.insecure_channel(self.grpc_addr, options=_CHANNEL_OPTIONS), LoggingInterceptor()
+        )
         try:
             grpc.channel_ready_future(self._channel).result(timeout=max(0.0, deadline - time.monotonic()))
         except grpc.FutureTimeoutError:
             self.close()
-            raise SwitchUnreachable(f"no P4Runtime server answered at {self.grpc_addr} "
-                                    f"within {timeout:g} s (is the switch running?)") from None
+            raise SwitchUnreachable(
+                f"no P4Runtime server answered at {self.grpc_addr} within {timeout:g} s (is the switch running?)"
+            ) from None
         log.info("connected to P4Runtime server %s", self.grpc_addr)
         self._stub = p4runtime_pb2_grpc.P4RuntimeStub(self._channel)
         if arbitrate:
@@ -127,8 +172,7 @@ class SwitchClient:
     def _arbitrate(self, deadline: float, timeout: float) -> None:
         assert self._stub is not None
         self._stream = self._stub.StreamChannel(_drain(self._requests))
-        threading.Thread(target=self._pump, daemon=True,
-                         name=f"p4runtime-stream-{self.grpc_addr}").start()
+        threading.Thread(target=self._pump, daemon=True, name=f"p4runtime-stream-{self.grpc_addr}").start()
         req = p4r.StreamMessageRequest()
         req.arbitration.device_id = self.device_id
         req.arbitration.election_id.CopyFrom(_uint128(self.election_id))
@@ -136,17 +180,21 @@ class SwitchClient:
         try:
             msg = self._arbitration.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            raise SwitchUnreachable(f"{self.grpc_addr}: no arbitration answer for device "
-                                    f"{self.device_id} within {timeout:g} s") from None
+            raise SwitchUnreachable(
+                f"{self.grpc_addr}: no arbitration answer for device {self.device_id} within {timeout:g} s"
+            ) from None
         if isinstance(msg, grpc.RpcError):
             raise _stream_error(self.grpc_addr, self.device_id, msg)
         if msg.status.code != code_pb2.OK:
             primary = (msg.election_id.high << 64) | msg.election_id.low
-            raise NotPrimary(f"{self.grpc_addr}: not primary for device {self.device_id} (our election "
-                             f"id {self.election_id}, primary's {primary}): {msg.status.message}")
+            raise NotPrimary(
+                f"{self.grpc_addr}: not primary for device {self.device_id} (our election "
+                f"id {self.election_id}, primary's {primary}): {msg.status.message}"
+            )
         self.primary = True
-        log.info("%s: primary controller for device %d (election id %d)",
-                 self.grpc_addr, self.device_id, self.election_id)
+        log.info(
+            "%s: primary controller for device %d (election id %d)", self.grpc_addr, self.device_id, self.election_id
+        )
 
     def _pump(self) -> None:
         """Reader of the stream: arbitration answers go to a queue, the rest is dropped
@@ -178,8 +226,10 @@ class SwitchClient:
         self.close()
 
     def __repr__(self) -> str:
-        return (f"SwitchClient({self.grpc_addr!r}, device_id={self.device_id}, "
-                f"election_id={self.election_id}, primary={self.primary})")
+        return (
+            f"SwitchClient({self.grpc_addr!r}, device_id={self.device_id}, "
+            f"election_id={self.election_id}, primary={self.primary})"
+        )
 
     # -- pipeline ----------------------------------------------------------------------
     def push_pipeline(self, p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path) -> None:
@@ -193,8 +243,10 @@ class SwitchClient:
         info, raw, bmv2_json = load_pipeline_files(p4info_path, bmv2_json_path, self.names)
         self.clear_multicast_groups()
         req = p4r.SetForwardingPipelineConfigRequest(
-            device_id=self.device_id, election_id=_uint128(self.election_id),
-            action=p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
+            device_id=self.device_id,
+            election_id=_uint128(self.election_id),
+            action=p4r.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT,
+        )
         req.config.p4info.CopyFrom(info.proto)
         req.config.p4_device_config = raw
         # Cookie: lets a later GetForwardingPipelineConfig tell which build is running.
@@ -202,8 +254,14 @@ class SwitchClient:
         req.config.cookie.cookie = int.from_bytes(digest[:8], "big")
         self._call("SetForwardingPipelineConfig", req, "refused the pipeline")
         self.p4info, self.bmv2_json = info, bmv2_json
-        log.info("%s: pipeline pushed to device %d (%s, %s; cookie %#018x)", self.grpc_addr,
-                 self.device_id, p4info_path, bmv2_json_path, req.config.cookie.cookie)
+        log.info(
+            "%s: pipeline pushed to device %d (%s, %s; cookie %#018x)",
+            self.grpc_addr,
+            self.device_id,
+            p4info_path,
+            bmv2_json_path,
+            req.config.cookie.cookie,
+        )
 
     def clear_multicast_groups(self) -> int:
         """Delete every multicast group the P4Runtime server knows; return how many.
@@ -217,20 +275,22 @@ class SwitchClient:
         req = p4r.ReadRequest(device_id=self.device_id)
         req.entities.add().packet_replication_engine_entry.multicast_group_entry.multicast_group_id = 0  # all
         try:
-            groups = [e for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
-                      for e in resp.entities if e.HasField("packet_replication_engine_entry")]
+            groups = [
+                e
+                for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
+                for e in resp.entities
+                if e.HasField("packet_replication_engine_entry")
+            ]
         except grpc.RpcError as exc:
             if exc.code() in (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.FAILED_PRECONDITION):
                 return 0  # nothing readable (e.g. no pipeline yet): nothing we could delete
             raise _rpc_error(self.grpc_addr, "refused to list multicast groups", exc) from None
         self.write([LabeledEntity(self._label(g), g) for g in groups], update="delete")
         if groups:
-            log.info("%s: deleted %d multicast group(s) of the previous pipeline", self.grpc_addr,
-                     len(groups))
+            log.info("%s: deleted %d multicast group(s) of the previous pipeline", self.grpc_addr, len(groups))
         return len(groups)
 
-    def use_pipeline(self, p4info_path: str | pathlib.Path,
-                     bmv2_json_path: str | pathlib.Path | None = None) -> None:
+    def use_pipeline(self, p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path | None = None) -> None:
         """Use the names of a pipeline already on the switch (no push)."""
         self.p4info = P4Info.load(p4info_path)
         if bmv2_json_path is not None:
@@ -243,8 +303,8 @@ class SwitchClient:
     def fetch_pipeline(self) -> P4Info:
         """Take the P4Info from the switch itself (GetForwardingPipelineConfig)."""
         req = p4r.GetForwardingPipelineConfigRequest(
-            device_id=self.device_id,
-            response_type=p4r.GetForwardingPipelineConfigRequest.P4INFO_AND_COOKIE)
+            device_id=self.device_id, response_type=p4r.GetForwardingPipelineConfigRequest.P4INFO_AND_COOKIE
+        )
         try:
             resp = self._stub_or_raise().GetForwardingPipelineConfig(req, timeout=self.rpc_timeout)
         except grpc.RpcError as exc:
@@ -252,8 +312,7 @@ class SwitchClient:
                 raise _rpc_error(self.grpc_addr, "did not return its pipeline", exc) from None
             resp = p4r.GetForwardingPipelineConfigResponse()
         if not resp.config.p4info.tables:
-            raise SwitchError(f"{self.grpc_addr}: device {self.device_id} has no pipeline "
-                              "(run `install` first)")
+            raise SwitchError(f"{self.grpc_addr}: device {self.device_id} has no pipeline (run `install` first)")
         self.p4info = P4Info(resp.config.p4info)
         return self.p4info
 
@@ -269,8 +328,7 @@ class SwitchClient:
         `update` is insert, modify, delete or upsert (insert; what already
         exists is then modified). Raises WriteError naming every refused entity.
         """
-        items = [e if isinstance(e, LabeledEntity) else LabeledEntity(self._label(e), e)
-                 for e in entities]
+        items = [e if isinstance(e, LabeledEntity) else LabeledEntity(self._label(e), e) for e in entities]
         if not items:
             return
         if update not in (*_UPDATE_TYPES, "upsert"):
@@ -300,22 +358,30 @@ class SwitchClient:
                 raise _rpc_error(self.grpc_addr, "refused the Write", exc) from None
             return [(i, code, msg) for i, (code, msg) in enumerate(per_update) if code != code_pb2.OK]
 
-    def _write_error(self, items: Sequence[LabeledEntity], failures: list[tuple[int, int, str]],
-                     update: str) -> WriteError:
+    def _write_error(
+        self, items: Sequence[LabeledEntity], failures: list[tuple[int, int, str]], update: str
+    ) -> WriteError:
         listed = [(items[i].label, code_pb2.Code.Name(code), msg) for i, code, msg in failures]
         lines = "\n  ".join(f"{label}: {code}: {msg}" for label, code, msg in listed)
-        return WriteError(f"{self.grpc_addr}: {len(listed)} of {len(items)} updates ({update}) "
-                          f"refused:\n  {lines}", listed)
+        return WriteError(
+            f"{self.grpc_addr}: {len(listed)} of {len(items)} updates ({update}) refused:\n  {lines}", listed
+        )
 
-    def write_table_entry(self, table: str, match: Mapping[str, int], action: str,
-                          params: Mapping[str, int] | None = None, *, update: str = "upsert") -> None:
+    def write_table_entry(
+        self,
+        table: str,
+        match: Mapping[str, int],
+        action: str,
+        params: Mapping[str, int] | None = None,
+        *,
+        update: str = "upsert",
+    ) -> None:
         """Write one exact-match entry; values are integers, encoded with the P4Info bit widths."""
         entity = table_entry(self._info(), table, match, action, params)
         key = ", ".join(f"{k}={v:#x}" for k, v in match.items())
         self.write([LabeledEntity(f"{table} entry ({key})", entity)], update)
 
-    def write_multicast_group(self, mgid: int, replicas: Iterable[tuple[int, int]], *,
-                              update: str = "upsert") -> None:
+    def write_multicast_group(self, mgid: int, replicas: Iterable[tuple[int, int]], *, update: str = "upsert") -> None:
         """Create (or, if it exists, replace) multicast group `mgid` with (port, rid) replicas."""
         self.write([LabeledEntity(f"multicast group {mgid}", multicast_group(mgid, replicas))], update)
 
@@ -328,14 +394,18 @@ class SwitchClient:
         section 8): its workers must JOIN after the install. Upsert, so installing
         the same config again on the same pipeline modifies what exists.
         """
-        sessions = {job.job_id: job.session if job.session is not None else new_session()
-                    for job in config.jobs}
+        sessions = {job.job_id: job.session if job.session is not None else new_session() for job in config.jobs}
         entities = install_entities(self._info(), config, self.names, sessions)
         self.write(entities, update="upsert")
         self.sessions.update(sessions)
-        log.info("%s: installed %d entities (%d job(s), %d L2 entries%s)", self.grpc_addr,
-                 len(entities), len(config.jobs), len(config.l2),
-                 ", broadcast" if config.broadcast is not None else "")
+        log.info(
+            "%s: installed %d entities (%d job(s), %d L2 entries%s)",
+            self.grpc_addr,
+            len(entities),
+            len(config.jobs),
+            len(config.l2),
+            ", broadcast" if config.broadcast is not None else "",
+        )
         return sessions
 
     def install_session(self, job: JobConfig, session: int | None = None) -> int:
@@ -352,8 +422,7 @@ class SwitchClient:
             raise ValueError(f"session {session} outside 1..{MAX_SESSION}")
         self.write(worker_entities(self._info(), job, session, self.names), update="modify")
         self.sessions[job.job_id] = session
-        log.info("%s: job %d: new session in its %d worker entries", self.grpc_addr, job.job_id,
-                 job.num_workers)
+        log.info("%s: job %d: new session in its %d worker entries", self.grpc_addr, job.job_id, job.num_workers)
         return session
 
     # -- reads ---------------------------------------------------------------------------
@@ -363,8 +432,12 @@ class SwitchClient:
         req = p4r.ReadRequest(device_id=self.device_id)
         req.entities.add().counter_entry.counter_id = counter.id  # no index: every cell
         try:
-            entries = [e.counter_entry for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
-                       for e in resp.entities if e.HasField("counter_entry")]
+            entries = [
+                e.counter_entry
+                for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
+                for e in resp.entities
+                if e.HasField("counter_entry")
+            ]
         except grpc.RpcError as exc:
             raise _rpc_error(self.grpc_addr, f"refused to read counter {counter.name}", exc) from None
         return decode_counters(entries, counter.size)
@@ -380,8 +453,12 @@ class SwitchClient:
         req = p4r.ReadRequest(device_id=self.device_id)
         req.entities.add().table_entry.table_id = table.id  # no match: every entry of the table
         try:
-            entries = [e.table_entry for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
-                       for e in resp.entities if e.HasField("table_entry")]
+            entries = [
+                e.table_entry
+                for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
+                for e in resp.entities
+                if e.HasField("table_entry")
+            ]
         except grpc.RpcError as exc:
             raise _rpc_error(self.grpc_addr, f"refused to read table {table.name}", exc) from None
         sessions = set()
@@ -401,13 +478,21 @@ class SwitchClient:
         """
         if registers is None:
             if self.bmv2_json is None:
-                raise SwitchError("the BMv2 JSON is needed to name the registers: call "
-                                  "push_pipeline() or use_pipeline(p4info, bmv2_json) first")
+                raise SwitchError(
+                    "the BMv2 JSON is needed to name the registers: call "
+                    "push_pipeline() or use_pipeline(p4info, bmv2_json) first"
+                )
             registers = bmv2.slot_register_arrays(self.bmv2_json)
         return bmv2.reset_ranges(job, registers)
 
-    def reset_job(self, job: JobConfig, thrift_port: int | None = None, *,
-                  registers: Iterable[str] | None = None, session: int | None = None) -> JobReset:
+    def reset_job(
+        self,
+        job: JobConfig,
+        thrift_port: int | None = None,
+        *,
+        registers: Iterable[str] | None = None,
+        session: int | None = None,
+    ) -> JobReset:
         """Reset `job` on the switch (docs/protocol.md sections 7 and 8): install a new
         session in its worker entries (`install_session`, over P4Runtime), then zero
         its slots' registers (`clear_job_registers`, over BMv2's thrift port).
@@ -421,8 +506,9 @@ class SwitchClient:
         cells = self.clear_job_registers(job, thrift_port, registers=registers)
         return JobReset(new, cells)
 
-    def clear_job_registers(self, job: JobConfig, thrift_port: int | None = None, *,
-                            registers: Iterable[str] | None = None) -> int:
+    def clear_job_registers(
+        self, job: JobConfig, thrift_port: int | None = None, *, registers: Iterable[str] | None = None
+    ) -> int:
         """Forget all aggregation state of `job` by zeroing its slots' registers over
         BMv2's thrift port (P4Runtime register writes are not implemented there).
         Returns the number of cells zeroed; ResetError if the switch cannot be reached
@@ -436,9 +522,15 @@ class SwitchClient:
                 switch.register_write_range(r.register, r.start, r.stop, 0)
             address = switch.address
         cells = sum(r.stop - r.start for r in ranges)
-        log.info("job %d: zeroed %d cells of %d registers (slots %d..%d, both shadow copies) "
-                 "via BMv2 thrift %s", job.job_id, cells, len(ranges) // 2, job.slot_base,
-                 job.slots.stop - 1, address)
+        log.info(
+            "job %d: zeroed %d cells of %d registers (slots %d..%d, both shadow copies) via BMv2 thrift %s",
+            job.job_id,
+            cells,
+            len(ranges) // 2,
+            job.slot_base,
+            job.slots.stop - 1,
+            address,
+        )
         return cells
 
     # -- helpers -----------------------------------------------------------------------------
@@ -455,8 +547,7 @@ class SwitchClient:
 
     def _label(self, entity: p4r.Entity) -> str:
         if entity.HasField("table_entry"):
-            name = self.p4info.name_of(entity.table_entry.table_id) if self.p4info else \
-                str(entity.table_entry.table_id)
+            name = self.p4info.name_of(entity.table_entry.table_id) if self.p4info else str(entity.table_entry.table_id)
             return f"{name} entry"
         if entity.HasField("packet_replication_engine_entry"):
             group = entity.packet_replication_engine_entry.multicast_group_entry
@@ -464,7 +555,7 @@ class SwitchClient:
         return entity.WhichOneof("entity") or "entity"
 
 
-def _drain(requests: queue.Queue) -> Iterator[p4r.StreamMessageRequest]:
+def _drain(requests: queue.Queue[p4r.StreamMessageRequest | None]) -> Iterator[p4r.StreamMessageRequest]:
     while (item := requests.get()) is not None:
         yield item
 
@@ -503,16 +594,15 @@ def _rpc_error(addr: str, failure: str, exc: grpc.RpcError) -> SwitchError:
 
 def _stream_error(addr: str, device_id: int, exc: grpc.RpcError) -> SwitchError:
     code = exc.code() if hasattr(exc, "code") else None
-    if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.ALREADY_EXISTS,
-                grpc.StatusCode.PERMISSION_DENIED):
+    if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.PERMISSION_DENIED):
         # e.g. another controller already uses our election id
-        return NotPrimary(f"{addr}: arbitration for device {device_id} refused: "
-                          f"{code.name}: {exc.details()}")
+        return NotPrimary(f"{addr}: arbitration for device {device_id} refused: {code.name}: {exc.details()}")
     return _rpc_error(addr, f"closed the stream during arbitration for device {device_id}", exc)
 
 
-def load_pipeline_files(p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path,
-                        names: PipelineNames = NAMES) -> tuple[P4Info, bytes, dict[str, Any]]:
+def load_pipeline_files(
+    p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path, names: PipelineNames = NAMES
+) -> tuple[P4Info, bytes, dict[str, Any]]:
     """P4Info (contract-checked), raw BMv2 JSON and its parsed form; P4InfoError if unusable."""
     info = P4Info.load(p4info_path)
     check_contract(info, names)

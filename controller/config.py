@@ -3,6 +3,7 @@
 Everything the switch would reject (or, worse, silently mis-handle) is caught
 here with a `ConfigError` naming the job/worker/field, before any write.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -18,9 +19,20 @@ from p4reduce.controller.errors import ConfigError
 from p4reduce.protocol.switch import SWITCH_MAX_PORT as MAX_PORT
 from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS
 
-__all__ = ["BroadcastConfig", "Config", "ConfigError", "JobConfig", "L2Entry", "MAX_SESSION",
-           "SwitchConfig", "WorkerEntry", "load_config", "parse_config", "SWITCH_SLOTS",
-           "SWITCH_MAX_WORKERS"]
+__all__ = [
+    "BroadcastConfig",
+    "Config",
+    "ConfigError",
+    "JobConfig",
+    "L2Entry",
+    "MAX_SESSION",
+    "SwitchConfig",
+    "WorkerEntry",
+    "load_config",
+    "parse_config",
+    "SWITCH_SLOTS",
+    "SWITCH_MAX_WORKERS",
+]
 
 BROADCAST_MAC = "ff:ff:ff:ff:ff:ff"
 # Used with fullmatch: `$` would also accept a trailing newline.
@@ -35,7 +47,7 @@ class SwitchConfig:
     grpc_addr: str = "127.0.0.1:9559"
     device_id: int = 0
     election_id: int = 1
-    thrift_port: int = 9090   # BMv2 only: registers are not reachable over P4Runtime
+    thrift_port: int = 9090  # BMv2 only: registers are not reachable over P4Runtime
     # Host of BMv2's thrift server. BMv2 has no option for it (it listens on every
     # address), so this is simply where the switch runs; not derived from grpc_addr,
     # which may be a unix: socket or a proxy.
@@ -45,10 +57,10 @@ class SwitchConfig:
 @dataclass(frozen=True)
 class WorkerEntry:
     worker_id: int
-    port: int       # switch port the worker is attached to
-    mac: str        # lower-case aa:bb:cc:dd:ee:ff
+    port: int  # switch port the worker is attached to
+    mac: str  # lower-case aa:bb:cc:dd:ee:ff
     ip: str
-    udp_port: int   # the worker's source port; its results are sent back to it
+    udp_port: int  # the worker's source port; its results are sent back to it
 
     @property
     def identity(self) -> tuple[int, str, str, int]:
@@ -102,19 +114,22 @@ class Config:
         for j in self.jobs:
             if j.job_id == job_id:
                 return j
-        raise ConfigError(f"no job {job_id} in the configuration "
-                          f"(have: {', '.join(str(j.job_id) for j in self.jobs) or 'none'})")
+        raise ConfigError(
+            f"no job {job_id} in the configuration (have: {', '.join(str(j.job_id) for j in self.jobs) or 'none'})"
+        )
 
 
 # -- field checks ------------------------------------------------------------------
 
-def _keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict:
+
+def _keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
     unknown = set(data) - required - optional
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {_shown(sorted(unknown, key=repr))} "
-                          f"(allowed: {sorted(required | optional)})")
+        raise ConfigError(
+            f"{where}: unknown key(s) {_shown(sorted(unknown, key=repr))} (allowed: {sorted(required | optional)})"
+        )
     missing = required - set(data)
     if missing:
         raise ConfigError(f"{where}: missing key(s) {sorted(missing)}")
@@ -138,7 +153,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _list(where: str, value: Any) -> list:
+def _list(where: str, value: Any) -> list[Any]:
     if not isinstance(value, list):
         raise ConfigError(f"{where}: expected a list, got {type(value).__name__}")
     return value
@@ -180,30 +195,32 @@ def _any_ip(where: str, value: Any) -> str:
 
 # -- sections ----------------------------------------------------------------------
 
+
 def _switch(data: Any) -> SwitchConfig:
-    d = _keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port",
-                                      "thrift_ip"})
+    d = _keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"})
     addr = d.get("grpc_addr", SwitchConfig.grpc_addr)
     m = _GRPC_ADDR.fullmatch(addr) if isinstance(addr, str) else None
     if m is None or (m["port"] is not None and not 1 <= int(m["port"]) <= 65535):
-        raise ConfigError(f"switch.grpc_addr: {_shown(addr)} is not a host:port address "
-                          "(port 1..65535) or unix:PATH")
+        raise ConfigError(f"switch.grpc_addr: {_shown(addr)} is not a host:port address (port 1..65535) or unix:PATH")
     return SwitchConfig(
         grpc_addr=addr,
         device_id=_int("switch.device_id", d.get("device_id", 0), 0, 2**64 - 1),
         # Election id 0 can never be primary; P4Runtime carries it as a uint128.
         election_id=_int("switch.election_id", d.get("election_id", 1), 1, 2**128 - 1),
         thrift_port=_int("switch.thrift_port", d.get("thrift_port", 9090), 1, 65535),
-        thrift_ip=_any_ip("switch.thrift_ip", d.get("thrift_ip", SwitchConfig.thrift_ip)))
+        thrift_ip=_any_ip("switch.thrift_ip", d.get("thrift_ip", SwitchConfig.thrift_ip)),
+    )
 
 
 def _worker(where: str, data: Any) -> WorkerEntry:
     d = _keys(where, data, {"worker_id", "port", "mac", "ip", "udp_port"}, set())
-    return WorkerEntry(worker_id=_int(f"{where}.worker_id", d["worker_id"], 0, SWITCH_MAX_WORKERS - 1),
-                       port=_int(f"{where}.port", d["port"], 0, MAX_PORT),
-                       mac=_unicast_mac(f"{where}.mac", d["mac"]),
-                       ip=_ip(f"{where}.ip", d["ip"]),
-                       udp_port=_int(f"{where}.udp_port", d["udp_port"], 1, 65535))
+    return WorkerEntry(
+        worker_id=_int(f"{where}.worker_id", d["worker_id"], 0, SWITCH_MAX_WORKERS - 1),
+        port=_int(f"{where}.port", d["port"], 0, MAX_PORT),
+        mac=_unicast_mac(f"{where}.mac", d["mac"]),
+        ip=_ip(f"{where}.ip", d["ip"]),
+        udp_port=_int(f"{where}.udp_port", d["udp_port"], 1, 65535),
+    )
 
 
 def _job(where: str, data: Any) -> JobConfig:
@@ -212,19 +229,21 @@ def _job(where: str, data: Any) -> JobConfig:
     where = f"job {job_id}"
     mode = d.get("mode", "dense")
     if mode != "dense":
-        raise ConfigError(f"{where}.mode: {_shown(mode)}: the switch only runs 'dense' mode "
-                          "('sparse' needs the software aggregator)")
+        raise ConfigError(
+            f"{where}.mode: {_shown(mode)}: the switch only runs 'dense' mode ('sparse' needs the software aggregator)"
+        )
     base = _int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
     count = _int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS)
     if base + count > SWITCH_SLOTS:
-        raise ConfigError(f"{where}: slots {base}..{base + count - 1} exceed the switch's "
-                          f"{SWITCH_SLOTS} slots (0..{SWITCH_SLOTS - 1})")
+        raise ConfigError(
+            f"{where}: slots {base}..{base + count - 1} exceed the switch's "
+            f"{SWITCH_SLOTS} slots (0..{SWITCH_SLOTS - 1})"
+        )
     raw = _list(f"{where}.workers", d["workers"])
     if not raw:
         raise ConfigError(f"{where}.workers: a job needs at least one worker")
     if len(raw) > SWITCH_MAX_WORKERS:
-        raise ConfigError(f"{where}: {len(raw)} workers, the switch supports at most "
-                          f"{SWITCH_MAX_WORKERS}")
+        raise ConfigError(f"{where}: {len(raw)} workers, the switch supports at most {SWITCH_MAX_WORKERS}")
     workers = tuple(_worker(f"{where} workers[{i}]", w) for i, w in enumerate(raw))
     seen: set[int] = set()
     for w in workers:
@@ -245,16 +264,18 @@ def _job(where: str, data: Any) -> JobConfig:
 def _check_jobs(jobs: tuple[JobConfig, ...]) -> dict[int, str]:
     """Cross-job checks; returns the multicast groups in use, by owner."""
     mgids: dict[int, str] = {}
-    identities: dict[tuple, str] = {}
+    identities: dict[tuple[Any, ...], str] = {}
     by_id: dict[int, JobConfig] = {}
     for j in jobs:
         if j.job_id in by_id:
             raise ConfigError(f"duplicate job_id {j.job_id}")
         for other in by_id.values():
             if j.slot_base < other.slots.stop and other.slot_base < j.slots.stop:
-                raise ConfigError(f"job {j.job_id}: slots {j.slot_base}..{j.slot_base + j.num_slots - 1} "
-                                  f"overlaps job {other.job_id} (slots {other.slot_base}.."
-                                  f"{other.slot_base + other.num_slots - 1})")
+                raise ConfigError(
+                    f"job {j.job_id}: slots {j.slot_base}..{j.slot_base + j.num_slots - 1} "
+                    f"overlaps job {other.job_id} (slots {other.slot_base}.."
+                    f"{other.slot_base + other.num_slots - 1})"
+                )
         by_id[j.job_id] = j
         if j.mgid in mgids:
             raise ConfigError(f"job {j.job_id}: mgid {j.mgid} already used by {mgids[j.mgid]}")
@@ -262,8 +283,10 @@ def _check_jobs(jobs: tuple[JobConfig, ...]) -> dict[int, str]:
         for w in j.workers:
             # Two entries with one identity would be the same worker-table key.
             if w.identity in identities:
-                raise ConfigError(f"job {j.job_id} worker {w.worker_id}: (port, mac, ip, udp_port) "
-                                  f"{w.identity} already used by {identities[w.identity]}")
+                raise ConfigError(
+                    f"job {j.job_id} worker {w.worker_id}: (port, mac, ip, udp_port) "
+                    f"{w.identity} already used by {identities[w.identity]}"
+                )
             identities[w.identity] = f"job {j.job_id} worker {w.worker_id}"
     return mgids
 
@@ -286,8 +309,9 @@ def _broadcast(data: Any, mgids: dict[int, str]) -> BroadcastConfig:
     mgid = _int("broadcast.mgid", b["mgid"], 1, 65535)
     if mgid in mgids:
         raise ConfigError(f"broadcast: mgid {mgid} already used by {mgids[mgid]}")
-    ports = tuple(_int(f"broadcast.ports[{i}]", p, 0, MAX_PORT)
-                  for i, p in enumerate(_list("broadcast.ports", b["ports"])))
+    ports = tuple(
+        _int(f"broadcast.ports[{i}]", p, 0, MAX_PORT) for i, p in enumerate(_list("broadcast.ports", b["ports"]))
+    )
     if not ports:
         raise ConfigError("broadcast.ports: needs at least one port")
     if len(set(ports)) != len(ports):
@@ -317,7 +341,7 @@ def _parse(data: Any) -> Config:
     return Config(switch, jobs, l2, broadcast, extra)
 
 
-def load_config(source: str | pathlib.Path | dict) -> Config:
+def load_config(source: str | pathlib.Path | dict[str, Any]) -> Config:
     """Read and validate a config from a dict or a .json / .yaml file."""
     if isinstance(source, dict):
         return parse_config(source)
@@ -330,8 +354,11 @@ def load_config(source: str | pathlib.Path | dict) -> Config:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     kind = "JSON" if path.suffix == ".json" else "YAML"
     try:
-        data = (json.loads(text, object_pairs_hook=_unique_json_keys) if kind == "JSON"
-                else yaml.load(text, Loader=_UniqueKeyLoader))  # noqa: S506 - a SafeLoader
+        data = (
+            json.loads(text, object_pairs_hook=_unique_json_keys)
+            if kind == "JSON"
+            else yaml.load(text, Loader=_UniqueKeyLoader)
+        )  # noqa: S506 - a SafeLoader
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"{path}: not valid {kind}: {' '.join(str(exc).split())[:300]}") from None
     except RecursionError:
@@ -347,7 +374,7 @@ def load_config(source: str | pathlib.Path | dict) -> Config:
 class _UniqueKeyLoader(yaml.SafeLoader):
     """YAML that refuses a key given twice in one mapping (PyYAML keeps the last silently)."""
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
@@ -355,15 +382,15 @@ class _UniqueKeyLoader(yaml.SafeLoader):
                 hash(key)
             except TypeError:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"a {type(key).__name__} as a key", key_node.start_mark) from None
+                    None, None, f"a {type(key).__name__} as a key", key_node.start_mark
+                ) from None
             if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
 
-def _unique_json_keys(pairs: list[tuple[str, Any]]) -> dict:
+def _unique_json_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     keys = [k for k, _ in pairs]
     duplicates = sorted({k for k in keys if keys.count(k) > 1})
     if duplicates:

@@ -1,4 +1,5 @@
 """Integers <-> P4Runtime bytestrings, and address helpers."""
+
 from __future__ import annotations
 
 import ipaddress

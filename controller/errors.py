@@ -1,4 +1,5 @@
 """Errors of the controller; one base class so a CLI can report all of them alike."""
+
 from __future__ import annotations
 
 

@@ -6,10 +6,12 @@ method sends it. Logger `p4reduce.controller.grpc`; nothing is formatted
 unless DEBUG is enabled for it, so a pipeline push costs nothing extra
 otherwise.
 """
+
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 from google.protobuf import text_format
@@ -57,29 +59,35 @@ def _method(details: grpc.ClientCallDetails) -> str:
 def _log_outcome(method: str) -> Callable[[Any], None]:
     """Done-callback logging how a call ended when it did not end OK (for the
     StreamChannel, CANCELLED is the normal end: close() cancels it)."""
+
     def done(call: Any) -> None:
         code = call.code()
         if code is not None and code != grpc.StatusCode.OK:
             log.debug("%s ended with %s: %s", method, code.name, call.details())
+
     return done
 
 
-class LoggingInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
-                         grpc.StreamStreamClientInterceptor):
+class LoggingInterceptor(
+    grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor, grpc.StreamStreamClientInterceptor
+):
     """Logs each request at DEBUG: unary calls (Write, Read, pipeline config) with their
     request and, if they fail, the status; StreamChannel with every outgoing message."""
 
-    def intercept_unary_unary(self, continuation: Any, client_call_details: grpc.ClientCallDetails,
-                              request: Any) -> Any:
+    def intercept_unary_unary(
+        self, continuation: Any, client_call_details: grpc.ClientCallDetails, request: Any
+    ) -> Any:
         return self._unary(continuation, client_call_details, request)
 
-    def intercept_unary_stream(self, continuation: Any, client_call_details: grpc.ClientCallDetails,
-                               request: Any) -> Any:
+    def intercept_unary_stream(
+        self, continuation: Any, client_call_details: grpc.ClientCallDetails, request: Any
+    ) -> Any:
         # P4Runtime's Read: one request, a stream of responses.
         return self._unary(continuation, client_call_details, request)
 
-    def intercept_stream_stream(self, continuation: Any, client_call_details: grpc.ClientCallDetails,
-                                request_iterator: Iterator[Any]) -> Any:
+    def intercept_stream_stream(
+        self, continuation: Any, client_call_details: grpc.ClientCallDetails, request_iterator: Iterator[Any]
+    ) -> Any:
         method = _method(client_call_details)
 
         def logged() -> Iterator[Any]:

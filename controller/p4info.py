@@ -4,19 +4,20 @@ A P4Info that lacks a name the controller uses, or has it with another shape
 (match kind, missing parameter), is how a mismatch between p4src/ and the
 controller shows up; `P4InfoError` names the culprit and lists the candidates.
 """
+
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping, TypeVar
+from typing import TypeVar
 
 from google.protobuf import text_format
 
 from p4reduce.controller.errors import P4InfoError
 from p4reduce.controller.proto import p4info_pb2
 
-__all__ = ["ActionInfo", "CounterInfo", "FieldInfo", "P4Info", "P4InfoError", "TableInfo",
-           "encode_value"]
+__all__ = ["ActionInfo", "CounterInfo", "FieldInfo", "P4Info", "P4InfoError", "TableInfo"]
 
 T = TypeVar("T")
 
@@ -24,6 +25,7 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class FieldInfo:
     """A match field or action parameter."""
+
     id: int
     name: str
     bitwidth: int
@@ -63,17 +65,30 @@ class P4Info:
 
     def __init__(self, proto: p4info_pb2.P4Info) -> None:
         self.proto = proto
-        self._tables = {t.preamble.name: TableInfo(
-            t.preamble.id, t.preamble.name,
-            {m.name: FieldInfo(m.id, m.name, m.bitwidth,
-                               p4info_pb2.MatchField.MatchType.Name(m.match_type)) for m in t.match_fields},
-            frozenset(a.id for a in t.action_refs)) for t in proto.tables}
-        self._actions = {a.preamble.name: ActionInfo(
-            a.preamble.id, a.preamble.name,
-            {p.name: FieldInfo(p.id, p.name, p.bitwidth) for p in a.params}) for a in proto.actions}
-        self._counters = {c.preamble.name: CounterInfo(
-            c.preamble.id, c.preamble.name, c.size,
-            p4info_pb2.CounterSpec.Unit.Name(c.spec.unit)) for c in proto.counters}
+        self._tables = {
+            t.preamble.name: TableInfo(
+                t.preamble.id,
+                t.preamble.name,
+                {
+                    m.name: FieldInfo(m.id, m.name, m.bitwidth, p4info_pb2.MatchField.MatchType.Name(m.match_type))
+                    for m in t.match_fields
+                },
+                frozenset(a.id for a in t.action_refs),
+            )
+            for t in proto.tables
+        }
+        self._actions = {
+            a.preamble.name: ActionInfo(
+                a.preamble.id, a.preamble.name, {p.name: FieldInfo(p.id, p.name, p.bitwidth) for p in a.params}
+            )
+            for a in proto.actions
+        }
+        self._counters = {
+            c.preamble.name: CounterInfo(
+                c.preamble.id, c.preamble.name, c.size, p4info_pb2.CounterSpec.Unit.Name(c.spec.unit)
+            )
+            for c in proto.counters
+        }
         self._names_by_id = {t.id: name for name, t in self._tables.items()}
         self._names_by_id.update({a.id: name for name, a in self._actions.items()})
         self._names_by_id.update({c.id: name for name, c in self._counters.items()})
@@ -128,8 +143,7 @@ class P4Info:
         t, a = self.table(table), self.action(action)
         if a.id not in t.action_ids:
             allowed = sorted(self.name_of(i) for i in t.action_ids)
-            raise P4InfoError(f"action {a.name!r} is not an action of table {t.name!r} "
-                              f"(have: {', '.join(allowed)})")
+            raise P4InfoError(f"action {a.name!r} is not an action of table {t.name!r} (have: {', '.join(allowed)})")
         return t, a
 
 
@@ -148,5 +162,4 @@ def _member(owner: str, kind: str, name: str, items: Mapping[str, T]) -> T:
     try:
         return items[name]
     except KeyError:
-        raise P4InfoError(f"{owner} has no {kind} {name!r} in P4Info "
-                          f"(have: {', '.join(items) or 'none'})") from None
+        raise P4InfoError(f"{owner} has no {kind} {name!r} in P4Info (have: {', '.join(items) or 'none'})") from None

@@ -5,11 +5,12 @@ Pure functions of (P4Info, config): no I/O, so the exact protos can be tested
 without a switch. All names live in `PipelineNames`; if the P4 program renames
 something, pass another `PipelineNames` instead of editing the builders.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping, NamedTuple
-
+from typing import NamedTuple
 
 from p4reduce.controller.config import BROADCAST_MAC, Config, JobConfig
 from p4reduce.controller.encoding import encode_value, ip_to_int, mac_to_int
@@ -23,6 +24,7 @@ from p4reduce.protocol.switch import EVENT_NAMES, NUM_EVENTS
 class PipelineNames:
     """Fully qualified P4Info names the controller uses (v1model already has
     controls named Ingress/Egress, hence the P4Reduce prefix)."""
+
     workers_table: str = "P4ReduceIngress.worker_check.workers"
     set_worker: str = "P4ReduceIngress.worker_check.set_worker"
     l2_table: str = "P4ReduceIngress.forwarding.l2"
@@ -36,8 +38,7 @@ class PipelineNames:
 NAMES = PipelineNames()
 
 # Match fields and action parameters, as the P4 source spells them.
-WORKER_KEYS = ("standard_metadata.ingress_port", "hdr.ethernet.srcAddr", "hdr.ipv4.srcAddr",
-               "hdr.udp.srcPort")
+WORKER_KEYS = ("standard_metadata.ingress_port", "hdr.ethernet.srcAddr", "hdr.ipv4.srcAddr", "hdr.udp.srcPort")
 SET_WORKER_PARAMS = ("job_id", "worker_id", "num_workers", "mgid", "slot_base", "num_slots", "session")
 RESULT_DEST_KEYS = ("hdr.agg.job_id", "meta.dest_worker")
 SET_RESULT_DEST_PARAMS = ("mac", "ip", "udp_port")
@@ -46,14 +47,17 @@ L2_KEYS = ("hdr.ethernet.dstAddr",)
 
 class LabeledEntity(NamedTuple):
     """An entity and what it is for, so a refused update can be named."""
+
     label: str
     entity: p4r.Entity
 
 
 # -- entity builders -----------------------------------------------------------------
 
-def table_entry(info: P4Info, table: str, match: Mapping[str, int], action: str,
-                params: Mapping[str, int] | None = None) -> p4r.Entity:
+
+def table_entry(
+    info: P4Info, table: str, match: Mapping[str, int], action: str, params: Mapping[str, int] | None = None
+) -> p4r.Entity:
     """An exact-match table entry; every key field and parameter must be given."""
     t, a = info.check_table_action(table, action)
     params = params or {}
@@ -64,14 +68,15 @@ def table_entry(info: P4Info, table: str, match: Mapping[str, int], action: str,
     entry.table_id = t.id
     for f in sorted(t.match.values(), key=lambda f: f.id):  # P4Info order: deterministic protos
         if f.match_type != "EXACT":
-            raise P4InfoError(f"table {t.name!r}: match field {f.name!r} is {f.match_type}, "
-                              "the controller only installs EXACT keys")
-        entry.match.add(field_id=f.id).exact.value = _encode(match[f.name], f.bitwidth,
-                                                             f"{t.name} key {f.name}")
+            raise P4InfoError(
+                f"table {t.name!r}: match field {f.name!r} is {f.match_type}, the controller only installs EXACT keys"
+            )
+        entry.match.add(field_id=f.id).exact.value = _encode(match[f.name], f.bitwidth, f"{t.name} key {f.name}")
     entry.action.action.action_id = a.id
     for p in sorted(a.params.values(), key=lambda p: p.id):
-        entry.action.action.params.add(param_id=p.id, value=_encode(params[p.name], p.bitwidth,
-                                                                    f"{a.name} param {p.name}"))
+        entry.action.action.params.add(
+            param_id=p.id, value=_encode(params[p.name], p.bitwidth, f"{a.name} param {p.name}")
+        )
     return entity
 
 
@@ -87,22 +92,33 @@ def multicast_group(mgid: int, replicas: Iterable[tuple[int, int]]) -> p4r.Entit
     return entity
 
 
-def worker_entities(info: P4Info, job: JobConfig, session: int,
-                    names: PipelineNames = NAMES) -> list[LabeledEntity]:
+def worker_entities(info: P4Info, job: JobConfig, session: int, names: PipelineNames = NAMES) -> list[LabeledEntity]:
     """The worker-table entries of one job, carrying `session` (what a job reset modifies)."""
-    return [LabeledEntity(
-        f"{names.workers_table} entry of job {job.job_id} worker {w.worker_id} "
-        f"(port {w.port}, {w.mac}, {w.ip}, udp {w.udp_port})",
-        table_entry(info, names.workers_table,
-                    dict(zip(WORKER_KEYS, (w.port, mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port))),
-                    names.set_worker,
-                    dict(zip(SET_WORKER_PARAMS, (job.job_id, w.worker_id, job.num_workers, job.mgid,
-                                                 job.slot_base, job.num_slots, session)))))
-        for w in job.workers]
+    return [
+        LabeledEntity(
+            f"{names.workers_table} entry of job {job.job_id} worker {w.worker_id} "
+            f"(port {w.port}, {w.mac}, {w.ip}, udp {w.udp_port})",
+            table_entry(
+                info,
+                names.workers_table,
+                dict(zip(WORKER_KEYS, (w.port, mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port), strict=True)),
+                names.set_worker,
+                dict(
+                    zip(
+                        SET_WORKER_PARAMS,
+                        (job.job_id, w.worker_id, job.num_workers, job.mgid, job.slot_base, job.num_slots, session),
+                        strict=True,
+                    )
+                ),
+            ),
+        )
+        for w in job.workers
+    ]
 
 
-def job_entities(info: P4Info, job: JobConfig, names: PipelineNames = NAMES, *,
-                 session: int | None = None) -> list[LabeledEntity]:
+def job_entities(
+    info: P4Info, job: JobConfig, names: PipelineNames = NAMES, *, session: int | None = None
+) -> list[LabeledEntity]:
     """Multicast group, result destinations and worker entries of one job.
 
     `session` defaults to the job's configured one; a job without one needs it
@@ -114,49 +130,71 @@ def job_entities(info: P4Info, job: JobConfig, names: PipelineNames = NAMES, *,
     session = job.session if session is None else session
     if session is None:
         raise ValueError(f"job {job.job_id} has no session: give one")
-    out = [LabeledEntity(f"multicast group {job.mgid} of job {job.job_id}",
-                         multicast_group(job.mgid, [(w.port, w.worker_id) for w in job.workers]))]
+    out = [
+        LabeledEntity(
+            f"multicast group {job.mgid} of job {job.job_id}",
+            multicast_group(job.mgid, [(w.port, w.worker_id) for w in job.workers]),
+        )
+    ]
     for w in job.workers:
-        out.append(LabeledEntity(
-            f"{names.result_dest_table} entry of job {job.job_id} worker {w.worker_id}",
-            table_entry(info, names.result_dest_table,
-                        dict(zip(RESULT_DEST_KEYS, (job.job_id, w.worker_id))),
-                        names.set_result_dest,
-                        dict(zip(SET_RESULT_DEST_PARAMS, (mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port))))))
+        out.append(
+            LabeledEntity(
+                f"{names.result_dest_table} entry of job {job.job_id} worker {w.worker_id}",
+                table_entry(
+                    info,
+                    names.result_dest_table,
+                    dict(zip(RESULT_DEST_KEYS, (job.job_id, w.worker_id), strict=True)),
+                    names.set_result_dest,
+                    dict(zip(SET_RESULT_DEST_PARAMS, (mac_to_int(w.mac), ip_to_int(w.ip), w.udp_port), strict=True)),
+                ),
+            )
+        )
     return out + worker_entities(info, job, session, names)
 
 
-def install_entities(info: P4Info, config: Config, names: PipelineNames = NAMES,
-                     sessions: Mapping[int, int] | None = None) -> list[LabeledEntity]:
+def install_entities(
+    info: P4Info, config: Config, names: PipelineNames = NAMES, sessions: Mapping[int, int] | None = None
+) -> list[LabeledEntity]:
     """Everything `config` asks for: jobs, then L2 entries, then broadcast.
 
     `sessions` (by job id) overrides or supplies the jobs' sessions."""
     sessions = sessions or {}
-    out = [e for job in config.jobs
-           for e in job_entities(info, job, names, session=sessions.get(job.job_id))]
+    out = [e for job in config.jobs for e in job_entities(info, job, names, session=sessions.get(job.job_id))]
     for e in config.l2:
-        out.append(LabeledEntity(f"{names.l2_table} entry {e.mac} -> port {e.port}",
-                                 table_entry(info, names.l2_table, {L2_KEYS[0]: mac_to_int(e.mac)},
-                                             names.to_port, {"port": e.port})))
+        out.append(
+            LabeledEntity(
+                f"{names.l2_table} entry {e.mac} -> port {e.port}",
+                table_entry(info, names.l2_table, {L2_KEYS[0]: mac_to_int(e.mac)}, names.to_port, {"port": e.port}),
+            )
+        )
     if config.broadcast is not None:
         b = config.broadcast
         # rid 0 for every copy: egress only looks at the rid of RESULT copies.
-        out.append(LabeledEntity(f"broadcast multicast group {b.mgid}",
-                                 multicast_group(b.mgid, [(p, 0) for p in b.ports])))
-        out.append(LabeledEntity(f"{names.l2_table} broadcast entry -> group {b.mgid}",
-                                 table_entry(info, names.l2_table, {L2_KEYS[0]: mac_to_int(BROADCAST_MAC)},
-                                             names.flood, {"mgid": b.mgid})))
+        out.append(
+            LabeledEntity(f"broadcast multicast group {b.mgid}", multicast_group(b.mgid, [(p, 0) for p in b.ports]))
+        )
+        out.append(
+            LabeledEntity(
+                f"{names.l2_table} broadcast entry -> group {b.mgid}",
+                table_entry(
+                    info, names.l2_table, {L2_KEYS[0]: mac_to_int(BROADCAST_MAC)}, names.flood, {"mgid": b.mgid}
+                ),
+            )
+        )
     return out
 
 
 # -- contract check and counter decoding -------------------------------------------------
 
+
 def check_contract(info: P4Info, names: PipelineNames = NAMES) -> None:
     """Raise one P4InfoError listing every way `info` differs from what the controller uses."""
-    needs = [(names.workers_table, WORKER_KEYS, names.set_worker, SET_WORKER_PARAMS),
-             (names.result_dest_table, RESULT_DEST_KEYS, names.set_result_dest, SET_RESULT_DEST_PARAMS),
-             (names.l2_table, L2_KEYS, names.to_port, ("port",)),
-             (names.l2_table, L2_KEYS, names.flood, ("mgid",))]
+    needs = [
+        (names.workers_table, WORKER_KEYS, names.set_worker, SET_WORKER_PARAMS),
+        (names.result_dest_table, RESULT_DEST_KEYS, names.set_result_dest, SET_RESULT_DEST_PARAMS),
+        (names.l2_table, L2_KEYS, names.to_port, ("port",)),
+        (names.l2_table, L2_KEYS, names.flood, ("mgid",)),
+    ]
     problems: list[str] = []
     for table, keys, action, params in needs:
         try:
@@ -165,21 +203,23 @@ def check_contract(info: P4Info, names: PipelineNames = NAMES) -> None:
             _same_names(f"parameters of action {a.name!r}", dict.fromkeys(params, 0), a.params)
             for f in t.match.values():
                 if f.match_type != "EXACT":
-                    raise P4InfoError(f"table {t.name!r}: match field {f.name!r} is {f.match_type}, "
-                                      "not EXACT")
+                    raise P4InfoError(f"table {t.name!r}: match field {f.name!r} is {f.match_type}, not EXACT")
         except P4InfoError as exc:
             if str(exc) not in problems:
                 problems.append(str(exc))
     try:
         c = info.counter(names.events_counter)
         if c.size < len(EVENT_NAMES) or c.unit not in ("PACKETS", "BOTH"):
-            problems.append(f"counter {c.name!r} must count PACKETS in at least {len(EVENT_NAMES)} cells "
-                            f"(has {c.size} cells of {c.unit})")
+            problems.append(
+                f"counter {c.name!r} must count PACKETS in at least {len(EVENT_NAMES)} cells "
+                f"(has {c.size} cells of {c.unit})"
+            )
     except P4InfoError as exc:
         problems.append(str(exc))
     if problems:
-        raise P4InfoError("P4Info does not match the controller's contract (docs/protocol.md "
-                          "section 8):\n  " + "\n  ".join(problems))
+        raise P4InfoError(
+            "P4Info does not match the controller's contract (docs/protocol.md section 8):\n  " + "\n  ".join(problems)
+        )
 
 
 def decode_counters(entries: Iterable[p4r.CounterEntry], size: int = NUM_EVENTS) -> dict[str, int]:
@@ -197,8 +237,9 @@ def decode_counters(entries: Iterable[p4r.CounterEntry], size: int = NUM_EVENTS)
 def _same_names(what: str, given: Mapping[str, object], expected: Mapping[str, object]) -> None:
     unset, unknown = sorted(set(expected) - set(given)), sorted(set(given) - set(expected))
     if unset or unknown:
-        parts = ([f"P4Info lacks {unknown}"] if unknown else []) + \
-                ([f"the controller does not set {unset}"] if unset else [])
+        parts = ([f"P4Info lacks {unknown}"] if unknown else []) + (
+            [f"the controller does not set {unset}"] if unset else []
+        )
         raise P4InfoError(f"{what}: {'; '.join(parts)} (P4Info has {sorted(expected)})")
 
 
@@ -209,6 +250,16 @@ def _encode(value: int, bitwidth: int, what: str) -> bytes:
         raise P4InfoError(f"{exc} (bit width from P4Info)") from None
 
 
-__all__ = ["EVENT_NAMES", "LabeledEntity", "NAMES", "PipelineNames", "check_contract",
-           "decode_counters", "install_entities", "job_entities", "multicast_group", "table_entry",
-           "worker_entities"]
+__all__ = [
+    "EVENT_NAMES",
+    "LabeledEntity",
+    "NAMES",
+    "PipelineNames",
+    "check_contract",
+    "decode_counters",
+    "install_entities",
+    "job_entities",
+    "multicast_group",
+    "table_entry",
+    "worker_entities",
+]

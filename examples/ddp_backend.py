@@ -16,6 +16,7 @@ point, within n * 2^(e_b + ceil(log2 n) - 31) per element of a block whose large
 magnitude is below 2^e_b (docs/protocol.md section 5), while gloo adds in float32;
 both errors are of the order of float32 rounding.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,8 +64,7 @@ def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) ->
     loss_fn = nn.BCEWithLogitsLoss()
     losses = []
     started = time.perf_counter()
-    for step, (ids, offsets, labels) in enumerate(batches(rank, args.steps, args.batch, args.items,
-                                                          args.per_user)):
+    for step, (ids, offsets, labels) in enumerate(batches(rank, args.steps, args.batch, args.items, args.per_user)):
         opt.zero_grad()
         loss = loss_fn(model(ids, offsets), labels)
         loss.backward()
@@ -72,8 +72,10 @@ def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) ->
         losses.append(loss.item())
         if rank == 0 and (step + 1) % args.log_every == 0:
             extra = f"  {p4torch.stats().progress()}" if backend == "p4reduce" else ""
-            print(f"[{backend:8}] step {step + 1:4d}  loss {sum(losses[-args.log_every:]) / args.log_every:.4f}"
-                  f"{extra}", flush=True)
+            print(
+                f"[{backend:8}] step {step + 1:4d}  loss {sum(losses[-args.log_every :]) / args.log_every:.4f}{extra}",
+                flush=True,
+            )
     dist.barrier()
     elapsed = time.perf_counter() - started
     report = {"losses": losses, "seconds": elapsed}
@@ -98,24 +100,39 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-user", type=int, default=8)
     ap.add_argument("--lr", type=float, default=0.03, help="Adam learning rate")
     ap.add_argument("--bucket-mb", type=float, default=25.0)
-    ap.add_argument("--block-size", type=int, default=BLOCK_SIZE,
-                    help="p4reduce values per block/packet (P4REDUCE_BLOCK_SIZE): the granularity of sparsity")
+    ap.add_argument(
+        "--block-size",
+        type=int,
+        default=BLOCK_SIZE,
+        help="p4reduce values per block/packet (P4REDUCE_BLOCK_SIZE): the granularity of sparsity",
+    )
     ap.add_argument("--slots", type=int, default=64, help="p4reduce streams in flight (P4REDUCE_SLOTS)")
     ap.add_argument("--log-every", type=int, default=10)
-    ap.add_argument("--rtol", type=float, default=1e-6,
-                    help="largest allowed relative difference of a step's loss from gloo's")
+    ap.add_argument(
+        "--rtol", type=float, default=1e-6, help="largest allowed relative difference of a step's loss from gloo's"
+    )
     args = ap.parse_args(argv)
     ref = run_ranks(train, args.workers, args=("gloo", args))
-    got = run_ranks(train, args.workers, args=("p4reduce", args),
-                    env={"P4REDUCE_BLOCK_SIZE": str(args.block_size), "P4REDUCE_SLOTS": str(args.slots)})
+    got = run_ranks(
+        train,
+        args.workers,
+        args=("p4reduce", args),
+        env={"P4REDUCE_BLOCK_SIZE": str(args.block_size), "P4REDUCE_SLOTS": str(args.slots)},
+    )
     diff = compare(ref[0]["losses"], got[0]["losses"])
     p4 = got[0]
-    print(f"final loss: gloo {ref[0]['losses'][-1]:.6f}  p4reduce {p4['losses'][-1]:.6f}  "
-          f"largest relative per-step difference {diff:.2e} (tolerance {args.rtol:g})")
-    print(f"training time: gloo {max(r['seconds'] for r in ref):.2f} s  p4reduce "
-          f"{max(r['seconds'] for r in got):.2f} s; collectives on rank 0: {p4['collectives']}")
-    print(f"gradient block density {p4['density']:.2%}; p4reduce sent {p4['wire'] / 1e6:.1f} MB per worker "
-          f"for {p4['tensors'] / 1e6:.1f} MB of tensors")
+    print(
+        f"final loss: gloo {ref[0]['losses'][-1]:.6f}  p4reduce {p4['losses'][-1]:.6f}  "
+        f"largest relative per-step difference {diff:.2e} (tolerance {args.rtol:g})"
+    )
+    print(
+        f"training time: gloo {max(r['seconds'] for r in ref):.2f} s  p4reduce "
+        f"{max(r['seconds'] for r in got):.2f} s; collectives on rank 0: {p4['collectives']}"
+    )
+    print(
+        f"gradient block density {p4['density']:.2%}; p4reduce sent {p4['wire'] / 1e6:.1f} MB per worker "
+        f"for {p4['tensors'] / 1e6:.1f} MB of tensors"
+    )
     print(f"p4reduce rank 0, per collective:\n{p4['summary']}")
     if diff > args.rtol:
         print(f"FAIL: a step's loss differs from gloo's by more than {args.rtol:g} (relative)", file=sys.stderr)

@@ -16,6 +16,7 @@ sent but fed back into the next step's gradient (error feedback). Losses then di
 gloo's step by step; the run fails unless the final loss (mean of the last --log-every
 steps) is within --lossy-margin of gloo's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,9 +30,9 @@ import torch.multiprocessing as mp
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
+from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
-from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.testbed.ports import free_port
 from p4reduce.torch.lossy import check_threshold
 
@@ -64,16 +65,16 @@ def train(rank: int, args: argparse.Namespace, use_p4reduce: bool, agg_addr, que
     model = DDP(ClickModel(args.items, args.dim), bucket_cap_mb=args.bucket_mb)
     state = None
     if use_p4reduce:
-        agent = HostAgent(WorkerConfig(1, rank, args.workers, aggregator=agg_addr,
-                                       block_size=args.block_size, num_slots=args.slots))
+        agent = HostAgent(
+            WorkerConfig(1, rank, args.workers, aggregator=agg_addr, block_size=args.block_size, num_slots=args.slots)
+        )
         state = P4ReduceHookState(agent, lossy_threshold=args.lossy_threshold)
         model.register_comm_hook(state, p4reduce_hook)
     opt = torch.optim.SGD(model.parameters(), lr=args.lr)
     loss_fn = nn.BCEWithLogitsLoss()
     losses = []
     started = time.perf_counter()
-    for step, (ids, offsets, labels) in enumerate(batches(rank, args.steps, args.batch, args.items,
-                                                          args.per_user)):
+    for step, (ids, offsets, labels) in enumerate(batches(rank, args.steps, args.batch, args.items, args.per_user)):
         opt.zero_grad()
         loss = loss_fn(model(ids, offsets), labels)
         loss.backward()
@@ -82,16 +83,34 @@ def train(rank: int, args: argparse.Namespace, use_p4reduce: bool, agg_addr, que
         if rank == 0 and (step + 1) % args.log_every == 0:
             extra = ""
             if state is not None:
-                extra = (f"  block density {state.totals.density:.2%}  wire {state.totals.wire_bytes_sent / 1e6:.1f} MB"
-                         f" (dense {state.dense_bytes / 1e6:.1f} MB)")
+                extra = (
+                    f"  block density {state.totals.density:.2%}  wire {state.totals.wire_bytes_sent / 1e6:.1f} MB"
+                    f" (dense {state.dense_bytes / 1e6:.1f} MB)"
+                )
                 if state.feedback is not None:
                     extra += f"  blocks dropped {state.blocks_dropped}"
-            print(f"[{'p4reduce' if use_p4reduce else 'gloo    '}] step {step + 1:4d}"
-                  f"  loss {sum(losses[-args.log_every:]) / args.log_every:.4f}{extra}", flush=True)
+            print(
+                f"[{'p4reduce' if use_p4reduce else 'gloo    '}] step {step + 1:4d}"
+                f"  loss {sum(losses[-args.log_every :]) / args.log_every:.4f}{extra}",
+                flush=True,
+            )
     elapsed = time.perf_counter() - started
-    queue.put((rank, losses, elapsed, None if state is None else
-               (state.totals.density, state.totals.wire_bytes_sent, state.dense_bytes, state.blocks_dropped,
-                state.feedback.blocks_seen if state.feedback is not None else 0)))
+    queue.put(
+        (
+            rank,
+            losses,
+            elapsed,
+            None
+            if state is None
+            else (
+                state.totals.density,
+                state.totals.wire_bytes_sent,
+                state.dense_bytes,
+                state.blocks_dropped,
+                state.feedback.blocks_seen if state.feedback is not None else 0,
+            ),
+        )
+    )
     if state is not None:
         state.close()
         state.agent.close()
@@ -101,12 +120,16 @@ def train(rank: int, args: argparse.Namespace, use_p4reduce: bool, agg_addr, que
 def run(args: argparse.Namespace, use_p4reduce: bool) -> tuple[list[float], float, tuple | None]:
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    server = AggregatorServer([JobSpec(1, args.workers, block_size=args.block_size,
-                                       num_slots=args.slots)], port=0).start() if use_p4reduce else None
+    server = (
+        AggregatorServer([JobSpec(1, args.workers, block_size=args.block_size, num_slots=args.slots)], port=0).start()
+        if use_p4reduce
+        else None
+    )
     try:
-        procs = [ctx.Process(target=train, args=(r, args, use_p4reduce,
-                                                 server.address if server else None, queue))
-                 for r in range(args.workers)]
+        procs = [
+            ctx.Process(target=train, args=(r, args, use_p4reduce, server.address if server else None, queue))
+            for r in range(args.workers)
+        ]
         for p in procs:
             p.start()
         results = []
@@ -139,14 +162,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--block-size", type=int, default=256)
     ap.add_argument("--slots", type=int, default=64)
     ap.add_argument("--log-every", type=int, default=10)
-    ap.add_argument("--tolerance", type=float, default=1e-3,
-                    help="max |loss difference| per step between p4reduce and gloo (lossless)")
-    ap.add_argument("--lossy-threshold", type=float, default=0.0,
-                    help="lossy mode: blocks whose largest |gradient| is under this are fed back "
-                         "to the next step instead of sent (default 0: lossless)")
-    ap.add_argument("--lossy-margin", type=float, default=0.02,
-                    help="lossy mode: max |final loss difference| from gloo (final loss: mean of "
-                         "the last --log-every steps)")
+    ap.add_argument(
+        "--tolerance",
+        type=float,
+        default=1e-3,
+        help="max |loss difference| per step between p4reduce and gloo (lossless)",
+    )
+    ap.add_argument(
+        "--lossy-threshold",
+        type=float,
+        default=0.0,
+        help="lossy mode: blocks whose largest |gradient| is under this are fed back "
+        "to the next step instead of sent (default 0: lossless)",
+    )
+    ap.add_argument(
+        "--lossy-margin",
+        type=float,
+        default=0.02,
+        help="lossy mode: max |final loss difference| from gloo (final loss: mean of the last --log-every steps)",
+    )
     args = ap.parse_args(argv)
     try:
         check_threshold(args.lossy_threshold, "--lossy-threshold")
@@ -156,17 +190,21 @@ def main(argv: list[str] | None = None) -> int:
     ref, t_ref, _ = run(args, use_p4reduce=False)
     args.port = free_port()
     got, t_got, (density, wire, dense, dropped, offered) = run(args, use_p4reduce=True)
-    diff = max(abs(a - b) for a, b in zip(ref, got))
+    diff = max(abs(a - b) for a, b in zip(ref, got, strict=True))
     print(f"final loss: gloo {ref[-1]:.4f}  p4reduce {got[-1]:.4f}  max per-step difference {diff:.2e}")
-    print(f"training time: gloo {t_ref:.2f} s  p4reduce {t_got:.2f} s; gradient block density "
-          f"{density:.2%}, p4reduce sent {wire / 1e6:.1f} MB per worker vs {dense / 1e6:.1f} MB dense")
+    print(
+        f"training time: gloo {t_ref:.2f} s  p4reduce {t_got:.2f} s; gradient block density "
+        f"{density:.2%}, p4reduce sent {wire / 1e6:.1f} MB per worker vs {dense / 1e6:.1f} MB dense"
+    )
     if args.lossy_threshold > 0:
         last = max(1, min(args.log_every, len(ref)))
         final_ref, final_got = sum(ref[-last:]) / last, sum(got[-last:]) / last
-        print(f"lossy mode (threshold {args.lossy_threshold:g}): rank 0 dropped {dropped} of {offered} non-zero "
-              f"blocks ({dropped / max(offered, 1):.1%}); final loss (mean of the last {last} steps) gloo "
-              f"{final_ref:.4f}  p4reduce lossy {final_got:.4f}  difference {final_got - final_ref:+.4f} "
-              f"(margin {args.lossy_margin})")
+        print(
+            f"lossy mode (threshold {args.lossy_threshold:g}): rank 0 dropped {dropped} of {offered} non-zero "
+            f"blocks ({dropped / max(offered, 1):.1%}); final loss (mean of the last {last} steps) gloo "
+            f"{final_ref:.4f}  p4reduce lossy {final_got:.4f}  difference {final_got - final_ref:+.4f} "
+            f"(margin {args.lossy_margin})"
+        )
         if abs(final_got - final_ref) > args.lossy_margin:
             print(f"FAIL: lossy final loss differs from gloo's by more than {args.lossy_margin}", file=sys.stderr)
             return 1

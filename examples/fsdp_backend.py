@@ -18,6 +18,7 @@ Exits non-zero unless every step's loss agrees with gloo's within --rtol (defaul
 relative; the fixed-point bound of docs/protocol.md section 5 is of the order of float32
 rounding, and gloo's own float32 sums are not exact either).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,8 +70,9 @@ def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) ->
     loss_fn = nn.CrossEntropyLoss()
     losses = []
     started = time.perf_counter()
-    for step, (ids, offsets, labels) in enumerate(batches(rank, args.steps, args.batch, args.vocab, args.words,
-                                                          args.classes)):
+    for step, (ids, offsets, labels) in enumerate(
+        batches(rank, args.steps, args.batch, args.vocab, args.words, args.classes)
+    ):
         opt.zero_grad()
         loss = loss_fn(model(ids, offsets), labels)
         loss.backward()
@@ -106,24 +108,42 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--words", type=int, default=12)
     ap.add_argument("--lr", type=float, default=2.0)
-    ap.add_argument("--block-size", type=int, default=BLOCK_SIZE,
-                    help="p4reduce values per block/packet (P4REDUCE_BLOCK_SIZE): the granularity of sparsity")
+    ap.add_argument(
+        "--block-size",
+        type=int,
+        default=BLOCK_SIZE,
+        help="p4reduce values per block/packet (P4REDUCE_BLOCK_SIZE): the granularity of sparsity",
+    )
     ap.add_argument("--slots", type=int, default=64, help="p4reduce streams in flight (P4REDUCE_SLOTS)")
     ap.add_argument("--log-every", type=int, default=10)
-    ap.add_argument("--rtol", type=float, default=1e-6,
-                    help="largest allowed relative difference of a step's loss from gloo's (every rank)")
+    ap.add_argument(
+        "--rtol",
+        type=float,
+        default=1e-6,
+        help="largest allowed relative difference of a step's loss from gloo's (every rank)",
+    )
     args = ap.parse_args(argv)
     ref = run_ranks(train, args.workers, args=("gloo", args))
-    got = run_ranks(train, args.workers, args=("p4reduce", args),
-                    env={"P4REDUCE_BLOCK_SIZE": str(args.block_size), "P4REDUCE_SLOTS": str(args.slots)})
-    diff = max(compare(r["losses"], g["losses"]) for r, g in zip(ref, got))
+    got = run_ranks(
+        train,
+        args.workers,
+        args=("p4reduce", args),
+        env={"P4REDUCE_BLOCK_SIZE": str(args.block_size), "P4REDUCE_SLOTS": str(args.slots)},
+    )
+    diff = max(compare(r["losses"], g["losses"]) for r, g in zip(ref, got, strict=True))
     p4 = got[0]
-    print(f"final mean loss: gloo {ref[0]['mean_losses'][-1]:.6f}  p4reduce {p4['mean_losses'][-1]:.6f}  "
-          f"largest relative per-step difference (any rank) {diff:.2e} (tolerance {args.rtol:g})")
-    print(f"training time: gloo {max(r['seconds'] for r in ref):.2f} s  p4reduce "
-          f"{max(r['seconds'] for r in got):.2f} s; collectives on rank 0: {p4['collectives']}")
-    print(f"block density {p4['density']:.2%}; p4reduce sent {p4['wire'] / 1e6:.1f} MB per worker "
-          f"for {p4['tensors'] / 1e6:.1f} MB of tensors")
+    print(
+        f"final mean loss: gloo {ref[0]['mean_losses'][-1]:.6f}  p4reduce {p4['mean_losses'][-1]:.6f}  "
+        f"largest relative per-step difference (any rank) {diff:.2e} (tolerance {args.rtol:g})"
+    )
+    print(
+        f"training time: gloo {max(r['seconds'] for r in ref):.2f} s  p4reduce "
+        f"{max(r['seconds'] for r in got):.2f} s; collectives on rank 0: {p4['collectives']}"
+    )
+    print(
+        f"block density {p4['density']:.2%}; p4reduce sent {p4['wire'] / 1e6:.1f} MB per worker "
+        f"for {p4['tensors'] / 1e6:.1f} MB of tensors"
+    )
     print(f"p4reduce rank 0, per collective:\n{p4['summary']}")
     if diff > args.rtol:
         print(f"FAIL: a step's loss differs from gloo's by more than {args.rtol:g} (relative)", file=sys.stderr)

@@ -1,7 +1,15 @@
 """Host agent: block-sparse allreduce of numpy arrays through a p4reduce aggregator."""
+
 from p4reduce.hostagent.agent import AllreduceStats, AllreduceTimeout, HostAgent
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
 
-__all__ = ["AgentFailed", "AllreduceStats", "AllreduceTimeout", "GeometryMismatch", "HostAgent", "JobFailed",
-           "WorkerConfig"]
+__all__ = [
+    "AgentFailed",
+    "AllreduceStats",
+    "AllreduceTimeout",
+    "GeometryMismatch",
+    "HostAgent",
+    "JobFailed",
+    "WorkerConfig",
+]

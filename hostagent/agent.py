@@ -1,4 +1,5 @@
 """The host agent: block-sparse allreduce of numpy arrays over the p4reduce protocol."""
+
 from __future__ import annotations
 
 import collections
@@ -9,8 +10,10 @@ import selectors
 import socket
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence, TypeVar
+from types import SimpleNamespace
+from typing import TypeVar
 
 import numpy as np
 
@@ -22,8 +25,18 @@ from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
 from p4reduce.hostagent.rto import RtoEstimator
 from p4reduce.hostagent.stream import ProtocolError, Stream
 from p4reduce.hostagent.window import StreamWindow
-from p4reduce.protocol import (ALL_WORKERS, EPOCH_MOD, HEADER_LEN, NONE, AggHeader, ErrorCode, MalformedPacket, Mode,
-                               MsgType, fingerprint)
+from p4reduce.protocol import (
+    ALL_WORKERS,
+    EPOCH_MOD,
+    HEADER_LEN,
+    NONE,
+    AggHeader,
+    ErrorCode,
+    MalformedPacket,
+    Mode,
+    MsgType,
+    fingerprint,
+)
 from p4reduce.protocol.auth import authentic
 from p4reduce.protocol.framing import message_limit, split_datagram
 from p4reduce.transport.batchio import BatchReceiver
@@ -67,10 +80,24 @@ class AllreduceStats:
 
     def accumulate(self, other: AllreduceStats) -> None:
         """Add `other`'s counts and time to these (totals over many allreduces)."""
-        for name in ("elements", "blocks", "nonzero_blocks", "packets_sent", "packets_received",
-                     "payload_bytes_sent", "payload_bytes_received", "retransmissions", "queries", "ignored_packets",
-                     "unauthenticated",
-                     "gso_sends", "gso_segments", "gro_buffers", "gro_segments", "seconds"):
+        for name in (
+            "elements",
+            "blocks",
+            "nonzero_blocks",
+            "packets_sent",
+            "packets_received",
+            "payload_bytes_sent",
+            "payload_bytes_received",
+            "retransmissions",
+            "queries",
+            "ignored_packets",
+            "unauthenticated",
+            "gso_sends",
+            "gso_segments",
+            "gro_buffers",
+            "gro_segments",
+            "seconds",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for slot, retries in other.per_slot_retries.items():
             self.per_slot_retries[slot] = self.per_slot_retries.get(slot, 0) + retries
@@ -78,10 +105,12 @@ class AllreduceStats:
 
 def _serialized(method: Callable[..., _T]) -> Callable[..., _T]:
     """The agent's calls one at a time (HostAgent's docstring)."""
+
     @functools.wraps(method)
     def serialized(self: HostAgent, *args: object, **kwargs: object) -> _T:
         with self._busy:
             return method(self, *args, **kwargs)
+
     return serialized
 
 
@@ -113,8 +142,9 @@ class HostAgent:
             raise
         # (receiver, the peers whose datagrams it may carry, the endpoint it belongs to; None:
         # the multicast group's, which hears every aggregator).
-        self._receivers: list[tuple[BatchReceiver | None, set[tuple[str, int]], int | None]] = [
-            (e.receiver, {e.peer}, i) for i, e in enumerate(self._endpoints)]
+        self._receivers: list[tuple[BatchReceiver, set[tuple[str, int]], int | None]] = [
+            (e.receiver, {e.peer}, i) for i, e in enumerate(self._endpoints)
+        ]
         if self._group_sock is not None:
             self._receivers.append((BatchReceiver(self._group_sock), {e.peer for e in self._endpoints}, None))
         self._rounds = [0] * config.num_slots
@@ -150,16 +180,18 @@ class HostAgent:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER_BYTES)
         sock.bind(group)  # bound to the group address: nothing else reaches this socket
         local_ip = self.address[0]
-        sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                        socket.inet_aton(group[0]) + socket.inet_aton(local_ip))
+        sock.setsockopt(
+            socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, socket.inet_aton(group[0]) + socket.inet_aton(local_ip)
+        )
         sock.setblocking(False)
         return sock
 
     def close(self) -> None:
         for e in self._endpoints:
             e.close()
-        if getattr(self, "_group_sock", None) is not None:
-            self._group_sock.close()
+        group_sock = getattr(self, "_group_sock", None)  # absent when __init__ failed early
+        if group_sock is not None:
+            group_sock.close()
 
     def __enter__(self) -> HostAgent:
         return self
@@ -191,12 +223,10 @@ class HostAgent:
             self._join(allow_failed=True)
         for e in self._endpoints:  # every shard of the job forgets it
             session = e.session or 0
-            request = AggHeader(MsgType.RESET, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, 0,
-                                NONE, session=session).pack()
-            answer, _ = self._exchange(
-                e, request, lambda h, raw: raw == request or (h.msg_type == MsgType.ERROR
-                                                              and h.session == session),
-                timeout, "RESET")
+            request = AggHeader(
+                MsgType.RESET, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, 0, NONE, session=session
+            ).pack()
+            answer, _ = self._exchange(e, request, _answers_reset(request, session), timeout, "RESET")
             if answer.msg_type == MsgType.ERROR:
                 raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
         self.reset()
@@ -208,55 +238,91 @@ class HostAgent:
         carries the session), which is all a RESET needs.
         """
         cfg = self.config
-        request = AggHeader(MsgType.JOIN, cfg.job_id, cfg.worker_id, cfg.slot_base, 0, self._incarnation,
-                            cfg.block_size, cfg.num_slots, cfg.mode.code, cfg.num_workers,
-                            blocks=cfg.message_size).pack()
+        request = AggHeader(
+            MsgType.JOIN,
+            cfg.job_id,
+            cfg.worker_id,
+            cfg.slot_base,
+            0,
+            self._incarnation,
+            cfg.block_size,
+            cfg.num_slots,
+            cfg.mode.code,
+            cfg.num_workers,
+            blocks=cfg.message_size,
+        ).pack()
         for index, e in enumerate(self._endpoints):
             if e.session is not None:
                 continue
             answer, raw = self._exchange(
-                e, request,
+                e,
+                request,
                 lambda h, raw: h.msg_type in (MsgType.JOINED, MsgType.ERROR) and h.epoch == self._incarnation,
-                cfg.failure_timeout, "JOIN")
+                cfg.failure_timeout,
+                "JOIN",
+            )
             if answer.msg_type == MsgType.ERROR:
                 e.session = answer.session or None
                 if allow_failed and e.session is not None:
                     continue
                 raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
-            theirs = {"num_workers": answer.next_exp, "slot_base": answer.slot, "num_slots": answer.next_block,
-                      "block_size": answer.block, "mode": _mode_name(answer.exp)}
-            ours = {"num_workers": cfg.num_workers, "slot_base": cfg.slot_base, "num_slots": cfg.num_slots,
-                    "block_size": cfg.block_size, "mode": cfg.mode.value}
+            theirs = {
+                "num_workers": answer.next_exp,
+                "slot_base": answer.slot,
+                "num_slots": answer.next_block,
+                "block_size": answer.block,
+                "mode": _mode_name(answer.exp),
+            }
+            ours = {
+                "num_workers": cfg.num_workers,
+                "slot_base": cfg.slot_base,
+                "num_slots": cfg.num_slots,
+                "block_size": cfg.block_size,
+                "mode": cfg.mode.value,
+            }
             # Which share of the streams it serves (a switch, which says 0, serves all).
             theirs["shard"] = f"{answer.fingerprint >> 16}/{answer.fingerprint & 0xFFFF or 1}"
             ours["shard"] = f"{index}/{len(self._endpoints)}"
             for name, value in ours.items():
                 if theirs[name] != value:
-                    raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at "
-                                           f"{e.peer[0]}:{e.peer[1]} has {name} {theirs[name]}, this worker "
-                                           f"{value}")
+                    raise GeometryMismatch(
+                        f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at "
+                        f"{e.peer[0]}:{e.peer[1]} has {name} {theirs[name]}, this worker "
+                        f"{value}"
+                    )
             if cfg.group is not None and answer.count != 1:
-                raise GeometryMismatch(f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at "
-                                       f"{e.peer[0]}:{e.peer[1]} has no multicast group for the job, this "
-                                       f"worker group {cfg.group[0]}:{cfg.group[1]}")
+                raise GeometryMismatch(
+                    f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at "
+                    f"{e.peer[0]}:{e.peer[1]} has no multicast group for the job, this "
+                    f"worker group {cfg.group[0]}:{cfg.group[1]}"
+                )
             # A job with a multicast group: the session of the group's results (spec 6.1).
-            e.group_session = int.from_bytes(raw[HEADER_LEN:HEADER_LEN + 4], "big") if answer.count == 1 else 0
+            e.group_session = int.from_bytes(raw[HEADER_LEN : HEADER_LEN + 4], "big") if answer.count == 1 else 0
             e.session = answer.session
             e.pack_up_to = message_limit(cfg.message_size, answer.blocks)
 
-    def _exchange(self, endpoint: Endpoint, request: bytes, accept: Callable[[AggHeader, bytes], bool],
-                  timeout: float, what: str) -> tuple[AggHeader, bytes]:
+    def _exchange(
+        self, endpoint: Endpoint, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float, what: str
+    ) -> tuple[AggHeader, bytes]:
         """Send `request` to `endpoint` until an answer of this job that `accept`s arrives."""
         job_id = self.config.job_id
 
         def counted(size: int) -> None:
             self.last_stats.packets_sent += 1
             self.last_stats.payload_bytes_sent += size
-        answer = endpoint.exchange(request, lambda h, raw: h.job_id == job_id and h.worker_id == self.config.worker_id
-                                   and accept(h, raw), timeout, lambda: self._rto.rto, counted)
+
+        answer = endpoint.exchange(
+            request,
+            lambda h, raw: h.job_id == job_id and h.worker_id == self.config.worker_id and accept(h, raw),
+            timeout,
+            lambda: self._rto.rto,
+            counted,
+        )
         if answer is None:
-            raise TimeoutError(f"job {job_id} worker {self.config.worker_id}: the aggregator at "
-                               f"{endpoint.peer[0]}:{endpoint.peer[1]} did not answer {what} within {timeout:g} s")
+            raise TimeoutError(
+                f"job {job_id} worker {self.config.worker_id}: the aggregator at "
+                f"{endpoint.peer[0]}:{endpoint.peer[1]} did not answer {what} within {timeout:g} s"
+            )
         return answer
 
     # -- public API -------------------------------------------------------------
@@ -275,8 +341,10 @@ class HostAgent:
         of docs/protocol.md section 5.
         """
         if self._failed is not None:
-            raise AgentFailed(f"an earlier allreduce failed ({self._failed}); reset the job on "
-                              "the aggregator and call reset() on every worker")
+            raise AgentFailed(
+                f"an earlier allreduce failed ({self._failed}); reset the job on "
+                "the aggregator and call reset() on every worker"
+            )
         started = time.perf_counter()
         array = np.asarray(array)
         if array.dtype not in SUPPORTED_DTYPES:
@@ -295,8 +363,9 @@ class HostAgent:
         return out
 
     @_serialized
-    def reduce_scatter(self, array: np.ndarray, shards: Sequence[int] | None = None,
-                       out: np.ndarray | None = None) -> np.ndarray:
+    def reduce_scatter(
+        self, array: np.ndarray, shards: Sequence[int] | None = None, out: np.ndarray | None = None
+    ) -> np.ndarray:
         """This worker's shard of the sum of `array` over all workers (docs/protocol.md 3.1).
 
         `array` (any shape, read flat) is every rank's shard back to back, in rank order;
@@ -312,13 +381,17 @@ class HostAgent:
         OverflowError on every worker, a float32 sum beyond float32's range on its owner.
         """
         if self._failed is not None:
-            raise AgentFailed(f"an earlier allreduce failed ({self._failed}); reset the job on "
-                              "the aggregator and call reset() on every worker")
+            raise AgentFailed(
+                f"an earlier allreduce failed ({self._failed}); reset the job on "
+                "the aggregator and call reset() on every worker"
+            )
         started = time.perf_counter()
         cfg = self.config
         if cfg.scale_workers != cfg.num_workers:
-            raise ValueError("reduce_scatter needs every rank in one job: behind leaf aggregators "
-                             "(total_workers) a rank of the parent job is a leaf, not a worker")
+            raise ValueError(
+                "reduce_scatter needs every rank in one job: behind leaf aggregators "
+                "(total_workers) a rank of the parent job is a leaf, not a worker"
+            )
         array = np.asarray(array)
         if array.dtype not in SUPPORTED_DTYPES:
             raise TypeError(f"reduce_scatter supports float32 and int32 arrays, not {array.dtype}")
@@ -337,7 +410,7 @@ class HostAgent:
             padded = np.zeros(cfg.num_workers * shard_blocks * size, dtype=flat.dtype)
             start = 0
             for rank, m in enumerate(layout):
-                padded[rank * shard_blocks * size:rank * shard_blocks * size + m] = flat[start:start + m]
+                padded[rank * shard_blocks * size : rank * shard_blocks * size + m] = flat[start : start + m]
                 start += m
         plan = BlockPlan.build(padded, size, cfg.num_slots)  # float checks happen here
         if out is None:
@@ -348,22 +421,30 @@ class HostAgent:
         self._collective(plan, flat, target, started, layout, shard_blocks)
         return out
 
-    def _collective(self, plan: BlockPlan, flat: np.ndarray, target: _BlockTarget, started: float,
-                    shards: Sequence[int] | None = None, shard_blocks: int = 0) -> None:
+    def _collective(
+        self,
+        plan: BlockPlan,
+        flat: np.ndarray,
+        target: _BlockTarget,
+        started: float,
+        shards: Sequence[int] | None = None,
+        shard_blocks: int = 0,
+    ) -> None:
         """Run one allreduce (a reduce-scatter when `shard_blocks`) of `plan` into `target`."""
         cfg = self.config
         stats = self.last_stats = AllreduceStats(
-            elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum()))
+            elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum())
+        )
         try:
             if not self._joined and plan.num_streams:  # an empty tensor sends nothing
                 self._join()
             epoch = self._epoch
             self._epoch = (self._epoch + 1) % EPOCH_MOD
-            tag = fingerprint(epoch, flat.size, flat.dtype, cfg.block_size, cfg.num_slots,
-                              cfg.scale_workers, shards)
+            tag = fingerprint(epoch, flat.size, flat.dtype, cfg.block_size, cfg.num_slots, cfg.scale_workers, shards)
             if cfg.engine == "native":  # the same rounds in C (hostagent/fastpath.py)
-                run = fastpath.make_run(self, plan, target.flat, epoch, tag, first_block=target.first_block,
-                                        shard_blocks=shard_blocks)
+                run = fastpath.make_run(
+                    self, plan, target.flat, epoch, tag, first_block=target.first_block, shard_blocks=shard_blocks
+                )
                 fastpath.run_allreduce(self, run, stats)
                 rounds, overflow, target.float_overflow = run.rounds(), run.overflow, run.float_overflow
             else:
@@ -375,15 +456,16 @@ class HostAgent:
             raise
         finally:
             stats.seconds = time.perf_counter() - started
-        self._rounds[:len(rounds)] = rounds
+        self._rounds[: len(rounds)] = rounds
         if overflow:
             raise OverflowError("the aggregator reported an int32 overflow in the sum")
         if target.float_overflow:
             raise OverflowError("the float32 sum of some block exceeds float32's range (inf)")
 
     # -- internals --------------------------------------------------------------
-    def _make_streams(self, plan: BlockPlan, out: _BlockTarget, epoch: int, tag: int,
-                      shard_blocks: int = 0) -> list[Stream]:
+    def _make_streams(
+        self, plan: BlockPlan, out: _BlockTarget, epoch: int, tag: int, shard_blocks: int = 0
+    ) -> list[Stream]:
         cfg = self.config
         n = cfg.scale_workers
         size, flat_out, first = cfg.block_size, out.flat, out.first_block
@@ -398,13 +480,13 @@ class HostAgent:
             # float32: dequantized (True: the sum overflowed to inf); int32: as they are.
             # A cut last block (of the tensor, or of this worker's shard) takes only its own values.
             local = block - first
-            if fixedpoint.dequantize_into(values, exp, n, flat_out[local * size:(local + 1) * size]):
+            if fixedpoint.dequantize_into(values, exp, n, flat_out[local * size : (local + 1) * size]):
                 out.float_overflow = True
 
         def delivered(block: int, exp: int, values: np.ndarray) -> bool:
             """Whether `values` are what deliver() stored for `block` (a duplicate RESULT)."""
             local = block - first
-            held = flat_out[local * size:(local + 1) * size]
+            held = flat_out[local * size : (local + 1) * size]
             again = np.empty_like(held)
             fixedpoint.dequantize_into(values, exp, n, again)
             return again.tobytes() == held.tobytes()
@@ -413,14 +495,30 @@ class HostAgent:
         for s in range(plan.num_streams):
             mine = plan.stream_blocks(s, cfg.num_slots)
             endpoint = self._endpoint(cfg.slot_base + s)
-            streams.append(Stream(
-                job_id=cfg.job_id, worker_id=cfg.worker_id, slot=cfg.slot_base + s,
-                round_=self._rounds[s], epoch=epoch, mode=cfg.mode, my_blocks=mine,
-                my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
-                block_size=cfg.block_size, quantize=plan.block, encode=encode, deliver=deliver,
-                delivered=delivered, session=endpoint.session or 0, group_session=endpoint.group_session,
-                blocks=plan.num_blocks, fingerprint=tag, shard_blocks=shard_blocks, stream=s,
-                num_slots=cfg.num_slots))
+            streams.append(
+                Stream(
+                    job_id=cfg.job_id,
+                    worker_id=cfg.worker_id,
+                    slot=cfg.slot_base + s,
+                    round_=self._rounds[s],
+                    epoch=epoch,
+                    mode=cfg.mode,
+                    my_blocks=mine,
+                    my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
+                    block_size=cfg.block_size,
+                    quantize=None,  # encode writes the values into the datagram
+                    encode=encode,
+                    deliver=deliver,
+                    delivered=delivered,
+                    session=endpoint.session or 0,
+                    group_session=endpoint.group_session,
+                    blocks=plan.num_blocks,
+                    fingerprint=tag,
+                    shard_blocks=shard_blocks,
+                    stream=s,
+                    num_slots=cfg.num_slots,
+                )
+            )
         return streams
 
     def _send(self, slot: int, packet: bytes | bytearray, stats: AllreduceStats) -> None:
@@ -480,9 +578,15 @@ class HostAgent:
         finally:
             sel.close()
 
-    def _process(self, batch: list[tuple[memoryview, tuple[str, int]]], peers: set[tuple[str, int]],
-                 endpoint: int | None, by_slot: dict[int, Stream], timers: dict[int, _RoundTimer],
-                 stats: AllreduceStats) -> int:
+    def _process(
+        self,
+        batch: list[tuple[memoryview, tuple[str, int]]],
+        peers: set[tuple[str, int]],
+        endpoint: int | None,
+        by_slot: dict[int, Stream],
+        timers: dict[int, _RoundTimer],
+        stats: AllreduceStats,
+    ) -> int:
         """Handle datagrams received on endpoint `endpoint`'s socket (None: the multicast
         group's); returns how many streams finished."""
         finished = 0
@@ -495,8 +599,15 @@ class HostAgent:
             finished += self._process_packets(packets, source, endpoint, by_slot, timers, stats)
         return finished
 
-    def _process_packets(self, packets: list[memoryview], source: tuple[str, int], endpoint: int | None,
-                         by_slot: dict[int, Stream], timers: dict[int, _RoundTimer], stats: AllreduceStats) -> int:
+    def _process_packets(
+        self,
+        packets: list[memoryview],
+        source: tuple[str, int],
+        endpoint: int | None,
+        by_slot: dict[int, Stream],
+        timers: dict[int, _RoundTimer],
+        stats: AllreduceStats,
+    ) -> int:
         """The packets of one datagram from `source` (docs/protocol.md 7: what a worker takes)."""
         cfg = self.config
         finished = 0
@@ -524,8 +635,11 @@ class HostAgent:
                 raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(h.block), h.next_block, h.epoch)
             stream = by_slot.get(h.slot)
             # From the aggregator serving the stream, with this worker's session (or the group's).
-            if (stream is None or (endpoint is not None and self._endpoint(h.slot) is not self._endpoints[endpoint])
-                    or h.session != (stream.session if endpoint is not None else stream.group_session)):
+            if (
+                stream is None
+                or (endpoint is not None and self._endpoint(h.slot) is not self._endpoints[endpoint])
+                or h.session != (stream.session if endpoint is not None else stream.group_session)
+            ):
                 stats.ignored_packets += 1
                 continue
             if h.msg_type == MsgType.PENDING:
@@ -555,8 +669,9 @@ class HostAgent:
             timers[h.slot] = _RoundTimer(self._rto.rto, now)
         return finished
 
-    def _expire(self, active: dict[int, Stream], timers: dict[int, _RoundTimer], now: float,
-                stats: AllreduceStats) -> float:
+    def _expire(
+        self, active: dict[int, Stream], timers: dict[int, _RoundTimer], now: float, stats: AllreduceStats
+    ) -> float:
         """Retransmit for every stream in flight whose timer ran out (and shrink the
         window); returns the next check time."""
         cfg = self.config
@@ -585,12 +700,10 @@ def _check_out(array: np.ndarray, out: np.ndarray) -> bool:
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
     if out.shape != array.shape or out.dtype != array.dtype:
-        raise ValueError(f"out is {out.dtype}{list(out.shape)}, the tensor is "
-                         f"{array.dtype}{list(array.shape)}")
+        raise ValueError(f"out is {out.dtype}{list(out.shape)}, the tensor is {array.dtype}{list(array.shape)}")
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError("out must be a writable C-contiguous array")
-    same = (out.__array_interface__["data"][0] == array.__array_interface__["data"][0]
-            and array.flags.c_contiguous)
+    same = out.__array_interface__["data"][0] == array.__array_interface__["data"][0] and array.flags.c_contiguous
     if not same and np.may_share_memory(out, array):
         raise ValueError("out overlaps the tensor without being it")
     return same
@@ -611,13 +724,16 @@ def _shard_layout(length: int, num_workers: int, shards: Sequence[int] | None) -
     """Every rank's shard length (equal shards by default)."""
     if shards is None:
         if length % num_workers:
-            raise ValueError(f"reduce_scatter of {length} elements over {num_workers} workers: the length "
-                             "must divide by the workers, or give the shard lengths")
+            raise ValueError(
+                f"reduce_scatter of {length} elements over {num_workers} workers: the length "
+                "must divide by the workers, or give the shard lengths"
+            )
         return [length // num_workers] * num_workers
     layout = [int(m) for m in shards]
     if len(layout) != num_workers or min(layout, default=0) < 0 or sum(layout) != length:
-        raise ValueError(f"shards {layout} must be {num_workers} lengths >= 0 summing to the tensor's "
-                         f"{length} elements")
+        raise ValueError(
+            f"shards {layout} must be {num_workers} lengths >= 0 summing to the tensor's {length} elements"
+        )
     return layout
 
 
@@ -646,6 +762,11 @@ class _RoundTimer:
         self.deadline = now + self.timeout
 
 
+def _answers_reset(request: bytes, session: int) -> Callable[[AggHeader, bytes], bool]:
+    """A RESET is answered by its own echo, or by an ERROR for the session it was sent with."""
+    return lambda h, raw: raw == request or (h.msg_type == MsgType.ERROR and h.session == session)
+
+
 def _error_code(value: int) -> ErrorCode | int:
     try:
         return ErrorCode(value)
@@ -663,17 +784,21 @@ def _mode_name(code: int) -> str:
 class AllreduceTimeout(TimeoutError):
     """A round made no progress within `failure_timeout`; names the missing workers when known."""
 
-    def __init__(self, cfg: WorkerConfig, stream: Stream, waited: float) -> None:
+    def __init__(self, cfg: WorkerConfig, stream: Stream | SimpleNamespace, waited: float) -> None:
+        # SimpleNamespace: the native engine's stream, under Stream's names (fastpath.stream_view)
         self.slot, self.block, self.round = stream.slot, stream.block, stream.round
         bitmap = stream.missing_workers
-        self.missing_workers = (None if bitmap is None else
-                                [w for w in range(cfg.num_workers) if bitmap >> w & 1])
+        self.missing_workers = None if bitmap is None else [w for w in range(cfg.num_workers) if bitmap >> w & 1]
         what = "bootstrap" if stream.block == NONE else f"block {stream.block}"
         if self.missing_workers is not None:
             why = f"the aggregator is still waiting for worker(s) {self.missing_workers}"
         else:
-            why = ("the aggregator gave no status (a switch never does; a software aggregator "
-                   "that restarted or lost the job's state does not know the round)")
-        super().__init__(f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot "
-                         f"{stream.slot} {what} (round {stream.round}) in {waited:.1f} s; {why}. "
-                         "Stop all workers, reset the job, then call reset() on every worker.")
+            why = (
+                "the aggregator gave no status (a switch never does; a software aggregator "
+                "that restarted or lost the job's state does not know the round)"
+            )
+        super().__init__(
+            f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot "
+            f"{stream.slot} {what} (round {stream.round}) in {waited:.1f} s; {why}. "
+            "Stop all workers, reset the job, then call reset() on every worker."
+        )

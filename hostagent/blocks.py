@@ -6,6 +6,7 @@ large tensors); `BlockPlan.build_reference` is the numpy model it matches, kept
 readable and used by the tests only. The tensor is not copied except for a
 zero-padded last block.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ class BlockPlan:
         tail = None
         if flat.size % block_size:
             tail = np.zeros(block_size, dtype=flat.dtype)
-            tail[: flat.size % block_size] = flat[nfull * block_size:]
+            tail[: flat.size % block_size] = flat[nfull * block_size :]
         return cls(body, tail, nonzero, exps, min(num_slots, nblocks), flat)
 
     @classmethod
@@ -54,7 +55,7 @@ class BlockPlan:
         tail = None
         if flat.size % block_size:
             tail = np.zeros(block_size, dtype=flat.dtype)
-            tail[: flat.size % block_size] = flat[nfull * block_size:]
+            tail[: flat.size % block_size] = flat[nfull * block_size :]
         nblocks = nfull + (tail is not None)
         nonzero = np.empty(nblocks, dtype=bool)
         nonzero[:nfull] = body.any(axis=1)
@@ -90,7 +91,7 @@ class BlockPlan:
         cut last block."""
         assert self.flat is not None
         size = self.body.shape[1]
-        return self.flat[b * size:(b + 1) * size]
+        return self.flat[b * size : (b + 1) * size]
 
     def encode(self, b: int, exp: int, num_workers: int, out: object) -> None:
         """Block `b` as wire values at the agreed exponent `exp` (int32 tensors: as they

@@ -1,4 +1,5 @@
 """Configuration of one worker of a job."""
+
 from __future__ import annotations
 
 import os
@@ -64,13 +65,13 @@ class WorkerConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
-        check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
-                           self.block_size)
+        check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots, self.block_size)
         check_message_size(self.message_size)
         object.__setattr__(self, "aggregators", tuple(tuple(a) for a in self.aggregators))
         if len(self.aggregators) > self.num_slots:
-            raise ValueError(f"{len(self.aggregators)} aggregators for {self.num_slots} slots: "
-                             "each needs at least one stream")
+            raise ValueError(
+                f"{len(self.aggregators)} aggregators for {self.num_slots} slots: each needs at least one stream"
+            )
         if len(self.aggregators) > 1 and self.bind[1]:
             raise ValueError("several aggregators need several local ports: bind to port 0")
         if self.engine not in ENGINES:

@@ -5,12 +5,13 @@ A job's streams may be spread over several aggregators (sharded aggregation:
 stream s goes to endpoint s mod k); each is joined separately and has its own
 session.
 """
+
 from __future__ import annotations
 
 import select
 import socket
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from p4reduce.protocol import AggHeader, MalformedPacket
 from p4reduce.protocol.auth import JobKey, authentic
@@ -56,9 +57,14 @@ class Endpoint:
         # the retransmission timers.
         self.sender.flush()
 
-    def exchange(self, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float,
-                 interval: Callable[[], float],
-                 on_send: Callable[[int], None]) -> tuple[AggHeader, bytes] | None:
+    def exchange(
+        self,
+        request: bytes,
+        accept: Callable[[AggHeader, bytes], bool],
+        timeout: float,
+        interval: Callable[[], float],
+        on_send: Callable[[int], None],
+    ) -> tuple[AggHeader, bytes] | None:
         """Send `request` every `interval()` seconds until an answer `accept`s: that answer's
         header and bytes; None on timeout."""
         deadline = time.monotonic() + timeout
@@ -83,8 +89,9 @@ class Endpoint:
         self.sock.close()
 
 
-def _accepted(buffer: memoryview, accept: Callable[[AggHeader, bytes], bool],
-              key: JobKey | None) -> tuple[AggHeader, bytes] | None:
+def _accepted(
+    buffer: memoryview, accept: Callable[[AggHeader, bytes], bool], key: JobKey | None
+) -> tuple[AggHeader, bytes] | None:
     """The first packet of a received buffer that `accept`s. Every packet is looked at: with
     UDP GRO on (the native engine's sockets) one buffer may carry several datagrams, such as
     the answers to a JOIN sent twice."""

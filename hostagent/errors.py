@@ -1,4 +1,5 @@
 """Errors an allreduce ends with when it cannot end with the right result."""
+
 from __future__ import annotations
 
 from p4reduce.protocol import ErrorCode, GeometryField
@@ -14,8 +15,9 @@ class JobFailed(RuntimeError):
     """The aggregator failed the job, or the workers disagree: every worker of the job
     gets this error (and no result). `code` says why; `detail` is the worker or field."""
 
-    def __init__(self, job_id: int, worker_id: int, code: ErrorCode, detail: int,
-                 epoch: int | None = None) -> None:
+    def __init__(
+        self, job_id: int, worker_id: int, code: ErrorCode | int, detail: int, epoch: int | None = None
+    ) -> None:
         self.job_id, self.code, self.detail = job_id, code, detail
         super().__init__(f"job {job_id} worker {worker_id}: {describe(code, detail, epoch)}. {_RECOVERY}")
 
@@ -25,12 +27,14 @@ class GeometryMismatch(ValueError):
     (found when the JOINED answer came back; nothing was sent for the allreduce)."""
 
 
-def describe(code: ErrorCode, detail: int, epoch: int | None = None) -> str:
+def describe(code: ErrorCode | int, detail: int, epoch: int | None = None) -> str:
     """One sentence for an ERROR's code and detail (docs/protocol.md section 6.1)."""
     at = f" in allreduce {epoch}" if epoch is not None else ""
     if code == ErrorCode.NOT_JOINED:
-        return ("the aggregator does not know this worker's session: it restarted, or the job "
-                "was reset while this worker kept going")
+        return (
+            "the aggregator does not know this worker's session: it restarted, or the job "
+            "was reset while this worker kept going"
+        )
     if code == ErrorCode.GEOMETRY:
         field = GeometryField(detail).name.lower() if detail in set(GeometryField) else str(detail)
         return f"a worker's {field} differs from the job's"
@@ -40,19 +44,28 @@ def describe(code: ErrorCode, detail: int, epoch: int | None = None) -> str:
         return f"two processes claim worker {detail} (or it restarted and the old one still sends)"
     if code == ErrorCode.TENSOR and detail < 0:  # a MISMATCH-flagged RESULT: no culprit named
         which = f"allreduce {epoch}" if epoch is not None else "an allreduce"
-        return (f"the workers disagree about {which}: their tensors (length, dtype), fixed-point "
-                "scale or numbers of allreduces differ")
+        return (
+            f"the workers disagree about {which}: their tensors (length, dtype), fixed-point "
+            "scale or numbers of allreduces differ"
+        )
     if code == ErrorCode.TENSOR:
-        return (f"the workers' tensors differ{at} (length, dtype or fixed-point scale; worker "
-                f"{detail} differs from the first)")
+        return (
+            f"the workers' tensors differ{at} (length, dtype or fixed-point scale; worker "
+            f"{detail} differs from the first)"
+        )
     if code == ErrorCode.SEQUENCE:
-        return (f"the workers are at different allreduces{at} (worker {detail} is ahead: a "
-                "worker skipped or repeated an allreduce, or restarted)")
+        return (
+            f"the workers are at different allreduces{at} (worker {detail} is ahead: a "
+            "worker skipped or repeated an allreduce, or restarted)"
+        )
     if code == ErrorCode.BAD_BLOCKS:
         return f"worker {detail} sent a block outside the tensor or its stream"
     if code == ErrorCode.UPSTREAM:
-        return f"the parent aggregator failed the job ({describe(ErrorCode(detail), 0)})" \
-            if detail in set(ErrorCode) else "the parent aggregator failed the job"
+        return (
+            f"the parent aggregator failed the job ({describe(ErrorCode(detail), 0)})"
+            if detail in set(ErrorCode)
+            else "the parent aggregator failed the job"
+        )
     if code == ErrorCode.UNKNOWN_JOB:
         return f"the aggregator serves no job {detail}"
     if code == ErrorCode.UNKNOWN_RANK:

@@ -17,6 +17,7 @@ Select the engine with WorkerConfig(engine="native" | "python") or the
 environment variable P4REDUCE_WORKER_ENGINE; the Python engine is the readable
 reference the native one is tested against (tests/test_native_worker.py).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -43,9 +44,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 POLL_MAX_WAIT = 1.0  # seconds a poll may block at most (timers bound it anyway)
-_COUNTS = ("packets_received", "payload_bytes_received", "ignored_packets", "packets_sent",
-           "payload_bytes_sent", "retransmissions", "queries", "gso_sends", "gso_segments", "gro_buffers",
-           "gro_segments", "unauthenticated")
+_COUNTS = (
+    "packets_received",
+    "payload_bytes_received",
+    "ignored_packets",
+    "packets_sent",
+    "payload_bytes_sent",
+    "retransmissions",
+    "queries",
+    "gso_sends",
+    "gso_segments",
+    "gro_buffers",
+    "gro_segments",
+    "unauthenticated",
+)
 
 
 def _peer(address: tuple[str, int]) -> tuple[int, int]:
@@ -59,12 +71,22 @@ def probe_offload(cfg: WorkerConfig, sockets: list[socket.socket]) -> UdpOffload
     if cfg.engine != "native":
         return UdpOffload.off("Python engine")
     probes = [probe_udp_offload(s, cfg.udp_offload) for s in sockets]
-    return UdpOffload(all(p.gso for p in probes), all(p.gro for p in probes),
-                      {k: v for p in probes for k, v in p.why_not.items()})
+    return UdpOffload(
+        all(p.gso for p in probes), all(p.gro for p in probes), {k: v for p in probes for k, v in p.why_not.items()}
+    )
 
 
-def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag: int, *,
-             first_block: int = 0, shard_blocks: int = 0, sockets: bool = True) -> Run:
+def make_run(
+    agent: HostAgent,
+    plan: BlockPlan,
+    out: np.ndarray,
+    epoch: int,
+    tag: int,
+    *,
+    first_block: int = 0,
+    shard_blocks: int = 0,
+    sockets: bool = True,
+) -> Run:
     """The native state of one allreduce of `agent` (`out`: the flat output, holding the
     blocks from `first_block` on; `shard_blocks` > 0: a reduce-scatter, as in
     HostAgent._make_streams). `sockets=False`: packets go nowhere until take_output(),
@@ -78,15 +100,31 @@ def make_run(agent: HostAgent, plan: BlockPlan, out: np.ndarray, epoch: int, tag
     # switch takes one packet per frame, and on a virtual link (veth into BMv2's AF_PACKET
     # ports) a segmented send can reach it as one unsegmented super-frame.
     gso = agent.udp_offload.gso and all(e.pack_up_to > 0 for e in endpoints)
-    return Run(plan.flat, out, plan.nonzero, plan.exps, job_id=cfg.job_id, worker_id=cfg.worker_id,
-               num_workers=cfg.scale_workers, block_size=cfg.block_size, num_slots=cfg.num_slots,
-               slot_base=cfg.slot_base, dense=cfg.mode is Mode.DENSE, epoch=epoch, fingerprint=tag,
-               rounds=agent._rounds[:plan.num_streams], sessions=[e.session or 0 for e in endpoints],
-               group_sessions=[e.group_session for e in endpoints],
-               key=None if cfg.key is None else cfg.key.raw,
-               limits=[e.pack_up_to for e in endpoints],
-               send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints], receivers=receivers,
-               first_block=first_block, shard_blocks=shard_blocks, gso=gso)
+    return Run(
+        plan.flat,
+        out,
+        plan.nonzero,
+        plan.exps,
+        job_id=cfg.job_id,
+        worker_id=cfg.worker_id,
+        num_workers=cfg.scale_workers,
+        block_size=cfg.block_size,
+        num_slots=cfg.num_slots,
+        slot_base=cfg.slot_base,
+        dense=cfg.mode is Mode.DENSE,
+        epoch=epoch,
+        fingerprint=tag,
+        rounds=agent._rounds[: plan.num_streams],
+        sessions=[e.session or 0 for e in endpoints],
+        group_sessions=[e.group_session for e in endpoints],
+        key=None if cfg.key is None else cfg.key.raw,
+        limits=[e.pack_up_to for e in endpoints],
+        send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints],
+        receivers=receivers,
+        first_block=first_block,
+        shard_blocks=shard_blocks,
+        gso=gso,
+    )
 
 
 def note_gso_refused(agent: HostAgent, run: Run) -> None:
@@ -94,24 +132,40 @@ def note_gso_refused(agent: HostAgent, run: Run) -> None:
     by one): GSO stays off for the agent's later allreduces, which would fail the same way."""
     if run.gso_errno and agent.udp_offload.gso:
         why = f"the kernel refused a segmented send: {os.strerror(run.gso_errno)}"
-        agent.udp_offload = dataclasses.replace(agent.udp_offload, gso=False,
-                                                why_not={**agent.udp_offload.why_not, "gso": why})
-        log.info("job %d worker %d: UDP GSO turned off (%s); the datagrams go one by one",
-                 agent.config.job_id, agent.config.worker_id, why)
+        agent.udp_offload = dataclasses.replace(
+            agent.udp_offload, gso=False, why_not={**agent.udp_offload.why_not, "gso": why}
+        )
+        log.info(
+            "job %d worker %d: UDP GSO turned off (%s); the datagrams go one by one",
+            agent.config.job_id,
+            agent.config.worker_id,
+            why,
+        )
 
 
 def stream_view(run: Run, index: int) -> SimpleNamespace:
     """Stream `index`'s state under the Python Stream's attribute names."""
     slot, round_, block, exp, state, pending, retries, missing, overflow, started, deadline = run.stream(index)
-    return SimpleNamespace(slot=slot, round=round_, block=block, exp=exp, done=state == "done",
-                           started=state != "waiting", pending_kind=pending, retries=retries,
-                           missing_workers=missing, overflow=overflow, timer_started=started,
-                           deadline=deadline)
+    return SimpleNamespace(
+        slot=slot,
+        round=round_,
+        block=block,
+        exp=exp,
+        done=state == "done",
+        started=state != "waiting",
+        pending_kind=pending,
+        retries=retries,
+        missing_workers=missing,
+        overflow=overflow,
+        timer_started=started,
+        deadline=deadline,
+    )
 
 
 def python_error(agent: HostAgent, run: Run, failed: Failed) -> BaseException:
     """The exception the Python engine raises where the native one raised `failed`."""
     from p4reduce.hostagent.agent import AllreduceTimeout, _error_code
+
     cfg = agent.config
     kind, *args = failed.args
     if kind == "job":
@@ -167,4 +221,3 @@ def run_allreduce(agent: HostAgent, run: Run, stats: AllreduceStats) -> None:
     finally:
         add_counters(run, stats)
         note_gso_refused(agent, run)
-

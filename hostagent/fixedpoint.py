@@ -8,6 +8,7 @@ scaled value within 2^(30-k), so the sum of n of them cannot overflow int32.
 `reference_quantize` and `reference_dequantize_into` are the numpy model they
 match bit for bit, kept readable and used by the tests only.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -116,8 +117,9 @@ def error_bound(exp: int, num_workers: int) -> float:
 
 
 def nonfinite_input(index: int) -> ValueError:
-    return ValueError(f"tensor holds NaN or Inf (first at flat index {index}); "
-                      "fixed-point aggregation needs finite values")
+    return ValueError(
+        f"tensor holds NaN or Inf (first at flat index {index}); fixed-point aggregation needs finite values"
+    )
 
 
 def check_float_input(flat: np.ndarray) -> None:
@@ -132,7 +134,8 @@ def check_int_input(flat: np.ndarray, num_workers: int) -> None:
         idx = int(np.argmax(np.abs(flat.astype(np.int64))))
         raise OverflowError(
             f"int32 element {int(flat[idx])} at flat index {idx} exceeds {limit} = (2^31-1)//"
-            f"{num_workers}: the sum over {num_workers} workers could overflow int32")
+            f"{num_workers}: the sum over {num_workers} workers could overflow int32"
+        )
 
 
 def tensor_error_bound(inputs: list[np.ndarray], block_size: int) -> np.ndarray:
@@ -143,8 +146,9 @@ def tensor_error_bound(inputs: list[np.ndarray], block_size: int) -> np.ndarray:
     length = flat[0].size
     nblocks = -(-length // block_size)
     pad = nblocks * block_size - length
-    exps = np.max([block_exponents(np.pad(f, (0, pad)).reshape(nblocks, block_size))
-                   for f in flat], axis=0).astype(np.int64)
+    exps = np.max([block_exponents(np.pad(f, (0, pad)).reshape(nblocks, block_size)) for f in flat], axis=0).astype(
+        np.int64
+    )
     per_block = n * np.ldexp(1.0, exps - EXP_BIAS + log2_ceil(n) - 31)
     exact = np.sum([f.astype(np.float64) for f in flat], axis=0)
     return np.repeat(per_block, block_size)[:length] + np.abs(exact) * 2.0**-24

@@ -4,6 +4,7 @@ A round's latency includes waiting for the slowest worker and the
 aggregator's backlog, so a fixed timeout either fires spuriously (adding load
 exactly when the aggregator is busy) or recovers losses slowly.
 """
+
 from __future__ import annotations
 
 from p4reduce import _native
@@ -24,7 +25,7 @@ class RtoEstimator:
             self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - seconds)
             self.srtt = 0.875 * self.srtt + 0.125 * seconds
 
-    def sample_all(self, latencies) -> None:
+    def sample_all(self, latencies: _native.Latencies) -> None:
         """`sample` for each latency in turn, in one call: `latencies` is a float64
         buffer (what the native worker returns) or a sequence of floats. The loop runs
         in C (p4reduce._native.rto_feed), bit for bit like `sample`."""

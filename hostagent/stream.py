@@ -1,13 +1,26 @@
 """Worker side of one stream: the round-by-round state machine of docs/protocol.md section 7."""
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from p4reduce.hostagent.errors import JobFailed
-from p4reduce.protocol import (EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags, Mode, MsgType,
-                               encode, packet_buffer, scatter_flags, wire_values)
+from p4reduce.protocol import (
+    EXP_BIAS,
+    HEADER_LEN,
+    NONE,
+    AggHeader,
+    ErrorCode,
+    Flags,
+    Mode,
+    MsgType,
+    encode,
+    packet_buffer,
+    scatter_flags,
+    wire_values,
+)
 
 # Plain ints: IntFlag arithmetic is slow on the per-result path.
 _OVERFLOW = int(Flags.OVERFLOW)
@@ -25,8 +38,9 @@ class _Accepted:
 
     __slots__ = ("shadow", "block", "exp", "next_block", "next_exp", "overflow", "delivered")
 
-    def __init__(self, shadow: int, block: int, exp: int, next_block: int, next_exp: int, overflow: bool,
-                 delivered: bool) -> None:
+    def __init__(
+        self, shadow: int, block: int, exp: int, next_block: int, next_exp: int, overflow: bool, delivered: bool
+    ) -> None:
         self.shadow, self.block, self.exp = shadow, block, exp
         self.next_block, self.next_exp = next_block, next_exp
         self.overflow, self.delivered = overflow, delivered
@@ -55,14 +69,30 @@ class Stream:
     worker's blocks only.
     """
 
-    def __init__(self, *, job_id: int, worker_id: int, slot: int, round_: int, epoch: int,
-                 mode: Mode, my_blocks: list[int], my_exps: dict[int, int], block_size: int,
-                 quantize: Callable[[int, int], np.ndarray],
-                 deliver: Callable[[int, int, np.ndarray], None],
-                 delivered: Callable[[int, int, np.ndarray], bool] | None = None,
-                 session: int = 0, group_session: int = 0, blocks: int = 0, fingerprint: int = 0,
-                 encode: Callable[[int, int, memoryview], None] | None = None,
-                 shard_blocks: int = 0, stream: int = 0, num_slots: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        job_id: int,
+        worker_id: int,
+        slot: int,
+        round_: int,
+        epoch: int,
+        mode: Mode,
+        my_blocks: list[int],
+        my_exps: dict[int, int],
+        block_size: int,
+        quantize: Callable[[int, int], np.ndarray] | None,
+        deliver: Callable[[int, int, np.ndarray], None],
+        delivered: Callable[[int, int, np.ndarray], bool] | None = None,
+        session: int = 0,
+        group_session: int = 0,
+        blocks: int = 0,
+        fingerprint: int = 0,
+        encode: Callable[[int, int, memoryview], None] | None = None,
+        shard_blocks: int = 0,
+        stream: int = 0,
+        num_slots: int = 1,
+    ) -> None:
         self.job_id, self.worker_id, self.slot = job_id, worker_id, slot
         self.round = round_
         self.epoch = epoch
@@ -100,10 +130,23 @@ class Stream:
         nxt = self._mine[self._pos]
         owner = self.owner(self.block)
         flags = 0 if owner is None or msg_type != MsgType.DATA else scatter_flags(owner)
-        return AggHeader(msg_type, self.job_id, self.worker_id, self.slot, self.round & 1,
-                         self.epoch, self.block, nxt, self.exp,
-                         self._exps.get(nxt, 0), count, flags, self.session, self.blocks,
-                         self.fingerprint)
+        return AggHeader(
+            msg_type,
+            self.job_id,
+            self.worker_id,
+            self.slot,
+            self.round & 1,
+            self.epoch,
+            self.block,
+            nxt,
+            self.exp,
+            self._exps.get(nxt, 0),
+            count,
+            flags,
+            self.session,
+            self.blocks,
+            self.fingerprint,
+        )
 
     def start(self) -> bytes:
         """The bootstrap DATA packet announcing this worker's first block."""
@@ -115,8 +158,9 @@ class Stream:
         if h.shadow == self.round & 1 and h.epoch == self.epoch and h.block == self.block:
             self.missing_workers = h.next_block
 
-    def on_result(self, h: AggHeader, payload: bytes | memoryview,
-                  source: tuple[str, int] = ("", 0)) -> bytes | bytearray | None:
+    def on_result(
+        self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int] = ("", 0)
+    ) -> bytes | bytearray | None:
         """Handle a RESULT from `source` (the caller checked its session); returns the next
         packet to send now, if any.
 
@@ -134,16 +178,19 @@ class Stream:
             return None
         nxt, mine = h.next_block, self._mine[self._pos]
         if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream):
-            raise self._bad(h, source, f"next_block {nxt} is outside stream {self.stream} of a "
-                                       f"{self.blocks}-block tensor")
+            raise self._bad(
+                h, source, f"next_block {nxt} is outside stream {self.stream} of a {self.blocks}-block tensor"
+            )
         if nxt != NONE and self.block != NONE and nxt <= self.block:
             raise self._bad(h, source, f"next_block {nxt} goes back from block {self.block}")
         if nxt > mine:
-            raise self._bad(h, source, f"next_block {_name(nxt)} skips block {mine}, which this worker "
-                                       "announced and never sent")
+            raise self._bad(
+                h, source, f"next_block {_name(nxt)} skips block {mine}, which this worker announced and never sent"
+            )
         if nxt == mine != NONE and h.next_exp < self._exps[mine]:
-            raise self._bad(h, source, f"next_exp {h.next_exp} is below this worker's {self._exps[mine]} "
-                                       f"for block {mine}")
+            raise self._bad(
+                h, source, f"next_exp {h.next_exp} is below this worker's {self._exps[mine]} for block {mine}"
+            )
         delivered = False
         if h.block != NONE:
             owner = self.owner(h.block)
@@ -180,6 +227,7 @@ class Stream:
                 header.pack_into(buf)
                 self._encode(mine, self.exp, memoryview(buf)[HEADER_LEN:])
             else:
+                assert self._quantize is not None, "a Stream that sends DATA needs quantize or encode"
                 self.pending, wire = packet_buffer(header)
                 wire[:] = self._quantize(mine, self.exp)
             self.pending_is_query = False
@@ -196,20 +244,36 @@ class Stream:
     def _check_repeat(self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int]) -> None:
         """A RESULT of the previous round again (a lost-and-re-sent copy) must be the same."""
         prev = self._previous
-        if (prev is None or h.shadow != prev.shadow or h.block != prev.block or h.epoch != self.epoch
-                or h.fingerprint != self.fingerprint or h.flags & _MISMATCH):
+        if (
+            prev is None
+            or h.shadow != prev.shadow
+            or h.block != prev.block
+            or h.epoch != self.epoch
+            or h.fingerprint != self.fingerprint
+            or h.flags & _MISMATCH
+        ):
             return
         if (h.next_block, h.next_exp, bool(h.flags & _OVERFLOW)) != (prev.next_block, prev.next_exp, prev.overflow):
-            raise self._bad(h, source, f"a second RESULT for block {_name(h.block)} names next_block "
-                                       f"{_name(h.next_block)} (next_exp {h.next_exp}), the first "
-                                       f"{_name(prev.next_block)} (next_exp {prev.next_exp})")
-        if prev.delivered and h.count == self._block_size and self._delivered is not None \
-                and not self._delivered(h.block, prev.exp, wire_values(payload, h.count)):
+            raise self._bad(
+                h,
+                source,
+                f"a second RESULT for block {_name(h.block)} names next_block "
+                f"{_name(h.next_block)} (next_exp {h.next_exp}), the first "
+                f"{_name(prev.next_block)} (next_exp {prev.next_exp})",
+            )
+        if (
+            prev.delivered
+            and h.count == self._block_size
+            and self._delivered is not None
+            and not self._delivered(h.block, prev.exp, wire_values(payload, h.count))
+        ):
             raise self._bad(h, source, f"a second RESULT for block {h.block} has other values")
 
     def _bad(self, h: AggHeader, source: tuple[str, int], what: str) -> ProtocolError:
-        return ProtocolError(f"job {self.job_id} worker {self.worker_id}: the RESULT from {source[0]}:"
-                             f"{source[1]} for slot {self.slot} block {_name(h.block)} has {what}")
+        return ProtocolError(
+            f"job {self.job_id} worker {self.worker_id}: the RESULT from {source[0]}:"
+            f"{source[1]} for slot {self.slot} block {_name(h.block)} has {what}"
+        )
 
 
 def _name(block: int) -> str:

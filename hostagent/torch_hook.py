@@ -21,13 +21,14 @@ what it zeroed as this rank's residual, per parameter, added back into the same 
 at the next step (error feedback, p4reduce.torch.lossy). ``state.blocks_dropped`` counts
 the blocks left out. T = 0 is the lossless hook, bit for bit.
 """
+
 # No `from __future__ import annotations`: DDP checks the hook's annotations
 # against the real dist.GradBucket and torch.futures.Future objects.
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import torch
-import torch.distributed as dist
+from torch._C._distributed_c10d import GradBucket  # dist.GradBucket, as torch's stubs name it
 
 from p4reduce.hostagent.agent import AllreduceStats, HostAgent
 from p4reduce.torch.lossy import ErrorFeedback, check_threshold
@@ -46,8 +47,8 @@ class P4ReduceHookState:
     feedback: ErrorFeedback | None = field(default=None, repr=False)
     # One thread: buckets are reduced one after another, in DDP's order, on every rank.
     _comm: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="p4reduce-ddp"),
-        repr=False)
+        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="p4reduce-ddp"), repr=False
+    )
 
     def __post_init__(self) -> None:
         self.lossy_threshold = check_threshold(self.lossy_threshold, "P4ReduceHookState lossy_threshold")
@@ -64,7 +65,7 @@ class P4ReduceHookState:
         self._comm.shutdown(wait=True)
 
 
-def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
+def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures.Future[torch.Tensor]:
     grad = bucket.buffer()
     if grad.dtype != torch.float32:
         raise TypeError(f"p4reduce_hook supports float32 gradients, not {grad.dtype}")
@@ -76,7 +77,7 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.fu
 
     def reduce() -> None:
         try:
-            if pieces is not None:  # on this thread only: the residuals need no lock
+            if pieces is not None and state.feedback is not None:  # this thread only: no lock needed
                 state.feedback.apply_pieces(pieces, host.view(-1))
             values = host.numpy()
             state.agent.allreduce(values, out=values)
@@ -87,13 +88,13 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: dist.GradBucket) -> torch.fu
             state.totals.accumulate(state.agent.last_stats)
             fut.set_result(host.to(grad.device).view_as(grad))
         except BaseException as exc:  # noqa: BLE001 - handed to DDP through the Future
-            fut.set_exception(exc)
+            fut.set_exception(exc)  # type: ignore[arg-type]  # torch's stub types it as a result
 
     state._comm.submit(reduce)
     return fut
 
 
-def _residual_pieces(bucket: dist.GradBucket, numel: int) -> list[tuple[object, int]]:
+def _residual_pieces(bucket: GradBucket, numel: int) -> list[tuple[object, int]]:
     """The bucket as (key, length) pieces, one per parameter in the buffer's order, so
     that each parameter keeps its own residual when DDP rebuilds its buckets; one piece
     named after the bucket if its parameters do not tile the buffer."""

@@ -28,6 +28,7 @@ only delays the start of a stream, never skips it (see HostAgent._run). In
 dense mode a lost packet stalls its round for every worker, so every worker's
 timer fires and the windows shrink together.
 """
+
 from __future__ import annotations
 
 import math
@@ -95,13 +96,19 @@ class StreamWindow:
             return
         self._cwnd = min(self._cwnd + 1.0 / self._cwnd, float(self.limit))
 
-    def on_rounds(self, latencies) -> None:
+    def on_rounds(self, latencies: _native.Latencies) -> None:
         """`on_round` for each latency in turn, in one call: the native engine hands them
         over a batch at a time, a float64 buffer (or any sequence of floats). The loop runs
         in C (p4reduce._native.window_feed), bit for bit like `on_round`."""
         self._smoothed, self._base, self._cwnd = _native.window_feed(
-            self._smoothed, self._base, self._cwnd, float(self.limit), not self.lossless, QUEUE_FACTOR,
-            _native.float64_buffer(latencies))
+            self._smoothed,
+            self._base,
+            self._cwnd,
+            float(self.limit),
+            not self.lossless,
+            QUEUE_FACTOR,
+            _native.float64_buffer(latencies),
+        )
 
     def on_loss(self, round_started: float, now: float) -> bool:
         """A round started at `round_started` is presumed lost at `now` (its

@@ -1,4 +1,5 @@
 """A Mininet switch node running the p4reduce P4 program on simple_switch_grpc."""
+
 from __future__ import annotations
 
 from mininet.node import Switch
@@ -37,16 +38,19 @@ class Bmv2Switch(Switch):
         for rank, host in enumerate(workers):
             intf = host.defaultIntf()
             port = self.ports[intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1]
-            entries.append({"worker_id": rank, "port": port, "mac": host.MAC(), "ip": host.IP(),
-                            "udp_port": udp_base + rank})
+            entries.append(
+                {"worker_id": rank, "port": port, "mac": host.MAC(), "ip": host.IP(), "udp_port": udp_base + rank}
+            )
             host.cmd(f"ip neigh replace {AGG_IP} lladdr {AGG_MAC} dev {intf.name}")
             # BMv2 forwards frames as they are: TCP segments with offloaded
             # (still partial) checksums or 64 KB GSO frames would be lost.
             host.cmd(f"ethtool -K {intf.name} tx off rx off tso off gso off gro off >/dev/null 2>&1")
-        config = load_config({
-            "switch": self.process.switch_config(),
-            "jobs": [{"job_id": 1, "slot_base": 0, "num_slots": num_slots, "workers": entries}],
-            "l2": [{"mac": e["mac"], "port": e["port"]} for e in entries],
-            "broadcast": {"mgid": 1000, "ports": [e["port"] for e in entries]},
-        })
+        config = load_config(
+            {
+                "switch": self.process.switch_config(),
+                "jobs": [{"job_id": 1, "slot_base": 0, "num_slots": num_slots, "workers": entries}],
+                "l2": [{"mac": e["mac"], "port": e["port"]} for e in entries],
+                "broadcast": {"mgid": 1000, "ports": [e["port"] for e in entries]},
+            }
+        )
         self.process.client.install(config)

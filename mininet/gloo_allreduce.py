@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Dense baseline for the Mininet runner: time torch.distributed gloo allreduce of
 a float32 tensor on one host of the experiment; prints one JSON line per iteration."""
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,7 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=3)
     args = ap.parse_args()
     torch.set_num_threads(1)
-    dist.init_process_group("gloo", init_method=f"tcp://{args.master}", rank=args.rank,
-                            world_size=args.workers)
+    dist.init_process_group("gloo", init_method=f"tcp://{args.master}", rank=args.rank, world_size=args.workers)
     t = torch.ones(args.elements)
     for i in range(args.iterations + 1):
         dist.barrier()

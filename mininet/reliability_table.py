@@ -4,6 +4,7 @@ impaired links, software aggregator. Run as root:
 
     sudo python3 mininet/reliability_table.py --runs 5
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,7 +31,16 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--elements", type=int, default=100_000)
     args = ap.parse_args()
-    print(f"| scenario | mechanism | mode, dtype | runs | results exact | retransmissions + queries (total) | median time (ms) |")
+    columns = (
+        "scenario",
+        "mechanism",
+        "mode, dtype",
+        "runs",
+        "results exact",
+        "retransmissions + queries (total)",
+        "median time (ms)",
+    )
+    print("| " + " | ".join(columns) + " |")
     print("|---|---|---|---|---|---|---|")
     for name, imp in SCENARIOS:
         if imp is not None and imp.needs_netem() and not netem_supported():
@@ -39,15 +49,22 @@ def main() -> int:
         for mode, dtype in (("sparse", "float32"), ("dense", "int32")):
             exact, retx, times, mech = 0, 0, [], "none"
             for seed in range(args.runs):
-                res = run(NetnsRun(workers=args.workers, elements=args.elements, mode=mode,
-                                   dtype=dtype, seed=seed, iterations=3), imp)
+                res = run(
+                    NetnsRun(
+                        workers=args.workers, elements=args.elements, mode=mode, dtype=dtype, seed=seed, iterations=3
+                    ),
+                    imp,
+                )
                 exact += res.exact
                 retx += res.retransmissions + res.queries
                 times += res.seconds
                 mech = res.mechanism
             times.sort()
-            print(f"| {name} | {mech} | {mode}, {dtype} | {args.runs} | {exact}/{args.runs} | "
-                  f"{retx} | {times[len(times) // 2] * 1e3:.1f} |", flush=True)
+            print(
+                f"| {name} | {mech} | {mode}, {dtype} | {args.runs} | {exact}/{args.runs} | "
+                f"{retx} | {times[len(times) // 2] * 1e3:.1f} |",
+                flush=True,
+            )
     return 0
 
 

@@ -9,7 +9,9 @@ Layers, each importing only from the ones before it:
 * `p4reduce.controller` — the P4Runtime control plane (extra `controller`);
 * `p4reduce.cli`, `p4reduce.testbed` — the `p4reduce` command, the demo, and experiment tools.
 """
-from importlib.metadata import PackageNotFoundError, version as _dist_version
+
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
 
 try:
     __version__ = _dist_version("p4reduce")

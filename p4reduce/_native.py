@@ -20,15 +20,22 @@ the native worker returns per batch), bit for bit like one Python call per round
 
 There is no pure-Python fallback: without the compiled extension this import fails.
 """
+
 from __future__ import annotations
 
 import array
 import importlib
+from collections.abc import Sequence
 from types import ModuleType
 
-_REBUILD = ("Reinstall p4reduce where a C compiler and the Python headers are present "
-            "(`pip install -e .` in a checkout, `pip install p4reduce` otherwise); "
-            "there is no pure-Python fallback.")
+# Round latencies in seconds: the native worker's float64 buffer, or any sequence of floats.
+Latencies = bytes | bytearray | memoryview | Sequence[float]
+
+_REBUILD = (
+    "Reinstall p4reduce where a C compiler and the Python headers are present "
+    "(`pip install -e .` in a checkout, `pip install p4reduce` otherwise); "
+    "there is no pure-Python fallback."
+)
 
 
 def load_extension(name: str, abi: int, note: str = "") -> ModuleType:
@@ -39,16 +46,20 @@ def load_extension(name: str, abi: int, note: str = "") -> ModuleType:
     try:
         module = importlib.import_module(f"p4reduce.{name}")
     except ImportError as exc:
-        raise ImportError(f"p4reduce's C extension p4reduce.{name} is missing or does not load "
-                          f"({exc}). " + rebuild, name=f"p4reduce.{name}") from exc
+        raise ImportError(
+            f"p4reduce's C extension p4reduce.{name} is missing or does not load ({exc}). " + rebuild,
+            name=f"p4reduce.{name}",
+        ) from exc
     if getattr(module, "ABI_VERSION", None) != abi:
-        raise ImportError(f"p4reduce.{name} was built from another version of p4reduce/{name}.c "
-                          f"(ABI {getattr(module, 'ABI_VERSION', None)}, this checkout expects {abi}). "
-                          + rebuild, name=f"p4reduce.{name}")
+        raise ImportError(
+            f"p4reduce.{name} was built from another version of p4reduce/{name}.c "
+            f"(ABI {getattr(module, 'ABI_VERSION', None)}, this checkout expects {abi}). " + rebuild,
+            name=f"p4reduce.{name}",
+        )
     return module
 
 
-def float64_buffer(values) -> object:
+def float64_buffer(values: Latencies) -> bytes | bytearray | memoryview | array.array[float]:
     """`values` as a float64 buffer for rto_feed/window_feed: a buffer (the native
     worker's latencies) as it is, a sequence of floats packed."""
     if isinstance(values, (bytes, bytearray, memoryview)):
@@ -63,5 +74,15 @@ scan, write_sums = _kernels.scan, _kernels.write_sums
 rto_feed, window_feed = _kernels.rto_feed, _kernels.window_feed
 siphash = _kernels.siphash
 
-__all__ = ["load_extension", "GIL_THRESHOLD", "accumulate", "dequantize", "float64_buffer", "quantize", "rto_feed", "scan",
-           "window_feed", "write_sums"]
+__all__ = [
+    "load_extension",
+    "GIL_THRESHOLD",
+    "accumulate",
+    "dequantize",
+    "float64_buffer",
+    "quantize",
+    "rto_feed",
+    "scan",
+    "window_feed",
+    "write_sums",
+]

@@ -6,6 +6,7 @@ p4reduce.hostagent.stream.Stream driven by HostAgent (tests/test_native_worker.p
 
 There is no pure-Python fallback: without the compiled extension this import fails.
 """
+
 from __future__ import annotations
 
 from p4reduce._native import load_extension

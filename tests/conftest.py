@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 import threading
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import pytest
@@ -28,8 +28,18 @@ SESSION = 0x5E551015  # what joined_engine() hands every worker
 
 def join_packet(spec: JobSpec, worker: int, incarnation: int = 1) -> bytes:
     """The JOIN a worker of `spec` sends (docs/protocol.md section 6.1)."""
-    return AggHeader(MsgType.JOIN, spec.job_id, worker, spec.slot_base, 0, incarnation, spec.block_size,
-                     spec.num_slots, spec.mode.code, spec.num_workers).pack()
+    return AggHeader(
+        MsgType.JOIN,
+        spec.job_id,
+        worker,
+        spec.slot_base,
+        0,
+        incarnation,
+        spec.block_size,
+        spec.num_slots,
+        spec.mode.code,
+        spec.num_workers,
+    ).pack()
 
 
 def joined_engine(jobs: Sequence[JobSpec]) -> AggregatorEngine:
@@ -69,24 +79,40 @@ def run_workers(fn: Callable[[int], object], n: int, timeout: float = 60.0) -> l
     return results
 
 
-def allreduce_all(arrays: Sequence[np.ndarray], *, mode: str = "sparse", block_size: int = 16,
-                  num_slots: int = 8, repeat: int = 1, server: AggregatorServer | None = None,
-                  job_id: int = 1, **cfg: object) -> tuple[list[np.ndarray], list[HostAgent], dict]:
+def allreduce_all(
+    arrays: Sequence[np.ndarray],
+    *,
+    mode: str = "sparse",
+    block_size: int = 16,
+    num_slots: int = 8,
+    repeat: int = 1,
+    server: AggregatorServer | None = None,
+    job_id: int = 1,
+    **cfg: object,
+) -> tuple[list[np.ndarray], list[HostAgent], dict]:
     """Allreduce `arrays` (one per worker) through a software aggregator on loopback."""
     n = len(arrays)
     own = server is None
     if own:
-        server = AggregatorServer([JobSpec(job_id, n, mode=mode, num_slots=num_slots,
-                                           block_size=block_size)], port=0).start()
-    agents = [HostAgent(WorkerConfig(job_id, r, n, aggregator=server.address, mode=mode,
-                                     num_slots=num_slots, block_size=block_size, **cfg))
-              for r in range(n)]
+        server = AggregatorServer(
+            [JobSpec(job_id, n, mode=mode, num_slots=num_slots, block_size=block_size)], port=0
+        ).start()
+    agents = [
+        HostAgent(
+            WorkerConfig(
+                job_id, r, n, aggregator=server.address, mode=mode, num_slots=num_slots, block_size=block_size, **cfg
+            )
+        )
+        for r in range(n)
+    ]
     try:
+
         def work(rank: int) -> np.ndarray:
             out = None
             for _ in range(repeat):
                 out = agents[rank].allreduce(arrays[rank])
             return out
+
         results = run_workers(work, n)
         return results, agents, server.counters()
     finally:
@@ -106,12 +132,28 @@ def codec_header_fields() -> list[tuple[str, int]]:
     """What a P4 aggregation header must declare: the codec's fields in order, with the
     codec's sizes, `pool` split into `shadow` and `slot`."""
     from p4reduce.protocol import HEADER, HEADER_LEN
+
     sizes = {"B": 8, "H": 16, "I": 32}
-    names = ["version", "msg_type", "job_id", "worker_id", "flags", "pool", "epoch", "block",
-             "next_block", "exp", "next_exp", "count", "session", "blocks", "fingerprint"]
+    names = [
+        "version",
+        "msg_type",
+        "job_id",
+        "worker_id",
+        "flags",
+        "pool",
+        "epoch",
+        "block",
+        "next_block",
+        "exp",
+        "next_exp",
+        "count",
+        "session",
+        "blocks",
+        "fingerprint",
+    ]
     fields = [(n, sizes[c]) for n, c in zip(names, HEADER.format.lstrip("!"), strict=True)]
     pool = fields.index(("pool", 16))
-    fields[pool:pool + 1] = [("shadow", 1), ("slot", 15)]
+    fields[pool : pool + 1] = [("shadow", 1), ("slot", 15)]
     assert sum(width for _, width in fields) == 8 * HEADER_LEN
     return fields
 
@@ -120,8 +162,11 @@ def codec_header_fields() -> list[tuple[str, int]]:
 def cli_aggregator(*args: str) -> Iterator[tuple[subprocess.Popen, str]]:
     """`p4reduce aggregator --bind 127.0.0.1:0 ARGS...` as a process; yields it and the
     address(es) its banner names (comma-separated, as workers' --aggregator takes them)."""
-    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0", *args],
-                           stdout=subprocess.PIPE, text=True)
+    agg = subprocess.Popen(
+        [sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0", *args],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         banner = agg.stdout.readline()
         yield agg, banner.split(" on ")[1].split()[0]
@@ -134,11 +179,34 @@ def run_cli_workers(endpoints: str, job: int, n: int, out_dir: pathlib.Path, *ar
     """`p4reduce worker` processes of ranks 0..n-1 on synthetic int32 tensors of 500
     elements; returns their results (each checked to exit 0)."""
     outs = [out_dir / f"r{r}.npy" for r in range(n)]
-    workers = [subprocess.Popen([sys.executable, "-m", "p4reduce", "worker", "--aggregator", endpoints,
-                                 "--job", str(job), "--rank", str(r), "--workers", str(n), "--elements", "500",
-                                 "--dtype", "int32", "--output", str(outs[r]), *args],
-                                stdout=subprocess.PIPE, text=True)
-               for r in range(n)]
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "p4reduce",
+                "worker",
+                "--aggregator",
+                endpoints,
+                "--job",
+                str(job),
+                "--rank",
+                str(r),
+                "--workers",
+                str(n),
+                "--elements",
+                "500",
+                "--dtype",
+                "int32",
+                "--output",
+                str(outs[r]),
+                *args,
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for r in range(n)
+    ]
     for w in workers:
         assert w.wait(timeout=60) == 0
     return [np.load(path) for path in outs]
@@ -149,11 +217,23 @@ def spoof_udp(source: tuple[str, int], dest: tuple[str, int], payloads: Sequence
     as an off-path attacker who knows the addresses would."""
     import socket
     import struct
+
     with socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW) as raw:
         for payload in payloads:
             udp = struct.pack("!HHHH", source[1], dest[1], 8 + len(payload), 0)  # checksum 0: none
-            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp) + len(payload), 0, 0, 64,
-                             socket.IPPROTO_UDP, 0, socket.inet_aton(source[0]), socket.inet_aton(dest[0]))
+            ip = struct.pack(
+                "!BBHHHBBH4s4s",
+                0x45,
+                0,
+                20 + len(udp) + len(payload),
+                0,
+                0,
+                64,
+                socket.IPPROTO_UDP,
+                0,
+                socket.inet_aton(source[0]),
+                socket.inet_aton(dest[0]),
+            )
             raw.sendto(ip + udp + payload, (dest[0], 0))  # the kernel fills in the IP checksum
 
 
@@ -161,6 +241,7 @@ def can_spoof() -> str | None:
     """Why spoof_udp cannot run here, or None."""
     import os
     import socket
+
     if os.geteuid() != 0:
         return "forging source addresses needs root (a raw socket)"
     try:
@@ -174,6 +255,7 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = 30.0) 
     """Wait for another thread or process to make `condition` true (checked every 5 ms);
     `timeout` only turns a hang into a failure naming `what`."""
     import time
+
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -183,11 +265,17 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = 30.0) 
 
 # Suites whose tests need something the machine may lack (a switch, root, a kernel module,
 # PyTorch): .ci/run's summary names each with what ran and why the rest skipped.
-_SUITES = (("bmv2_tests/", "BMv2"), ("tests/test_mininet_runner.py", "Mininet"),
-           ("tests/reliability/test_netns.py", "netns"), ("tests/test_tna_program.py", "TNA"),
-           ("tests/test_torch", "PyTorch"), ("tests/test_lossy.py", "PyTorch"),
-           ("tests/reliability/test_spoofing.py", "raw sockets"), ("tests/test_wireshark.py", "tshark"),
-           ("tests/test_docs.py", "mkdocs"))
+_SUITES = (
+    ("bmv2_tests/", "BMv2"),
+    ("tests/test_mininet_runner.py", "Mininet"),
+    ("tests/reliability/test_netns.py", "netns"),
+    ("tests/test_tna_program.py", "TNA"),
+    ("tests/test_torch", "PyTorch"),
+    ("tests/test_lossy.py", "PyTorch"),
+    ("tests/reliability/test_spoofing.py", "raw sockets"),
+    ("tests/test_wireshark.py", "tshark"),
+    ("tests/test_docs.py", "mkdocs"),
+)
 
 
 def pytest_terminal_summary(terminalreporter, config) -> None:

@@ -1,12 +1,13 @@
 """What the software aggregator logs: jobs, worker addresses, resets, streams, drops."""
+
 from __future__ import annotations
 
 import logging
 import socket
 
 import numpy as np
-
 from conftest import allreduce_all
+
 from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
@@ -16,8 +17,7 @@ def test_aggregator_logs_jobs_streams_and_drops(caplog):
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.sendto(b"\x01\x01", server.address)  # truncated header
         arrays = [np.arange(64, dtype=np.int32) + r for r in range(2)]
-        results, _, counters = allreduce_all(arrays, server=server, job_id=3, block_size=16,
-                                             num_slots=4)
+        results, _, counters = allreduce_all(arrays, server=server, job_id=3, block_size=16, num_slots=4)
     np.testing.assert_array_equal(results[0], arrays[0] + arrays[1])
     text = caplog.text
     assert "serving job 3 (2 workers, sparse, slots 0..3, block 16)" in text

@@ -1,14 +1,15 @@
 """End-to-end allreduce over real UDP sockets on loopback through the software aggregator."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import RETRANSMISSION_DROPS, allreduce_all, block_sparse, run_workers
+
+from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig, fixedpoint
 from p4reduce.hostagent.agent import AgentFailed
 from p4reduce.protocol import HEADER_LEN
-from p4reduce.aggregator import AggregatorServer, JobSpec
 
 
 def exact_sum(arrays):
@@ -44,8 +45,7 @@ def test_int32_exact(mode, n, density):
 def test_float32_within_bound(mode, n, density):
     rng = np.random.default_rng(n + int(density * 1000))
     # 1001 elements: the block size 13 does not divide the tensor length.
-    arrays = [block_sparse(rng, 1001, 13, density, scale=10.0 ** rng.integers(-3, 4))
-              for _ in range(n)]
+    arrays = [block_sparse(rng, 1001, 13, density, scale=10.0 ** rng.integers(-3, 4)) for _ in range(n)]
     results, _, _ = allreduce_all(arrays, mode=mode, block_size=13, num_slots=7)
     for r in results:
         assert r.dtype == np.float32 and r.shape == (1001,)
@@ -59,7 +59,7 @@ def test_shapes_preserved_and_input_untouched():
     copies = [a.copy() for a in arrays]
     results, _, _ = allreduce_all(arrays, block_size=8)
     assert results[0].shape == (3, 5, 7)
-    for a, c in zip(arrays, copies):
+    for a, c in zip(arrays, copies, strict=True):
         np.testing.assert_array_equal(a, c)
 
 
@@ -80,13 +80,14 @@ def test_repeated_allreduces_of_different_sizes_reuse_slots():
     rng = np.random.default_rng(3)
     sizes = [50, 7, 300, 0, 123]
     from conftest import run_workers
+
     from p4reduce.aggregator import AggregatorServer, JobSpec
+
     with AggregatorServer([JobSpec(4, 3, num_slots=5, block_size=4)], port=0) as srv:
-        agents = [HostAgent(WorkerConfig(4, r, 3, aggregator=srv.address, num_slots=5,
-                                         block_size=4)) for r in range(3)]
+        agents = [HostAgent(WorkerConfig(4, r, 3, aggregator=srv.address, num_slots=5, block_size=4)) for r in range(3)]
         data = [[block_sparse(rng, s, 4, 0.3, np.int32) for s in sizes] for _ in range(3)]
         outs = run_workers(lambda r: [agents[r].allreduce(x) for x in data[r]], 3)
-        for i, s in enumerate(sizes):
+        for i in range(len(sizes)):
             np.testing.assert_array_equal(outs[0][i], sum(d[i] for d in data))
             np.testing.assert_array_equal(outs[2][i], outs[0][i])
         for a in agents:
@@ -122,8 +123,17 @@ def test_unsupported_dtype_and_bad_values_send_nothing():
 
 
 def test_timeout_names_slot_then_agent_refuses_until_reset():
-    cfg = WorkerConfig(1, 0, 2, aggregator=("127.0.0.1", 9), num_slots=2, block_size=4,
-                       timeout=0.001, max_timeout=0.002, failure_timeout=0.05)
+    cfg = WorkerConfig(
+        1,
+        0,
+        2,
+        aggregator=("127.0.0.1", 9),
+        num_slots=2,
+        block_size=4,
+        timeout=0.001,
+        max_timeout=0.002,
+        failure_timeout=0.05,
+    )
     with HostAgent(cfg) as agent:
         with pytest.raises(TimeoutError, match="did not answer JOIN within 0.05 s"):
             agent.allreduce(np.ones(8, np.float32))
@@ -143,14 +153,17 @@ def test_out_in_place_and_separate_give_the_same_bits(dtype, length):
     in_place = [a.copy() for a in arrays]
     separate = [np.full(length, 7, dtype=dtype) for _ in arrays]  # stale content is cleared
     with AggregatorServer([JobSpec(1, 3, num_slots=8, block_size=16)], port=0) as server:
-        agents = [HostAgent(WorkerConfig(1, r, 3, aggregator=server.address, num_slots=8,
-                                         block_size=16)) for r in range(3)]
+        agents = [
+            HostAgent(WorkerConfig(1, r, 3, aggregator=server.address, num_slots=8, block_size=16)) for r in range(3)
+        ]
         try:
+
             def work(rank):
                 a = agents[rank]
                 got = a.allreduce(in_place[rank], out=in_place[rank])
                 assert got is in_place[rank]
                 assert a.allreduce(arrays[rank], out=separate[rank]) is separate[rank]
+
             run_workers(work, 3)
         finally:
             for a in agents:
@@ -160,13 +173,16 @@ def test_out_in_place_and_separate_give_the_same_bits(dtype, length):
         assert separate[r].tobytes() == fresh[0].tobytes()
 
 
-@pytest.mark.parametrize("make_out, error", [
-    (lambda buf: np.zeros(99, np.float32), "out is float32"),
-    (lambda buf: np.zeros(100, np.float64), "out is float64"),
-    (lambda buf: np.zeros(200, np.float32)[::2], "C-contiguous"),
-    (lambda buf: [0.0] * 100, "numpy array"),
-    (lambda buf: buf[1:], "overlaps"),  # shares the tensor's memory without being it
-])
+@pytest.mark.parametrize(
+    "make_out, error",
+    [
+        (lambda buf: np.zeros(99, np.float32), "out is float32"),
+        (lambda buf: np.zeros(100, np.float64), "out is float64"),
+        (lambda buf: np.zeros(200, np.float32)[::2], "C-contiguous"),
+        (lambda buf: [0.0] * 100, "numpy array"),
+        (lambda buf: buf[1:], "overlaps"),  # shares the tensor's memory without being it
+    ],
+)
 def test_bad_out_rejected_before_anything_is_sent(make_out, error):
     buf = np.arange(101, dtype=np.float32)
     x = buf[:100]

@@ -1,4 +1,5 @@
 """Batched UDP I/O: what goes in as gathered buffers comes out as whole datagrams."""
+
 import socket
 import time
 

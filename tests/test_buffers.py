@@ -1,7 +1,8 @@
 """Recycling of result buffers in the software aggregator."""
-import numpy as np
 
+import numpy as np
 from conftest import allreduce_all, block_sparse
+
 from p4reduce.aggregator.buffers import BufferPool
 
 

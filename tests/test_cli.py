@@ -4,7 +4,6 @@ import time
 
 import numpy as np
 import pytest
-
 from conftest import cli_aggregator, run_cli_workers
 
 from p4reduce.cli import main
@@ -12,8 +11,27 @@ from p4reduce.testbed.synthetic import worker_tensor
 
 
 def test_demo_checks_result_and_reports(capsys):
-    assert main(["demo", "--workers", "3", "--elements", "5000", "--density", "0.2",
-                 "--block-size", "64", "--slots", "8", "--iterations", "2", "--json"]) == 0
+    assert (
+        main(
+            [
+                "demo",
+                "--workers",
+                "3",
+                "--elements",
+                "5000",
+                "--density",
+                "0.2",
+                "--block-size",
+                "64",
+                "--slots",
+                "8",
+                "--iterations",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     summary = json.loads(capsys.readouterr().out)
     assert summary["workers"] == 3 and 0 < summary["block_density"] < 0.6
     assert summary["wire_bytes_per_worker"] < 5000 * 4
@@ -21,9 +39,30 @@ def test_demo_checks_result_and_reports(capsys):
 
 
 def test_demo_int32_dense_with_loss(capsys):
-    assert main(["demo", "--workers", "2", "--elements", "3000", "--dtype", "int32",
-                 "--mode", "dense", "--block-size", "32", "--slots", "4", "--loss", "0.05",
-                 "--iterations", "2"]) == 0
+    assert (
+        main(
+            [
+                "demo",
+                "--workers",
+                "2",
+                "--elements",
+                "3000",
+                "--dtype",
+                "int32",
+                "--mode",
+                "dense",
+                "--block-size",
+                "32",
+                "--slots",
+                "4",
+                "--loss",
+                "0.05",
+                "--iterations",
+                "2",
+            ]
+        )
+        == 0
+    )
     assert "result check      : OK" in capsys.readouterr().out
 
 
@@ -50,34 +89,43 @@ def _npy(tmp_path, name: str, array=None, raw: bytes | None = None, npz: bool = 
     return str(path)
 
 
-@pytest.mark.parametrize("argv, message", [
-    (WORKER[:6] + ["4"] + WORKER[7:], "worker_id 4 outside"),
-    (["aggregator", "--job", "1:99"], "num_workers 99"),
-    (["aggregator", "--job", "70000:2"], "job_id 70000 outside"),
-    (["aggregator", "--job", "1:2", "--stats-interval", "-1"], "--stats-interval: -1 outside"),
-    (["aggregator", "--job", "1:2", "--bind", "[::1]:48864"], "IPv6 is not supported"),
-    (["aggregator", "--job", "1:2:up_job=70000,upstream=127.0.0.1"], "up_job"),
-    (WORKER + ["--block-size", "0"], "--block-size: 0 outside"),
-    (WORKER + ["--iterations", "0", "--output", "x.npy"], "--iterations: 0 outside"),
-    (["worker", "--aggregator", "127.0.0.1:9", "--job", "70000", "--rank", "0", "--workers", "2"],
-     "--job: 70000 outside"),
-    (["worker", "--aggregator", "[::1]:9", "--job", "1", "--rank", "0", "--workers", "2"],
-     "IPv6 is not supported"),
-    (["worker", "--aggregator", "host:99999", "--job", "1", "--rank", "0", "--workers", "2"],
-     "port in 0..65535"),
-    (["demo", "--density", "nan"], "--density: nan outside"),
-    (["demo", "--multicast", "--loss", "0.1"], "cannot be combined"),
-    (["controller", "install", "--config", "/nonexistent.yaml"], "nonexistent.yaml"),
-    # each found before anything is sent (the aggregator at 127.0.0.1:9 never answers)
-    (["worker", "--aggregator", "127.0.0.1:0", "--job", "1", "--rank", "0", "--workers", "2"],
-     "127.0.0.1:0: port 0 is no aggregator's port"),
-    (["worker", "--aggregator", "no-such-host.invalid:48864", "--job", "1", "--rank", "0", "--workers", "2"],
-     "cannot resolve host 'no-such-host.invalid'"),
-    (["aggregator", "--job", "1:2:upstream=no-such-host.invalid,up_job=3,up_rank=0"],
-     "--job 1 upstream: cannot resolve host 'no-such-host.invalid'"),
-    (WORKER + ["--output", "/"], "--output /: is a folder"),
-    (WORKER + ["--output", "/no/such/folder/sum.npy"], "folder '/no/such/folder' does not exist"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (WORKER[:6] + ["4"] + WORKER[7:], "worker_id 4 outside"),
+        (["aggregator", "--job", "1:99"], "num_workers 99"),
+        (["aggregator", "--job", "70000:2"], "job_id 70000 outside"),
+        (["aggregator", "--job", "1:2", "--stats-interval", "-1"], "--stats-interval: -1 outside"),
+        (["aggregator", "--job", "1:2", "--bind", "[::1]:48864"], "IPv6 is not supported"),
+        (["aggregator", "--job", "1:2:up_job=70000,upstream=127.0.0.1"], "up_job"),
+        (WORKER + ["--block-size", "0"], "--block-size: 0 outside"),
+        (WORKER + ["--iterations", "0", "--output", "x.npy"], "--iterations: 0 outside"),
+        (
+            ["worker", "--aggregator", "127.0.0.1:9", "--job", "70000", "--rank", "0", "--workers", "2"],
+            "--job: 70000 outside",
+        ),
+        (["worker", "--aggregator", "[::1]:9", "--job", "1", "--rank", "0", "--workers", "2"], "IPv6 is not supported"),
+        (["worker", "--aggregator", "host:99999", "--job", "1", "--rank", "0", "--workers", "2"], "port in 0..65535"),
+        (["demo", "--density", "nan"], "--density: nan outside"),
+        (["demo", "--multicast", "--loss", "0.1"], "cannot be combined"),
+        (["controller", "install", "--config", "/nonexistent.yaml"], "nonexistent.yaml"),
+        # each found before anything is sent (the aggregator at 127.0.0.1:9 never answers)
+        (
+            ["worker", "--aggregator", "127.0.0.1:0", "--job", "1", "--rank", "0", "--workers", "2"],
+            "127.0.0.1:0: port 0 is no aggregator's port",
+        ),
+        (
+            ["worker", "--aggregator", "no-such-host.invalid:48864", "--job", "1", "--rank", "0", "--workers", "2"],
+            "cannot resolve host 'no-such-host.invalid'",
+        ),
+        (
+            ["aggregator", "--job", "1:2:upstream=no-such-host.invalid,up_job=3,up_rank=0"],
+            "--job 1 upstream: cannot resolve host 'no-such-host.invalid'",
+        ),
+        (WORKER + ["--output", "/"], "--output /: is a folder"),
+        (WORKER + ["--output", "/no/such/folder/sum.npy"], "folder '/no/such/folder' does not exist"),
+    ],
+)
 def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message):
     started = time.monotonic()
     assert _exit_code(argv) == 2
@@ -86,15 +134,25 @@ def test_bad_arguments_give_one_line_and_exit_2(capsys, argv, message):
     assert message in err and len(err.strip().splitlines()) == 1, err
 
 
-@pytest.mark.parametrize("content, message", [
-    ({"array": np.zeros(0, np.float32)}, "the array is empty"),
-    ({"array": np.zeros(4, np.float64)}, "dtype float64"),
-    ({"raw": b"not a numpy file"}, "not a readable .npy file"),
-    ({"npz": True}, "an .npz archive, not one array"),
-    # A valid header claiming 2^40 elements over 16 bytes of data: refused without allocating.
-    ({"raw": b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
-             + b" " * 41 + b"\n" + bytes(16)}, "not a readable .npy file"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ({"array": np.zeros(0, np.float32)}, "the array is empty"),
+        ({"array": np.zeros(4, np.float64)}, "dtype float64"),
+        ({"raw": b"not a numpy file"}, "not a readable .npy file"),
+        ({"npz": True}, "an .npz archive, not one array"),
+        # A valid header claiming 2^40 elements over 16 bytes of data: refused without allocating.
+        (
+            {
+                "raw": b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
+                + b" " * 41
+                + b"\n"
+                + bytes(16)
+            },
+            "not a readable .npy file",
+        ),
+    ],
+)
 def test_bad_input_files_give_one_line_and_exit_2(tmp_path, capsys, content, message):
     path = _npy(tmp_path, "in.npy", **content)
     assert _exit_code(WORKER + ["--input", path]) == 2
@@ -150,8 +208,21 @@ def test_workers_with_mtu_sized_datagrams_with_and_without_udp_offload(tmp_path,
     """`p4reduce worker --message-size 1472` (a real link's datagrams: several per flush, the
     case GSO/GRO are for), with offload and with --no-udp-offload: the same exact sums."""
     with cli_aggregator("--job", "8:2:block_size=64,num_slots=32") as (agg, endpoint):
-        results = run_cli_workers(endpoint, 8, 2, tmp_path, "--block-size", "64", "--slots", "32",
-                                  "--message-size", "1472", "--elements", "20000", *offload)
+        results = run_cli_workers(
+            endpoint,
+            8,
+            2,
+            tmp_path,
+            "--block-size",
+            "64",
+            "--slots",
+            "32",
+            "--message-size",
+            "1472",
+            "--elements",
+            "20000",
+            *offload,
+        )
     expected = sum(worker_tensor(0, r, 20000, 64, 0.1, "int32") for r in range(2))
     for result in results:
         np.testing.assert_array_equal(result, expected)
@@ -161,8 +232,9 @@ def test_an_authenticated_job_from_the_command_line(tmp_path, capsys):
     key = tmp_path / "job.key"
     key.write_bytes(bytes(range(32)))
     with cli_aggregator("--job", f"7:2:block_size=16,num_slots=4,key_file={key}") as (agg, endpoint):
-        results = run_cli_workers(endpoint, 7, 2, tmp_path, "--block-size", "16", "--slots", "4",
-                                  "--key-file", str(key))
+        results = run_cli_workers(
+            endpoint, 7, 2, tmp_path, "--block-size", "16", "--slots", "4", "--key-file", str(key)
+        )
     expected = sum(worker_tensor(0, r, 500, 16, 0.1, "int32") for r in range(2))
     for result in results:
         np.testing.assert_array_equal(result, expected)
@@ -175,13 +247,35 @@ def test_an_authenticated_job_from_the_command_line(tmp_path, capsys):
 def test_worker_allreduces_an_input_file(tmp_path):
     """--input with a valid .npy file (any shape) and --output with the name as given."""
     from p4reduce.aggregator import AggregatorServer, JobSpec
+
     x = np.arange(-300, 300, dtype=np.float32).reshape(20, 30) / 7
     source = _npy(tmp_path, "grad.npy", x)
     out = tmp_path / "sum"  # np.save would have written sum.npy
     with AggregatorServer([JobSpec(4, 1, num_slots=4, block_size=16)], port=0) as srv:
-        assert main(["worker", "--aggregator", f"{srv.address[0]}:{srv.address[1]}", "--job", "4", "--rank", "0",
-                     "--workers", "1", "--slots", "4", "--block-size", "16", "--input", source,
-                     "--output", str(out)]) == 0
+        assert (
+            main(
+                [
+                    "worker",
+                    "--aggregator",
+                    f"{srv.address[0]}:{srv.address[1]}",
+                    "--job",
+                    "4",
+                    "--rank",
+                    "0",
+                    "--workers",
+                    "1",
+                    "--slots",
+                    "4",
+                    "--block-size",
+                    "16",
+                    "--input",
+                    source,
+                    "--output",
+                    str(out),
+                ]
+            )
+            == 0
+        )
     result = np.load(out)
     assert result.shape == x.shape and result.dtype == np.float32
-    np.testing.assert_allclose(result, x, atol=2 ** -20)
+    np.testing.assert_allclose(result, x, atol=2**-20)

@@ -68,12 +68,12 @@ def test_float32_fast_paths_give_the_float64_bits_at_every_exponent(n):
     for exp in range(256):
         hi = np.float32(np.ldexp(1.0, exp - EXP_BIAS)) if exp - EXP_BIAS < 128 else np.finfo(np.float32).max
         mantissas = rng.uniform(-1, 1, 256)
-        values = np.clip(mantissas * float(hi), -float(np.finfo(np.float32).max),
-                         float(np.finfo(np.float32).max)).astype(np.float32)
+        values = np.clip(
+            mantissas * float(hi), -float(np.finfo(np.float32).max), float(np.finfo(np.float32).max)
+        ).astype(np.float32)
         values = values[np.abs(values) < hi] if exp - EXP_BIAS < 128 else values
         values = np.concatenate([values, np.array([0.0, -0.0], dtype=np.float32)])
-        np.testing.assert_array_equal(fixedpoint.quantize(values, exp, n),
-                                      _quantize_float64(values, exp, n))
+        np.testing.assert_array_equal(fixedpoint.quantize(values, exp, n), _quantize_float64(values, exp, n))
         sums = rng.integers(-(2**31), 2**31, 512, dtype=np.int64).astype(np.int32)
         sums[:3] = [0, 1, -(2**31)]
         for wire in (sums, sums.astype(">i4")):

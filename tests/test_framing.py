@@ -1,12 +1,13 @@
 """Several packets per datagram: splitting, packing on send, the scapy layer, end to end."""
+
 from __future__ import annotations
 
 import socket
 
 import numpy as np
 import pytest
-
 from conftest import allreduce_all, block_sparse
+
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.protocol import HEADER_LEN, NONE, AggHeader, MsgType, encode
 from p4reduce.protocol.framing import IOV_PARTS, message_limit, split_datagram
@@ -15,8 +16,9 @@ from p4reduce.transport.batchio import BatchSender
 
 
 def _packet(block: int, count: int) -> bytes:
-    return encode(AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, block, NONE, count=count, blocks=9),
-                  np.arange(count) if count else None)
+    return encode(
+        AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, block, NONE, count=count, blocks=9), np.arange(count) if count else None
+    )
 
 
 def test_split_datagram_yields_each_packet_and_the_unparsed_tail():
@@ -31,16 +33,19 @@ def test_split_datagram_yields_each_packet_and_the_unparsed_tail():
     assert split_datagram(memoryview(b"")) == ([], 0)
 
 
-@pytest.mark.parametrize("ours, theirs, agreed", [(65000, 1472, 1472), (0, 65000, 0), (1472, 0, 0),
-                                                   (70000, 70000, 65507)])
+@pytest.mark.parametrize(
+    "ours, theirs, agreed", [(65000, 1472, 1472), (0, 65000, 0), (1472, 0, 0), (70000, 70000, 65507)]
+)
 def test_message_limit(ours, theirs, agreed):
     assert message_limit(ours, theirs) == agreed
 
 
 def test_sender_packs_per_destination_up_to_the_limit():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx1, \
-            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx2, \
-            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+    with (
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx1,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx2,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx,
+    ):
         for s in (rx1, rx2):
             s.bind(("127.0.0.1", 0))
             s.settimeout(2)
@@ -58,8 +63,7 @@ def test_sender_packs_per_destination_up_to_the_limit():
 
 
 def test_sender_keeps_a_datagram_within_the_kernels_gather_limit():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
-            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
         rx.bind(("127.0.0.1", 0))
         rx.settimeout(2)
         sender = BatchSender(tx)
@@ -84,8 +88,9 @@ def test_small_blocks_travel_many_per_datagram(message_size):
     arrays = [block_sparse(rng, 64 * 500, 64, 0.5, np.int32) for _ in range(2)]
     spec = JobSpec(1, 2, num_slots=64, block_size=64, message_size=message_size)
     with AggregatorServer([spec], port=0) as srv:
-        results, agents, counters = allreduce_all(arrays, server=srv, block_size=64, num_slots=64,
-                                                  message_size=message_size)
+        results, agents, counters = allreduce_all(
+            arrays, server=srv, block_size=64, num_slots=64, message_size=message_size
+        )
     np.testing.assert_array_equal(results[0], arrays[0] + arrays[1])
     np.testing.assert_array_equal(results[1], results[0])
     if message_size:

@@ -1,18 +1,18 @@
 """Every side against docs/golden_packets.json: codec, scapy layer, software
 aggregator and the host agent's packet path (bmv2_tests/ does the switch)."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from p4reduce.protocol.scapy_layer import P4Reduce
-from p4reduce.hostagent.stream import Stream
-from p4reduce.hostagent.errors import JobFailed
-from p4reduce.protocol import (NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, decode_values, encode,
-                               fingerprint)
 from p4reduce.aggregator import JobSpec
 from p4reduce.aggregator.server import Datapath, make_engine
+from p4reduce.hostagent.errors import JobFailed
+from p4reduce.hostagent.stream import Stream
+from p4reduce.protocol import NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, decode_values, encode, fingerprint
 from p4reduce.protocol.framing import split_datagram
+from p4reduce.protocol.scapy_layer import P4Reduce
 
 MODES = ["dense", "sparse"]
 # The software aggregator's engines (AggregatorServer(engine=...)): the Python reference
@@ -27,10 +27,14 @@ def _job(golden, mode) -> JobSpec:
 
 def _stream_steps(golden, mode: str, worker: int | None = None) -> list[dict]:
     """Allreduce 0's DATA steps (and their results) of `mode`, optionally one worker's."""
-    return [s for s in golden["steps"]
-            if mode in s["modes"] and AggHeader.unpack(bytes.fromhex(s["payload"])).msg_type == MsgType.DATA
-            and AggHeader.unpack(bytes.fromhex(s["payload"])).epoch == 0
-            and (worker is None or s["from_worker"] == worker)]
+    return [
+        s
+        for s in golden["steps"]
+        if mode in s["modes"]
+        and AggHeader.unpack(bytes.fromhex(s["payload"])).msg_type == MsgType.DATA
+        and AggHeader.unpack(bytes.fromhex(s["payload"])).epoch == 0
+        and (worker is None or s["from_worker"] == worker)
+    ]
 
 
 def _all_payloads(golden):
@@ -51,18 +55,42 @@ def test_scapy_layer_matches_golden(golden):
     for payload in _all_payloads(golden):
         pkt = P4Reduce(payload)
         h = AggHeader.unpack(payload)
-        assert (pkt.msg_type, pkt.job_id, pkt.worker_id, pkt.slot, pkt.shadow, pkt.epoch) == \
-            (h.msg_type, h.job_id, h.worker_id, h.slot, h.shadow, h.epoch)
-        assert (pkt.block, pkt.next_block, pkt.exp, pkt.next_exp, pkt.count) == \
-            (h.block, h.next_block, h.exp, h.next_exp, h.count)
+        assert (pkt.msg_type, pkt.job_id, pkt.worker_id, pkt.slot, pkt.shadow, pkt.epoch) == (
+            h.msg_type,
+            h.job_id,
+            h.worker_id,
+            h.slot,
+            h.shadow,
+            h.epoch,
+        )
+        assert (pkt.block, pkt.next_block, pkt.exp, pkt.next_exp, pkt.count) == (
+            h.block,
+            h.next_block,
+            h.exp,
+            h.next_exp,
+            h.count,
+        )
         assert (pkt.session, pkt.blocks, pkt.fingerprint) == (h.session, h.blocks, h.fingerprint)
         assert (int(pkt.flags), pkt.owner) == (h.flags & 7, h.flags >> 3)
         assert ("SCATTER" in pkt.flags) == bool(h.flags & Flags.SCATTER)
-        rebuilt = P4Reduce(msg_type=h.msg_type, job_id=h.job_id, worker_id=h.worker_id,
-                           flags=h.flags & 7, owner=h.flags >> 3, shadow=h.shadow, slot=h.slot, epoch=h.epoch,
-                           block=h.block, next_block=h.next_block, exp=h.exp,
-                           next_exp=h.next_exp, session=h.session, blocks=h.blocks,
-                           fingerprint=h.fingerprint, values=list(pkt.values))
+        rebuilt = P4Reduce(
+            msg_type=h.msg_type,
+            job_id=h.job_id,
+            worker_id=h.worker_id,
+            flags=h.flags & 7,
+            owner=h.flags >> 3,
+            shadow=h.shadow,
+            slot=h.slot,
+            epoch=h.epoch,
+            block=h.block,
+            next_block=h.next_block,
+            exp=h.exp,
+            next_exp=h.next_exp,
+            session=h.session,
+            blocks=h.blocks,
+            fingerprint=h.fingerprint,
+            values=list(pkt.values),
+        )
         assert bytes(rebuilt) == payload
 
 
@@ -72,8 +100,9 @@ class _Aggregator:
     send, each packet with the worker whose address it goes to."""
 
     def __init__(self, golden, mode: str, engine: str) -> None:
-        self.engine = make_engine([_job(golden, mode)], engine,
-                                  new_session=lambda job, worker: golden["job"]["session"])
+        self.engine = make_engine(
+            [_job(golden, mode)], engine, new_session=lambda job, worker: golden["job"]["session"]
+        )
         self.path = Datapath(self.engine, {})
         assert self.path.native == (engine == "native")
 
@@ -84,8 +113,11 @@ class _Aggregator:
             packets, leftover = split_datagram(datagram)
             assert not leftover
             # PENDING answers to early retransmissions are a software-only addition (spec section 6).
-            got += [{"to_worker": WORKER_ADDRESSES.index(dest), "payload": bytes(p).hex()} for p in packets
-                    if AggHeader.unpack(p).msg_type != MsgType.PENDING]
+            got += [
+                {"to_worker": WORKER_ADDRESSES.index(dest), "payload": bytes(p).hex()}
+                for p in packets
+                if AggHeader.unpack(p).msg_type != MsgType.PENDING
+            ]
         return got
 
     def check_data_path(self) -> None:
@@ -119,24 +151,42 @@ def _allreduce0(golden) -> dict[str, int]:
 def test_golden_fingerprints_are_what_workers_compute(golden):
     steps = [AggHeader.unpack(bytes.fromhex(s["payload"])) for s in golden["steps"]]
     prints = {(h.epoch, h.blocks): h.fingerprint for h in steps if h.msg_type == MsgType.DATA}
-    assert prints == {(0, 100): fingerprint(0, 3200, np.float32, 32, 32, 2),
-                      (1, 100): fingerprint(1, 3200, np.float32, 32, 32, 2),
-                      (1, 101): fingerprint(1, 3232, np.float32, 32, 32, 2)}
+    assert prints == {
+        (0, 100): fingerprint(0, 3200, np.float32, 32, 32, 2),
+        (1, 100): fingerprint(1, 3200, np.float32, 32, 32, 2),
+        (1, 101): fingerprint(1, 3232, np.float32, 32, 32, 2),
+    }
     scatter = [AggHeader.unpack(bytes.fromhex(s["payload"])) for s in golden["scatter"]["steps"]]
     assert {h.epoch: h.fingerprint for h in scatter} == {
-        e: fingerprint(e, 2080, np.int32, 32, 32, 2, [1040, 1040]) for e in (0, 1)}
+        e: fingerprint(e, 2080, np.int32, 32, 32, 2, [1040, 1040]) for e in (0, 1)
+    }
     assert {h.blocks for h in scatter} == {66}
 
 
 def test_mismatch_flagged_result_fails_every_worker(golden):
-    step = next(s for s in golden["steps"] if s["expect"] and
-                AggHeader.unpack(bytes.fromhex(s["expect"][0]["payload"])).flags & Flags.MISMATCH)
+    step = next(
+        s
+        for s in golden["steps"]
+        if s["expect"] and AggHeader.unpack(bytes.fromhex(s["expect"][0]["payload"])).flags & Flags.MISMATCH
+    )
     for e in step["expect"]:
         payload = bytes.fromhex(e["payload"])
-        stream = Stream(job_id=1, worker_id=e["to_worker"], slot=3, round_=5, epoch=1, mode=Mode.DENSE,
-                        my_blocks=[3, NONE], my_exps={3: 130}, block_size=32, quantize=None,
-                        deliver=None, session=golden["job"]["session"], blocks=100,
-                        fingerprint=fingerprint(1, 3200, np.float32, 32, 32, 2))
+        stream = Stream(
+            job_id=1,
+            worker_id=e["to_worker"],
+            slot=3,
+            round_=5,
+            epoch=1,
+            mode=Mode.DENSE,
+            my_blocks=[3, NONE],
+            my_exps={3: 130},
+            block_size=32,
+            quantize=None,
+            deliver=None,
+            session=golden["job"]["session"],
+            blocks=100,
+            fingerprint=fingerprint(1, 3200, np.float32, 32, 32, 2),
+        )
         stream.start()
         with pytest.raises(JobFailed, match="the workers disagree about allreduce 1"):
             stream.on_result(AggHeader.unpack(payload), payload)
@@ -161,13 +211,27 @@ def _golden_worker_blocks(golden, worker):
 def test_host_agent_stream_emits_golden_packets(golden, mode, worker):
     mine, exps, values = _golden_worker_blocks(golden, worker)
     delivered = {}
-    stream = Stream(job_id=1, worker_id=worker, slot=3, round_=0, epoch=0, mode=Mode(mode),
-                    my_blocks=mine, my_exps=exps, block_size=32,
-                    quantize=lambda b, e: values[b],
-                    deliver=lambda b, e, v: delivered.__setitem__(b, (e, v)), **_allreduce0(golden))
+    stream = Stream(
+        job_id=1,
+        worker_id=worker,
+        slot=3,
+        round_=0,
+        epoch=0,
+        mode=Mode(mode),
+        my_blocks=mine,
+        my_exps=exps,
+        block_size=32,
+        quantize=lambda b, e: values[b],
+        deliver=lambda b, e, v: delivered.__setitem__(b, (e, v)),
+        **_allreduce0(golden),
+    )
     sent = [stream.start()]
-    results = [bytes.fromhex(e["payload"]) for step in _stream_steps(golden, mode)
-               for e in step["expect"] if e["to_worker"] == worker]
+    results = [
+        bytes.fromhex(e["payload"])
+        for step in _stream_steps(golden, mode)
+        for e in step["expect"]
+        if e["to_worker"] == worker
+    ]
     for payload in results:
         reply = stream.on_result(AggHeader.unpack(payload), payload)
         if reply is not None:
@@ -188,9 +252,20 @@ def test_host_agent_stream_emits_golden_packets(golden, mode, worker):
 
 def test_sparse_silent_worker_queries_the_round_it_waits_for(golden):
     mine, exps, values = _golden_worker_blocks(golden, 1)
-    stream = Stream(job_id=1, worker_id=1, slot=3, round_=0, epoch=0, mode=Mode.SPARSE,
-                    my_blocks=mine, my_exps=exps, block_size=32,
-                    quantize=lambda b, e: values[b], deliver=lambda *a: None, **_allreduce0(golden))
+    stream = Stream(
+        job_id=1,
+        worker_id=1,
+        slot=3,
+        round_=0,
+        epoch=0,
+        mode=Mode.SPARSE,
+        my_blocks=mine,
+        my_exps=exps,
+        block_size=32,
+        quantize=lambda b, e: values[b],
+        deliver=lambda *a: None,
+        **_allreduce0(golden),
+    )
     stream.start()
     for step in _stream_steps(golden, "sparse")[:5]:
         for e in step["expect"]:
@@ -204,6 +279,7 @@ def test_sparse_silent_worker_queries_the_round_it_waits_for(golden):
 
 
 # -- reduce-scatter (docs/protocol.md section 3.1) -----------------------------------------
+
 
 def _joined_aggregator(golden, mode, engine) -> _Aggregator:
     agg = _Aggregator(golden, mode, engine)
@@ -233,20 +309,36 @@ def test_software_aggregator_reproduces_golden_scatter(golden, mode, engine):
 
 def _scatter_stream(golden, worker, mode, epoch, delivered):
     """Worker `worker`'s stream 1 of golden reduce-scatter `epoch`, rebuilt from its DATA."""
-    steps = [s for s in golden["scatter"]["steps"] if s["from_worker"] == worker and mode in s["modes"]
-             and AggHeader.unpack(bytes.fromhex(s["payload"])).epoch == epoch]
+    steps = [
+        s
+        for s in golden["scatter"]["steps"]
+        if s["from_worker"] == worker
+        and mode in s["modes"]
+        and AggHeader.unpack(bytes.fromhex(s["payload"])).epoch == epoch
+    ]
     values = {}
     for s in steps:
         h = AggHeader.unpack(bytes.fromhex(s["payload"]))
         if h.count:
             values[h.block] = decode_values(bytes.fromhex(s["payload"]), h.count)
     first = AggHeader.unpack(bytes.fromhex(steps[0]["payload"]))
-    stream = Stream(job_id=1, worker_id=worker, slot=1, round_=0 if epoch == 0 else 4, epoch=epoch,
-                    mode=Mode(mode), my_blocks=sorted(values) + [NONE], my_exps={b: 127 for b in values},
-                    block_size=32, quantize=lambda b, e: values[b],
-                    deliver=lambda b, e, v: delivered.__setitem__(b, v.copy()),
-                    session=first.session, blocks=66,
-                    fingerprint=fingerprint(epoch, 2080, np.int32, 32, 32, 2, [1040, 1040]), shard_blocks=33)
+    stream = Stream(
+        job_id=1,
+        worker_id=worker,
+        slot=1,
+        round_=0 if epoch == 0 else 4,
+        epoch=epoch,
+        mode=Mode(mode),
+        my_blocks=sorted(values) + [NONE],
+        my_exps={b: 127 for b in values},
+        block_size=32,
+        quantize=lambda b, e: values[b],
+        deliver=lambda b, e, v: delivered.__setitem__(b, v.copy()),
+        session=first.session,
+        blocks=66,
+        fingerprint=fingerprint(epoch, 2080, np.int32, 32, 32, 2, [1040, 1040]),
+        shard_blocks=33,
+    )
     return stream, steps, values
 
 
@@ -283,7 +375,9 @@ def test_golden_scatter_mismatch_fails_every_worker(golden):
     for e in step["expect"]:
         stream, _, _ = _scatter_stream(golden, e["to_worker"], "dense", 1, {})
         stream.start()
-        boot = next(x for x in golden["scatter"]["steps"] if x["note"].startswith("bootstrap: worker 1 announces block 1"))
+        boot = next(
+            x for x in golden["scatter"]["steps"] if x["note"].startswith("bootstrap: worker 1 announces block 1")
+        )
         payload = bytes.fromhex(next(x["payload"] for x in boot["expect"] if x["to_worker"] == e["to_worker"]))
         stream.on_result(AggHeader.unpack(payload), payload)
         payload = bytes.fromhex(e["payload"])
@@ -292,6 +386,7 @@ def test_golden_scatter_mismatch_fails_every_worker(golden):
 
 
 # -- authenticated jobs (docs/protocol.md section 6.3) ----------------------------------------
+
 
 def _siphash24(key: bytes, data: bytes) -> int:
     """SipHash-2-4 from its paper, in plain Python: the C one (p4reduce/_siphash.h) is
@@ -303,15 +398,22 @@ def _siphash24(key: bytes, data: bytes) -> int:
 
     def rounds(v: list[int], n: int) -> None:
         for _ in range(n):
-            v[0] = (v[0] + v[1]) & mask; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32)  # noqa: E702
-            v[2] = (v[2] + v[3]) & mask; v[3] = rotl(v[3], 16) ^ v[2]  # noqa: E702
-            v[0] = (v[0] + v[3]) & mask; v[3] = rotl(v[3], 21) ^ v[0]  # noqa: E702
-            v[2] = (v[2] + v[1]) & mask; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32)  # noqa: E702
+            v[0] = (v[0] + v[1]) & mask
+            v[1] = rotl(v[1], 13) ^ v[0]
+            v[0] = rotl(v[0], 32)  # noqa: E702
+            v[2] = (v[2] + v[3]) & mask
+            v[3] = rotl(v[3], 16) ^ v[2]  # noqa: E702
+            v[0] = (v[0] + v[3]) & mask
+            v[3] = rotl(v[3], 21) ^ v[0]  # noqa: E702
+            v[2] = (v[2] + v[1]) & mask
+            v[1] = rotl(v[1], 17) ^ v[2]
+            v[2] = rotl(v[2], 32)  # noqa: E702
+
     k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:], "little")
     v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D, k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
     tail = len(data) % 8
-    words = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data) - tail, 8)]
-    words.append(int.from_bytes(data[len(data) - tail:], "little") | (len(data) & 0xFF) << 56)
+    words = [int.from_bytes(data[i : i + 8], "little") for i in range(0, len(data) - tail, 8)]
+    words.append(int.from_bytes(data[len(data) - tail :], "little") | (len(data) & 0xFF) << 56)
     for m in words:
         v[3] ^= m
         rounds(v, 2)
@@ -323,7 +425,9 @@ def _siphash24(key: bytes, data: bytes) -> int:
 
 def test_the_c_siphash_is_siphash_2_4():
     import random
+
     from p4reduce import _native
+
     key = bytes(range(16))
     assert _native.siphash(key, b"") == _siphash24(key, b"") == 0x726FDB47DD0E0E31  # the paper's vector
     rng = random.Random(5)
@@ -334,6 +438,7 @@ def test_the_c_siphash_is_siphash_2_4():
 
 def test_authenticated_golden_packets_are_the_plain_ones_sealed(golden):
     from p4reduce.protocol.auth import JobKey
+
     section = golden["authenticated"]
     key = bytes.fromhex(section["key"])
     plain_steps = {s["note"]: s["payload"] for s in golden["steps"]}
@@ -350,12 +455,14 @@ def test_authenticated_golden_packets_are_the_plain_ones_sealed(golden):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_software_aggregator_reproduces_golden_authenticated(golden, engine):
     from p4reduce.protocol.auth import JobKey
+
     section = golden["authenticated"]
     agg = _Aggregator(golden, "dense", engine)
     key = JobKey(bytes.fromhex(section["key"]))
     spec = _job(golden, "dense")
-    agg.engine = make_engine([JobSpec(**{**spec.__dict__, "key": key})], engine,
-                             new_session=lambda job, worker: golden["job"]["session"])
+    agg.engine = make_engine(
+        [JobSpec(**{**spec.__dict__, "key": key})], engine, new_session=lambda job, worker: golden["job"]["session"]
+    )
     agg.path = Datapath(agg.engine, {})
     for step in section["steps"]:
         assert agg.send(step) == step["expect"], step["note"]

@@ -1,15 +1,16 @@
 """Leaf/spine aggregation: leaves are workers of the spine's job."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import block_sparse, run_workers
+
+from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.aggregator.relay import Upstream
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.lossy_relay import LossyRelay
-from p4reduce.aggregator import AggregatorServer, JobSpec
-from p4reduce.aggregator.relay import Upstream
 
 B, S = 16, 6
 
@@ -19,13 +20,31 @@ def _hierarchy(mode: str, leaves: int, per_leaf: int, impairment: Impairment | N
     spine.start()
     relay = LossyRelay(spine.address, impairment, seed=3).__enter__() if impairment else None
     parent = relay.address if relay else spine.address
-    leaf_servers = [AggregatorServer([JobSpec(1, per_leaf, mode=mode, num_slots=S, block_size=B,
-                                              upstream=Upstream(parent[0], parent[1], 9, i))],
-                                     port=0).start() for i in range(leaves)]
-    agents = [HostAgent(WorkerConfig(1, r, per_leaf, aggregator=leaf.address, mode=mode,
-                                     num_slots=S, block_size=B, total_workers=leaves * per_leaf,
-                                     timeout=0.01, max_timeout=0.05))
-              for leaf in leaf_servers for r in range(per_leaf)]
+    leaf_servers = [
+        AggregatorServer(
+            [JobSpec(1, per_leaf, mode=mode, num_slots=S, block_size=B, upstream=Upstream(parent[0], parent[1], 9, i))],
+            port=0,
+        ).start()
+        for i in range(leaves)
+    ]
+    agents = [
+        HostAgent(
+            WorkerConfig(
+                1,
+                r,
+                per_leaf,
+                aggregator=leaf.address,
+                mode=mode,
+                num_slots=S,
+                block_size=B,
+                total_workers=leaves * per_leaf,
+                timeout=0.01,
+                max_timeout=0.05,
+            )
+        )
+        for leaf in leaf_servers
+        for r in range(per_leaf)
+    ]
     return spine, relay, leaf_servers, agents
 
 
@@ -36,8 +55,10 @@ def test_two_leaves_one_spine(mode, loss):
     spine, relay, leaves, agents = _hierarchy(mode, 2, 2, imp)
     rng = np.random.default_rng(7)
     n = len(agents)
-    data = [[block_sparse(rng, 700, B, d, dtype) for d, dtype in
-             ((0.1, np.int32), (0.5, np.float32), (1.0, np.int32))] for _ in range(n)]
+    data = [
+        [block_sparse(rng, 700, B, d, dtype) for d, dtype in ((0.1, np.int32), (0.5, np.float32), (1.0, np.int32))]
+        for _ in range(n)
+    ]
     try:
         outs = run_workers(lambda r: [agents[r].allreduce(x) for x in data[r]], n)
     finally:
@@ -56,6 +77,7 @@ def test_two_leaves_one_spine(mode, loss):
             np.testing.assert_array_equal(outs[0][i], exact)
         else:
             from p4reduce.hostagent.fixedpoint import tensor_error_bound
+
             assert (np.abs(outs[0][i] - exact) <= tensor_error_bound([d[i] for d in data], B)).all()
     if loss:
         assert relay.stats["dropped"] > 0
@@ -92,9 +114,11 @@ def test_job_spec_upstream_parsing():
 def _leaf_waiting_for_its_parent():
     """A leaf engine (job 1, 2 local workers) joined to its parent (job 9, rank 1) whose
     bootstrap went up announcing block 0: (engine, its job, the parent's bootstrap RESULT)."""
+    from conftest import join_packet
+
     from p4reduce.aggregator import AggregatorEngine
     from p4reduce.protocol import EXP_BIAS, NONE, AggHeader, MsgType
-    from conftest import join_packet
+
     spec = JobSpec(1, 2, num_slots=2, block_size=4, upstream=Upstream("127.0.0.1", 9999, 9, 1))
     engine = AggregatorEngine([spec], new_session=lambda job, worker: 100 + worker)
     join = AggHeader.unpack(engine.upstream_joins()[0].payload)
@@ -104,8 +128,21 @@ def _leaf_waiting_for_its_parent():
         assert engine.handle(join_packet(spec, w), ("10.0.0.1", 1000 + w)).event == "joined"
     up = None
     for w in range(2):
-        boot = AggHeader(MsgType.DATA, 1, w, 0, 0, 0, NONE, 0 if w == 0 else NONE, EXP_BIAS, EXP_BIAS,
-                         session=100 + w, blocks=4, fingerprint=77)
+        boot = AggHeader(
+            MsgType.DATA,
+            1,
+            w,
+            0,
+            0,
+            0,
+            NONE,
+            0 if w == 0 else NONE,
+            EXP_BIAS,
+            EXP_BIAS,
+            session=100 + w,
+            blocks=4,
+            fingerprint=77,
+        )
         handled = engine.handle(boot.pack(), ("10.0.0.1", 1000 + w))
         up = handled.replies or up
     sent_up = AggHeader.unpack(up[0].payload)
@@ -117,6 +154,7 @@ def _leaf_waiting_for_its_parent():
 def test_leaf_ignores_parent_results_without_its_session():
     engine, result = _leaf_waiting_for_its_parent()
     from p4reduce.protocol import MsgType
+
     for forged in (result._replace(session=1), result._replace(msg_type=MsgType.ERROR, session=5, block=2)):
         handled = engine.handle(forged.pack(), from_upstream=True)
         assert handled.dropped and handled.event == "upstream_forged"
@@ -129,10 +167,13 @@ def test_leaf_ignores_parent_results_without_its_session():
 @pytest.mark.parametrize("change", ["early_end", "other_stream", "count"])
 def test_leaf_fails_its_job_on_a_parent_result_that_breaks_the_protocol(change):
     from p4reduce.protocol import NONE, ErrorCode
+
     engine, result = _leaf_waiting_for_its_parent()
-    bad = {"early_end": result._replace(next_block=NONE),  # the leaf announced block 0
-           "other_stream": result._replace(next_block=1),
-           "count": result._replace(count=1)}[change]
+    bad = {
+        "early_end": result._replace(next_block=NONE),  # the leaf announced block 0
+        "other_stream": result._replace(next_block=1),
+        "count": result._replace(count=1),
+    }[change]
     payload = bad.pack() + bytes(4 * bad.count)
     handled = engine.handle(payload, from_upstream=True)
     assert handled.failed == (1, ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
@@ -141,6 +182,7 @@ def test_leaf_fails_its_job_on_a_parent_result_that_breaks_the_protocol(change):
 
 def test_a_parents_error_fails_the_leafs_job_with_upstream():
     from p4reduce.protocol import ErrorCode, MsgType
+
     engine, result = _leaf_waiting_for_its_parent()
     error = result._replace(msg_type=MsgType.ERROR, block=int(ErrorCode.TENSOR), next_block=1)
     handled = engine.handle(error.pack(), from_upstream=True)
@@ -151,6 +193,7 @@ def test_a_parents_error_fails_the_leafs_job_with_upstream():
 def test_stale_or_unknown_joined_from_upstream_is_dropped():
     from p4reduce.aggregator import AggregatorEngine
     from p4reduce.protocol import AggHeader, MsgType
+
     spec = JobSpec(1, 2, num_slots=2, block_size=4, upstream=Upstream("127.0.0.1", 9999, 9, 1))
     engine = AggregatorEngine([spec])
     join = AggHeader.unpack(engine.upstream_joins()[0].payload)

@@ -7,6 +7,7 @@ FINAL_STEPS steps) of lossy training, through the DDP comm hook and through the 
 all_reduce, is within LOSS_MARGIN of gloo's, while dropping a large share of the non-zero
 blocks; the same threshold without error feedback misses that margin (so the check can fail).
 """
+
 from __future__ import annotations
 
 import math
@@ -127,6 +128,7 @@ def test_bad_thresholds_are_refused_in_one_line(bad):
 def test_bad_thresholds_at_every_entry_point():
     from p4reduce.hostagent.torch_hook import P4ReduceHookState
     from p4reduce.torch import Options
+
     with pytest.raises(ValueError, match="lossy_threshold -0.5: must be finite and >= 0"):
         Options(lossy_threshold=-0.5)
     with pytest.raises(ValueError, match="P4REDUCE_LOSSY_THRESHOLD 'nan': must be finite"):
@@ -147,6 +149,7 @@ class _EchoAgent:
         from types import SimpleNamespace
 
         from p4reduce.hostagent import AllreduceStats
+
         self.config = SimpleNamespace(scale_workers=2, block_size=BLOCK)
         self.last_stats = AllreduceStats(blocks=1, nonzero_blocks=1)
         self.seen: list[torch.Tensor] = []
@@ -184,6 +187,7 @@ def _params(seed: int) -> list[torch.Tensor]:
 
 def test_hook_threshold_zero_matches_the_plain_hook_bit_for_bit():
     from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+
     params = _params(4)
     results = []
     for state in (P4ReduceHookState(_EchoAgent()), P4ReduceHookState(_EchoAgent(), lossy_threshold=0.0)):
@@ -196,6 +200,7 @@ def test_hook_threshold_zero_matches_the_plain_hook_bit_for_bit():
 
 def test_hook_sends_thresholded_buckets_and_feeds_back_per_parameter():
     from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+
     state = P4ReduceHookState(_EchoAgent(), lossy_threshold=THRESHOLD)
     params = _params(5)
     first = torch.cat([p.grad for p in params])
@@ -210,9 +215,15 @@ def test_hook_sends_thresholded_buckets_and_feeds_back_per_parameter():
     grads = [p.grad.clone() for p in params]
     p4reduce_hook(state, _Bucket(params[::-1], index=0)).wait()
     sent2 = state.agent.seen[1]
-    new_residual = torch.cat([r if (r := state.feedback.residual(("param", p.data_ptr(), p.numel()))) is not None
-                              else torch.zeros(p.numel()) for p in params[::-1]])
-    expected = torch.cat([g + r for g, r in zip(grads[::-1], [residual[600:], residual[:600]])])
+    new_residual = torch.cat(
+        [
+            r
+            if (r := state.feedback.residual(("param", p.data_ptr(), p.numel()))) is not None
+            else torch.zeros(p.numel())
+            for p in params[::-1]
+        ]
+    )
+    expected = torch.cat([g + r for g, r in zip(grads[::-1], [residual[600:], residual[:600]], strict=True)])
     assert torch.equal(sent2 + new_residual, expected)
     state.close()
 
@@ -239,8 +250,9 @@ def _train_rank(rank: int, world: int, address, steps: int) -> dict:
             return self.mlp(self.items(ids, offsets)).squeeze(-1)
 
     dist.init_process_group("gloo", rank=rank, world_size=world)
-    lossy_group = dist.new_group(backend="p4reduce", pg_options=p4torch.Options(
-        lossy_threshold=THRESHOLD, block_size=BLOCK, num_slots=64))
+    lossy_group = dist.new_group(
+        backend="p4reduce", pg_options=p4torch.Options(lossy_threshold=THRESHOLD, block_size=BLOCK, num_slots=64)
+    )
 
     def train(how: str) -> tuple[list[float], int, int]:
         torch.manual_seed(0)
@@ -248,8 +260,11 @@ def _train_rank(rank: int, world: int, address, steps: int) -> dict:
         state = None
         if how in ("hook", "no-feedback"):
             job = 1 if how == "hook" else 2
-            agent = HostAgent(WorkerConfig(job, rank, world, aggregator=address, block_size=BLOCK,
-                                           num_slots=64, slot_base=64 * (job - 1)))
+            agent = HostAgent(
+                WorkerConfig(
+                    job, rank, world, aggregator=address, block_size=BLOCK, num_slots=64, slot_base=64 * (job - 1)
+                )
+            )
             state = P4ReduceHookState(agent, lossy_threshold=THRESHOLD)
             model.register_comm_hook(state, p4reduce_hook)
         opt = torch.optim.SGD(model.parameters(), lr=1.0)
@@ -281,9 +296,12 @@ def _train_rank(rank: int, world: int, address, steps: int) -> dict:
 def test_lossy_training_reaches_gloo_loss_within_the_margin():
     from p4reduce.aggregator import AggregatorServer, JobSpec
     from p4reduce.torch.launch import run_ranks
+
     steps = 300
-    server = AggregatorServer([JobSpec(1, 2, block_size=BLOCK, num_slots=64),
-                               JobSpec(2, 2, block_size=BLOCK, num_slots=64, slot_base=64)], port=0).start()
+    server = AggregatorServer(
+        [JobSpec(1, 2, block_size=BLOCK, num_slots=64), JobSpec(2, 2, block_size=BLOCK, num_slots=64, slot_base=64)],
+        port=0,
+    ).start()
     try:
         ranks = run_ranks(_train_rank, 2, args=(server.address, steps), timeout=300)
     finally:

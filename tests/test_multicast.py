@@ -1,4 +1,5 @@
 """Results sent once per round to an IP multicast group (software aggregator option)."""
+
 from __future__ import annotations
 
 import os
@@ -6,12 +7,12 @@ import socket
 
 import numpy as np
 import pytest
-
 from conftest import block_sparse, run_workers
-from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.protocol import ALL_WORKERS, AggHeader
+
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.config import parse_group
+from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.protocol import ALL_WORKERS, AggHeader
 
 GROUP = ("239.77.1.1", 41000 + os.getpid() % 10000)
 
@@ -21,16 +22,18 @@ def _multicast_on_loopback() -> bool:
         rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         rx.bind(GROUP)
-        rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                      socket.inet_aton(GROUP[0]) + socket.inet_aton("127.0.0.1"))
+        rx.setsockopt(
+            socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, socket.inet_aton(GROUP[0]) + socket.inet_aton("127.0.0.1")
+        )
         rx.close()
         return True
     except OSError:
         return False
 
 
-pytestmark = pytest.mark.skipif(not _multicast_on_loopback(),
-                                reason="this host cannot join multicast groups on loopback")
+pytestmark = pytest.mark.skipif(
+    not _multicast_on_loopback(), reason="this host cannot join multicast groups on loopback"
+)
 
 
 @pytest.mark.parametrize("mode", ["sparse", "dense"])
@@ -40,8 +43,10 @@ def test_multicast_results_are_exact_and_sent_once(mode):
     data = [block_sparse(rng, 900, B, 0.3, np.int32) for _ in range(n)]
     spec = JobSpec(1, n, mode=mode, num_slots=S, block_size=B, group=GROUP)
     with AggregatorServer([spec], port=0) as srv:
-        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=srv.address, mode=mode,
-                                         num_slots=S, block_size=B, group=GROUP)) for r in range(n)]
+        agents = [
+            HostAgent(WorkerConfig(1, r, n, aggregator=srv.address, mode=mode, num_slots=S, block_size=B, group=GROUP))
+            for r in range(n)
+        ]
         outs = run_workers(lambda r: [agents[r].allreduce(data[r]) for _ in range(2)], n)
         counters = srv.counters()
         for a in agents:
@@ -57,11 +62,12 @@ def test_multicast_results_are_exact_and_sent_once(mode):
 
 def test_multicast_result_carries_all_workers_id():
     from conftest import SESSION, joined_engine
+
     from p4reduce.protocol import NONE, MsgType
+
     engine = joined_engine([JobSpec(1, 2, num_slots=1, block_size=4, group=GROUP)])
     for w in range(2):
-        done = engine.handle(AggHeader(MsgType.DATA, 1, w, 0, 0, 0, NONE, NONE, session=SESSION,
-                                       blocks=1).pack())
+        done = engine.handle(AggHeader(MsgType.DATA, 1, w, 0, 0, 0, NONE, NONE, session=SESSION, blocks=1).pack())
     assert [o.worker_id for o in done.replies] == [ALL_WORKERS]
     assert AggHeader.unpack(done.replies[0].payload).worker_id == ALL_WORKERS
 

@@ -6,9 +6,11 @@ aggregator's kernels, numpy's int64 sums and unsafe cast. Every wire-side input 
 output is also tried as a big-endian view at odd offsets inside a bytearray (a
 datagram has a 36-byte header before its values).
 """
+
 from __future__ import annotations
 
 import importlib
+import itertools
 import platform
 import sys
 import threading
@@ -33,22 +35,44 @@ X86 = platform.machine().lower() in ("x86_64", "amd64")
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # float32 bit patterns worth having: zeros, subnormals, normals, the largest, NaN and Inf.
-SPECIAL = np.array([0.0, -0.0, 1e-45, -1e-45, 1.1754942e-38, 1.1754944e-38, 0.5, 1.0, -1.0, 1.5, 2.5,
-                    3.4028235e38, -3.4028235e38, np.inf, -np.inf, np.nan], dtype=F32)
+SPECIAL = np.array(
+    [
+        0.0,
+        -0.0,
+        1e-45,
+        -1e-45,
+        1.1754942e-38,
+        1.1754944e-38,
+        0.5,
+        1.0,
+        -1.0,
+        1.5,
+        2.5,
+        3.4028235e38,
+        -3.4028235e38,
+        np.inf,
+        -np.inf,
+        np.nan,
+    ],
+    dtype=F32,
+)
 
 
 def float32_elements(allow_nonfinite: bool = True) -> st.SearchStrategy[float]:
     # Mostly zeros (blocks must come out zero), then anything float32 can hold.
-    return st.one_of(st.just(0.0), st.just(-0.0),
-                     st.floats(width=32, allow_nan=allow_nonfinite, allow_infinity=allow_nonfinite),
-                     st.sampled_from([float(v) for v in SPECIAL if allow_nonfinite or np.isfinite(v)]))
+    return st.one_of(
+        st.just(0.0),
+        st.just(-0.0),
+        st.floats(width=32, allow_nan=allow_nonfinite, allow_infinity=allow_nonfinite),
+        st.sampled_from([float(v) for v in SPECIAL if allow_nonfinite or np.isfinite(v)]),
+    )
 
 
 def datagram_view(nvalues: int, offset: int, fill: int = 0xA5) -> tuple[bytearray, memoryview]:
     """A bytearray with `offset` bytes before `nvalues` int32 slots and a few after,
     and a raw view of the slots (what a datagram's values are)."""
     buf = bytearray([fill]) * (offset + 4 * nvalues + 7)
-    return buf, memoryview(buf)[offset:offset + 4 * nvalues]
+    return buf, memoryview(buf)[offset : offset + 4 * nvalues]
 
 
 def reference_scan(flat: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray] | str:
@@ -96,16 +120,16 @@ def halfway_values(exp: int, n: int) -> np.ndarray:
 
 # -- scan -------------------------------------------------------------------------------------
 @SETTINGS
-@given(values=hnp.arrays(F32, st.integers(0, 700), elements=float32_elements()),
-       block=st.integers(1, 300))
+@given(values=hnp.arrays(F32, st.integers(0, 700), elements=float32_elements()), block=st.integers(1, 300))
 def test_scan_float32_matches_reference(values, block):
     assert_same_scan(values, block)
 
 
 @SETTINGS
-@given(values=hnp.arrays(np.int32, st.integers(0, 700),
-                         elements=st.one_of(st.just(0), st.integers(INT32_MIN, INT32_MAX))),
-       block=st.integers(1, 300))
+@given(
+    values=hnp.arrays(np.int32, st.integers(0, 700), elements=st.one_of(st.just(0), st.integers(INT32_MIN, INT32_MAX))),
+    block=st.integers(1, 300),
+)
 def test_scan_int32_matches_reference(values, block):
     assert_same_scan(values, block)
 
@@ -127,8 +151,7 @@ def test_scan_exponent_at_every_float32_exponent():
         assert_same_scan(flat.reshape(-1), 3)
         # And the max of several in one block.
         assert_same_scan(values, 7)
-    assert list(native_scan(np.array([3.4028235e38, 1e-45, 0.0, -0.0], F32), 1)[1]) == [255, 0, EXP_BIAS,
-                                                                                       EXP_BIAS]
+    assert list(native_scan(np.array([3.4028235e38, 1e-45, 0.0, -0.0], F32), 1)[1]) == [255, 0, EXP_BIAS, EXP_BIAS]
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
@@ -174,7 +197,7 @@ def native_quantize_bytes(values: np.ndarray, exp: int, n: int, offset: int, ext
     """The kernel writing into a datagram at `offset`; checks nothing around it was touched."""
     buf, view = datagram_view(values.size + extra, offset)
     _native.quantize(values, exp, n, view)
-    assert buf[:offset] == bytearray([0xA5]) * offset and buf[offset + len(view):] == bytearray([0xA5]) * 7
+    assert buf[:offset] == bytearray([0xA5]) * offset and buf[offset + len(view) :] == bytearray([0xA5]) * 7
     return bytes(view)
 
 
@@ -197,9 +220,13 @@ def test_quantize_rounds_half_to_even():
 
 
 @SETTINGS
-@given(values=hnp.arrays(F32, st.integers(0, 600), elements=float32_elements()),
-       exp=st.integers(0, 255), n=st.integers(1, 32), offset=st.integers(0, 40),
-       extra=st.integers(0, 5))
+@given(
+    values=hnp.arrays(F32, st.integers(0, 600), elements=float32_elements()),
+    exp=st.integers(0, 255),
+    n=st.integers(1, 32),
+    offset=st.integers(0, 40),
+    extra=st.integers(0, 5),
+)
 def test_quantize_any_values_into_a_datagram(values, exp, n, offset, extra):
     """Arbitrary float32 (even beyond the exponent's promise, NaN and Inf) and a padded tail."""
     in_range = np.abs(values.astype(np.float64)) < np.ldexp(1.0, exp - EXP_BIAS)
@@ -217,9 +244,16 @@ def test_quantize_any_values_into_a_datagram(values, exp, n, offset, extra):
 
 
 @SETTINGS
-@given(values=hnp.arrays(st.sampled_from([np.dtype("<i4"), np.dtype(">i4")]), st.integers(0, 300),
-                         elements=st.integers(INT32_MIN, INT32_MAX)),
-       offset=st.integers(0, 9), exp=st.integers(0, 255), n=st.integers(1, 32))
+@given(
+    values=hnp.arrays(
+        st.sampled_from([np.dtype("<i4"), np.dtype(">i4")]),
+        st.integers(0, 300),
+        elements=st.integers(INT32_MIN, INT32_MAX),
+    ),
+    offset=st.integers(0, 9),
+    exp=st.integers(0, 255),
+    n=st.integers(1, 32),
+)
 def test_quantize_int32_is_a_byte_order_copy(values, offset, exp, n):
     assert native_quantize_bytes(values, exp, n, offset) == values.astype(">i4").tobytes()
     out = np.empty(values.size, np.int32)
@@ -239,8 +273,20 @@ def test_quantize_extremes():
 # -- dequantize -------------------------------------------------------------------------------
 def int32_sums(rng: np.random.Generator, size: int) -> np.ndarray:
     s = rng.integers(INT32_MIN, INT32_MAX, size, dtype=np.int64, endpoint=True).astype(np.int32)
-    edges = [0, 1, -1, INT32_MIN, INT32_MAX, (1 << 24) + 1, -(1 << 24) - 1, (1 << 24) + 3, (1 << 30),
-             -(1 << 30), 0x7FFFFFC0, 0x7FFFFFBF]  # rounding ties and overflow edges of float32
+    edges = [
+        0,
+        1,
+        -1,
+        INT32_MIN,
+        INT32_MAX,
+        (1 << 24) + 1,
+        -(1 << 24) - 1,
+        (1 << 24) + 3,
+        (1 << 30),
+        -(1 << 30),
+        0x7FFFFFC0,
+        0x7FFFFFBF,
+    ]  # rounding ties and overflow edges of float32
     return np.concatenate([np.array(edges, np.int32), s])
 
 
@@ -269,9 +315,13 @@ def test_dequantize_matches_reference_at_every_exponent(n):
 
 
 @SETTINGS
-@given(sums=hnp.arrays(np.int32, st.integers(0, 400), elements=st.integers(INT32_MIN, INT32_MAX)),
-       exp=st.integers(0, 255), n=st.one_of(st.integers(1, 32), st.integers(33, (1 << 31) - 1)),
-       offset=st.integers(0, 40), short=st.integers(0, 4))
+@given(
+    sums=hnp.arrays(np.int32, st.integers(0, 400), elements=st.integers(INT32_MIN, INT32_MAX)),
+    exp=st.integers(0, 255),
+    n=st.one_of(st.integers(1, 32), st.integers(33, (1 << 31) - 1)),
+    offset=st.integers(0, 40),
+    short=st.integers(0, 4),
+)
 def test_dequantize_from_a_datagram_into_a_short_block(sums, exp, n, offset, short):
     """A received datagram's values at any offset, into a last block cut `short` values short."""
     want, _ = reference_dequantize(sums, exp, n)
@@ -286,8 +336,14 @@ def test_dequantize_from_a_datagram_into_a_short_block(sums, exp, n, offset, sho
 
 
 @SETTINGS
-@given(sums=hnp.arrays(st.sampled_from([np.dtype("<i4"), np.dtype(">i4")]), st.integers(0, 300),
-                       elements=st.integers(INT32_MIN, INT32_MAX)), offset=st.integers(0, 9))
+@given(
+    sums=hnp.arrays(
+        st.sampled_from([np.dtype("<i4"), np.dtype(">i4")]),
+        st.integers(0, 300),
+        elements=st.integers(INT32_MIN, INT32_MAX),
+    ),
+    offset=st.integers(0, 9),
+)
 def test_dequantize_into_int32_is_a_byte_order_copy(sums, offset):
     buf, view = datagram_view(sums.size, offset)
     view[:] = sums.astype(">i4").tobytes()
@@ -317,9 +373,13 @@ def test_roundtrip_through_a_datagram():
 
 # -- the aggregator's add ---------------------------------------------------------------------
 @SETTINGS
-@given(packets=st.integers(1, 40).flatmap(lambda k: st.lists(
-           hnp.arrays(np.int32, k, elements=st.integers(INT32_MIN, INT32_MAX)), min_size=1, max_size=33)),
-       offset=st.integers(0, 40), wire=st.sampled_from(["bytes", ">i4", "<i4"]))
+@given(
+    packets=st.integers(1, 40).flatmap(
+        lambda k: st.lists(hnp.arrays(np.int32, k, elements=st.integers(INT32_MIN, INT32_MAX)), min_size=1, max_size=33)
+    ),
+    offset=st.integers(0, 40),
+    wire=st.sampled_from(["bytes", ">i4", "<i4"]),
+)
 def test_accumulate_and_write_sums_match_numpy(packets, offset, wire):
     k = packets[0].size
     acc = np.full(k, 12345, np.int64)  # overwritten by the first packet
@@ -447,6 +507,7 @@ def test_import_fails_loudly_without_the_extension(monkeypatch):
 
 def test_import_refuses_a_stale_build(monkeypatch):
     import types
+
     stale = types.ModuleType("p4reduce._kernels")
     for name in ("GIL_THRESHOLD", "accumulate", "dequantize", "quantize", "scan", "write_sums"):
         setattr(stale, name, getattr(_native, name))
@@ -480,7 +541,7 @@ def _largest_stall(call) -> tuple[float, float]:
     begin, end = window
     inside = [s for s in stamps if begin <= s <= end]
     edges = [begin, *inside, end]
-    return end - begin, max(b - a for a, b in zip(edges, edges[1:]))
+    return end - begin, max(b - a for a, b in itertools.pairwise(edges))
 
 
 def test_long_calls_release_the_gil():
@@ -506,9 +567,11 @@ def test_long_calls_release_the_gil():
         blob = b"x" * (n // 4)
         took, stall = _largest_stall(lambda: blob * 8)  # holds the GIL: the spinner waits it out
         assert stall >= 0.5 * took, (took, stall)
-        for name, call in (("scan", lambda: _native.scan(scanned, 256, nonzero, exps)),
-                           ("quantize", lambda: _native.quantize(x, 140, 8, wire)),
-                           ("dequantize", lambda: _native.dequantize(wire, 140, 8, out))):
+        for name, call in (
+            ("scan", lambda: _native.scan(scanned, 256, nonzero, exps)),
+            ("quantize", lambda: _native.quantize(x, 140, 8, wire)),
+            ("dequantize", lambda: _native.dequantize(wire, 140, 8, out)),
+        ):
             results = []
             for _ in range(5):  # a loaded machine may deschedule the spinner once in a while
                 took, stall = _largest_stall(call)

@@ -17,6 +17,7 @@ stops filling a datagram at 1024 buffers and a RESULT copy can take two, the cor
 packets; a batch never gets near that here.) Counters are compared after every batch;
 failures, members and every slot's state at the end.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -33,10 +34,10 @@ from hypothesis import strategies as st
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.aggregator.native import NativeEngine
-from p4reduce.aggregator.server import Datapath
 from p4reduce.aggregator.replies import AnswerLimiter
-from p4reduce.protocol.auth import JobKey
+from p4reduce.aggregator.server import Datapath
 from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, ErrorCode, Mode, MsgType, encode, scatter_flags
+from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.framing import split_datagram
 
 GROUP = ("239.9.9.9", 47000)
@@ -49,10 +50,40 @@ def sessions():
     return lambda job, worker: (job * 7919 + worker * 104729 + next(counter) * 2654435761) & 0xFFFFFFFF | 1
 
 
-def pkt(msg_type, spec, w, slot, shadow, epoch, block, nxt=NONE, exp=127, nexp=127, values=None,
-        session=0, blocks=0, fp=0, flags=0) -> bytes:
-    h = AggHeader(msg_type, spec.job_id, w, slot, shadow, epoch & 0xFFFFFFFF, block, nxt, exp, nexp,
-                  0 if values is None else len(values), flags, session, blocks, fp)
+def pkt(
+    msg_type,
+    spec,
+    w,
+    slot,
+    shadow,
+    epoch,
+    block,
+    nxt=NONE,
+    exp=127,
+    nexp=127,
+    values=None,
+    session=0,
+    blocks=0,
+    fp=0,
+    flags=0,
+) -> bytes:
+    h = AggHeader(
+        msg_type,
+        spec.job_id,
+        w,
+        slot,
+        shadow,
+        epoch & 0xFFFFFFFF,
+        block,
+        nxt,
+        exp,
+        nexp,
+        0 if values is None else len(values),
+        flags,
+        session,
+        blocks,
+        fp,
+    )
     return encode(h, values)
 
 
@@ -84,9 +115,21 @@ class SimWorker:
         if new_process:
             self.incarnation = self.rng.getrandbits(32)
         s = self.spec
-        return self._send(AggHeader(MsgType.JOIN, s.job_id, self.rank, s.slot_base, 0, self.incarnation,
-                                    s.block_size, s.num_slots, s.mode.code, s.num_workers,
-                                    blocks=self.accept).pack())
+        return self._send(
+            AggHeader(
+                MsgType.JOIN,
+                s.job_id,
+                self.rank,
+                s.slot_base,
+                0,
+                self.incarnation,
+                s.block_size,
+                s.num_slots,
+                s.mode.code,
+                s.num_workers,
+                blocks=self.accept,
+            ).pack()
+        )
 
     def served(self, blocks: int) -> list[int]:
         index, count = self.spec.shard
@@ -105,8 +148,25 @@ class SimWorker:
         flags = 0
         if self.shard_blocks:  # as the host agent's reduce_scatter: the owner, 0 in a bootstrap
             flags = scatter_flags(0 if block == NONE else block // self.shard_blocks)
-        return self._send(pkt(MsgType.DATA, self.spec, self.rank, slot, self.rounds[slot] & 1, self.epoch,
-                              block, nxt, exp, nexp, values, self.session, self.blocks, self.fp, flags))
+        return self._send(
+            pkt(
+                MsgType.DATA,
+                self.spec,
+                self.rank,
+                slot,
+                self.rounds[slot] & 1,
+                self.epoch,
+                block,
+                nxt,
+                exp,
+                nexp,
+                values,
+                self.session,
+                self.blocks,
+                self.fp,
+                flags,
+            )
+        )
 
     def start(self, blocks: int, density: float, odd_tensor: bool = False, shard_blocks: int = 0):
         """The next allreduce: a tensor of `blocks` blocks, each held with probability `density`
@@ -116,10 +176,22 @@ class SimWorker:
         self.shard_blocks = shard_blocks
         self.fp = zlib.crc32(f"{self.epoch}/{blocks}/{int(odd_tensor)}".encode())
         B = self.spec.block_size
-        self.held = {b: (np.array([self.rng.randint(-2**31, 2**31 - 1) if self.rng.random() < 0.05
-                                   else self.rng.randint(-1000, 1000) for _ in range(B)], dtype=np.int32),
-                         self.rng.randint(120, 135))
-                     for b in range(blocks) if self.rng.random() < density}
+        self.held = {
+            b: (
+                np.array(
+                    [
+                        self.rng.randint(-(2**31), 2**31 - 1)
+                        if self.rng.random() < 0.05
+                        else self.rng.randint(-1000, 1000)
+                        for _ in range(B)
+                    ],
+                    dtype=np.int32,
+                ),
+                self.rng.randint(120, 135),
+            )
+            for b in range(blocks)
+            if self.rng.random() < density
+        }
         out = []
         self.streams = {}
         for s in self.served(blocks):
@@ -129,19 +201,31 @@ class SimWorker:
         return out
 
     def done(self) -> bool:
-        return all(st["done"] for st in self.streams.values())
+        return all(stream["done"] for stream in self.streams.values())
 
     def timeout(self):
         out = []
-        for s, st in self.streams.items():
-            if st["done"]:
+        for s, stream in self.streams.items():
+            if stream["done"]:
                 continue
-            if st["last"] is not None:
-                out += self._send(st["last"])
+            if stream["last"] is not None:
+                out += self._send(stream["last"])
                 continue
             slot = self.spec.slot_base + s
-            out += self._send(pkt(MsgType.QUERY, self.spec, self.rank, slot, self.rounds[slot] & 1, self.epoch,
-                                  st["block"], session=self.session, blocks=self.blocks, fp=self.fp))
+            out += self._send(
+                pkt(
+                    MsgType.QUERY,
+                    self.spec,
+                    self.rank,
+                    slot,
+                    self.rounds[slot] & 1,
+                    self.epoch,
+                    stream["block"],
+                    session=self.session,
+                    blocks=self.blocks,
+                    fp=self.fp,
+                )
+            )
         return out
 
     def on_reply(self, h: AggHeader):
@@ -155,20 +239,25 @@ class SimWorker:
         if h.msg_type != MsgType.RESULT or h.worker_id not in (self.rank, ALL_WORKERS):
             return []
         s = h.slot - self.spec.slot_base
-        st = self.streams.get(s)
+        stream = self.streams.get(s)
         slot = h.slot
-        if (st is None or st["done"] or h.shadow != self.rounds[slot] & 1 or h.block != st["block"]
-                or h.epoch != self.epoch & 0xFFFFFFFF):
+        if (
+            stream is None
+            or stream["done"]
+            or h.shadow != self.rounds[slot] & 1
+            or h.block != stream["block"]
+            or h.epoch != self.epoch & 0xFFFFFFFF
+        ):
             return []
         self.rounds[slot] += 1
-        st["block"], st["last"] = h.next_block, None
+        stream["block"], stream["last"] = h.next_block, None
         if h.next_block == NONE:
-            st["done"] = True
+            stream["done"] = True
             return []
         if self.spec.mode is Mode.SPARSE and h.next_block not in self.held:
             return []  # silent: it QUERYs on timeout
         out = self._data(s, h.next_block, h.next_exp)
-        st["last"] = out[-1][0]
+        stream["last"] = out[-1][0]
         return out
 
 
@@ -178,7 +267,7 @@ def mutate(packet: bytes, rng: random.Random) -> bytes:
         i = rng.randrange(len(b)) if rng.random() < 0.3 else rng.randrange(min(len(b), 36))
         b[i] = rng.randrange(256)
     if rng.random() < 0.2:
-        b = b[:rng.randrange(len(b) + 1)]
+        b = b[: rng.randrange(len(b) + 1)]
     return bytes(b)
 
 
@@ -272,8 +361,7 @@ class Harness:
                         mine = shard_blocks
                         if odd and rng.random() < 0.5:  # another shard layout (owners beyond n too)
                             mine = rng.randint(1, blocks)
-                        self.pending += x.start(blocks + (1 if odd and rng.random() < 0.3 else 0), density, odd,
-                                                mine)
+                        self.pending += x.start(blocks + (1 if odd and rng.random() < 0.3 else 0), density, odd, mine)
         elif action == "timeout":
             for x in ws:
                 self.pending += x.timeout()
@@ -302,8 +390,9 @@ class Harness:
                 if any(x.error for x in mine):
                     leader = rng.choice(mine)
                     if leader.session:
-                        self.pending += leader._send(pkt(MsgType.RESET, spec, leader.rank, spec.slot_base, 0, 0,
-                                                         NONE, session=leader.session))
+                        self.pending += leader._send(
+                            pkt(MsgType.RESET, spec, leader.rank, spec.slot_base, 0, 0, NONE, session=leader.session)
+                        )
                     for x in mine:  # they JOIN as new processes at the next step
                         x.session, x.error, x.streams = 0, 0, {}
                         x.incarnation = rng.getrandbits(32)
@@ -316,9 +405,27 @@ class Harness:
                 epoch = s.epoch if s.epoch is not None else 0
                 if s.block == NONE and s.seen == 0:
                     epoch += 1
-                self.pending.append((pkt(MsgType.DATA, w.spec, w.rank, s.slot, s.round & 1, epoch, s.block,
-                                         NONE, s.exp, 127, np.ones(w.spec.block_size, np.int32), w.session,
-                                         s.blocks, s.fingerprint), w.addr))
+                self.pending.append(
+                    (
+                        pkt(
+                            MsgType.DATA,
+                            w.spec,
+                            w.rank,
+                            s.slot,
+                            s.round & 1,
+                            epoch,
+                            s.block,
+                            NONE,
+                            s.exp,
+                            127,
+                            np.ones(w.spec.block_size, np.int32),
+                            w.session,
+                            s.blocks,
+                            s.fingerprint,
+                        ),
+                        w.addr,
+                    )
+                )
         elif action == "forge":
             # A DATA/QUERY on its way (or one of the latest sent), with one field changed.
             waiting = [i for i, (p, _) in enumerate(self.pending) if p[1] in (MsgType.DATA, MsgType.QUERY)]
@@ -329,16 +436,36 @@ class Harness:
             packet, addr = self.pending[i] if i is not None else (rng.choice(recent), w.addr)
             spec = next(x.spec for x in ws if x.addr == addr) if i is not None else w.spec
             h = AggHeader.unpack(packet)
-            field = rng.choice(["exp", "next_exp", "block", "next_block", "epoch", "blocks", "fingerprint",
-                                "count", "shadow", "worker_id", "slot", "flags"])
+            field = rng.choice(
+                [
+                    "exp",
+                    "next_exp",
+                    "block",
+                    "next_block",
+                    "epoch",
+                    "blocks",
+                    "fingerprint",
+                    "count",
+                    "shadow",
+                    "worker_id",
+                    "slot",
+                    "flags",
+                ]
+            )
             if field == "count":
                 values = None if h.count else np.arange(spec.block_size, dtype=np.int32)
                 h = h._replace(count=0 if values is None else len(values))
             else:
                 values = np.arange(h.count, dtype=np.int32) if h.count else None
                 old = getattr(h, field)
-                limit = {"exp": 255, "next_exp": 255, "flags": 255, "shadow": 1, "worker_id": spec.num_workers - 1,
-                         "slot": spec.slot_base + spec.num_slots - 1}.get(field, 0xFFFFFFFF)
+                limit = {
+                    "exp": 255,
+                    "next_exp": 255,
+                    "flags": 255,
+                    "shadow": 1,
+                    "worker_id": spec.num_workers - 1,
+                    "slot": spec.slot_base + spec.num_slots - 1,
+                }.get(field, 0xFFFFFFFF)
                 new = rng.choice([old + 1, old - 1, rng.randint(0, limit), NONE]) % (limit + 1)
                 h = h._replace(**{field: new})
             forged = encode(h._replace(version=2), values)
@@ -356,8 +483,9 @@ class Harness:
             j = spec.job_id
             assert nat.failure(j) == ref.failure(j)
             rj, nj = ref._jobs[j], nat._jobs[j]
-            assert {w: (m.session, m.address, m.pack_up_to, m.incarnation) for w, m in rj.members.items()} == \
-                {w: (m.session, m.address, m.pack_up_to, m.incarnation) for w, m in nj.members.items()}
+            assert {w: (m.session, m.address, m.pack_up_to, m.incarnation) for w, m in rj.members.items()} == {
+                w: (m.session, m.address, m.pack_up_to, m.incarnation) for w, m in nj.members.items()
+            }
             assert nj.started == rj.started
             for slot in spec.slot_range():
                 mine = nat.core.slot_state(j, slot)
@@ -366,16 +494,38 @@ class Harness:
                 if model is None:
                     continue
                 assert mine == {
-                    "round": model.round, "epoch": model.epoch, "previous_epoch": model.previous_epoch,
-                    "blocks": model.blocks, "fingerprint": model.fingerprint, "block": model.block,
-                    "exp": model.exp, "expected": model.expected, "seen": model.seen,
-                    "acc_empty": model._acc_empty, "keys": model.keys, "scatter": model.scatter,
-                    "history": [(k, (v.shadow, v.fingerprint, bytes(v.payload), v.owner))
-                                for k, v in model.history.items()]}, (j, slot)
+                    "round": model.round,
+                    "epoch": model.epoch,
+                    "previous_epoch": model.previous_epoch,
+                    "blocks": model.blocks,
+                    "fingerprint": model.fingerprint,
+                    "block": model.block,
+                    "exp": model.exp,
+                    "expected": model.expected,
+                    "seen": model.seen,
+                    "acc_empty": model._acc_empty,
+                    "keys": model.keys,
+                    "scatter": model.scatter,
+                    "history": [
+                        (k, (v.shadow, v.fingerprint, bytes(v.payload), v.owner)) for k, v in model.history.items()
+                    ],
+                }, (j, slot)
 
 
-ACTIONS = ["join", "start", "timeout", "replay", "mutate", "garbage", "stranger", "reset", "rejoin", "recover",
-           "forge", "intrude"]
+ACTIONS = [
+    "join",
+    "start",
+    "timeout",
+    "replay",
+    "mutate",
+    "garbage",
+    "stranger",
+    "reset",
+    "rejoin",
+    "recover",
+    "forge",
+    "intrude",
+]
 
 
 @st.composite
@@ -387,25 +537,37 @@ def job_specs(draw) -> list[JobSpec]:
         count = draw(st.sampled_from([1, 1, 2, 3]))
         count = min(count, slots)
         declared = draw(st.booleans()) and draw(st.booleans())
-        specs.append(JobSpec(
-            job_id, n, mode=draw(st.sampled_from([Mode.SPARSE, Mode.DENSE])), slot_base=base, num_slots=slots,
-            block_size=draw(st.sampled_from([1, 2, 5, 16])),
-            group=GROUP if draw(st.integers(0, 3)) == 0 else None,
-            workers=tuple(WorkerAddress(f"10.1.{job_id % 200}.{r + 1}", 41000 + r) for r in range(n))
-            if declared else None,
-            message_size=draw(st.sampled_from([0, 150, 1000, 65000])),
-            shard=(draw(st.integers(0, count - 1)), count),
-            max_blocks=draw(st.sampled_from([1 << 20, 1 << 20, 1, 3, 8])),  # small: TOO_LARGE
-            key=draw(st.sampled_from([None, None, KEY]))))
+        specs.append(
+            JobSpec(
+                job_id,
+                n,
+                mode=draw(st.sampled_from([Mode.SPARSE, Mode.DENSE])),
+                slot_base=base,
+                num_slots=slots,
+                block_size=draw(st.sampled_from([1, 2, 5, 16])),
+                group=GROUP if draw(st.integers(0, 3)) == 0 else None,
+                workers=tuple(WorkerAddress(f"10.1.{job_id % 200}.{r + 1}", 41000 + r) for r in range(n))
+                if declared
+                else None,
+                message_size=draw(st.sampled_from([0, 150, 1000, 65000])),
+                shard=(draw(st.integers(0, count - 1)), count),
+                max_blocks=draw(st.sampled_from([1 << 20, 1 << 20, 1, 3, 8])),  # small: TOO_LARGE
+                key=draw(st.sampled_from([None, None, KEY])),
+            )
+        )
         base += slots + draw(st.integers(0, 2))
     return specs
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(specs=job_specs(), seed=st.integers(0, 2**32 - 1),
-       actions=st.lists(st.sampled_from(ACTIONS + ["start", "timeout", "recover"] * 3), min_size=20, max_size=100),
-       loss=st.sampled_from([0.0, 0.0, 0.05, 0.3]), dup=st.sampled_from([0.0, 0.1]),
-       reorder=st.booleans())
+@given(
+    specs=job_specs(),
+    seed=st.integers(0, 2**32 - 1),
+    actions=st.lists(st.sampled_from(ACTIONS + ["start", "timeout", "recover"] * 3), min_size=20, max_size=100),
+    loss=st.sampled_from([0.0, 0.0, 0.05, 0.3]),
+    dup=st.sampled_from([0.0, 0.1]),
+    reorder=st.booleans(),
+)
 def test_native_engine_matches_the_reference_byte_for_byte(specs, seed, actions, loss, dup, reorder):
     h = Harness(specs, random.Random(seed))
     h.act("join")
@@ -420,8 +582,10 @@ def test_native_engine_matches_the_reference_byte_for_byte(specs, seed, actions,
 
 def test_clean_traffic_reaches_every_path_that_completes_allreduces():
     """The simulation is not vacuous: without impairments its allreduces complete, on both."""
-    specs = [JobSpec(7, 3, num_slots=3, block_size=4), JobSpec(8, 2, mode="dense", slot_base=3, num_slots=2,
-                                                             block_size=2, group=GROUP)]
+    specs = [
+        JobSpec(7, 3, num_slots=3, block_size=4),
+        JobSpec(8, 2, mode="dense", slot_base=3, num_slots=2, block_size=2, group=GROUP),
+    ]
     h = Harness(specs, random.Random(1), odd=0)
     h.act("join")
     h.deliver(0, 0, False)
@@ -444,8 +608,10 @@ def test_failures_and_resets_match():
     h.deliver(0, 0, False)
     w = h.workers[0]
     h.pending += w.start(4, 1.0)
-    h.pending[-1] = (pkt(MsgType.DATA, spec, 0, 1, 0, 0, NONE, 2, session=w.session, blocks=4, fp=w.fp),
-                     w.addr)  # block 2 is stream 0's, not stream 1's
+    h.pending[-1] = (
+        pkt(MsgType.DATA, spec, 0, 1, 0, 0, NONE, 2, session=w.session, blocks=4, fp=w.fp),
+        w.addr,
+    )  # block 2 is stream 0's, not stream 1's
     h.deliver(0, 0, False)
     assert h.nat.engine.failure(3) == h.ref.engine.failure(3) is not None
     assert h.nat.engine.counters.snapshot()["jobs_failed"] == 1
@@ -467,6 +633,7 @@ def test_failures_and_resets_match():
 
 def test_server_engine_choice_and_both_give_exact_sums():
     from conftest import allreduce_all
+
     x = [np.arange(300, dtype=np.int32) * (r + 1) for r in range(3)]
     for engine in ("python", "native"):
         with AggregatorServer([JobSpec(1, 3, num_slots=8, block_size=16)], port=0, engine=engine) as srv:
@@ -487,6 +654,7 @@ def test_a_missing_extension_is_an_import_error_that_says_how_to_rebuild(monkeyp
 
 def test_core_refuses_misuse_without_crashing():
     from p4reduce._engine import Core
+
     core = Core()
     with pytest.raises(KeyError):
         core.failure(5)
@@ -512,6 +680,7 @@ def test_core_refuses_misuse_without_crashing():
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_jobs_are_added_and_removed_on_both_engines(engine):
     from p4reduce.aggregator.server import make_engine
+
     agg = make_engine([JobSpec(1, 2, num_slots=2, block_size=4)], engine)
     with pytest.raises(ValueError, match="job 1 already exists"):
         agg.add_job(JobSpec(1, 2, slot_base=8, num_slots=2, block_size=4))

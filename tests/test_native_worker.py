@@ -3,15 +3,18 @@ HostAgent._process/_expire), differentially: the same random traffic into both, 
 same packets out, the same output bytes, stream states, counters, round latencies,
 timeouts and errors (hypothesis). Then both engines end to end through the software
 aggregator, and the GIL during a native poll."""
+
 from __future__ import annotations
 
 import collections
+import itertools
 import threading
 import time
 import types
 
 import numpy as np
 import pytest
+from conftest import allreduce_all
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
@@ -21,16 +24,21 @@ from p4reduce.hostagent import agent as agent_module
 from p4reduce.hostagent.agent import AllreduceStats, _BlockTarget, _RoundTimer
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.hostagent.stream import ProtocolError
-from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol import ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, MsgType, encode, scatter_flags
+from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.framing import split_datagram
-
-from conftest import allreduce_all
 
 RTO = 0.05
 GROUP_SESSION_MASK = 0x5A5A5A5A  # the tests' group sessions: each endpoint's session XOR this
-COUNTS = ("packets_received", "ignored_packets", "packets_sent", "payload_bytes_sent", "retransmissions",
-          "queries", "unauthenticated")
+COUNTS = (
+    "packets_received",
+    "ignored_packets",
+    "packets_sent",
+    "payload_bytes_sent",
+    "retransmissions",
+    "queries",
+    "unauthenticated",
+)
 KEY = JobKey(bytes(range(16)))  # an authenticated job's (docs/protocol.md 6.3)
 
 
@@ -56,8 +64,7 @@ class RecordingWindow:
         return True
 
 
-def tensor(rng: np.random.Generator, dtype: str, length: int, block: int, density: float,
-           bound: int) -> np.ndarray:
+def tensor(rng: np.random.Generator, dtype: str, length: int, block: int, density: float, bound: int) -> np.ndarray:
     """Block-sparse values: float32 at random magnitudes (subnormal to huge, some
     blocks with sums that overflow float32), or int32 within the no-overflow bound."""
     nblocks = -(-length // block)
@@ -74,9 +81,18 @@ def tensor(rng: np.random.Generator, dtype: str, length: int, block: int, densit
 class Aggregator:
     """The RESULTs a correct aggregator sends one worker, stream by stream, in order."""
 
-    def __init__(self, plans: list[BlockPlan], cfg: WorkerConfig, rounds: list[int], epoch: int,
-                 tag: int, nblocks: int, shard_blocks: int = 0, full_to_all: bool = False,
-                 sessions: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        plans: list[BlockPlan],
+        cfg: WorkerConfig,
+        rounds: list[int],
+        epoch: int,
+        tag: int,
+        nblocks: int,
+        shard_blocks: int = 0,
+        full_to_all: bool = False,
+        sessions: list[int] | None = None,
+    ) -> None:
         """`shard_blocks`: a reduce-scatter's, whose RESULTs are header-only for other ranks'
         blocks (an aggregator implementing SCATTER) unless `full_to_all`. `sessions`: the
         worker's at each aggregator (stream s is served by aggregator s mod k)."""
@@ -93,13 +109,29 @@ class Aggregator:
                 owner = 0 if b == NONE else b // shard_blocks if shard_blocks else None
                 flags = 0 if owner is None else scatter_flags(owner)
                 header_only = b == NONE or (owner not in (None, cfg.worker_id) and not full_to_all)
-                h = AggHeader(MsgType.RESULT, cfg.job_id, cfg.worker_id, cfg.slot_base + s, (rounds[s] + k) & 1,
-                              epoch, b, nxt, agreed.get(b, EXP_BIAS), agreed.get(nxt, 0),
-                              0 if header_only else B, flags, sessions[s % len(sessions)], nblocks, tag)
+                h = AggHeader(
+                    MsgType.RESULT,
+                    cfg.job_id,
+                    cfg.worker_id,
+                    cfg.slot_base + s,
+                    (rounds[s] + k) & 1,
+                    epoch,
+                    b,
+                    nxt,
+                    agreed.get(b, EXP_BIAS),
+                    agreed.get(nxt, 0),
+                    0 if header_only else B,
+                    flags,
+                    sessions[s % len(sessions)],
+                    nblocks,
+                    tag,
+                )
                 values = None
                 if not header_only:
-                    values = np.sum([fixedpoint.quantize(p.block(b), agreed[b], n).astype(np.int64)
-                                     for p in plans if p.nonzero[b]], axis=0).astype(np.int32)
+                    values = np.sum(
+                        [fixedpoint.quantize(p.block(b), agreed[b], n).astype(np.int64) for p in plans if p.nonzero[b]],
+                        axis=0,
+                    ).astype(np.int32)
                 packets.append(encode(h, values))
             self.results.append(packets)
 
@@ -114,11 +146,41 @@ def mutate(data: st.DataObject, packet: bytes, cfg: WorkerConfig, nblocks: int) 
     """One of the ways a RESULT can be wrong, stale or someone else's."""
     h = AggHeader.unpack(packet)
     values = packet[HEADER_LEN:]
-    how = data.draw(st.sampled_from([
-        "epoch", "fingerprint", "session", "shadow", "mismatch", "overflow", "header_only", "job",
-        "worker", "all_workers", "lookahead", "block", "slot", "pending", "pending_other", "error", "type",
-        "version", "count", "header_only", "count", "lookahead", "block", "early_end", "backwards",
-        "low_exp", "other_values", "foreign_error", "session"]))  # (the ones that end a run: rarer)
+    how = data.draw(
+        st.sampled_from(
+            [
+                "epoch",
+                "fingerprint",
+                "session",
+                "shadow",
+                "mismatch",
+                "overflow",
+                "header_only",
+                "job",
+                "worker",
+                "all_workers",
+                "lookahead",
+                "block",
+                "slot",
+                "pending",
+                "pending_other",
+                "error",
+                "type",
+                "version",
+                "count",
+                "header_only",
+                "count",
+                "lookahead",
+                "block",
+                "early_end",
+                "backwards",
+                "low_exp",
+                "other_values",
+                "foreign_error",
+                "session",
+            ]
+        )
+    )  # (the ones that end a run: rarer)
     word = data.draw(st.integers(0, 2**32 - 1))
     if how == "epoch":
         h = h._replace(epoch=(h.epoch + 1 + word % 3) % 2**32)
@@ -160,16 +222,21 @@ def mutate(data: st.DataObject, packet: bytes, cfg: WorkerConfig, nblocks: int) 
         h, values = h._replace(msg_type=MsgType.PENDING, next_block=word, count=0), b""
     elif how == "pending_other":  # for another round: block, epoch or shadow bit differ
         other = data.draw(st.sampled_from(["block", "epoch", "shadow"]))
-        h = h._replace(msg_type=MsgType.PENDING, next_block=word, count=0,
-                       block=word % (nblocks + 1) if other == "block" else h.block,
-                       epoch=(h.epoch + 1) % 2**32 if other == "epoch" else h.epoch,
-                       shadow=1 - h.shadow if other == "shadow" else h.shadow)
+        h = h._replace(
+            msg_type=MsgType.PENDING,
+            next_block=word,
+            count=0,
+            block=word % (nblocks + 1) if other == "block" else h.block,
+            epoch=(h.epoch + 1) % 2**32 if other == "epoch" else h.epoch,
+            shadow=1 - h.shadow if other == "shadow" else h.shadow,
+        )
         values = b""
     elif how == "error":
         h, values = h._replace(msg_type=MsgType.ERROR, block=1 + word % 9, next_block=word >> 8, count=0), b""
     elif how == "type":
-        h = h._replace(msg_type=data.draw(st.sampled_from([MsgType.DATA, MsgType.QUERY, MsgType.JOINED,
-                                                            MsgType.RESET])))
+        h = h._replace(
+            msg_type=data.draw(st.sampled_from([MsgType.DATA, MsgType.QUERY, MsgType.JOINED, MsgType.RESET]))
+        )
     elif how == "version":
         return bytes([1]) + packet[1:]
     elif how == "count":  # a count that is not the block size, values to match
@@ -181,14 +248,26 @@ def mutate(data: st.DataObject, packet: bytes, cfg: WorkerConfig, nblocks: int) 
 class Pair:
     """The Python engine and the native one for the same worker and allreduce."""
 
-    def __init__(self, cfg: WorkerConfig, flat: np.ndarray, in_place: bool, epoch: int, tag: int,
-                 rounds: list[int], sessions: list[int], limits: list[int], group: bool,
-                 monkeypatch: pytest.MonkeyPatch, shard: tuple[int, int, int] | None = None) -> None:
+    def __init__(
+        self,
+        cfg: WorkerConfig,
+        flat: np.ndarray,
+        in_place: bool,
+        epoch: int,
+        tag: int,
+        rounds: list[int],
+        sessions: list[int],
+        limits: list[int],
+        group: bool,
+        monkeypatch: pytest.MonkeyPatch,
+        shard: tuple[int, int, int] | None = None,
+    ) -> None:
         """`shard`: a reduce-scatter's (this worker's shard length, its first block, blocks
         per shard), `flat` then being the padded tensor (HostAgent.reduce_scatter)."""
         self.clock = 1000.0
-        monkeypatch.setattr(agent_module, "time", types.SimpleNamespace(monotonic=lambda: self.clock,
-                                                                        perf_counter=time.perf_counter))
+        monkeypatch.setattr(
+            agent_module, "time", types.SimpleNamespace(monotonic=lambda: self.clock, perf_counter=time.perf_counter)
+        )
         self.agent = agent = HostAgent(cfg)
         agent._rounds = list(rounds)
         agent._rto, agent._window = FixedRto(), RecordingWindow()
@@ -215,17 +294,20 @@ class Pair:
         self.active: dict = {}
         self.timers: dict = {}
         self.stats = AllreduceStats()
-        self.run = fastpath.make_run(agent, c_plan, self.c_out, epoch, tag, first_block=first_block,
-                                     shard_blocks=shard_blocks, sockets=False)
+        self.run = fastpath.make_run(
+            agent, c_plan, self.c_out, epoch, tag, first_block=first_block, shard_blocks=shard_blocks, sockets=False
+        )
         self.c_losses: list[float] = []
         self.failed = False
 
     @staticmethod
     def _recorder(sent: list[bytes], key: JobKey | None):
         """Endpoint.send without a socket: the packet as it would go (sealed with a key)."""
+
         def send(packet: bytes | bytearray) -> int:
             sent.append(bytes(packet) if key is None else key.seal(packet))
             return len(sent[-1])
+
         return send
 
     def close(self) -> None:
@@ -261,6 +343,7 @@ class Pair:
                 self.active[s.slot] = s
                 self.timers[s.slot] = _RoundTimer(RTO, self.clock)
                 self.agent._send(s.slot, s.start(), self.stats)
+
         self._both(py, lambda: self.run.start(count, self.clock, RTO))
 
     def feed(self, receiver: int, datagram: bytes, source: tuple[str, int]) -> None:
@@ -268,8 +351,8 @@ class Pair:
 
         def py() -> None:
             _, peers, endpoint = self.agent._receivers[receiver]
-            self.agent._process([(memoryview(datagram), source)], peers, endpoint, self.active, self.timers,
-                                self.stats)
+            self.agent._process([(memoryview(datagram), source)], peers, endpoint, self.active, self.timers, self.stats)
+
         _, result = self._both(py, lambda: self.run.feed(receiver, [(datagram, source)], self.clock, RTO))
         if result is not None:
             finished, samples = result
@@ -278,8 +361,10 @@ class Pair:
 
     def expire(self) -> None:
         def native() -> None:
-            self.c_losses += self.run.expire(self.clock, self.agent.config.max_timeout,
-                                             self.agent.config.failure_timeout)
+            self.c_losses += self.run.expire(
+                self.clock, self.agent.config.max_timeout, self.agent.config.failure_timeout
+            )
+
         self._both(lambda: self.agent._expire(self.active, self.timers, self.clock, self.stats), native)
         if not self.failed:
             assert self.c_losses == self.agent._window.losses
@@ -296,7 +381,7 @@ class Pair:
                 assert tail == 0 and split
                 assert len(split) == 1 or (limit and len(d) <= limit)  # a larger packet goes alone
                 packets += [bytes(p) for p in split]
-            for d, following in zip(datagrams, datagrams[1:]):  # packed as full as the limit allows
+            for d, following in itertools.pairwise(datagrams):  # packed as full as the limit allows
                 first = HEADER_LEN + 4 * int.from_bytes(following[22:24], "big")
                 assert not limit or len(d) + first > limit
             assert packets == self.sent[i]
@@ -308,11 +393,27 @@ class Pair:
         for index, s in enumerate(self.streams):
             v = fastpath.stream_view(self.run, index)
             started = s.slot in self.active or s.done
-            kind = ("none" if s.pending is None else "query" if s.pending_is_query else
-                    "data" if len(s.pending) > HEADER_LEN else "header")
-            assert (v.slot, v.round, v.block, v.exp, v.done, v.started, v.retries, v.missing_workers,
-                    v.overflow, v.pending_kind) == \
-                (s.slot, s.round, s.block, s.exp, s.done, started, s.retries, s.missing_workers, s.overflow, kind)
+            kind = (
+                "none"
+                if s.pending is None
+                else "query"
+                if s.pending_is_query
+                else "data"
+                if len(s.pending) > HEADER_LEN
+                else "header"
+            )
+            assert (
+                v.slot,
+                v.round,
+                v.block,
+                v.exp,
+                v.done,
+                v.started,
+                v.retries,
+                v.missing_workers,
+                v.overflow,
+                v.pending_kind,
+            ) == (s.slot, s.round, s.block, s.exp, s.done, started, s.retries, s.missing_workers, s.overflow, kind)
             if s.slot in self.timers:  # the same timer: started, and deadline after backoffs
                 timer = self.timers[s.slot]
                 assert (v.timer_started, v.deadline) == (timer.started, timer.deadline)
@@ -325,8 +426,9 @@ class Pair:
         assert self.run.unfinished == sum(not s.done for s in self.streams)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_native_engine_matches_the_python_engine(data, monkeypatch):
     n = data.draw(st.integers(1, 4), label="workers")
@@ -340,11 +442,21 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     densities = [data.draw(st.sampled_from([0.0, 0.2, 0.6, 1.0]), label="density") for _ in range(n)]
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     total = data.draw(st.sampled_from([None, n + 3]), label="total_workers")
-    cfg = WorkerConfig(job_id=data.draw(st.integers(0, 65535)), worker_id=me, num_workers=n, mode=mode,
-                       slot_base=data.draw(st.integers(0, 200)), num_slots=S, block_size=B,
-                       aggregators=tuple(("127.0.0.1", 40000 + i) for i in range(k)), total_workers=total,
-                       failure_timeout=2.0, timeout=RTO, max_timeout=0.4,
-                       key=data.draw(st.sampled_from([None, KEY]), label="key"))
+    cfg = WorkerConfig(
+        job_id=data.draw(st.integers(0, 65535)),
+        worker_id=me,
+        num_workers=n,
+        mode=mode,
+        slot_base=data.draw(st.integers(0, 200)),
+        num_slots=S,
+        block_size=B,
+        aggregators=tuple(("127.0.0.1", 40000 + i) for i in range(k)),
+        total_workers=total,
+        failure_timeout=2.0,
+        timeout=RTO,
+        max_timeout=0.4,
+        key=data.draw(st.sampled_from([None, KEY]), label="key"),
+    )
     rng = np.random.default_rng(seed)
     bound = fixedpoint.INT32_MAX // cfg.scale_workers
     tensors = [tensor(rng, dtype, length, B, density, bound) for density in densities]
@@ -353,14 +465,14 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     if total is None and data.draw(st.booleans(), label="reduce_scatter"):
         # HostAgent.reduce_scatter's layout: each rank's shard from a block boundary
         cuts = sorted(data.draw(st.lists(st.integers(0, length), min_size=n - 1, max_size=n - 1)))
-        layout = [b - a for a, b in zip([0, *cuts], [*cuts, length])]
+        layout = [b - a for a, b in zip([0, *cuts], [*cuts, length], strict=True)]
         shard_blocks = max(-(-m // B) for m in layout)
         padded = []
         for t in tensors:
             p = np.zeros(n * shard_blocks * B, t.dtype)
             start = 0
             for rank, m in enumerate(layout):
-                p[rank * shard_blocks * B:rank * shard_blocks * B + m] = t[start:start + m]
+                p[rank * shard_blocks * B : rank * shard_blocks * B + m] = t[start : start + m]
                 start += m
             padded.append(p)
         tensors, length = padded, padded[0].size
@@ -373,12 +485,32 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     sessions = [data.draw(st.integers(0, 2**32 - 1)) for _ in range(k)]
     limits = [data.draw(st.sampled_from([0, 36, 100, 400, 65000])) for _ in range(k)]
     in_place = shard is None and data.draw(st.booleans(), label="in_place")
-    pair = Pair(cfg, tensors[me], in_place, epoch, tag, rounds, sessions, limits,
-                data.draw(st.booleans(), label="group"), monkeypatch, shard)
+    pair = Pair(
+        cfg,
+        tensors[me],
+        in_place,
+        epoch,
+        tag,
+        rounds,
+        sessions,
+        limits,
+        data.draw(st.booleans(), label="group"),
+        monkeypatch,
+        shard,
+    )
     try:
         plans = [BlockPlan.build(t, B, S) for t in tensors]
-        agg = Aggregator(plans, cfg, rounds, epoch, tag, nblocks, shard_blocks,
-                         data.draw(st.booleans(), label="full_results_to_all"), sessions)
+        agg = Aggregator(
+            plans,
+            cfg,
+            rounds,
+            epoch,
+            tag,
+            nblocks,
+            shard_blocks,
+            data.draw(st.booleans(), label="full_results_to_all"),
+            sessions,
+        )
         sent: list[bytes] = []  # every RESULT so far, for duplicates
         pair.start(data.draw(st.integers(1, S)))
         pair.compare()
@@ -406,8 +538,11 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
                         packet = to_group(packet, sessions[s % k_aggs] ^ GROUP_SESSION_MASK)
                     choice = data.draw(st.integers(0, 9))
                     if choice >= 7:
-                        packet = mutate(data, packet, cfg, nblocks) if choice < 9 or not sent else \
-                            data.draw(st.sampled_from(sent))
+                        packet = (
+                            mutate(data, packet, cfg, nblocks)
+                            if choice < 9 or not sent
+                            else data.draw(st.sampled_from(sent))
+                        )
                     if cfg.key is not None and (packet[0] & 0x80) == 0:
                         # sealed as the aggregator would, or (a forger without the key) not at all,
                         # with a made-up MAC, or altered after sealing
@@ -431,7 +566,9 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
             pair.compare()
             if pair.failed:
                 break
-        event(f"streams finished: {'all' if not pair.run.unfinished else 'some' if pair.run.unfinished < len(pair.streams) else 'none'}")
+        unfinished = pair.run.unfinished
+        finished = "all" if not unfinished else "some" if unfinished < len(pair.streams) else "none"
+        event(f"streams finished: {finished}")
         event(f"retransmissions: {bool(pair.stats.retransmissions)}, queries: {bool(pair.stats.queries)}")
         event(f"some stream waited silently: {any(s.pending_is_query for s in pair.streams)}")
     finally:
@@ -445,8 +582,16 @@ def test_a_complete_allreduce_matches_and_is_exact(dtype, mode, monkeypatch):
     with the exact sum on both engines (so the random test above starts from runs that work)."""
     rng = np.random.default_rng(7)
     n, B, S = 3, 5, 4
-    cfg = WorkerConfig(job_id=3, worker_id=1, num_workers=n, mode=mode, num_slots=S, block_size=B,
-                       aggregators=(("127.0.0.1", 40000), ("127.0.0.1", 40001)), failure_timeout=1.0)
+    cfg = WorkerConfig(
+        job_id=3,
+        worker_id=1,
+        num_workers=n,
+        mode=mode,
+        num_slots=S,
+        block_size=B,
+        aggregators=(("127.0.0.1", 40000), ("127.0.0.1", 40001)),
+        failure_timeout=1.0,
+    )
     tensors = [tensor(rng, dtype, 97, B, 0.5, 2**20) for _ in range(n)]
     if dtype == "float32":
         tensors = [np.clip(t, -1e30, 1e30) for t in tensors]
@@ -489,11 +634,27 @@ def test_engines_mixed_in_one_job_agree_bit_for_bit(mode):
 
 def _allreduce_with_engines(arrays, engines, mode):
     from conftest import run_workers
+
     from p4reduce.aggregator import AggregatorServer, JobSpec
+
     n = len(arrays)
     with AggregatorServer([JobSpec(1, n, mode=mode, num_slots=8, block_size=16)], port=0) as server:
-        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=server.address, mode=mode, num_slots=8,
-                                         block_size=16, engine=engines[r], message_size=1000)) for r in range(n)]
+        agents = [
+            HostAgent(
+                WorkerConfig(
+                    1,
+                    r,
+                    n,
+                    aggregator=server.address,
+                    mode=mode,
+                    num_slots=8,
+                    block_size=16,
+                    engine=engines[r],
+                    message_size=1000,
+                )
+            )
+            for r in range(n)
+        ]
         try:
             return run_workers(lambda r: [agents[r].allreduce(arrays[r]) for _ in range(2)][-1], n)
         finally:
@@ -527,6 +688,7 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
     """While one thread waits in poll, another runs Python, sends the result that wakes
     it, and cannot use the same Run at once."""
     import socket
+
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as fake_aggregator:
         fake_aggregator.bind(("127.0.0.1", 0))
         cfg = WorkerConfig(1, 0, 1, aggregator=fake_aggregator.getsockname(), num_slots=1, block_size=4)
@@ -545,25 +707,32 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
             time.sleep(0.2)  # let it block in ppoll
             with pytest.raises(RuntimeError, match="in use"):
                 run.flush()
-            fake_aggregator.sendto(AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 77, 1,
-                                             99).pack(), worker)
+            fake_aggregator.sendto(
+                AggHeader(MsgType.RESULT, 1, 0, 0, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 77, 1, 99).pack(), worker
+            )
             waiter.join(60)
             finished, samples = polled[0]
             assert finished == 1 and len(samples) == 8 and run.unfinished == 0  # one float64
 
 
 @settings(max_examples=200, deadline=None)
-@given(latencies=st.lists(st.lists(st.floats(1e-6, 2.0), max_size=20), max_size=6),
-       losses=st.lists(st.booleans(), min_size=6, max_size=6), limit=st.integers(1, 64))
+@given(
+    latencies=st.lists(st.lists(st.floats(1e-6, 2.0), max_size=20), max_size=6),
+    losses=st.lists(st.booleans(), min_size=6, max_size=6),
+    limit=st.integers(1, 64),
+)
 def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limit):
     """The native engine feeds the RTO estimator and the window a batch of round
     latencies per call (sample_all, on_rounds; in C): the same state as one call per round,
     whether the batch is the native engine's bytes of float64 or a list."""
     from p4reduce.hostagent.rto import RtoEstimator
     from p4reduce.hostagent.window import StreamWindow
-    one, batch = (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit)), (RtoEstimator(0.05, 0.05, 0.5),
-                                                                       StreamWindow(limit))
-    for now, (group, loss) in enumerate(zip(latencies, losses)):
+
+    one, batch = (
+        (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit)),
+        (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit)),
+    )
+    for now, (group, loss) in enumerate(zip(latencies, losses, strict=False)):  # unrelated draws: as many as both have
         for latency in group:
             one[0].sample(latency)
             one[1].on_round(latency)
@@ -571,7 +740,7 @@ def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limi
         batch[0].sample_all(packed)
         batch[1].on_rounds(packed)
         if loss:
-            for rto, window in (one, batch):
+            for _rto, window in (one, batch):
                 window.on_loss(now - 0.5, float(now))
         assert (one[0].srtt, one[0].rttvar, one[0].rto) == (batch[0].srtt, batch[0].rttvar, batch[0].rto)
         assert vars(one[1]) == vars(batch[1])
@@ -584,7 +753,7 @@ def _hostile(packet: bytes, **fields: int) -> bytes:
     values = packet[HEADER_LEN:]
     if delta and values:
         values = (np.frombuffer(values, ">i4") + delta).astype(">i4").tobytes()
-    return h.pack() + values[:4 * h.count] + bytes(max(0, 4 * h.count - len(values)))
+    return h.pack() + values[: 4 * h.count] + bytes(max(0, 4 * h.count - len(values)))
 
 
 # (name, which RESULT of stream 0 to spoil, how, the ProtocolError's words or None: ignored)
@@ -608,12 +777,19 @@ def test_hostile_aggregator_scripts_fail_or_are_ignored_alike(name, index, field
     real aggregator knows (the session, the worker's address), else a ProtocolError naming
     the aggregator and the field; never a wrong sum returned as success."""
     B, S = 4, 2
-    cfg = WorkerConfig(job_id=3, worker_id=0, num_workers=2, num_slots=S, block_size=B,
-                       aggregator=("127.0.0.1", 40000), failure_timeout=1.0)
+    cfg = WorkerConfig(
+        job_id=3,
+        worker_id=0,
+        num_workers=2,
+        num_slots=S,
+        block_size=B,
+        aggregator=("127.0.0.1", 40000),
+        failure_timeout=1.0,
+    )
     mine = np.zeros(6 * B, np.int32)
-    mine[0:B], mine[2 * B:3 * B] = 1, 2  # blocks 0 and 2 (stream 0); stream 1 empty here
+    mine[0:B], mine[2 * B : 3 * B] = 1, 2  # blocks 0 and 2 (stream 0); stream 1 empty here
     other = np.zeros_like(mine)
-    other[2 * B:3 * B], other[4 * B:5 * B], other[B:2 * B] = 5, 7, 3
+    other[2 * B : 3 * B], other[4 * B : 5 * B], other[B : 2 * B] = 5, 7, 3
     pair = Pair(cfg, mine, False, 4, 77, [0, 0], [4242], [0], False, monkeypatch)
     try:
         plans = [BlockPlan.build(t, B, S) for t in (mine, other)]
@@ -647,8 +823,15 @@ def test_a_repeated_result_with_other_values_fails_both_engines(monkeypatch):
     """The previous round's RESULT again, with other sums (a forged or corrupted copy that
     carries the session): both engines fail the allreduce instead of keeping either."""
     B, S = 4, 1
-    cfg = WorkerConfig(job_id=3, worker_id=0, num_workers=2, num_slots=S, block_size=B,
-                       aggregator=("127.0.0.1", 40000), failure_timeout=1.0)
+    cfg = WorkerConfig(
+        job_id=3,
+        worker_id=0,
+        num_workers=2,
+        num_slots=S,
+        block_size=B,
+        aggregator=("127.0.0.1", 40000),
+        failure_timeout=1.0,
+    )
     mine = np.arange(1, 2 * B + 1, dtype=np.int32)
     pair = Pair(cfg, mine, False, 4, 77, [0], [4242], [0], False, monkeypatch)
     try:

@@ -4,6 +4,7 @@ compiled P4 program inside, and a host agent that runs next to a current protobu
 Builds a wheel and installs it into fresh virtual environments (needs the package
 registry, as `pip install` does: without it those tests skip and say so); about a minute.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -13,7 +14,6 @@ import venv
 import zipfile
 
 import pytest
-
 from control_plane.fake_p4runtime import serve
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -28,8 +28,12 @@ def _run(*argv: str | pathlib.Path, cwd: pathlib.Path | None = None) -> str:
 def _registry_unreachable(folder: pathlib.Path) -> str | None:
     """Why pip cannot fetch from the package registry here (building the wheel and the
     fresh installs need it), or None."""
-    proc = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(folder),
-                           "setuptools>=74.1"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(folder), "setuptools>=74.1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if proc.returncode != 0:
         return "the package registry is not reachable: " + (proc.stderr.strip().splitlines() or ["?"])[-1]
     return None
@@ -55,13 +59,16 @@ def test_wheel_has_one_top_level_package_and_the_p4_artifacts(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
     assert top == {"p4reduce"}
-    for required in ("p4reduce/p4src/build/p4reduce.json", "p4reduce/p4src/build/p4reduce.p4info.txtpb",
-                     "p4reduce/hostagent/agent.py", "p4reduce/controller/client.py",
-                     "p4reduce/aggregator/engine.py"):
+    for required in (
+        "p4reduce/p4src/build/p4reduce.json",
+        "p4reduce/p4src/build/p4reduce.p4info.txtpb",
+        "p4reduce/hostagent/agent.py",
+        "p4reduce/controller/client.py",
+        "p4reduce/aggregator/engine.py",
+    ):
         assert required in names, required
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
-    base = [line for line in metadata.splitlines()
-            if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    base = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
     assert [line.split()[1].split(">")[0] for line in base] == ["numpy"]
 
 
@@ -72,21 +79,26 @@ def test_base_install_runs_next_to_current_protobuf_and_controller_extra_works(w
     assert "grpcio" not in installed and "protobuf" not in installed, installed
     # What an ML stack carries (ONNX needs protobuf >= 4.25): the worker side must not care.
     _run(py, "-m", "pip", "install", "--quiet", "protobuf>=5,<6")
-    out = _run(py, "-m", "p4reduce", "demo", "--workers", "2", "--elements", "20000",
-               "--iterations", "1", cwd=tmp_path)  # not the checkout: the installed wheel
+    out = _run(
+        py, "-m", "p4reduce", "demo", "--workers", "2", "--elements", "20000", "--iterations", "1", cwd=tmp_path
+    )  # not the checkout: the installed wheel
     assert "result check      : OK" in out
     # The controller extra installs into the same environment and finds its P4 program
     # in the wheel, not in a checkout.
     _run(py, "-m", "pip", "install", "--quiet", f"{wheel}[controller]")
-    out = _run(py, "-c", "import google.protobuf, p4reduce.controller.client as c, p4reduce.p4src as p;"
-               "print(google.protobuf.__version__, p.build_artifact(p.P4INFO))", cwd=tmp_path)
+    out = _run(
+        py,
+        "-c",
+        "import google.protobuf, p4reduce.controller.client as c, p4reduce.p4src as p;"
+        "print(google.protobuf.__version__, p.build_artifact(p.P4INFO))",
+        cwd=tmp_path,
+    )
     version, artifact = out.split()
     assert int(version.split(".")[0]) >= 5 and str(tmp_path / "venv") in artifact
     config = tmp_path / "switch.yaml"
     with serve() as fake:
         config.write_text(f"switch: {{grpc_addr: '{fake.addr}'}}\njobs: []\n")
-        out = _run(tmp_path / "venv" / "bin" / "p4reduce", "controller", "install", "--config", config,
-                   cwd=tmp_path)
+        out = _run(tmp_path / "venv" / "bin" / "p4reduce", "controller", "install", "--config", config, cwd=tmp_path)
         assert "installed 0 job(s)" in out
         (pushed,) = fake.pipelines
     tables = {t.preamble.name for t in pushed.config.p4info.tables}
@@ -107,13 +119,18 @@ def test_inside_checkout_compares_folders_not_strings():
 def test_the_repo_folders_are_not_top_level_modules(tmp_path):
     """Outside the checkout, the card's folders exist only inside `p4reduce` (the editable
     install maps them; it does not put the checkout on sys.path)."""
-    probe = ("import importlib.util as u, json; print(json.dumps({n: (s.origin or list(s.submodule_search_locations))"
-             " if (s := u.find_spec(n)) else None for n in ('controller', 'hostagent', 'software_aggregator',"
-             " 'mininet', 'p4src')}))")
+    probe = (
+        "import importlib.util as u, json; print(json.dumps({n: (s.origin or list(s.submodule_search_locations))"
+        " if (s := u.find_spec(n)) else None for n in ('controller', 'hostagent', 'software_aggregator',"
+        " 'mininet', 'p4src')}))"
+    )
     import json
+
     specs = json.loads(_run(sys.executable, "-c", probe, cwd=tmp_path))
     for name, where in specs.items():
         places = [] if where is None else [where] if isinstance(where, str) else where
         assert not any(_inside_checkout(place) for place in places), f"{name} resolves to {where}"
-    assert _run(sys.executable, "-c", "import p4reduce.controller as c; print(c.__name__)",
-                cwd=tmp_path).strip() == "p4reduce.controller"
+    assert (
+        _run(sys.executable, "-c", "import p4reduce.controller as c; print(c.__name__)", cwd=tmp_path).strip()
+        == "p4reduce.controller"
+    )

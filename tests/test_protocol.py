@@ -1,25 +1,92 @@
 import numpy as np
 import pytest
 
-from p4reduce.protocol import (HEADER_LEN, NONE, AggHeader, MalformedPacket, MsgType,
-                               decode_values, encode, fingerprint, lookahead_key, split_key)
+from p4reduce.protocol import (
+    HEADER_LEN,
+    NONE,
+    AggHeader,
+    MalformedPacket,
+    MsgType,
+    decode_values,
+    encode,
+    fingerprint,
+    lookahead_key,
+    split_key,
+)
 
 
 def test_header_layout_by_hand():
-    h = AggHeader(MsgType.DATA, job_id=0x0102, worker_id=5, slot=0x1234, shadow=1, epoch=0xDEADBEEF,
-                  block=7, next_block=NONE, exp=130, next_exp=3, count=0, flags=2,
-                  session=0x11223344, blocks=0x55, fingerprint=0xCAFEF00D)
+    h = AggHeader(
+        MsgType.DATA,
+        job_id=0x0102,
+        worker_id=5,
+        slot=0x1234,
+        shadow=1,
+        epoch=0xDEADBEEF,
+        block=7,
+        next_block=NONE,
+        exp=130,
+        next_exp=3,
+        count=0,
+        flags=2,
+        session=0x11223344,
+        blocks=0x55,
+        fingerprint=0xCAFEF00D,
+    )
     assert HEADER_LEN == 36
-    assert h.pack() == bytes([2, 1, 0x01, 0x02, 5, 2, 0x92, 0x34, 0xDE, 0xAD, 0xBE, 0xEF,
-                              0, 0, 0, 7, 0xFF, 0xFF, 0xFF, 0xFF, 130, 3, 0, 0,
-                              0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0x55, 0xCA, 0xFE, 0xF0, 0x0D])
+    assert h.pack() == bytes(
+        [
+            2,
+            1,
+            0x01,
+            0x02,
+            5,
+            2,
+            0x92,
+            0x34,
+            0xDE,
+            0xAD,
+            0xBE,
+            0xEF,
+            0,
+            0,
+            0,
+            7,
+            0xFF,
+            0xFF,
+            0xFF,
+            0xFF,
+            130,
+            3,
+            0,
+            0,
+            0x11,
+            0x22,
+            0x33,
+            0x44,
+            0,
+            0,
+            0,
+            0x55,
+            0xCA,
+            0xFE,
+            0xF0,
+            0x0D,
+        ]
+    )
 
 
 def test_fingerprint_tells_every_ingredient_apart():
     base = dict(epoch=3, length=1000, dtype=np.float32, block_size=256, num_slots=64, scale_workers=4)
     prints = {fingerprint(**base)}
-    for key, other in [("epoch", 4), ("length", 1001), ("dtype", np.int32), ("block_size", 128),
-                       ("num_slots", 32), ("scale_workers", 8)]:
+    for key, other in [
+        ("epoch", 4),
+        ("length", 1001),
+        ("dtype", np.int32),
+        ("block_size", 128),
+        ("num_slots", 32),
+        ("scale_workers", 8),
+    ]:
         prints.add(fingerprint(**(base | {key: other})))
     assert len(prints) == 7
     assert fingerprint(**base) == fingerprint(**base)
@@ -34,13 +101,16 @@ def test_roundtrip_with_values():
     np.testing.assert_array_equal(decode_values(payload, 4), vals)
 
 
-@pytest.mark.parametrize("mutate, reason", [
-    (lambda b: b[:10], "truncated"),
-    (lambda b: bytes([1]) + b[1:], "bad_version"),  # version 1: the 22-byte header of old
-    (lambda b: b[:1] + bytes([9]) + b[2:], "bad_type"),
-    (lambda b: b + b"\0\0\0\0", "bad_length"),
-    (lambda b: b[:-1], "bad_length"),
-])
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda b: b[:10], "truncated"),
+        (lambda b: bytes([1]) + b[1:], "bad_version"),  # version 1: the 22-byte header of old
+        (lambda b: b[:1] + bytes([9]) + b[2:], "bad_type"),
+        (lambda b: b + b"\0\0\0\0", "bad_length"),
+        (lambda b: b[:-1], "bad_length"),
+    ],
+)
 def test_malformed(mutate, reason):
     good = encode(AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, 0, NONE, count=2), np.array([1, 2]))
     with pytest.raises(MalformedPacket) as info:

@@ -1,17 +1,28 @@
 """Block-sparse reduce-scatter (docs/protocol.md section 3.1): HostAgent.reduce_scatter against
 numpy on both aggregator engines, the values of each result block going to its owner only,
 and layouts that disagree failing every worker."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import SESSION, joined_engine, run_workers
+
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, JobFailed, WorkerConfig, fixedpoint
 from p4reduce.hostagent.stream import Stream
-from p4reduce.protocol import (ALL_WORKERS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags, MsgType,
-                               fingerprint, scatter_flags, scatter_owner)
+from p4reduce.protocol import (
+    ALL_WORKERS,
+    HEADER_LEN,
+    NONE,
+    AggHeader,
+    ErrorCode,
+    Flags,
+    MsgType,
+    fingerprint,
+    scatter_flags,
+    scatter_owner,
+)
 from p4reduce.testbed.synthetic import block_sparse
 
 B, S = 16, 4
@@ -19,8 +30,7 @@ B, S = 16, 4
 
 def _layouts(n: int) -> dict[str, list[int]]:
     """Shard lengths: whole blocks, cut blocks, unequal with an empty shard, a 1-element one."""
-    return {"whole": [3 * B] * n, "cut": [45] * n, "unequal": [0, 70] + [17] * (n - 2),
-            "tiny": [1] * n}
+    return {"whole": [3 * B] * n, "cut": [45] * n, "unequal": [0, 70] + [17] * (n - 2), "tiny": [1] * n}
 
 
 def _inputs(rng, layout, dtype, zero_shard: int | None = None) -> np.ndarray:
@@ -34,8 +44,12 @@ def _scatter_all(arrays, layout, *, n, mode="sparse", engine="python", group=Non
     """Every worker's reduce_scatter of arrays[rank] (and the agents' stats)."""
     spec = JobSpec(1, n, mode=mode, num_slots=S, block_size=B, group=group)
     with AggregatorServer([spec], port=0, engine=engine) as srv:
-        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=srv.address, mode=mode, num_slots=S,
-                                         block_size=B, group=group, **cfg)) for r in range(n)]
+        agents = [
+            HostAgent(
+                WorkerConfig(1, r, n, aggregator=srv.address, mode=mode, num_slots=S, block_size=B, group=group, **cfg)
+            )
+            for r in range(n)
+        ]
         try:
             outs = run_workers(lambda r: agents[r].reduce_scatter(arrays[r], layout), n)
             return outs, [a.last_stats for a in agents]
@@ -46,7 +60,7 @@ def _scatter_all(arrays, layout, *, n, mode="sparse", engine="python", group=Non
 
 def _shard(total: np.ndarray, layout: list[int], rank: int) -> np.ndarray:
     start = sum(layout[:rank])
-    return total[start:start + layout[rank]]
+    return total[start : start + layout[rank]]
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])
@@ -99,6 +113,7 @@ def test_non_owners_receive_no_values(monkeypatch, mode, multicast):
     owner of an all-zero shard receives no value bytes at all."""
     if multicast:
         from test_multicast import GROUP, _multicast_on_loopback
+
         if not _multicast_on_loopback():
             pytest.skip("this host cannot join multicast groups on loopback")
     n = 3
@@ -114,9 +129,9 @@ def test_non_owners_receive_no_values(monkeypatch, mode, multicast):
     def spy(self, h, payload, source):
         seen.append((self.worker_id, h.block, h.count, self.owner(h.block)))
         return original(self, h, payload, source)
+
     monkeypatch.setattr(Stream, "on_result", spy)
-    outs, stats = _scatter_all(arrays, layout, n=n, mode=mode,
-                               group=GROUP if multicast else None)
+    outs, stats = _scatter_all(arrays, layout, n=n, mode=mode, group=GROUP if multicast else None)
     total = np.sum(arrays, axis=0)
     for rank in range(n):
         np.testing.assert_array_equal(outs[rank], _shard(total, layout, rank))
@@ -140,23 +155,25 @@ def test_allreduce_still_gets_values_everywhere():
     rng = np.random.default_rng(3)
     arrays = [block_sparse(rng, 6 * B, B, 1.0, np.int32) for _ in range(n)]
     with AggregatorServer([JobSpec(1, n, num_slots=S, block_size=B)], port=0, engine="python") as srv:
-        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=srv.address, num_slots=S, block_size=B))
-                  for r in range(n)]
+        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=srv.address, num_slots=S, block_size=B)) for r in range(n)]
         try:
+
             def work(r):
                 shard = agents[r].reduce_scatter(arrays[r])
                 return shard, agents[r].allreduce(arrays[r])
+
             results = run_workers(work, n)
         finally:
             for a in agents:
                 a.close()
     total = np.sum(arrays, axis=0)
     for rank, (shard, full) in enumerate(results):
-        np.testing.assert_array_equal(shard, total[rank * 3 * B:(rank + 1) * 3 * B])
+        np.testing.assert_array_equal(shard, total[rank * 3 * B : (rank + 1) * 3 * B])
         np.testing.assert_array_equal(full, total)
 
 
 # -- layouts that disagree fail every worker ----------------------------------------------
+
 
 def _expect_failure(agent, fn):
     with pytest.raises(JobFailed) as info:
@@ -174,12 +191,16 @@ def test_mismatched_scatter_layouts_fail_every_worker(engine, case):
         "layout": [lambda a: a.reduce_scatter(x, [2 * B, 2 * B]), lambda a: a.reduce_scatter(x, [B, 3 * B])],
         "scatter_vs_allreduce": [lambda a: a.reduce_scatter(x), lambda a: a.allreduce(x)],
         # Both pad to two blocks per shard: only the fingerprint tells them apart.
-        "equal_blocks_other_lengths": [lambda a: a.reduce_scatter(np.ones(2 * 30, np.int32)),
-                                       lambda a: a.reduce_scatter(np.ones(2 * 31, np.int32))],
+        "equal_blocks_other_lengths": [
+            lambda a: a.reduce_scatter(np.ones(2 * 30, np.int32)),
+            lambda a: a.reduce_scatter(np.ones(2 * 31, np.int32)),
+        ],
     }[case]
     with AggregatorServer([JobSpec(1, n, num_slots=S, block_size=B)], port=0, engine=engine) as srv:
-        agents = [HostAgent(WorkerConfig(1, r, n, aggregator=srv.address, num_slots=S, block_size=B,
-                                         failure_timeout=10.0)) for r in range(n)]
+        agents = [
+            HostAgent(WorkerConfig(1, r, n, aggregator=srv.address, num_slots=S, block_size=B, failure_timeout=10.0))
+            for r in range(n)
+        ]
         try:
             errors = run_workers(lambda r: _expect_failure(agents[r], calls[r]), n)
         finally:
@@ -213,13 +234,34 @@ def test_bad_arguments_raise_before_sending():
 BLOCKS = 4  # two ranks, two blocks per shard: block b belongs to rank b // 2
 
 
-def _data(worker: int, block: int, nxt: int, *, values: bool, owner: int | None = None, shadow: int = 0,
-          flags: int | None = None) -> bytes:
+def _data(
+    worker: int,
+    block: int,
+    nxt: int,
+    *,
+    values: bool,
+    owner: int | None = None,
+    shadow: int = 0,
+    flags: int | None = None,
+) -> bytes:
     tag = fingerprint(0, 4 * B, np.int32, B, 1, 2, [2 * B, 2 * B])
     if flags is None:
         flags = scatter_flags(0 if block == NONE else (block // 2 if owner is None else owner))
-    h = AggHeader(MsgType.DATA, 1, worker, 0, shadow, 0, block, nxt, count=B if values else 0,
-                  flags=flags, session=SESSION, blocks=BLOCKS, fingerprint=tag)
+    h = AggHeader(
+        MsgType.DATA,
+        1,
+        worker,
+        0,
+        shadow,
+        0,
+        block,
+        nxt,
+        count=B if values else 0,
+        flags=flags,
+        session=SESSION,
+        blocks=BLOCKS,
+        fingerprint=tag,
+    )
     return h.pack() + (np.arange(B, dtype=">i4") * (worker + 1)).tobytes() * values
 
 
@@ -236,12 +278,16 @@ def test_engine_sends_values_to_the_owner_only():
     engine.handle(_data(0, NONE, 2, values=False))
     boot = _replies(engine.handle(_data(1, NONE, 2, values=False)))
     assert {w: (h.count, h.flags, n) for w, (h, n) in boot.items()} == {
-        0: (0, Flags.SCATTER, HEADER_LEN), 1: (0, Flags.SCATTER, HEADER_LEN)}
+        0: (0, Flags.SCATTER, HEADER_LEN),
+        1: (0, Flags.SCATTER, HEADER_LEN),
+    }
     engine.handle(_data(0, 2, NONE, values=True, shadow=1))
     done = _replies(engine.handle(_data(1, 2, NONE, values=False, shadow=1)))
     # Block 2 is rank 1's: the values go to worker 1; worker 0 gets the header only.
     assert {w: (h.count, n, scatter_owner(h.flags)) for w, (h, n) in done.items()} == {
-        0: (0, HEADER_LEN, 1), 1: (B, HEADER_LEN + 4 * B, 1)}
+        0: (0, HEADER_LEN, 1),
+        1: (B, HEADER_LEN + 4 * B, 1),
+    }
     assert all(h.block == 2 and h.next_block == NONE for h, _ in done.values())
     # Re-sends keep it that way.
     for worker, count in ((0, 0), (1, B)):
@@ -254,8 +300,9 @@ def test_engine_multicast_unicasts_the_owner_and_sends_one_header_to_the_group()
     engine.handle(_data(0, NONE, 1, values=False))
     engine.handle(_data(1, NONE, NONE, values=False))
     done = engine.handle(_data(0, 1, NONE, values=True, shadow=1))
-    got = [(o.worker_id, AggHeader.unpack(o.payload).count, AggHeader.unpack(o.payload).worker_id)
-           for o in done.replies]
+    got = [
+        (o.worker_id, AggHeader.unpack(o.payload).count, AggHeader.unpack(o.payload).worker_id) for o in done.replies
+    ]
     assert got == [(0, B, 0), (ALL_WORKERS, 0, ALL_WORKERS)]
 
 

@@ -1,4 +1,5 @@
 """A job's streams spread over several aggregators (sharded aggregation, spec 6.2)."""
+
 from __future__ import annotations
 
 import logging
@@ -6,8 +7,8 @@ import time
 
 import numpy as np
 import pytest
-
 from conftest import block_sparse, cli_aggregator, run_cli_workers, run_workers
+
 from p4reduce.aggregator import JobSpec, sharded_servers
 from p4reduce.hostagent import GeometryMismatch, HostAgent, WorkerConfig
 from p4reduce.testbed.synthetic import worker_tensor
@@ -15,8 +16,7 @@ from p4reduce.testbed.synthetic import worker_tensor
 
 def _agents(servers, n, **kw):
     addresses = tuple(s.address for s in servers)
-    return [HostAgent(WorkerConfig(1, r, n, aggregator=addresses[0], aggregators=addresses, **kw))
-            for r in range(n)]
+    return [HostAgent(WorkerConfig(1, r, n, aggregator=addresses[0], aggregators=addresses, **kw)) for r in range(n)]
 
 
 @pytest.mark.parametrize("mode", ["sparse", "dense"])
@@ -39,8 +39,14 @@ def test_three_shards_give_exact_sums_and_split_the_streams(mode, caplog):
         want = sorted([f"job 1: allreduce {e} complete" for e in range(3)] * 3)
 
         def done() -> list[str]:
-            return sorted(r.getMessage() for r in caplog.records if r.getMessage().endswith("complete")
-                          and "allreduce" in r.getMessage() and "slot" not in r.getMessage())
+            return sorted(
+                r.getMessage()
+                for r in caplog.records
+                if r.getMessage().endswith("complete")
+                and "allreduce" in r.getMessage()
+                and "slot" not in r.getMessage()
+            )
+
         # A native aggregator logs a batch's events after sending its results: the workers
         # may return before the last allreduce's line is written.
         deadline = time.monotonic() + 10
@@ -66,8 +72,7 @@ def test_worker_listing_the_shards_wrongly_is_told():
         for s in servers:
             s.start()
         reversed_list = (servers[1].address, servers[0].address)
-        cfg = WorkerConfig(1, 0, 1, aggregator=reversed_list[0], aggregators=reversed_list, num_slots=4,
-                           block_size=8)
+        cfg = WorkerConfig(1, 0, 1, aggregator=reversed_list[0], aggregators=reversed_list, num_slots=4, block_size=8)
         with HostAgent(cfg) as agent, pytest.raises(GeometryMismatch, match="has shard 1/2, this worker 0/2"):
             agent.allreduce(np.ones(64, np.int32))
     finally:
@@ -75,18 +80,27 @@ def test_worker_listing_the_shards_wrongly_is_told():
             s.stop()
 
 
-@pytest.mark.parametrize("kw, message", [
-    (dict(aggregators=(("127.0.0.1", 1),) * 5, num_slots=4), "5 aggregators for 4 slots"),
-    (dict(aggregators=(("127.0.0.1", 1),) * 2, bind=("0.0.0.0", 4000)), "bind to port 0"),
-])
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(aggregators=(("127.0.0.1", 1),) * 5, num_slots=4), "5 aggregators for 4 slots"),
+        (dict(aggregators=(("127.0.0.1", 1),) * 2, bind=("0.0.0.0", 4000)), "bind to port 0"),
+    ],
+)
 def test_bad_worker_sharding_config(kw, message):
     with pytest.raises(ValueError, match=message):
         WorkerConfig(1, 0, 2, **kw)
 
 
-@pytest.mark.parametrize("text, message", [("1:2:shard=2/2", "shard 2/2"), ("1:2:num_slots=2,shard=0/3", "shard 0/3"),
-                                           ("1:2:shard=1", "INDEX/COUNT"),
-                                           ("1:2:shard=0/2,upstream=10.0.0.1,up_job=2,up_rank=0", "cannot be sharded")])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("1:2:shard=2/2", "shard 2/2"),
+        ("1:2:num_slots=2,shard=0/3", "shard 0/3"),
+        ("1:2:shard=1", "INDEX/COUNT"),
+        ("1:2:shard=0/2,upstream=10.0.0.1,up_job=2,up_rank=0", "cannot be sharded"),
+    ],
+)
 def test_bad_shard_specs(text, message):
     with pytest.raises(ValueError, match=message):
         JobSpec.parse(text)

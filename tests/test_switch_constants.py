@@ -1,13 +1,24 @@
 """The Python copies of the switch program's constants equal p4src/headers.p4."""
+
 from __future__ import annotations
 
 import pathlib
 import re
 
-from p4reduce.protocol import (AGG_UDP_PORT, HEADER_LEN, NONE, OWNER_SHIFT, PROTOCOL_VERSION, SCATTER_MASK, Flags,
-                               Mode, MsgType)
 from conftest import codec_header_fields, p4_header_fields
-from p4reduce.protocol import switch
+
+from p4reduce.protocol import (
+    AGG_UDP_PORT,
+    HEADER_LEN,
+    NONE,
+    OWNER_SHIFT,
+    PROTOCOL_VERSION,
+    SCATTER_MASK,
+    Flags,
+    Mode,
+    MsgType,
+    switch,
+)
 
 HEADERS = pathlib.Path(__file__).resolve().parents[1] / "p4src" / "headers.p4"
 
@@ -36,12 +47,33 @@ def test_switch_constants_match_headers_p4():
     assert p4["SCATTER_MASK"] == SCATTER_MASK and p4["OWNER_SHIFT"] == OWNER_SHIFT
     assert p4["MODE_DENSE"] == Mode.DENSE.code
     # Every other constant of headers.p4 is compared above, or is the P4 side's own.
-    assert set(p4) - {"ETHERTYPE_IPV4", "IPPROTO_UDP", "BLOCK_NONE", "SLOT_BITS", "IPV4_HDR_LEN",
-                      "UDP_HDR_LEN", "AGG_VALUES_LEN"} == {
-        "NUM_SLOTS", "REGISTER_SIZE", "VALUES_PER_PACKET", "MAX_WORKERS", "NUM_EVENTS",
-        "AGG_UDP_PORT", "PROTOCOL_VERSION", "AGG_HDR_LEN", "MSG_DATA", "MSG_RESULT", "MSG_JOIN",
-        "MSG_JOINED", "FLAG_MISMATCH", "FLAG_SCATTER", "SCATTER_MASK", "OWNER_SHIFT",
-        "MODE_DENSE"} | {n for n in p4 if n.startswith("EV_")}
+    assert set(p4) - {
+        "ETHERTYPE_IPV4",
+        "IPPROTO_UDP",
+        "BLOCK_NONE",
+        "SLOT_BITS",
+        "IPV4_HDR_LEN",
+        "UDP_HDR_LEN",
+        "AGG_VALUES_LEN",
+    } == {
+        "NUM_SLOTS",
+        "REGISTER_SIZE",
+        "VALUES_PER_PACKET",
+        "MAX_WORKERS",
+        "NUM_EVENTS",
+        "AGG_UDP_PORT",
+        "PROTOCOL_VERSION",
+        "AGG_HDR_LEN",
+        "MSG_DATA",
+        "MSG_RESULT",
+        "MSG_JOIN",
+        "MSG_JOINED",
+        "FLAG_MISMATCH",
+        "FLAG_SCATTER",
+        "SCATTER_MASK",
+        "OWNER_SHIFT",
+        "MODE_DENSE",
+    } | {n for n in p4 if n.startswith("EV_")}
     assert p4["BLOCK_NONE"] == NONE
     assert p4["AGG_VALUES_LEN"] == 4 * switch.SWITCH_VALUES_PER_PACKET
     events = {name: value for name, value in p4.items() if name.startswith("EV_")}

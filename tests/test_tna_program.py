@@ -8,6 +8,7 @@ the directory holding tna.p4 (and P4TEST at p4test if it is not on PATH); otherw
 conventional install places are tried, and the test skips saying what is missing. The
 constant checks need nothing but this checkout.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,20 +18,34 @@ import shutil
 import subprocess
 
 import pytest
-
-from p4reduce.protocol import (AGG_UDP_PORT, HEADER_LEN, MAX_BLOCK_SIZE, MAX_SLOTS,
-                               MAX_WORKERS, NONE, OWNER_SHIFT, PROTOCOL_VERSION, SCATTER_MASK, Flags, Mode,
-                               MsgType)
 from conftest import codec_header_fields, p4_header_fields
-from p4reduce.protocol import switch
+
+from p4reduce.protocol import (
+    AGG_UDP_PORT,
+    HEADER_LEN,
+    MAX_BLOCK_SIZE,
+    MAX_SLOTS,
+    MAX_WORKERS,
+    NONE,
+    OWNER_SHIFT,
+    PROTOCOL_VERSION,
+    SCATTER_MASK,
+    Flags,
+    Mode,
+    MsgType,
+    switch,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TNA = ROOT / "p4src" / "tna"
 SPEC = ROOT / "docs" / "protocol.md"
 
 # Where an installed p4c with the Tofino backend, or Intel's SDE, keeps tna.p4.
-_CONVENTIONAL_INCLUDES = ["/usr/local/share/p4c/tna-include", "/usr/local/share/p4c/p4include",
-                          "/usr/share/p4c/p4include"]
+_CONVENTIONAL_INCLUDES = [
+    "/usr/local/share/p4c/tna-include",
+    "/usr/local/share/p4c/p4include",
+    "/usr/share/p4c/p4include",
+]
 
 
 def _tna_include() -> tuple[pathlib.Path | None, str]:
@@ -47,8 +62,10 @@ def _tna_include() -> tuple[pathlib.Path | None, str]:
     for candidate in candidates:
         if (pathlib.Path(candidate) / "tna.p4").is_file():
             return pathlib.Path(candidate), ""
-    return None, ("no TNA headers (tna.p4): set P4REDUCE_TNA_INCLUDE to p4c's "
-                  "backends/tofino/bf-p4c/p4include (looked in " + ", ".join(candidates) + ")")
+    return None, (
+        "no TNA headers (tna.p4): set P4REDUCE_TNA_INCLUDE to p4c's "
+        "backends/tofino/bf-p4c/p4include (looked in " + ", ".join(candidates) + ")"
+    )
 
 
 def _source(name: str) -> str:
@@ -75,8 +92,12 @@ def test_p4test_accepts_the_program_without_warnings():
         pytest.skip("p4test (p4c's frontend/midend test driver) is not on PATH; set P4TEST")
     if not shutil.which("make"):
         pytest.skip("make is not installed (the check is p4src/tna/Makefile's target)")
-    run = subprocess.run(["make", "-s", "-C", str(TNA), "check", f"TNA_INCLUDE={include}", f"P4TEST={p4test}"],
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        ["make", "-s", "-C", str(TNA), "check", f"TNA_INCLUDE={include}", f"P4TEST={p4test}"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     # --Werror turns warnings into failures; anything printed at all is worth a look.
     assert run.stdout.strip() == "" and run.stderr.strip() == "", run.stdout + run.stderr
@@ -101,7 +122,7 @@ def test_wire_constants_match_the_protocol():
 def test_switch_constants_are_consistent():
     p4 = _constants()
     values = p4["VALUES_PER_PACKET"]
-    assert values == 2 * p4["VALUE_PAIRS"]                 # one register pair per two values
+    assert values == 2 * p4["VALUE_PAIRS"]  # one register pair per two values
     assert p4["AGG_VALUES_LEN"] == 4 * values
     assert 0 < values <= MAX_BLOCK_SIZE
     assert p4["REGISTER_SIZE"] == 2 * p4["NUM_SLOTS"] == 2 ** (p4["SLOT_BITS"] + 1)
@@ -109,7 +130,7 @@ def test_switch_constants_are_consistent():
     types = _source("types.p4")
     assert re.search(rf"typedef bit<{p4['SLOT_BITS']}>\s+slot_index_t;", types)
     assert re.search(rf"typedef bit<{p4['SLOT_BITS'] + 1}>\s+cell_index_t;", types)
-    assert 0 < p4["RECIRC_PORT_IN_PIPE"] < 128                # a port number inside a pipe
+    assert 0 < p4["RECIRC_PORT_IN_PIPE"] < 128  # a port number inside a pipe
 
 
 def test_event_codes_match_the_v1model_contract():
@@ -150,15 +171,17 @@ def test_registers_fit_tofino1_stateful_alus():
     memory), register cells of at most two 32-bit words, and per-round registers sized for
     both shadow copies. p4test does not know these limits."""
     text = _all_sources()
-    structs = {m[1]: re.findall(r"bit<(\d+)>|(?:value_t|worker_bitmap_t)", m[2])
-               for m in re.finditer(r"struct (\w+) \{(.*?)\}", text, re.S)}
+    structs = {
+        m[1]: re.findall(r"bit<(\d+)>|(?:value_t|worker_bitmap_t)", m[2])
+        for m in re.finditer(r"struct (\w+) \{(.*?)\}", text, re.S)
+    }
     registers = re.findall(r"Register<([\w<>]+), (\w+)>\((\w+)\) (\w+);", text)
     assert len(registers) == 1 + 4 + 1  # seen, remaining, min_block, block_exp, rounds, sums
     for element, index, size, name in registers:
         actions = re.findall(rf"RegisterAction<{re.escape(element)}, {index}, [\w<>]+>\({name}\)", text)
         assert 1 <= len(actions) <= 4, (name, len(actions))
         if element in structs:
-            assert len(structs[element]) == 2, element       # a register pair
+            assert len(structs[element]) == 2, element  # a register pair
         else:
             assert int(re.fullmatch(r"bit<(\d+)>", element)[1]) <= 32, element
         assert size == ("NUM_SLOTS" if index == "slot_index_t" else "REGISTER_SIZE"), name

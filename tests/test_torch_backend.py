@@ -6,6 +6,7 @@ the same ranks gives the reference, and every check runs the same collective on 
 and 3 slots put shard boundaries inside blocks and make streams wrap. Skipped without
 PyTorch.
 """
+
 from __future__ import annotations
 
 import math
@@ -77,11 +78,12 @@ def close_to_sum(got, gloo, inputs, average=False, whole=None):
         exact = exact / n
     atol = fixed_point_atol(whole or inputs) / (n if average else 1)
     expect(got.dtype == gloo.dtype and got.shape == gloo.shape, (got.dtype, gloo.dtype, got.shape, gloo.shape))
-    expect(torch.allclose(got.double(), exact, rtol=2**-23, atol=atol),
-           f"off the exact sum by {_maxdiff(got, exact):g} (bound {atol:g})")
-    slack = atol + n * 2.0 ** -23 * float(exact.abs().max() if exact.numel() else 0)
-    expect(torch.allclose(got.double(), gloo.double(), rtol=2**-22, atol=slack),
-           f"off gloo by {_maxdiff(got, gloo):g}")
+    expect(
+        torch.allclose(got.double(), exact, rtol=2**-23, atol=atol),
+        f"off the exact sum by {_maxdiff(got, exact):g} (bound {atol:g})",
+    )
+    slack = atol + n * 2.0**-23 * float(exact.abs().max() if exact.numel() else 0)
+    expect(torch.allclose(got.double(), gloo.double(), rtol=2**-22, atol=slack), f"off gloo by {_maxdiff(got, gloo):g}")
 
 
 def _maxdiff(a, b) -> float:
@@ -156,14 +158,20 @@ def check_async_work_and_order(rank, n, gloo):
 
 
 def check_reduce_scatter(rank, n, gloo):
-    cases = [(1, 7, torch.float32, ()), (2, 7, torch.int32, ()), (3, 5, torch.float32, (1,)),
-             (4, 0, torch.float32, ()), (5, 9, torch.int64, ()), (9, 6, torch.float32, "shard 1"),
-             (10, 3, torch.int32, "shard 1")]
+    cases = [
+        (1, 7, torch.float32, ()),
+        (2, 7, torch.int32, ()),
+        (3, 5, torch.float32, (1,)),
+        (4, 0, torch.float32, ()),
+        (5, 9, torch.int64, ()),
+        (9, 6, torch.float32, "shard 1"),
+        (10, 3, torch.int32, "shard 1"),
+    ]
     for seed, shard, dtype, zero_ranks in cases:
         if zero_ranks == "shard 1":  # shard 1 is zero on every rank: its owner gets zeros
             inputs = [make(r, (n * shard,), dtype, seed) for r in range(n)]
             for x in inputs:
-                x[shard:2 * shard] = 0
+                x[shard : 2 * shard] = 0
         else:
             inputs = [make(r, (n * shard,), dtype, seed, zero_ranks) for r in range(n)]
         ops = [dist.ReduceOp.SUM, dist.ReduceOp.AVG] if dtype.is_floating_point else [dist.ReduceOp.SUM]
@@ -174,7 +182,7 @@ def check_reduce_scatter(rank, n, gloo):
             dist.reduce_scatter_tensor(ref, inputs[rank].clone(), op=op, group=gloo)
             expect(torch.equal(inputs[rank], before), "the input must not change")
             if dtype.is_floating_point:
-                mine = [x[rank * shard:(rank + 1) * shard] for x in inputs]
+                mine = [x[rank * shard : (rank + 1) * shard] for x in inputs]
                 close_to_sum(got, ref, mine, op == dist.ReduceOp.AVG, whole=inputs)
             else:
                 expect(torch.equal(got, ref))
@@ -185,13 +193,13 @@ def check_reduce_scatter(rank, n, gloo):
         got, full = torch.zeros(6, dtype=torch.bfloat16), inputs[rank].clone()
         dist.reduce_scatter_tensor(got, inputs[rank], op=op)
         dist.all_reduce(full, group=gloo)
-        ref = full[rank * 6:(rank + 1) * 6].float() / (n if op == dist.ReduceOp.AVG else 1)
+        ref = full[rank * 6 : (rank + 1) * 6].float() / (n if op == dist.ReduceOp.AVG else 1)
         expect(got.dtype == torch.bfloat16 and torch.allclose(got.float(), ref, rtol=2e-2, atol=1e-2), (got, ref))
     inputs = [make(r, (n * 5,), torch.int16, 13) for r in range(n)]
     got = torch.zeros(5, dtype=torch.int16)
     dist.reduce_scatter_tensor(got, inputs[rank])
     exact = np.sum([x.numpy().astype(np.int64) for x in inputs], axis=0).astype(np.int16)  # wraps
-    expect(torch.equal(got, torch.from_numpy(exact[rank * 5:(rank + 1) * 5])), got)
+    expect(torch.equal(got, torch.from_numpy(exact[rank * 5 : (rank + 1) * 5])), got)
     # the list form, stacked input of shape (n, 3)
     stacked = make(rank, (n, 3), torch.float32, 6)
     got, ref = torch.zeros(3), torch.zeros(3)
@@ -207,33 +215,42 @@ def check_reduce_scatter_owner_only(rank, n, gloo):
     shard = 40
     inputs = [make(r, (n * shard,), torch.float32, 11) for r in range(n)]
     for x in inputs:
-        x[shard:2 * shard] = 0
+        x[shard : 2 * shard] = 0
     got, ref = torch.zeros(shard), torch.zeros(shard)
     pg = dist.distributed_c10d._get_default_group()
     before = pg.agent.last_stats
     dist.reduce_scatter_tensor(got, inputs[rank])
     stats = pg.agent.last_stats
     dist.reduce_scatter_tensor(ref, inputs[rank].clone(), group=gloo)
-    close_to_sum(got, ref, [x[rank * shard:(rank + 1) * shard] for x in inputs], whole=inputs)
+    close_to_sum(got, ref, [x[rank * shard : (rank + 1) * shard] for x in inputs], whole=inputs)
     expect(stats is not before)
     value_bytes = stats.payload_bytes_received - 36 * stats.packets_received
     expect((value_bytes == 0) == (rank == 1), (rank, value_bytes))
 
 
 def check_all_gather(rank, n, gloo):
-    cases = [(1, (7,), torch.float32, ()), (2, (7,), torch.int32, ()), (3, (3, 2), torch.float64, ()),
-             (4, (5,), torch.bfloat16, ()), (5, (6,), torch.float32, (0,)), (6, (0,), torch.float32, ()),
-             (7, (4,), torch.bool, ()), (8, (9,), torch.int64, (n - 1,))]
+    cases = [
+        (1, (7,), torch.float32, ()),
+        (2, (7,), torch.int32, ()),
+        (3, (3, 2), torch.float64, ()),
+        (4, (5,), torch.bfloat16, ()),
+        (5, (6,), torch.float32, (0,)),
+        (6, (0,), torch.float32, ()),
+        (7, (4,), torch.bool, ()),
+        (8, (9,), torch.int64, (n - 1,)),
+    ]
+
+    def shard(r, shape, dtype, seed, zero_ranks):
+        x = make(r, shape, dtype, seed, zero_ranks)
+        if r == 0 and dtype.is_floating_point and x.numel():
+            x.view(-1)[0] = -0.0  # bits, not values, travel
+        return x
+
     for seed, shape, dtype, zero_ranks in cases:
-        def shard(r):
-            x = make(r, shape, dtype, seed, zero_ranks)
-            if r == 0 and dtype.is_floating_point and x.numel():
-                x.view(-1)[0] = -0.0  # bits, not values, travel
-            return x
-        mine = shard(rank)
+        mine = shard(rank, shape, dtype, seed, zero_ranks)
         got = torch.empty((n * shape[0],) + shape[1:], dtype=dtype)
         dist.all_gather_into_tensor(got, mine)
-        expected = torch.cat([shard(r) for r in range(n)])
+        expected = torch.cat([shard(r, shape, dtype, seed, zero_ranks) for r in range(n)])
         if dtype not in (torch.bool, torch.bfloat16):  # and gloo agrees
             ref = torch.empty_like(got)
             dist.all_gather_into_tensor(ref, mine.clone(), group=gloo)
@@ -249,12 +266,13 @@ def check_all_gather(rank, n, gloo):
     outs, refs = [torch.empty(5) for _ in range(n)], [torch.empty(5) for _ in range(n)]
     dist.all_gather(outs, mine)
     dist.all_gather(refs, mine.clone(), group=gloo)
-    expect(all(torch.equal(a, b) for a, b in zip(outs, refs)))
+    expect(all(torch.equal(a, b) for a, b in zip(outs, refs, strict=True)))
 
 
 def check_broadcast_and_barrier(rank, n, gloo):
-    for seed, (shape, dtype) in enumerate((((7,), torch.float32), ((2, 3), torch.int64), ((5,), torch.float64),
-                                           ((3,), torch.bool))):
+    for seed, (shape, dtype) in enumerate(
+        (((7,), torch.float32), ((2, 3), torch.int64), ((5,), torch.float64), ((3,), torch.bool))
+    ):
         for src in (0, n - 1):
             got = make(rank, shape, dtype, seed)
             dist.broadcast(got, src=src)
@@ -321,6 +339,7 @@ def check_ddp_matches_gloo(rank, n, gloo):
     def model():
         torch.manual_seed(0)
         return torch.nn.Sequential(torch.nn.Embedding(300, 8), torch.nn.Flatten(), torch.nn.Linear(24, 1))
+
     ours, theirs = DDP(model()), DDP(model(), process_group=gloo)
     opts = [torch.optim.SGD(m.parameters(), lr=0.5) for m in (ours, theirs)]
     g = torch.Generator().manual_seed(rank)
@@ -328,14 +347,14 @@ def check_ddp_matches_gloo(rank, n, gloo):
         ids = torch.randint(0, 300, (16, 3), generator=g)
         target = torch.randn(16, 1, generator=g)
         losses = []
-        for m, opt in zip((ours, theirs), opts):
+        for m, opt in zip((ours, theirs), opts, strict=True):
             opt.zero_grad()
             loss = torch.nn.functional.mse_loss(m(ids), target)
             loss.backward()
             opt.step()
             losses.append(loss.item())
         expect(math.isclose(losses[0], losses[1], rel_tol=1e-5), losses)
-    for a, b in zip(ours.parameters(), theirs.parameters()):
+    for a, b in zip(ours.parameters(), theirs.parameters(), strict=True):
         expect(torch.allclose(a, b, rtol=1e-5, atol=1e-6))
 
 
@@ -349,6 +368,7 @@ def check_fsdp2_matches_gloo(rank, n, gloo):
         for layer in (m[0], m[2]):
             fully_shard(layer, mesh=mesh)
         return fully_shard(m, mesh=mesh)
+
     ours = model(None)  # the default mesh: the default (p4reduce) group
     theirs = model(DeviceMesh.from_group(gloo, "cpu"))
     opts = [torch.optim.SGD(m.parameters(), lr=0.1) for m in (ours, theirs)]
@@ -356,7 +376,7 @@ def check_fsdp2_matches_gloo(rank, n, gloo):
     for _ in range(3):
         x, y = torch.randn(8, 7, generator=g), torch.randn(8, 1, generator=g)
         losses = []
-        for m, opt in zip((ours, theirs), opts):
+        for m, opt in zip((ours, theirs), opts, strict=True):
             opt.zero_grad()
             loss = torch.nn.functional.mse_loss(m(x), y)
             loss.backward()
@@ -365,11 +385,24 @@ def check_fsdp2_matches_gloo(rank, n, gloo):
         expect(math.isclose(losses[0], losses[1], rel_tol=1e-5), losses)
 
 
-CHECKS = {f.__name__.removeprefix("check_"): f for f in (
-    check_all_reduce_float32, check_all_reduce_exact_dtypes, check_all_reduce_half_precision,
-    check_all_reduce_zero_empty_noncontiguous, check_async_work_and_order, check_reduce_scatter,
-    check_reduce_scatter_owner_only, check_all_gather, check_broadcast_and_barrier, check_subgroup_and_parameters,
-    check_errors_name_the_operation, check_ddp_matches_gloo, check_fsdp2_matches_gloo)}
+CHECKS = {
+    f.__name__.removeprefix("check_"): f
+    for f in (
+        check_all_reduce_float32,
+        check_all_reduce_exact_dtypes,
+        check_all_reduce_half_precision,
+        check_all_reduce_zero_empty_noncontiguous,
+        check_async_work_and_order,
+        check_reduce_scatter,
+        check_reduce_scatter_owner_only,
+        check_all_gather,
+        check_broadcast_and_barrier,
+        check_subgroup_and_parameters,
+        check_errors_name_the_operation,
+        check_ddp_matches_gloo,
+        check_fsdp2_matches_gloo,
+    )
+}
 EXTERNAL_CHECKS = ("all_reduce_float32", "reduce_scatter", "all_gather", "broadcast_and_barrier")
 PYTHON_ENGINE_CHECKS = ("reduce_scatter", "reduce_scatter_owner_only")
 
@@ -401,16 +434,28 @@ def _outcomes(key: str) -> list[dict]:
         if key == "external":
             from p4reduce.aggregator import AggregatorServer, JobSpec
             from p4reduce.protocol import Mode
+
             # A switch-like job: dense mode, 32 values per packet, one packet per datagram.
             spec = JobSpec(7, 2, mode=Mode.DENSE, block_size=32, num_slots=8, message_size=0)
             with AggregatorServer([spec], port=0) as server:
-                env = {"P4REDUCE_AGGREGATOR": "%s:%d" % server.address, "P4REDUCE_JOB": "7",
-                       "P4REDUCE_MODE": "dense", "P4REDUCE_BLOCK_SIZE": "32", "P4REDUCE_SLOTS": "8",
-                       "P4REDUCE_MESSAGE_SIZE": "0", "P4REDUCE_FAILURE_TIMEOUT": "30"}
+                env = {
+                    "P4REDUCE_AGGREGATOR": "{}:{}".format(*server.address),
+                    "P4REDUCE_JOB": "7",
+                    "P4REDUCE_MODE": "dense",
+                    "P4REDUCE_BLOCK_SIZE": "32",
+                    "P4REDUCE_SLOTS": "8",
+                    "P4REDUCE_MESSAGE_SIZE": "0",
+                    "P4REDUCE_FAILURE_TIMEOUT": "30",
+                }
                 _cache[key] = run_ranks(scenario, 2, args=(EXTERNAL_CHECKS,), env=env, timeout=240)
         elif key.startswith("python"):  # the embedded aggregator on the Python engine
-            _cache[key] = run_ranks(scenario, int(key.removeprefix("python")), args=(PYTHON_ENGINE_CHECKS,),
-                                    env=SMALL_GEOMETRY | {"P4REDUCE_ENGINE": "python"}, timeout=240)
+            _cache[key] = run_ranks(
+                scenario,
+                int(key.removeprefix("python")),
+                args=(PYTHON_ENGINE_CHECKS,),
+                env=SMALL_GEOMETRY | {"P4REDUCE_ENGINE": "python"},
+                timeout=240,
+            )
         else:
             _cache[key] = run_ranks(scenario, int(key), args=(tuple(CHECKS),), env=SMALL_GEOMETRY, timeout=240)
     return _cache[key]
@@ -453,12 +498,24 @@ def test_backend_is_registered_and_used():
 
 # -- no processes -------------------------------------------------------------------------
 def test_options_from_environment():
-    opts = Options.from_env({"P4REDUCE_AGGREGATOR": "10.0.0.254:48864,10.0.0.253", "P4REDUCE_MODE": "dense",
-                             "P4REDUCE_BLOCK_SIZE": "32", "P4REDUCE_SLOTS": "64", "P4REDUCE_JOB": "5",
-                             "P4REDUCE_FAILURE_TIMEOUT": "2.5"})
+    opts = Options.from_env(
+        {
+            "P4REDUCE_AGGREGATOR": "10.0.0.254:48864,10.0.0.253",
+            "P4REDUCE_MODE": "dense",
+            "P4REDUCE_BLOCK_SIZE": "32",
+            "P4REDUCE_SLOTS": "64",
+            "P4REDUCE_JOB": "5",
+            "P4REDUCE_FAILURE_TIMEOUT": "2.5",
+        }
+    )
     assert opts.aggregators == (("10.0.0.254", 48864), ("10.0.0.253", 48864)) and not opts.embedded
-    assert (opts.mode.value, opts.block_size, opts.num_slots, opts.job_id, opts.failure_timeout) == \
-        ("dense", 32, 64, 5, 2.5)
+    assert (opts.mode.value, opts.block_size, opts.num_slots, opts.job_id, opts.failure_timeout) == (
+        "dense",
+        32,
+        64,
+        5,
+        2.5,
+    )
     assert Options.from_env({}).embedded
     with pytest.raises(ValueError, match="P4REDUCE_BLOCK_SIZE"):
         Options.from_env({"P4REDUCE_BLOCK_SIZE": "big"})

@@ -1,4 +1,5 @@
 """The DDP communication hook trains exactly like gloo (skipped without torch)."""
+
 import pathlib
 import subprocess
 import sys
@@ -10,9 +11,25 @@ EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "ddp_sparse
 
 
 def test_ddp_hook_matches_gloo_losses():
-    proc = subprocess.run([sys.executable, str(EXAMPLE), "--workers", "2", "--steps", "8",
-                           "--items", "20000", "--log-every", "4", "--tolerance", "1e-5"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLE),
+            "--workers",
+            "2",
+            "--steps",
+            "8",
+            "--items",
+            "20000",
+            "--log-every",
+            "4",
+            "--tolerance",
+            "1e-5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "[p4reduce] step    8" in proc.stdout and "block density" in proc.stdout
     assert "max per-step difference" in proc.stdout
@@ -27,6 +44,7 @@ class _SlowAgent:
         from types import SimpleNamespace
 
         from p4reduce.hostagent import AllreduceStats
+
         self.fail_at, self.order = fail_at, []
         self.release = threading.Event()
         if not held:
@@ -55,6 +73,7 @@ def test_hook_returns_at_once_and_reduces_buckets_in_order():
     import torch
 
     from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+
     state = P4ReduceHookState(_SlowAgent(held=True))
     buckets = [torch.full((4,), float(i)) for i in range(3)]
     # The hook returns while the agent cannot finish any allreduce: backward goes on.
@@ -71,6 +90,7 @@ def test_hook_failure_reaches_ddp_through_the_future():
     import torch
 
     from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+
     state = P4ReduceHookState(_SlowAgent(fail_at=1))
     fut = p4reduce_hook(state, _Bucket(torch.ones(4)))
     with pytest.raises(Exception, match="no result for slot 0"):

@@ -10,6 +10,7 @@ as without them.
   (the workers send with UDP_SEGMENT too, so the server's socket gets coalesced buffers)
   and forced off: the same result packets, the same counters.
 """
+
 from __future__ import annotations
 
 import os
@@ -52,6 +53,7 @@ def _drain(sock: socket.socket, expect: int) -> list[bytes]:
 
 
 # -- send side: the core's grouping into UDP_SEGMENT messages -----------------------------
+
 
 def _queue_and_send(gso: bool, plan, receivers) -> dict:
     """Queues `plan` (packet, receiver, pack_up_to) in a core and flushes it to a socket."""
@@ -113,6 +115,7 @@ def test_gso_grouping_delivers_the_same_datagrams_in_order():
 
 # -- receive side: the GRO split -----------------------------------------------------------
 
+
 def _packets(spec: JobSpec, rnd: int, rounds: int, worker: int, rng) -> list[bytes]:
     """Worker `worker`'s DATA of round `rnd` (0: bootstrap) of every stream."""
     out = []
@@ -120,9 +123,21 @@ def _packets(spec: JobSpec, rnd: int, rounds: int, worker: int, rng) -> list[byt
         block = NONE if rnd == 0 else s + (rnd - 1) * spec.num_slots
         nxt = s + rnd * spec.num_slots if rnd < rounds else NONE
         values = None if rnd == 0 else rng.integers(-1000, 1000, spec.block_size, dtype=np.int32)
-        h = AggHeader(MsgType.DATA, spec.job_id, worker, s, rnd & 1, 0, block, nxt, 127, 127,
-                      0 if values is None else len(values), session=0,
-                      blocks=spec.num_slots * rounds)
+        h = AggHeader(
+            MsgType.DATA,
+            spec.job_id,
+            worker,
+            s,
+            rnd & 1,
+            0,
+            block,
+            nxt,
+            127,
+            127,
+            0 if values is None else len(values),
+            session=0,
+            blocks=spec.num_slots * rounds,
+        )
         out.append(encode(h, values))
     return out
 
@@ -142,8 +157,9 @@ def _pack(packets: list[bytes], limit: int) -> list[bytes]:
 
 
 def _join(spec: JobSpec, w: int, accept: int) -> bytes:
-    return AggHeader(MsgType.JOIN, spec.job_id, w, 0, 0, w + 1, spec.block_size, spec.num_slots, 0,
-                     spec.num_workers, 0, 0, 0, accept).pack()
+    return AggHeader(
+        MsgType.JOIN, spec.job_id, w, 0, 0, w + 1, spec.block_size, spec.num_slots, 0, spec.num_workers, 0, 0, 0, accept
+    ).pack()
 
 
 def _joined(engine_cls, spec, addrs, accept):
@@ -220,13 +236,15 @@ def test_gro_segment_size_edge_cases():
 
 # -- end to end ------------------------------------------------------------------------------
 
+
 def _group_socket() -> socket.socket:
     rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     rx.bind(GROUP)
-    rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                  socket.inet_aton(GROUP[0]) + socket.inet_aton("127.0.0.1"))
+    rx.setsockopt(
+        socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, socket.inet_aton(GROUP[0]) + socket.inet_aton("127.0.0.1")
+    )
     return rx
 
 
@@ -236,8 +254,7 @@ def _lockstep(message_size: int, offload: bool, multicast: bool, rounds: int = 4
     retransmissions: the counters are the protocol's). Returns the result packets each
     worker got, in order, the server's counters and its I/O statistics."""
     W = 2
-    spec = JobSpec(1, W, num_slots=slots, block_size=B, message_size=message_size,
-                   group=GROUP if multicast else None)
+    spec = JobSpec(1, W, num_slots=slots, block_size=B, message_size=message_size, group=GROUP if multicast else None)
     rng = np.random.default_rng(3)
     with AggregatorServer([spec], port=0, udp_offload=offload) as server:
         socks = [_udp() for _ in range(W)]
@@ -252,8 +269,9 @@ def _lockstep(message_size: int, offload: bool, multicast: bool, rounds: int = 4
             results = [[] for _ in range(W)]
             for rnd in range(rounds + 1):
                 for w, s in enumerate(socks):
-                    dgrams = _pack([_with_session(p, sessions[w]) for p in _packets(spec, rnd, rounds, w, rng)],
-                                   message_size)
+                    dgrams = _pack(
+                        [_with_session(p, sessions[w]) for p in _packets(spec, rnd, rounds, w, rng)], message_size
+                    )
                     if rnd == 1 and w == 0:
                         dgrams.append(b"\x02" * 20)  # junk: dropped as before (the last, shorter segment)
                     send_datagrams(s, dgrams, offload, server.address)
@@ -282,8 +300,7 @@ def _multicast_on_loopback() -> bool:
         return False
 
 
-@pytest.mark.parametrize("message_size,multicast", [(1472, False), (4000, False), (65000, False),
-                                                    (1472, True)])
+@pytest.mark.parametrize("message_size,multicast", [(1472, False), (4000, False), (65000, False), (1472, True)])
 def test_allreduce_same_with_and_without_gso_gro(message_size, multicast):
     if multicast and not _multicast_on_loopback():
         pytest.skip("this host cannot join multicast groups on loopback")
@@ -307,7 +324,9 @@ def test_python_names_equal_the_c_header():
     native cores use the header): read the header and compare, so neither drifts."""
     import pathlib
     import re
+
     from p4reduce.transport import udp_offload
+
     header = (pathlib.Path(udp_offload.__file__).resolve().parents[1] / "_udp.h").read_text()
     defined = {m[1]: int(m[2]) for m in re.finditer(r"#define (\w+) (\d+)\b", header)}
     for name in ("SOL_UDP", "UDP_SEGMENT", "UDP_GRO", "GSO_MAX_SEGS", "GSO_MAX_BYTES"):

@@ -10,6 +10,7 @@
   every datagram, and GSO stays off for the endpoint and then for the agent;
 * JOIN answers coalesced into one buffer are each looked at.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -21,14 +22,13 @@ import time
 
 import numpy as np
 import pytest
+from conftest import allreduce_all
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.protocol import EXP_BIAS, HEADER_LEN, NONE, AggHeader, MsgType
 from p4reduce.transport.udp_offload import SOL_UDP, UDP_GRO, UDP_SEGMENT, probe_udp_offload
-
-from conftest import allreduce_all
 
 SO_NO_CHECK = getattr(socket, "SO_NO_CHECK", 11)  # <asm-generic/socket.h>
 TAG = 99  # the fingerprint of the hand-made allreduces below
@@ -55,14 +55,22 @@ def _send_segmented(sock: socket.socket, datagrams: list[bytes], dest) -> None:
 
 # -- end to end --------------------------------------------------------------------------------
 
+
 def _mtu_allreduce(block_size: int, udp_offload: bool):
     rng = np.random.default_rng(block_size)
     arrays = [rng.integers(-1000, 1000, 100_000).astype(np.int32) for _ in range(2)]
     arrays[1][:20_000] = 0  # some blocks only one worker holds
     spec = JobSpec(1, 2, num_slots=64, block_size=block_size, message_size=1472)
     with AggregatorServer([spec], port=0) as server:
-        outs, agents, _ = allreduce_all(arrays, server=server, num_slots=64, block_size=block_size,
-                                        message_size=1472, engine="native", udp_offload=udp_offload)
+        outs, agents, _ = allreduce_all(
+            arrays,
+            server=server,
+            num_slots=64,
+            block_size=block_size,
+            message_size=1472,
+            engine="native",
+            udp_offload=udp_offload,
+        )
     for out in outs:
         np.testing.assert_array_equal(out, arrays[0] + arrays[1])
     return agents
@@ -105,13 +113,16 @@ def test_no_gso_towards_a_peer_that_takes_one_packet_per_datagram():
         assert agent.last_stats.packets_sent > 64 and agent.last_stats.gso_sends == 0
 
 
-@pytest.mark.parametrize("engine,udp_offload,why_off", [("native", True, None), ("native", False, "turned off"),
-                                                        ("python", True, "Python engine")])
+@pytest.mark.parametrize(
+    "engine,udp_offload,why_off",
+    [("native", True, None), ("native", False, "turned off"), ("python", True, "Python engine")],
+)
 def test_gro_is_on_only_for_the_native_engine_with_offload(engine, udp_offload, why_off):
     """The Python engine's receivers take a buffer as one datagram: a coalesced one must
     never reach them."""
-    cfg = WorkerConfig(1, 0, 1, aggregators=(("127.0.0.1", 9), ("127.0.0.1", 10)), engine=engine,
-                       udp_offload=udp_offload)
+    cfg = WorkerConfig(
+        1, 0, 1, aggregators=(("127.0.0.1", 9), ("127.0.0.1", 10)), engine=engine, udp_offload=udp_offload
+    )
     with HostAgent(cfg) as agent:
         on = why_off is None and KERNEL.gro
         assert agent.udp_offload.gro == on
@@ -122,6 +133,7 @@ def test_gro_is_on_only_for_the_native_engine_with_offload(engine, udp_offload, 
 
 # -- a native Run against a plain socket standing in for the aggregator --------------------------
 
+
 @contextlib.contextmanager
 def _fake_aggregator(num_slots: int, message_size: int = 0, **cfg):
     """(agent, aggregator socket): a native-engine agent as if joined (session 77, datagrams
@@ -130,8 +142,17 @@ def _fake_aggregator(num_slots: int, message_size: int = 0, **cfg):
         agg.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
         agg.bind(("127.0.0.1", 0))
         agg.settimeout(10)
-        config = WorkerConfig(1, 0, 1, aggregator=agg.getsockname(), num_slots=num_slots, block_size=4,
-                              message_size=message_size, engine="native", **cfg)
+        config = WorkerConfig(
+            1,
+            0,
+            1,
+            aggregator=agg.getsockname(),
+            num_slots=num_slots,
+            block_size=4,
+            message_size=message_size,
+            engine="native",
+            **cfg,
+        )
         with HostAgent(config) as agent:
             agent._endpoints[0].session = 77
             agent._endpoints[0].pack_up_to = message_size
@@ -157,8 +178,12 @@ def _gro_buffer() -> tuple[list[bytes], int]:
     streams 3..5. Returns (datagrams, streams they finish)."""
     torn = bytearray(_bootstrap_result(9))
     torn[22:24] = (1000).to_bytes(2, "big")
-    return [_bootstrap_result(0) + _bootstrap_result(1), _bootstrap_result(2) + bytes(torn),
-            _bootstrap_result(3) + _bootstrap_result(4), _bootstrap_result(5)], 6
+    return [
+        _bootstrap_result(0) + _bootstrap_result(1),
+        _bootstrap_result(2) + bytes(torn),
+        _bootstrap_result(3) + _bootstrap_result(4),
+        _bootstrap_result(5),
+    ], 6
 
 
 def _poll_until_done(run, seconds: float = 10.0) -> None:
@@ -203,12 +228,12 @@ def test_gso_groups_runs_of_equal_datagrams():
             run.start(150, time.monotonic(), 30.0)
             run.flush()
             got = _received(agg, datagrams)
-            slots = [AggHeader.unpack(d[off:off + HEADER_LEN]).slot for d in got
-                     for off in range(0, len(d), HEADER_LEN)]
+            slots = [
+                AggHeader.unpack(d[off : off + HEADER_LEN]).slot for d in got for off in range(0, len(d), HEADER_LEN)
+            ]
             assert slots == list(range(150))
             counts = run.counters()
-            assert (counts["gso_sends"], counts["gso_segments"], counts["gso_fallbacks"]) == \
-                (messages, datagrams, 0)
+            assert (counts["gso_sends"], counts["gso_segments"], counts["gso_fallbacks"]) == (messages, datagrams, 0)
 
 
 @needs_offload
@@ -235,6 +260,7 @@ def test_refused_gso_falls_back_to_datagrams_and_stays_off():
 
 # -- JOIN answers in one coalesced buffer ----------------------------------------------------------
 
+
 @needs_offload
 def test_join_answer_found_in_a_coalesced_buffer():
     """Another job's JOINED and then ours, as one GRO buffer: the agent takes ours."""
@@ -245,6 +271,7 @@ def test_join_answer_found_in_a_coalesced_buffer():
             request, worker = agg.recvfrom(65536)
             joined = AggHeader.unpack(request)._replace(msg_type=MsgType.JOINED, session=5)
             _send_segmented(agg, [joined._replace(job_id=2).pack(), joined.pack()], worker)
+
         thread = threading.Thread(target=answer)
         thread.start()
         agent._join()

@@ -7,10 +7,11 @@ so retired buffers are recycled instead. A retired buffer may still sit in the
 server's send queue, so it only becomes reusable once the owner reports that
 the queue was handed to the kernel (`flushed`).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 
 class BufferPool:

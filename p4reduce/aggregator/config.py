@@ -1,14 +1,15 @@
 """Job description for the software aggregator."""
+
 from __future__ import annotations
 
 import dataclasses
 import ipaddress
 from dataclasses import dataclass
 
-from p4reduce.protocol import AGG_UDP_PORT, Mode
-from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 from p4reduce.aggregator.relay import Upstream
+from p4reduce.protocol import AGG_UDP_PORT, Mode
 from p4reduce.protocol.auth import JobKey
+from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 
 # Tensors of up to 2^20 blocks (256 Mi values at 256 per block) by default: the results a
 # job keeps for re-sends stay below what such a tensor itself takes.
@@ -47,20 +48,23 @@ class JobSpec:
         if self.workers is not None:
             object.__setattr__(self, "workers", tuple(self.workers))
             if len(self.workers) != self.num_workers:
-                raise ValueError(f"job {self.job_id}: {len(self.workers)} worker addresses for "
-                                 f"{self.num_workers} workers")
-        check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots,
-                           self.block_size)
+                raise ValueError(
+                    f"job {self.job_id}: {len(self.workers)} worker addresses for {self.num_workers} workers"
+                )
+        check_job_geometry(self.job_id, self.num_workers, self.slot_base, self.num_slots, self.block_size)
         check_message_size(self.message_size)
         if not 1 <= self.max_blocks <= MAX_BLOCKS_FIELD:
             raise ValueError(f"job {self.job_id}: max_blocks {self.max_blocks} outside 1..{MAX_BLOCKS_FIELD}")
         index, count = self.shard
         if not (1 <= count <= self.num_slots and 0 <= index < count):
-            raise ValueError(f"job {self.job_id}: shard {index}/{count} needs 0 <= index < count <= "
-                             f"num_slots ({self.num_slots})")
+            raise ValueError(
+                f"job {self.job_id}: shard {index}/{count} needs 0 <= index < count <= num_slots ({self.num_slots})"
+            )
         if count > 1 and self.upstream is not None:
-            raise ValueError(f"job {self.job_id}: a leaf of a hierarchy cannot be sharded (each shard "
-                             "would claim the same rank at the parent)")
+            raise ValueError(
+                f"job {self.job_id}: a leaf of a hierarchy cannot be sharded (each shard "
+                "would claim the same rank at the parent)"
+            )
         if self.group is not None:
             object.__setattr__(self, "group", parse_group(f"{self.group[0]}:{self.group[1]}"))
 
@@ -116,8 +120,10 @@ class JobSpec:
 
     def describe(self) -> str:
         """One line for logs and banners."""
-        text = (f"job {self.job_id} ({self.num_workers} workers, {self.mode.value}, slots "
-                f"{self.slot_base}..{self.slot_base + self.num_slots - 1}, block {self.block_size}")
+        text = (
+            f"job {self.job_id} ({self.num_workers} workers, {self.mode.value}, slots "
+            f"{self.slot_base}..{self.slot_base + self.num_slots - 1}, block {self.block_size}"
+        )
         if self.group is not None:
             text += f", multicast {self.group[0]}:{self.group[1]}"
         if self.shard[1] > 1:
@@ -129,8 +135,10 @@ class JobSpec:
         if self.max_blocks != DEFAULT_MAX_BLOCKS:
             text += f", max_blocks {self.max_blocks}"
         if self.upstream is not None:
-            text += (f", leaf of job {self.upstream.job_id} at {self.upstream.host}:{self.upstream.port}"
-                     f" as rank {self.upstream.rank}")
+            text += (
+                f", leaf of job {self.upstream.job_id} at {self.upstream.host}:{self.upstream.port}"
+                f" as rank {self.upstream.rank}"
+            )
         return text + ")"
 
     def slot_range(self) -> range:
@@ -139,8 +147,7 @@ class JobSpec:
     def serves(self, slot: int) -> bool:
         """Is `slot` one of this job's slots, in this aggregator's shard?"""
         index, count = self.shard
-        return self.slot_base <= slot < self.slot_base + self.num_slots and \
-            (slot - self.slot_base) % count == index
+        return self.slot_base <= slot < self.slot_base + self.num_slots and (slot - self.slot_base) % count == index
 
     def shard_streams(self, blocks: int) -> int:
         """How many of an allreduce's streams this shard serves (it has min(slots, blocks))."""
@@ -156,6 +163,7 @@ class JobSpec:
 @dataclass(frozen=True)
 class WorkerAddress:
     """Where one worker of a job sends from: an IPv4 address and, optionally, a UDP port."""
+
     ip: str
     port: int | None = None
 

@@ -1,4 +1,5 @@
 """Packet counters of the software aggregator (drops are counted by reason)."""
+
 from __future__ import annotations
 
 import threading
@@ -27,5 +28,4 @@ class Counters:
             return dict(self._values)
 
     def drops(self) -> dict[str, int]:
-        return {k.removeprefix("drop_"): v for k, v in self.snapshot().items()
-                if k.startswith("drop_")}
+        return {k.removeprefix("drop_"): v for k, v in self.snapshot().items() if k.startswith("drop_")}

@@ -7,21 +7,31 @@ from (and, when the job declares its workers' addresses, from that address).
 Whatever shows that the job cannot give a correct result fails the job: every
 packet of it is then answered with an ERROR naming the cause, until a RESET.
 """
+
 from __future__ import annotations
 
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
 from p4reduce.aggregator.slot import IDLE_HORIZON, JobFailure, Parts, SlotState
-from p4reduce.protocol import (ALL_WORKERS, NONE, AggHeader, ErrorCode, GeometryField, MalformedPacket, Mode,
-                               MsgType, wire_values)
+from p4reduce.protocol import (
+    ALL_WORKERS,
+    NONE,
+    AggHeader,
+    ErrorCode,
+    GeometryField,
+    MalformedPacket,
+    Mode,
+    MsgType,
+    wire_values,
+)
 from p4reduce.protocol.auth import authentic
 from p4reduce.protocol.framing import message_limit
 
@@ -101,11 +111,11 @@ class _Job:
             s = self.spec
             geometry = dict(stream=index - s.slot_base, num_slots=s.num_slots, max_blocks=s.max_blocks)
             if s.upstream is None:
-                state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size, self.pool,
-                                  **geometry)
+                state = SlotState(s.job_id, index, s.num_workers, s.mode, s.block_size, self.pool, **geometry)
             else:
-                state = RelaySlot(s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream,
-                                  self, self.pool, **geometry)
+                state = RelaySlot(
+                    s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream, self, self.pool, **geometry
+                )
             state.multicast = s.group is not None
             state.session_of = self.session_of
             self.slots[index] = state
@@ -124,23 +134,45 @@ class _Job:
 
     def header(self, msg_type: MsgType, h: AggHeader, **fields: int) -> AggHeader:
         """An answer to `h` about this job (JOINED, ERROR): addressed to h's worker."""
-        base = dict(msg_type=msg_type, job_id=self.spec.job_id, worker_id=h.worker_id, slot=h.slot,
-                    shadow=h.shadow, epoch=h.epoch, block=h.block, next_block=h.next_block,
-                    exp=h.exp, next_exp=h.next_exp, session=h.session, blocks=h.blocks,
-                    fingerprint=h.fingerprint)
+        base = dict(
+            msg_type=msg_type,
+            job_id=self.spec.job_id,
+            worker_id=h.worker_id,
+            slot=h.slot,
+            shadow=h.shadow,
+            epoch=h.epoch,
+            block=h.block,
+            next_block=h.next_block,
+            exp=h.exp,
+            next_exp=h.next_exp,
+            session=h.session,
+            blocks=h.blocks,
+            fingerprint=h.fingerprint,
+        )
         return AggHeader(**(base | fields))
 
     def join_header(self) -> AggHeader:
         """A leaf's JOIN to its parent (num_workers 0: a leaf does not know the parent's)."""
         s, up = self.spec, self.spec.upstream
         assert up is not None
-        return AggHeader(MsgType.JOIN, up.job_id, up.rank, s.slot_base, 0, self.upstream_incarnation,
-                         s.block_size, s.num_slots, s.mode.code, 0)  # blocks 0: one packet per datagram
+        return AggHeader(
+            MsgType.JOIN,
+            up.job_id,
+            up.rank,
+            s.slot_base,
+            0,
+            self.upstream_incarnation,
+            s.block_size,
+            s.num_slots,
+            s.mode.code,
+            0,
+        )  # blocks 0: one packet per datagram
 
 
 # Events that mean the packet was accepted; every other event is a drop reason.
-_ACCEPTED = frozenset({"counted", "completed", "resent", "reset", "reforwarded", "query_forwarded",
-                       "joined", "failed", "upstream_joined"})
+_ACCEPTED = frozenset(
+    {"counted", "completed", "resent", "reset", "reforwarded", "query_forwarded", "joined", "failed", "upstream_joined"}
+)
 
 
 class AggregatorEngine:
@@ -151,9 +183,13 @@ class AggregatorEngine:
     (random by default; tests pass a deterministic one).
     """
 
-    def __init__(self, jobs: Iterable[JobSpec] = (), *,
-                 new_session: Callable[[int, int], int] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        jobs: Iterable[JobSpec] = (),
+        *,
+        new_session: Callable[[int, int], int] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.counters = Counters()
         self.clock = clock  # when packets arrive (an idle slot forgets its allreduces: slot.py)
         self.idle_horizon = IDLE_HORIZON
@@ -210,15 +246,20 @@ class AggregatorEngine:
 
     def upstream_joins(self) -> list[Outgoing]:
         """JOINs of the leaf jobs that have no session at their parent yet (send at start)."""
-        joins = Handled("upstream_join", None, [Outgoing(j.spec.job_id, UPSTREAM, (j.join_header().pack(),))
-                                                for j in self._jobs.values()
-                                                if j.spec.upstream and j.upstream_session is None])
+        joins = Handled(
+            "upstream_join",
+            None,
+            [
+                Outgoing(j.spec.job_id, UPSTREAM, (j.join_header().pack(),))
+                for j in self._jobs.values()
+                if j.spec.upstream and j.upstream_session is None
+            ],
+        )
         self._seal(joins)
         return joins.replies
 
     # -- packets --------------------------------------------------------------
-    def handle(self, payload: bytes | memoryview, source: Address = ANYWHERE,
-               from_upstream: bool = False) -> Handled:
+    def handle(self, payload: bytes | memoryview, source: Address = ANYWHERE, from_upstream: bool = False) -> Handled:
         """`from_upstream`: the datagram came from a parent aggregator of a leaf job."""
         try:
             h = AggHeader.unpack(payload)
@@ -295,8 +336,9 @@ class AggregatorEngine:
             return self._stranger(job, member, h, source)
         if h.msg_type == MsgType.RESET:  # about the whole job: any slot (every shard gets one)
             self.reset_job(h.job_id)
-            return Handled("reset", (h.job_id, h.worker_id),
-                           [Outgoing(h.job_id, h.worker_id, (bytes(payload),), source)])
+            return Handled(
+                "reset", (h.job_id, h.worker_id), [Outgoing(h.job_id, h.worker_id, (bytes(payload),), source)]
+            )
         if not spec.serves(h.slot):  # another shard's stream
             return Handled("bad_slot")
         if job.failure is not None:
@@ -330,8 +372,7 @@ class AggregatorEngine:
         for i, out in enumerate(handled.replies):
             job = self._jobs.get(out.job_id)
             if job is not None and job.spec.key is not None:
-                handled.replies[i] = Outgoing(out.job_id, out.worker_id, job.spec.key.seal_parts(out.parts),
-                                              out.dest)
+                handled.replies[i] = Outgoing(out.job_id, out.worker_id, job.spec.key.seal_parts(out.parts), out.dest)
 
     # -- membership -------------------------------------------------------------
     def _join(self, job: _Job, h: AggHeader, source: Address) -> Handled:
@@ -348,24 +389,37 @@ class AggregatorEngine:
         if member is not None:
             retired = member.retired
             retired.append(member.session)
-        member = Member(h.epoch, self._new_session(spec.job_id, h.worker_id), source, retired,
-                        message_limit(spec.message_size, h.blocks))
+        member = Member(
+            h.epoch,
+            self._new_session(spec.job_id, h.worker_id),
+            source,
+            retired,
+            message_limit(spec.message_size, h.blocks),
+        )
         job.members[h.worker_id] = member
         if job.started and retired:
             # A second process, or a restarted one, cannot pick up a running job. It is a
             # member all the same (the ERROR carries its session), so it can RESET the job.
-            return self._fail(job, ErrorCode.REJOINED, h.worker_id,
-                              h._replace(session=member.session), source)
+            return self._fail(job, ErrorCode.REJOINED, h.worker_id, h._replace(session=member.session), source)
         return self._joined(job, h, member, source)
 
     def _joined(self, job: _Job, h: AggHeader, member: Member, source: Address) -> Handled:
         s = job.spec
-        reply = job.header(MsgType.JOINED, h, slot=s.slot_base, shadow=0, block=s.block_size,
-                           next_block=s.num_slots, exp=s.mode.code, next_exp=s.num_workers,
-                           session=member.session, blocks=s.message_size,
-                           # Its share of the streams when sharded; 0 (all of them) as a switch says.
-                           fingerprint=s.shard[0] << 16 | s.shard[1] if s.shard[1] > 1 else 0,
-                           count=1 if s.group is not None else 0)
+        reply = job.header(
+            MsgType.JOINED,
+            h,
+            slot=s.slot_base,
+            shadow=0,
+            block=s.block_size,
+            next_block=s.num_slots,
+            exp=s.mode.code,
+            next_exp=s.num_workers,
+            session=member.session,
+            blocks=s.message_size,
+            # Its share of the streams when sharded; 0 (all of them) as a switch says.
+            fingerprint=s.shard[0] << 16 | s.shard[1] if s.shard[1] > 1 else 0,
+            count=1 if s.group is not None else 0,
+        )
         # A job with a multicast group: its results' session as the one value (spec 6.1).
         packet = reply.pack() + (job.group_session.to_bytes(4, "big") if s.group is not None else b"")
         return Handled("joined", (s.job_id, h.worker_id), [Outgoing(s.job_id, h.worker_id, (packet,), source)])
@@ -391,8 +445,7 @@ class AggregatorEngine:
         return Handled(event, None, [Outgoing(h.job_id, h.worker_id, (reply.pack(),), source)])
 
     # -- failure ---------------------------------------------------------------------
-    def _fail(self, job: _Job, code: ErrorCode, detail: int, h: AggHeader,
-              source: Address | None = None) -> Handled:
+    def _fail(self, job: _Job, code: ErrorCode, detail: int, h: AggHeader, source: Address | None = None) -> Handled:
         """Fail the job (first cause wins); tell the sender, if there is one to tell."""
         if job.failure is None:
             job.failure = (code, detail)
@@ -400,8 +453,9 @@ class AggregatorEngine:
         handled.failed = (job.spec.job_id, *job.failure)
         return handled
 
-    def _error(self, job: _Job, h: AggHeader, source: Address | None, code: ErrorCode, detail: int,
-               event: str = "failed") -> Handled:
+    def _error(
+        self, job: _Job, h: AggHeader, source: Address | None, code: ErrorCode, detail: int, event: str = "failed"
+    ) -> Handled:
         reply = job.header(MsgType.ERROR, h, block=int(code), next_block=detail, count=0)
         return Handled(event, None, [Outgoing(job.spec.job_id, h.worker_id, (reply.pack(),), source)])
 

@@ -15,20 +15,23 @@ every reply byte for byte.
 Leaves of a hierarchy (jobs with `upstream`) stay entirely on the Python path.
 There is no fallback: without the compiled extension this import fails.
 """
+
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from p4reduce._native import load_extension
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
-from p4reduce._native import load_extension
 from p4reduce.aggregator.engine import AggregatorEngine, Member, _Job
 from p4reduce.protocol import ErrorCode, Mode
 
-# 4: ABI_VERSION in p4reduce/_engine.c
-Core = load_extension("_engine", 4, "AggregatorServer(engine='python') runs the reference model "
-                                   "instead.").Core
+if TYPE_CHECKING:
+    from p4reduce._engine import Core  # compiled: typed Any
+else:  # 4: ABI_VERSION in p4reduce/_engine.c
+    Core = load_extension("_engine", 4, "AggregatorServer(engine='python') runs the reference model instead.").Core
 
 
 class NativeCounters(Counters):
@@ -45,7 +48,7 @@ class NativeCounters(Counters):
         return values
 
 
-class _MemberTable(dict):
+class _MemberTable(dict[int, Member]):
     """A job's members (engine.py's dict), mirrored into the core as they join."""
 
     def __init__(self, core: Core, job_id: int) -> None:
@@ -61,7 +64,7 @@ class _MemberTable(dict):
         super().__delitem__(worker)
         self._core.clear_member(self._job_id, worker)
 
-    def pop(self, worker, *default):  # type: ignore[override]
+    def pop(self, worker: int, *default: Any) -> Any:
         if worker in self:
             self._core.clear_member(self._job_id, worker)
         return super().pop(worker, *default)
@@ -81,7 +84,7 @@ class _NativeJob(_Job):
         self.members = _MemberTable(core, spec.job_id)
         core.set_group_session(spec.job_id, self.group_session)
 
-    @property  # type: ignore[override]
+    @property
     def failure(self) -> tuple[ErrorCode, int] | None:
         failure = self._core.failure(self.spec.job_id)
         return None if failure is None else (ErrorCode(failure[0]), failure[1])
@@ -90,7 +93,7 @@ class _NativeJob(_Job):
     def failure(self, value: tuple[ErrorCode, int] | None) -> None:
         self._core.set_failure(self.spec.job_id, None if value is None else (int(value[0]), value[1]))
 
-    @property  # type: ignore[override]
+    @property
     def started(self) -> bool:
         return self._core.started(self.spec.job_id)
 
@@ -98,10 +101,11 @@ class _NativeJob(_Job):
     def started(self, value: bool) -> None:
         self._core.set_started(self.spec.job_id, value)
 
-    def slot(self, index: int):  # type: ignore[override]
+    def slot(self, index: int) -> NoReturn:
         # The core takes every packet that would reach a slot; getting here is a bug.
-        raise AssertionError(f"job {self.spec.job_id} slot {index}: a packet for the native core "
-                             "reached the Python engine")
+        raise AssertionError(
+            f"job {self.spec.job_id} slot {index}: a packet for the native core reached the Python engine"
+        )
 
     def stream_ended(self, epoch: int, blocks: int) -> bool:  # the core counts streams
         raise AssertionError("stream_ended on a native job")
@@ -114,13 +118,12 @@ class NativeEngine(AggregatorEngine):
     (p4reduce.aggregator.server), which is what AggregatorServer does.
     """
 
-    def __init__(self, jobs: Iterable[JobSpec] = (), *,
-                 new_session: Callable[[int, int], int] | None = None) -> None:
+    def __init__(self, jobs: Iterable[JobSpec] = (), *, new_session: Callable[[int, int], int] | None = None) -> None:
         self.core = Core()
         super().__init__(jobs, new_session=new_session)  # the core reads CLOCK_MONOTONIC itself
         self.counters = NativeCounters(self.core)
 
-    @property  # type: ignore[override]
+    @property
     def idle_horizon(self) -> float:
         return self._idle_horizon
 
@@ -136,9 +139,18 @@ class NativeEngine(AggregatorEngine):
         super().add_job(spec)
         if spec.upstream is not None:  # hierarchical leaves stay on the Python path
             return
-        self.core.add_job(spec.job_id, spec.num_workers, spec.mode is Mode.DENSE, spec.slot_base,
-                          spec.num_slots, spec.block_size, spec.shard[0], spec.shard[1], spec.group,
-                          spec.max_blocks)
+        self.core.add_job(
+            spec.job_id,
+            spec.num_workers,
+            spec.mode is Mode.DENSE,
+            spec.slot_base,
+            spec.num_slots,
+            spec.block_size,
+            spec.shard[0],
+            spec.shard[1],
+            spec.group,
+            spec.max_blocks,
+        )
         self.core.set_key(spec.job_id, None if spec.key is None else spec.key.raw)
         group_session = self._jobs[spec.job_id].group_session  # the one super() drew
         self._jobs[spec.job_id] = _NativeJob(spec, self.buffers, self.core, group_session)

@@ -8,6 +8,7 @@ exactly when one of its workers announced that block. The leaf keeps no
 timers: its workers' retransmissions and queries are forwarded upstream while
 the parent has not answered.
 """
+
 from __future__ import annotations
 
 import struct
@@ -16,10 +17,19 @@ from typing import Protocol
 
 import numpy as np
 
-from p4reduce.protocol import (AGG_UDP_PORT, MAX_JOB_ID, MAX_WORKERS, NONE, AggHeader, ErrorCode, Mode,
-                               MsgType, split_key)
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.slot import JobFailure, Parts, SlotState
+from p4reduce.protocol import (
+    AGG_UDP_PORT,
+    MAX_JOB_ID,
+    MAX_WORKERS,
+    NONE,
+    AggHeader,
+    ErrorCode,
+    Mode,
+    MsgType,
+    split_key,
+)
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
 _JOB_ID = struct.Struct("!H")
@@ -57,9 +67,18 @@ class UpstreamMembership(Protocol):
 
 
 class RelaySlot(SlotState):
-    def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode, block_size: int,
-                 upstream: Upstream, membership: UpstreamMembership, pool: BufferPool | None = None,
-                 **geometry: int) -> None:
+    def __init__(
+        self,
+        job_id: int,
+        slot: int,
+        num_workers: int,
+        mode: Mode,
+        block_size: int,
+        upstream: Upstream,
+        membership: UpstreamMembership,
+        pool: BufferPool | None = None,
+        **geometry: int,
+    ) -> None:
         super().__init__(job_id, slot, num_workers, mode, block_size, pool, **geometry)
         self.upstream = upstream
         self.membership = membership
@@ -83,10 +102,23 @@ class RelaySlot(SlotState):
             return super()._complete(last)
         next_block, next_exp = split_key(min(self.keys))
         up = self.upstream
-        header = AggHeader(MsgType.DATA, up.job_id, up.rank, self.slot, self.round & 1,
-                           self.epoch, self.block, next_block, self.exp, next_exp,
-                           0 if self.block == NONE else self.block_size, 0, 0, self.blocks,
-                           self.fingerprint)
+        header = AggHeader(
+            MsgType.DATA,
+            up.job_id,
+            up.rank,
+            self.slot,
+            self.round & 1,
+            self.epoch,
+            self.block,
+            next_block,
+            self.exp,
+            next_exp,
+            0 if self.block == NONE else self.block_size,
+            0,
+            0,
+            self.blocks,
+            self.fingerprint,
+        )
         self.forwarded = self._round_packet(header)
         self.announced = next_block
         return self._to_parent(self.forwarded)
@@ -105,8 +137,18 @@ class RelaySlot(SlotState):
             return self._pending(h, "pending")
         # No local worker holds this block: only the parent knows the result.
         up = self.upstream
-        query = AggHeader(MsgType.QUERY, up.job_id, up.rank, self.slot, h.shadow, h.epoch,
-                          h.block, NONE, blocks=h.blocks, fingerprint=h.fingerprint)
+        query = AggHeader(
+            MsgType.QUERY,
+            up.job_id,
+            up.rank,
+            self.slot,
+            h.shadow,
+            h.epoch,
+            h.block,
+            NONE,
+            blocks=h.blocks,
+            fingerprint=h.fingerprint,
+        )
         return "query_forwarded", self._to_parent(bytearray(query.pack()))
 
     def _check_parent_result(self, h: AggHeader) -> None:
@@ -116,17 +158,31 @@ class RelaySlot(SlotState):
         wanted = 0 if self.block == NONE else self.block_size
         nxt = h.next_block
         announced = self.announced
-        if (h.count != wanted or (nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream
-                                                    or (self.block != NONE and nxt <= self.block)))
-                or (announced is not None and nxt > announced)):
+        if (
+            h.count != wanted
+            or (
+                nxt != NONE
+                and (
+                    nxt >= self.blocks
+                    or nxt % self.num_slots != self.stream
+                    or (self.block != NONE and nxt <= self.block)
+                )
+            )
+            or (announced is not None and nxt > announced)
+        ):
             raise JobFailure(ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
 
     def on_upstream(self, h: AggHeader, payload: bytes | memoryview) -> tuple[str, list[tuple[int, Parts]]]:
         """The parent's RESULT for this slot: fan it out if it is the current round's."""
         if h.msg_type != MsgType.RESULT:
             return "upstream_ignored", []  # PENDING names the parent's ranks, not ours
-        if (h.shadow != self.round & 1 or h.block != self.block or self.epoch is None
-                or h.epoch != self.epoch or h.fingerprint != self.fingerprint):
+        if (
+            h.shadow != self.round & 1
+            or h.block != self.block
+            or self.epoch is None
+            or h.epoch != self.epoch
+            or h.fingerprint != self.fingerprint
+        ):
             return "upstream_stale", []
         self._check_parent_result(h)
         result = bytearray(payload)

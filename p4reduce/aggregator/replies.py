@@ -12,11 +12,12 @@ send the victim one answer per header (a reflector). So (docs/protocol.md 6.1):
 Answers to a member's authenticated packets (RESULT, PENDING, the RESET echo) are not
 limited here: they need the member's session and address.
 """
+
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 ANSWER_RATE = 20.0  # answers per second and source address
 ANSWER_BURST = 20
@@ -24,8 +25,13 @@ TRACKED_SOURCES = 4096
 
 
 class AnswerLimiter:
-    def __init__(self, rate: float = ANSWER_RATE, burst: int = ANSWER_BURST, sources: int = TRACKED_SOURCES,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        rate: float = ANSWER_RATE,
+        burst: int = ANSWER_BURST,
+        sources: int = TRACKED_SOURCES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if rate <= 0 or burst < 1 or sources < 1:
             raise ValueError("need rate > 0, burst >= 1 and sources >= 1")
         self.rate, self.burst, self.sources, self._clock = rate, burst, sources, clock

@@ -1,4 +1,5 @@
 """UDP front end of the software aggregator."""
+
 from __future__ import annotations
 
 import logging
@@ -6,17 +7,21 @@ import os
 import selectors
 import socket
 import threading
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from p4reduce.transport.batchio import BatchReceiver, BatchSender
-from p4reduce.transport.udp_offload import UdpOffload, probe_udp_offload
-from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
-from p4reduce.protocol.framing import split_datagram
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.engine import AggregatorEngine
-from p4reduce.aggregator.replies import AnswerLimiter
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.relay import UPSTREAM
+from p4reduce.aggregator.replies import AnswerLimiter
+from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
+from p4reduce.protocol.framing import split_datagram
+from p4reduce.transport.batchio import BatchReceiver, BatchSender, Buffer
+from p4reduce.transport.udp_offload import UdpOffload, probe_udp_offload
+
+if TYPE_CHECKING:
+    from p4reduce._engine import Core  # compiled: typed Any
 
 log = logging.getLogger(__name__)
 SOCKET_BUFFER_BYTES = 8 << 20
@@ -36,8 +41,14 @@ class AggregatorServer:
     turns them off); `self.udp_offload` says which, `io_stats()` what they did.
     """
 
-    def __init__(self, jobs: Iterable[JobSpec] = (), host: str = "127.0.0.1",
-                 port: int = AGG_UDP_PORT, engine: str = "native", udp_offload: bool = True) -> None:
+    def __init__(
+        self,
+        jobs: Iterable[JobSpec] = (),
+        host: str = "127.0.0.1",
+        port: int = AGG_UDP_PORT,
+        engine: str = "native",
+        udp_offload: bool = True,
+    ) -> None:
         self.engine = make_engine(jobs, engine)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
@@ -56,8 +67,11 @@ class AggregatorServer:
             self.udp_offload = UdpOffload.off("Python engine")
         log.debug("aggregator on %s:%d: %s", *self.address, self.udp_offload.describe())
         # Parents of leaf jobs, resolved once (only they may send RESULTs to this server).
-        self._upstream_of = {j.job_id: (socket.gethostbyname(j.upstream.host), j.upstream.port)
-                             for j in self.engine.jobs() if j.upstream is not None}
+        self._upstream_of = {
+            j.job_id: (socket.gethostbyname(j.upstream.host), j.upstream.port)
+            for j in self.engine.jobs()
+            if j.upstream is not None
+        }
         self.datapath = Datapath(self.engine, self._upstream_of)
         self._stop = threading.Event()
         self._wakeup_r, self._wakeup_w = socket.socketpair()
@@ -80,8 +94,7 @@ class AggregatorServer:
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> AggregatorServer:
-        self._thread = threading.Thread(target=self.serve_forever, name="p4reduce-aggregator",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self.serve_forever, name="p4reduce-aggregator", daemon=True)
         self._thread.start()
         return self
 
@@ -126,6 +139,7 @@ class AggregatorServer:
                 self.datapath.python_batch(batch, sender)
 
     def _serve_native(self, sel: selectors.BaseSelector) -> None:
+        assert isinstance(self.engine, NativeEngine)
         core, fd = self.engine.core, self._sock.fileno()
         self.datapath.upstream_joins(self.datapath.core_sender)
         core.flush(fd)
@@ -138,8 +152,9 @@ class AggregatorServer:
 Address = tuple[str, int]
 
 
-def make_engine(jobs: Iterable[JobSpec], engine: str = "native", *,
-                new_session: Callable[[int, int], int] | None = None) -> AggregatorEngine:
+def make_engine(
+    jobs: Iterable[JobSpec], engine: str = "native", *, new_session: Callable[[int, int], int] | None = None
+) -> AggregatorEngine:
     """`native`: the C data path (p4reduce._engine); `python`: the reference model.
     `new_session(job, worker)`: the sessions JOINs get (tests; random otherwise)."""
     if engine == "native":
@@ -149,13 +164,20 @@ def make_engine(jobs: Iterable[JobSpec], engine: str = "native", *,
     raise ValueError(f"engine {engine!r}: expected 'native' or 'python'")
 
 
+class Sender(Protocol):
+    """Where a Datapath puts the packets it sends: a BatchSender (sendmmsg), or the native
+    core's output queue."""
+
+    def add(self, parts: Sequence[Buffer], addr: Address, pack_up_to: int = 0) -> None: ...
+
+
 class _CoreSender:
     """Queues the Python engine's replies in the native core, in order with its own."""
 
-    def __init__(self, core) -> None:
+    def __init__(self, core: Core) -> None:
         self._core = core
 
-    def add(self, parts, addr: Address, pack_up_to: int = 0) -> None:
+    def add(self, parts: Sequence[Buffer], addr: Address, pack_up_to: int = 0) -> None:
         packet = parts[0] if len(parts) == 1 else b"".join(bytes(p) for p in parts)
         self._core.queue(packet, addr[0], addr[1], pack_up_to)
 
@@ -182,19 +204,26 @@ class Datapath:
     core handles the batch and hands the rest to the Python engine (`native_batch`).
     `process` runs one batch either way and returns what would be sent (tests)."""
 
-    def __init__(self, engine: AggregatorEngine, upstream_of: dict[int, Address],
-                 answers: AnswerLimiter | None = None) -> None:
+    def __init__(
+        self, engine: AggregatorEngine, upstream_of: dict[int, Address], answers: AnswerLimiter | None = None
+    ) -> None:
         """`answers`: how many JOINED/ERROR answers unauthenticated requests get (replies.py)."""
         self.engine = engine
         self.answers = answers or AnswerLimiter()
         self._datagrams = 0  # datagrams the Python batches took (each answered at most once)
         self.upstream_of = upstream_of  # a leaf job's parent, resolved
         self._upstreams = set(upstream_of.values())
+        # The native engine's core, None for the Python engine.
+        self.core: Core | None = engine.core if isinstance(engine, NativeEngine) else None
+        if self.core is not None:
+            self.core.set_upstreams(sorted(self._upstreams))
+            self.core_sender = _CoreSender(self.core)
         self.debug = False
-        self.native = isinstance(engine, NativeEngine)
-        if self.native:
-            engine.core.set_upstreams(sorted(self._upstreams))
-            self.core_sender = _CoreSender(engine.core)
+
+    @property
+    def native(self) -> bool:
+        """Whether the native core handles the batches."""
+        return self.core is not None
 
     @property
     def debug(self) -> bool:
@@ -203,27 +232,27 @@ class Datapath:
     @debug.setter
     def debug(self, value: bool) -> None:
         self._debug = value
-        if isinstance(self.engine, NativeEngine):
-            self.engine.core.set_debug(value)
+        if self.core is not None:
+            self.core.set_debug(value)
 
-    def upstream_joins(self, sender) -> None:
+    def upstream_joins(self, sender: Sender) -> None:
         for out in self.engine.upstream_joins():  # leaves join their parents right away
             sender.add(out.parts, self.upstream_of[out.job_id])
 
-    def flush(self, sender) -> None:
+    def flush(self, sender: BatchSender) -> None:
         failed = sender.flush()
         self.engine.buffers.flushed()
         if failed:  # full buffer or unreachable: the worker will retransmit
             self.engine.counters.add("send_errors", failed)
 
-    def python_batch(self, batch, sender) -> None:
+    def python_batch(self, batch: list[tuple[memoryview, Address]], sender: BatchSender) -> None:
         self.engine.counters.add("datagrams_in", len(batch))
         for datagram, addr in batch:
             self._datagrams += 1
             packets, leftover = split_datagram(datagram)
             if leftover or not packets:  # a tail that is no whole packet (or
                 # an empty datagram): counted like one, as a drop
-                self.handle(datagram[len(datagram) - leftover:], addr, sender, self._datagrams)
+                self.handle(datagram[len(datagram) - leftover :], addr, sender, self._datagrams)
             for payload in packets:
                 self.handle(payload, addr, sender, self._datagrams)
             if sender.full:
@@ -232,7 +261,8 @@ class Datapath:
 
     def native_batch(self, fd: int) -> None:
         """Run the core's current batch to its end (fd -1: keep the output, see process)."""
-        core = self.engine.core
+        core = self.core
+        assert core is not None, "native_batch needs the native engine"
         while (slow := core.run(fd)) is not None:
             payload, addr, datagram = slow
             self.handle(payload, addr, self.core_sender, datagram)
@@ -242,42 +272,48 @@ class Datapath:
     def process(self, batch: list[tuple[bytes, Address]]) -> list[tuple[bytes, Address]]:
         """One batch (at most 64 datagrams) without sockets: the datagrams that would be
         sent, in order, with their destinations."""
-        if self.native:
-            self.engine.core.load(batch)
+        if self.core is not None:
+            self.core.load(batch)
             self.native_batch(-1)
-            return self.engine.core.take_output()
+            return self.core.take_output()
         recorder = _Recorder()
         self.python_batch([(memoryview(d), a) for d, a in batch], recorder)
         return recorder.sent
 
     def log_core_events(self) -> None:
-        for event in self.engine.core.events():
+        assert self.core is not None
+        for event in self.core.events():
             kind = event[0]
             if kind == "allreduce":
                 log.info("job %d: allreduce %d complete", event[1], event[2])
             elif kind == "failed":
-                log.warning("job %d failed: %s (detail %d); every worker is told until it is reset",
-                            event[1], ErrorCode(event[2]).name, event[3])
+                log.warning(
+                    "job %d failed: %s (detail %d); every worker is told until it is reset",
+                    event[1],
+                    ErrorCode(event[2]).name,
+                    event[3],
+                )
             elif kind == "stream":
                 log.debug("job %d slot %d: stream of allreduce %d complete", *event[1:4])
             elif kind == "drop":
                 log.debug("dropped a datagram from %s:%d: %s", *event[1], event[2])
             elif kind == "gso_off":
-                log.info("UDP GSO turned off: the kernel refused a segmented send (%s); the "
-                         "datagrams go one by one", os.strerror(event[2]))
+                log.info(
+                    "UDP GSO turned off: the kernel refused a segmented send (%s); the datagrams go one by one",
+                    os.strerror(event[2]),
+                )
 
-    def handle(self, payload: memoryview | bytes, addr: Address, sender, datagram: int | None = None) -> None:
+    def handle(self, payload: memoryview | bytes, addr: Address, sender: Sender, datagram: int | None = None) -> None:
         """One packet of datagram number `datagram` (None: unknown) from `addr`; its replies
         go to `sender`."""
         handled = self.engine.handle(payload, addr, from_upstream=addr in self._upstreams)
-        if handled.event == "joined" and handled.replies:
+        if handled.event == "joined" and handled.replies and handled.sender is not None:
             log.info("job %d worker %d joined from %s:%d", *handled.sender, *addr)
-        elif handled.event == "reset":
+        elif handled.event == "reset" and handled.sender is not None:
             log.info("job %d reset by worker %d", *handled.sender)
         if handled.failed is not None:
             job, code, detail = handled.failed
-            log.warning("job %d failed: %s (detail %d); every worker is told until it is reset",
-                        job, code.name, detail)
+            log.warning("job %d failed: %s (detail %d); every worker is told until it is reset", job, code.name, detail)
         if self._debug:
             if handled.dropped:
                 log.debug("dropped a datagram from %s:%d: %s", *addr, handled.event)
@@ -296,11 +332,12 @@ class Datapath:
                 continue
             if out.dest is not None:  # JOINED and ERROR: to whoever asked, one per datagram
                 # (the core may have answered this datagram already: one ERROR per datagram)
-                answered = self.native and datagram is not None and datagram == self.engine.core.answered()
+                core = self.core
+                answered = core is not None and datagram is not None and datagram == core.answered()
                 if not answered and self.answers.allow(out.dest, datagram):
                     sender.add(out.parts, out.dest)
-                    if self.native and datagram is not None:
-                        self.engine.core.set_answered(datagram)
+                    if core is not None and datagram is not None:
+                        core.set_answered(datagram)
                 else:  # no reflector: replies.py
                     self.engine.counters.add("answers_limited")
                 continue
@@ -311,9 +348,14 @@ class Datapath:
             sender.add(out.parts, *dest)
 
 
-def sharded_servers(jobs: Iterable[JobSpec], threads: int, host: str = "127.0.0.1",
-                    port: int = AGG_UDP_PORT, engine: str = "native",
-                    udp_offload: bool = True) -> list[AggregatorServer]:
+def sharded_servers(
+    jobs: Iterable[JobSpec],
+    threads: int,
+    host: str = "127.0.0.1",
+    port: int = AGG_UDP_PORT,
+    engine: str = "native",
+    udp_offload: bool = True,
+) -> list[AggregatorServer]:
     """`threads` servers that split every job's streams between them (shard i serves the
     streams s with s mod threads == i), on ports port, port+1, ... (all ephemeral for 0).
     Workers list their addresses in this order (WorkerConfig.aggregators)."""
@@ -322,8 +364,9 @@ def sharded_servers(jobs: Iterable[JobSpec], threads: int, host: str = "127.0.0.
     try:
         for i in range(threads):
             shard = [j.sharded(threads)[i] if threads > 1 else j for j in jobs]
-            servers.append(AggregatorServer(shard, host=host, port=port + i if port else 0, engine=engine,
-                                            udp_offload=udp_offload))
+            servers.append(
+                AggregatorServer(shard, host=host, port=port + i if port else 0, engine=engine, udp_offload=udp_offload)
+            )
     except BaseException:
         for server in servers:
             server.stop()

@@ -6,18 +6,32 @@ copy: that is what lets silent (sparse-mode) workers recover lost results. The
 history is bounded by the tensor: a stream has at most ceil(blocks / slots)
 data rounds, because every look-ahead must move forward within the stream.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from p4reduce import _native
-from p4reduce.transport.batchio import Buffer
-from p4reduce.protocol import (ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, ErrorCode, Flags, Mode,
-                               MsgType, lookahead_key, scatter_bits, scatter_owner, split_key)
 from p4reduce.aggregator.buffers import BufferPool
+from p4reduce.protocol import (
+    ALL_WORKERS,
+    EXP_BIAS,
+    HEADER_LEN,
+    NONE,
+    AggHeader,
+    ErrorCode,
+    Flags,
+    Mode,
+    MsgType,
+    lookahead_key,
+    scatter_bits,
+    scatter_owner,
+    split_key,
+)
+from p4reduce.transport.batchio import Buffer
 
 END_KEY = lookahead_key(NONE, 0)
 _WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
@@ -62,9 +76,9 @@ class StoredResult:
         header, the values shared unless the copy is header-only."""
         head = bytearray(self.payload[:HEADER_LEN])
         head[_WORKER_ID_OFFSET] = worker_id
-        head[_SESSION_OFFSET:_SESSION_OFFSET + 4] = session.to_bytes(4, "big")
+        head[_SESSION_OFFSET : _SESSION_OFFSET + 4] = session.to_bytes(4, "big")
         if self.owner is not None and worker_id != self.owner:
-            head[_COUNT_OFFSET:_COUNT_OFFSET + 2] = b"\0\0"  # header-only (docs/protocol.md 3.1)
+            head[_COUNT_OFFSET : _COUNT_OFFSET + 2] = b"\0\0"  # header-only (docs/protocol.md 3.1)
             return (head,)
         if len(self.payload) == HEADER_LEN:
             return (head,)
@@ -79,9 +93,19 @@ def no_sessions(worker_id: int) -> int:
 class SlotState:
     """Aggregation of one slot; `on_data`/`on_query` return (worker_id, parts) pairs to send."""
 
-    def __init__(self, job_id: int, slot: int, num_workers: int, mode: Mode,
-                 block_size: int, pool: BufferPool | None = None, *, stream: int = 0,
-                 num_slots: int = 1, max_blocks: int = 0xFFFFFFFE) -> None:
+    def __init__(
+        self,
+        job_id: int,
+        slot: int,
+        num_workers: int,
+        mode: Mode,
+        block_size: int,
+        pool: BufferPool | None = None,
+        *,
+        stream: int = 0,
+        num_slots: int = 1,
+        max_blocks: int = 0xFFFFFFFE,
+    ) -> None:
         self.job_id = job_id
         self.slot = slot
         self.stream = stream  # slot - slot_base: the blocks b with b mod num_slots == stream
@@ -118,8 +142,7 @@ class SlotState:
     def heard(self, now: float, horizon: float = IDLE_HORIZON) -> None:
         """A packet for this slot at `now`; idle for longer than `horizon` between
         allreduces, it first forgets them (their epochs and kept results)."""
-        if (self.heard_at is not None and now - self.heard_at > horizon and self.block == NONE
-                and self.seen == 0):
+        if self.heard_at is not None and now - self.heard_at > horizon and self.block == NONE and self.seen == 0:
             self.pool.retire(old.payload for old in self.history.values())
             self.history.clear()
             self.epoch = self.previous_epoch = None
@@ -145,8 +168,7 @@ class SlotState:
         nxt = h.next_block
         if nxt == NONE:
             return
-        if (nxt >= h.blocks or nxt % self.num_slots != self.stream
-                or (self.block != NONE and nxt <= self.block)):
+        if nxt >= h.blocks or nxt % self.num_slots != self.stream or (self.block != NONE and nxt <= self.block):
             raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
 
     def _check_allreduce(self, h: AggHeader) -> None:
@@ -190,9 +212,23 @@ class SlotState:
     def _pending(self, h: AggHeader, event: str) -> tuple[str, list[tuple[int, Parts]]]:
         """Tell a retransmitting or querying worker whom the round still waits for."""
         missing = self.expected & ~self.seen
-        reply = AggHeader(MsgType.PENDING, self.job_id, h.worker_id, self.slot, h.shadow,
-                          h.epoch, h.block, missing, h.exp, 0, 0, 0, h.session, h.blocks,
-                          h.fingerprint)
+        reply = AggHeader(
+            MsgType.PENDING,
+            self.job_id,
+            h.worker_id,
+            self.slot,
+            h.shadow,
+            h.epoch,
+            h.block,
+            missing,
+            h.exp,
+            0,
+            0,
+            0,
+            h.session,
+            h.blocks,
+            h.fingerprint,
+        )
         return event, [(h.worker_id, (reply.pack(),))]
 
     def on_query(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
@@ -255,10 +291,23 @@ class SlotState:
         flags = scatter_bits(last.flags)
         if self.mismatch is not None:
             flags, self.failure = flags | Flags.MISMATCH, self.mismatch
-        header = AggHeader(MsgType.RESULT, self.job_id, ALL_WORKERS if self.multicast else 0,
-                           self.slot, self.round & 1, last.epoch, self.block, next_block, self.exp,
-                           next_exp, 0 if self.block == NONE else self.block_size, flags,
-                           last.session, last.blocks, last.fingerprint)
+        header = AggHeader(
+            MsgType.RESULT,
+            self.job_id,
+            ALL_WORKERS if self.multicast else 0,
+            self.slot,
+            self.round & 1,
+            last.epoch,
+            self.block,
+            next_block,
+            self.exp,
+            next_exp,
+            0 if self.block == NONE else self.block_size,
+            flags,
+            last.session,
+            last.blocks,
+            last.fingerprint,
+        )
         return self._publish(self._round_packet(header), next_block, next_exp)
 
     def _publish(self, result: bytearray, next_block: int, next_exp: int) -> list[tuple[int, Parts]]:
@@ -296,5 +345,4 @@ class SlotState:
         if self.mode is Mode.DENSE:
             self.expected = self.all_workers
         else:
-            self.expected = sum(1 << w for w, key in enumerate(self.keys)
-                                if key >> 8 == next_block)
+            self.expected = sum(1 << w for w, key in enumerate(self.keys) if key >> 8 == next_block)

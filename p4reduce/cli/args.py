@@ -1,5 +1,6 @@
 """argparse pieces shared by every `p4reduce` subcommand: value types that turn
 bad input into one-line usage errors, and a parser whose errors are one line."""
+
 from __future__ import annotations
 
 import argparse
@@ -9,7 +10,8 @@ import os
 import pathlib
 import socket
 import sys
-from typing import Callable, NoReturn
+from collections.abc import Callable
+from typing import NoReturn
 
 USAGE_ERROR = 2  # exit code of every mistake in the command line or its input files
 
@@ -27,6 +29,7 @@ class Parser(argparse.ArgumentParser):
 
 def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
     """An integer within [low, high] (no upper bound when `high` is None)."""
+
     def parse(text: str) -> int:
         try:
             value = int(text, 10)
@@ -36,12 +39,14 @@ def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
             bound = f"{low}..{high}" if high is not None else f">= {low}"
             raise argparse.ArgumentTypeError(f"{value} outside {bound}")
         return value
+
     parse.__name__ = "integer"
     return parse
 
 
 def float_range(low: float, high: float = math.inf, *, low_open: bool = False) -> Callable[[str], float]:
     """A finite number within [low, high] (or (low, high] with `low_open`)."""
+
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -51,6 +56,7 @@ def float_range(low: float, high: float = math.inf, *, low_open: bool = False) -
             left = "(" if low_open else "["
             raise argparse.ArgumentTypeError(f"{text} outside {left}{low:g}, {high:g}]")
         return value
+
     parse.__name__ = "number"
     return parse
 

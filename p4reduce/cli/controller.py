@@ -3,51 +3,75 @@
 The controller package is imported only when one of these runs, so the rest of
 the command works without the `controller` extra.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 
 from p4reduce.cli import args as a
 from p4reduce.protocol import MAX_JOB_ID
 
 
-def add_controller_parser(sub: argparse._SubParsersAction) -> None:
-    ctl = sub.add_parser("controller", help="P4Runtime controller for the P4 switch (BMv2)",
-                         description="Program the p4reduce P4 switch over P4Runtime: push the "
-                                     "pipeline, install jobs, read counters, reset a job.")
+def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
+    ctl = sub.add_parser(
+        "controller",
+        help="P4Runtime controller for the P4 switch (BMv2)",
+        description="Program the p4reduce P4 switch over P4Runtime: push the "
+        "pipeline, install jobs, read counters, reset a job.",
+    )
     actions = ctl.add_subparsers(dest="action", required=True, metavar="ACTION")
 
-    def action(name: str, help_: str, func, grpc: bool = True) -> argparse.ArgumentParser:
+    def action(
+        name: str, help_: str, func: Callable[[argparse.Namespace], int], grpc: bool = True
+    ) -> argparse.ArgumentParser:
         p = actions.add_parser(name, help=help_, description=help_)
-        p.add_argument("--config", required=True, metavar="FILE",
-                       help="switch configuration (.json or .yaml; see controller/example_config.yaml)")
+        p.add_argument(
+            "--config",
+            required=True,
+            metavar="FILE",
+            help="switch configuration (.json or .yaml; see controller/example_config.yaml)",
+        )
         if grpc:
-            p.add_argument("--timeout", type=a.float_range(0.0, 3600.0, low_open=True), default=5.0,
-                           metavar="SECONDS",
-                           help="seconds to wait for the switch to answer (default: %(default)s)")
+            p.add_argument(
+                "--timeout",
+                type=a.float_range(0.0, 3600.0, low_open=True),
+                default=5.0,
+                metavar="SECONDS",
+                help="seconds to wait for the switch to answer (default: %(default)s)",
+            )
         p.set_defaults(func=func)
         return p
 
     p = action("install", "push the pipeline, then install the jobs, L2 entries and broadcast", _install)
-    p.add_argument("--p4info", metavar="FILE", help="P4Info text protobuf (default: the compiled "
-                                                    "program shipped with p4reduce)")
-    p.add_argument("--json", metavar="FILE", help="BMv2 JSON device config (default: the compiled "
-                                                  "program shipped with p4reduce)")
+    p.add_argument(
+        "--p4info", metavar="FILE", help="P4Info text protobuf (default: the compiled program shipped with p4reduce)"
+    )
+    p.add_argument(
+        "--json", metavar="FILE", help="BMv2 JSON device config (default: the compiled program shipped with p4reduce)"
+    )
     p = action("counters", "print the switch's event counters as JSON", _counters)
-    p.add_argument("--p4info", metavar="FILE",
-                   help="P4Info of the running program (default: ask the switch)")
-    p = action("reset", "reset a job: a new session in its worker entries (P4Runtime), then its "
-                        "registers zeroed over BMv2's thrift port (stop the job's workers first)",
-               _reset)
-    p.add_argument("--job", type=a.int_range(0, MAX_JOB_ID), required=True, metavar="ID",
-                   help="job id of the configuration")
-    p.add_argument("--json", metavar="FILE", help="BMv2 JSON, for the register names (default: the "
-                                                  "compiled program shipped with p4reduce)")
+    p.add_argument("--p4info", metavar="FILE", help="P4Info of the running program (default: ask the switch)")
+    p = action(
+        "reset",
+        "reset a job: a new session in its worker entries (P4Runtime), then its "
+        "registers zeroed over BMv2's thrift port (stop the job's workers first)",
+        _reset,
+    )
+    p.add_argument(
+        "--job", type=a.int_range(0, MAX_JOB_ID), required=True, metavar="ID", help="job id of the configuration"
+    )
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="BMv2 JSON, for the register names (default: the compiled program shipped with p4reduce)",
+    )
 
 
 def _pipeline_files(args: argparse.Namespace) -> tuple[str, str]:
     from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
+
     p4info = getattr(args, "p4info", None) or str(build_artifact(P4INFO))
     bmv2_json = args.json or str(build_artifact(BMV2_JSON))
     return p4info, bmv2_json
@@ -56,6 +80,7 @@ def _pipeline_files(args: argparse.Namespace) -> tuple[str, str]:
 def _install(args: argparse.Namespace) -> int:
     from p4reduce.controller.client import SwitchClient, load_pipeline_files
     from p4reduce.controller.config import load_config
+
     cfg = load_config(args.config)
     p4info, bmv2_json = _pipeline_files(args)
     # Check the files before touching the switch: a bad P4Info must not
@@ -65,15 +90,18 @@ def _install(args: argparse.Namespace) -> int:
         client.push_pipeline(p4info, bmv2_json)
         client.install(cfg)
     workers = sum(j.num_workers for j in cfg.jobs)
-    print(f"installed {len(cfg.jobs)} job(s), {workers} worker(s), {len(cfg.l2)} L2 entr"
-          f"{'y' if len(cfg.l2) == 1 else 'ies'}{', broadcast' if cfg.broadcast else ''} "
-          f"on {cfg.switch.grpc_addr}")
+    print(
+        f"installed {len(cfg.jobs)} job(s), {workers} worker(s), {len(cfg.l2)} L2 entr"
+        f"{'y' if len(cfg.l2) == 1 else 'ies'}{', broadcast' if cfg.broadcast else ''} "
+        f"on {cfg.switch.grpc_addr}"
+    )
     return 0
 
 
 def _counters(args: argparse.Namespace) -> int:
     from p4reduce.controller.client import SwitchClient
     from p4reduce.controller.config import load_config
+
     cfg = load_config(args.config)
     # Reads need no arbitration: do not take the primary role from a running controller.
     with SwitchClient.from_config(cfg.switch, args.timeout, arbitrate=False) as client:
@@ -88,6 +116,7 @@ def _counters(args: argparse.Namespace) -> int:
 def _reset(args: argparse.Namespace) -> int:
     from p4reduce.controller.client import SwitchClient
     from p4reduce.controller.config import load_config
+
     cfg = load_config(args.config)
     job = cfg.job(args.job)
     _, bmv2_json = _pipeline_files(args)
@@ -97,7 +126,9 @@ def _reset(args: argparse.Namespace) -> int:
         client.fetch_pipeline()
         client.use_bmv2_json(bmv2_json)
         cells = client.reset_job(job).cells
-    print(f"job {job.job_id}: zeroed {cells} register cells (slots {job.slot_base}.."
-          f"{job.slot_base + job.num_slots - 1}, both shadow copies) via thrift port "
-          f"{cfg.switch.thrift_port}")
+    print(
+        f"job {job.job_id}: zeroed {cells} register cells (slots {job.slot_base}.."
+        f"{job.slot_base + job.num_slots - 1}, both shadow copies) via thrift port "
+        f"{cfg.switch.thrift_port}"
+    )
     return 0

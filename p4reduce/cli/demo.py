@@ -1,21 +1,23 @@
 """`p4reduce demo`: a software aggregator plus N worker processes on this machine."""
+
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
 import statistics
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import Mode
+from p4reduce.protocol.auth import JobKey
 from p4reduce.testbed.check import check_results
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.lossy_relay import LossyRelay
 from p4reduce.testbed.synthetic import worker_tensor
-from p4reduce.protocol.auth import JobKey
 
 
 @dataclass(frozen=True)
@@ -40,12 +42,26 @@ def demo_group(cfg: DemoConfig) -> tuple[str, int] | None:
     return ("239.77.0.1", 40000 + os.getpid() % 20000) if cfg.multicast else None
 
 
-def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue: mp.Queue,
-                 group: tuple[str, int] | None = None) -> None:
+def _worker_main(
+    cfg: DemoConfig,
+    rank: int,
+    aggregator: tuple[str, int],
+    queue: mp.Queue[tuple[Any, ...]],
+    group: tuple[str, int] | None = None,
+) -> None:
     try:
         tensor = worker_tensor(cfg.seed, rank, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
-        wcfg = WorkerConfig(1, rank, cfg.workers, aggregator=aggregator, mode=cfg.mode,
-                            num_slots=cfg.slots, block_size=cfg.block_size, group=group, key=cfg.key)
+        wcfg = WorkerConfig(
+            1,
+            rank,
+            cfg.workers,
+            aggregator=aggregator,
+            mode=cfg.mode,
+            num_slots=cfg.slots,
+            block_size=cfg.block_size,
+            group=group,
+            key=cfg.key,
+        )
         times, stats, result = [], [], None
         with HostAgent(wcfg) as agent:
             # Warm-up: one tiny allreduce lines the workers up, so process
@@ -65,14 +81,15 @@ def _worker_main(cfg: DemoConfig, rank: int, aggregator: tuple[str, int], queue:
         queue.put((rank, f"{type(exc).__name__}: {exc}", None, [], []))
 
 
-def run_demo(cfg: DemoConfig) -> dict[str, object]:
+def run_demo(cfg: DemoConfig) -> dict[str, Any]:
     """Runs the demo; returns a summary dict and raises WrongResult if any result is wrong."""
     group = demo_group(cfg)
     if group is not None and cfg.loss:
         raise ValueError("--multicast and --loss cannot be combined (the relay only sees unicast)")
-    job = JobSpec(1, cfg.workers, mode=cfg.mode, num_slots=cfg.slots, block_size=cfg.block_size,
-                  group=group, key=cfg.key)
-    ctx = mp.get_context(cfg.start_method)
+    job = JobSpec(
+        1, cfg.workers, mode=cfg.mode, num_slots=cfg.slots, block_size=cfg.block_size, group=group, key=cfg.key
+    )
+    ctx: Any = mp.get_context(cfg.start_method)  # the stubs' BaseContext has no Process
     with AggregatorServer([job], port=0) as server:
         relay = LossyRelay(server.address, Impairment(loss=cfg.loss), seed=cfg.seed) if cfg.loss else None
         target = server.address
@@ -80,9 +97,11 @@ def run_demo(cfg: DemoConfig) -> dict[str, object]:
             relay.__enter__()
             target = relay.address
         try:
-            queue: mp.Queue = ctx.Queue()
-            procs = [ctx.Process(target=_worker_main, args=(cfg, r, target, queue, group), daemon=True)
-                     for r in range(cfg.workers)]
+            queue: mp.Queue[tuple[Any, ...]] = ctx.Queue()
+            procs = [
+                ctx.Process(target=_worker_main, args=(cfg, r, target, queue, group), daemon=True)
+                for r in range(cfg.workers)
+            ]
             for p in procs:
                 p.start()
             reports = [queue.get(timeout=600) for _ in procs]
@@ -96,16 +115,21 @@ def run_demo(cfg: DemoConfig) -> dict[str, object]:
     if failures:
         raise RuntimeError("; ".join(failures))
     reports.sort(key=lambda rep: rep[0])
-    inputs = [worker_tensor(cfg.seed, r, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
-              for r in range(cfg.workers)]
+    inputs = [
+        worker_tensor(cfg.seed, r, cfg.elements, cfg.block_size, cfg.density, cfg.dtype) for r in range(cfg.workers)
+    ]
     max_err = check_results(inputs, [rep[2] for rep in reports], cfg.block_size)
     last = [rep[4][-1] for rep in reports]
     # An allreduce is done when its slowest worker has the result.
     per_iteration = [max(rep[3][i] for rep in reports) for i in range(cfg.iterations)]
     dense_bytes = cfg.elements * 4
     return {
-        "workers": cfg.workers, "elements": cfg.elements, "dtype": cfg.dtype,
-        "mode": cfg.mode.value, "block_size": cfg.block_size, "authenticated": cfg.key is not None,
+        "workers": cfg.workers,
+        "elements": cfg.elements,
+        "dtype": cfg.dtype,
+        "mode": cfg.mode.value,
+        "block_size": cfg.block_size,
+        "authenticated": cfg.key is not None,
         "block_density": statistics.mean(s.density for s in last),
         "median_seconds": statistics.median(per_iteration),
         "wire_bytes_per_worker": statistics.mean(s.wire_bytes_sent for s in last),
@@ -117,7 +141,7 @@ def run_demo(cfg: DemoConfig) -> dict[str, object]:
     }
 
 
-def format_summary(s: dict[str, object]) -> str:
+def format_summary(s: dict[str, Any]) -> str:
     agg = s["aggregator"]
     assert isinstance(agg, dict)
     drops = {k: v for k, v in agg.items() if k.startswith("drop_")}

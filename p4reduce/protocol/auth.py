@@ -7,13 +7,14 @@ included, and values), big-endian. Workers and the aggregator drop and count a p
 an authenticated job without a valid MAC, and every packet they send for it is sealed.
 Off by default: a switch cannot compute it. The MAC itself runs in C (p4reduce/_siphash.h).
 """
+
 from __future__ import annotations
 
 import hashlib
 import hmac
 import os
 import pathlib
-from typing import Sequence
+from collections.abc import Sequence
 
 from p4reduce import _native
 from p4reduce.protocol.codec import MAC_LEN, VERSION_AUTH
@@ -33,7 +34,7 @@ class JobKey:
         self._key = bytes(key)
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike) -> JobKey:
+    def from_file(cls, path: str | os.PathLike[str]) -> JobKey:
         """The key of a key file: BLAKE2s-128 of its contents (at least 16 bytes; make one
         with `head -c 32 /dev/urandom > job.key` and give it to every worker and the
         aggregator). A file that is missing, unreadable or too short is a ValueError
@@ -44,8 +45,10 @@ class JobKey:
         except OSError as exc:
             raise ValueError(f"key file {path}: {exc.strerror or exc}") from None
         if len(secret) < MIN_KEY_FILE_BYTES:
-            raise ValueError(f"key file {path}: {len(secret)} bytes; it needs at least {MIN_KEY_FILE_BYTES} "
-                             "random bytes (head -c 32 /dev/urandom > FILE)")
+            raise ValueError(
+                f"key file {path}: {len(secret)} bytes; it needs at least {MIN_KEY_FILE_BYTES} "
+                "random bytes (head -c 32 /dev/urandom > FILE)"
+            )
         return cls(hashlib.blake2s(secret, digest_size=KEY_LEN, person=b"p4reduce").digest())
 
     @classmethod
@@ -67,7 +70,7 @@ class JobKey:
         sealed[0] |= VERSION_AUTH
         return bytes(sealed + self.mac(sealed))
 
-    def seal_parts(self, parts: Sequence[bytes | bytearray | memoryview]) -> tuple:
+    def seal_parts(self, parts: Sequence[bytes | bytearray | memoryview]) -> tuple[bytes | bytearray | memoryview, ...]:
         """`seal` for a packet given as the pieces of a gathering send (the first one the
         header); the values stay shared, the MAC is one more piece."""
         head = bytearray(parts[0])

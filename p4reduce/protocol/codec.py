@@ -3,12 +3,14 @@
 This is the only place that knows the byte layout; the host agent, the
 software aggregator, the scapy layer and the tests all go through it.
 """
+
 from __future__ import annotations
 
 import enum
 import struct
 import zlib
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -101,7 +103,7 @@ class GeometryField(enum.IntEnum):
     MODE = 5
 
 
-class Mode(str, enum.Enum):
+class Mode(enum.StrEnum):
     """Who sends in a data round (docs/protocol.md section 4)."""
 
     SPARSE = "sparse"
@@ -145,7 +147,7 @@ class AggHeader(NamedTuple):
     next_block: int = NONE
     exp: int = INT_EXP
     next_exp: int = INT_EXP
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the spec's field name; hides tuple.count
     flags: int = 0
     session: int = 0  # from the JOINED answer; 0 in a JOIN
     blocks: int = 0  # blocks of the allreduce's tensor, ceil(length / block_size)
@@ -168,9 +170,23 @@ class AggHeader(NamedTuple):
     def _wire(self) -> tuple[int, ...]:
         if not 0 <= self.slot < MAX_SLOTS:
             raise ValueError(f"slot {self.slot} outside 0..{MAX_SLOTS - 1}")
-        return (self.version, self.msg_type, self.job_id, self.worker_id,
-                self.flags, self.pool, self.epoch, self.block, self.next_block, self.exp,
-                self.next_exp, self.count, self.session, self.blocks, self.fingerprint)
+        return (
+            self.version,
+            self.msg_type,
+            self.job_id,
+            self.worker_id,
+            self.flags,
+            self.pool,
+            self.epoch,
+            self.block,
+            self.next_block,
+            self.exp,
+            self.next_exp,
+            self.count,
+            self.session,
+            self.blocks,
+            self.fingerprint,
+        )
 
     def pack(self) -> bytes:
         return HEADER.pack(*self._wire())
@@ -179,21 +195,39 @@ class AggHeader(NamedTuple):
         HEADER.pack_into(buf, 0, *self._wire())
 
     @classmethod
-    def unpack(cls, buf: bytes | memoryview) -> AggHeader:  # type: ignore[override]
+    def unpack(cls, buf: bytes | memoryview) -> AggHeader:
         """Decode and check the header and the payload length (not semantics)."""
         if len(buf) < HEADER_LEN:
             raise MalformedPacket("truncated", f"{len(buf)} < {HEADER_LEN} bytes")
-        (ver, mtype, job, worker, flags, pool, epoch, block, nxt, exp, nexp,
-         count, session, blocks, fingerprint) = HEADER.unpack_from(buf)
+        (ver, mtype, job, worker, flags, pool, epoch, block, nxt, exp, nexp, count, session, blocks, fingerprint) = (
+            HEADER.unpack_from(buf)
+        )
         if ver & ~VERSION_AUTH != PROTOCOL_VERSION:
             raise MalformedPacket("bad_version", str(ver))
         if mtype not in _MSG_TYPES:
             raise MalformedPacket("bad_type", str(mtype))
         if len(buf) != HEADER_LEN + 4 * count + (MAC_LEN if ver & VERSION_AUTH else 0):
-            raise MalformedPacket(
-                "bad_length", f"{len(buf)} bytes for count={count}")
-        return cls._make((mtype, job, worker, pool & 0x7FFF, pool >> 15, epoch, block,
-                          nxt, exp, nexp, count, flags, session, blocks, fingerprint, ver))
+            raise MalformedPacket("bad_length", f"{len(buf)} bytes for count={count}")
+        return cls._make(
+            (
+                mtype,
+                job,
+                worker,
+                pool & 0x7FFF,
+                pool >> 15,
+                epoch,
+                block,
+                nxt,
+                exp,
+                nexp,
+                count,
+                flags,
+                session,
+                blocks,
+                fingerprint,
+                ver,
+            )
+        )
 
 
 _MSG_TYPES = frozenset(int(t) for t in MsgType)
@@ -247,8 +281,15 @@ DTYPE_CODES = {np.dtype(np.float32): 1, np.dtype(np.int32): 2}
 _FINGERPRINT = struct.Struct("!IQBIII")
 
 
-def fingerprint(epoch: int, length: int, dtype: np.dtype, block_size: int, num_slots: int,
-                scale_workers: int, shards: Sequence[int] | None = None) -> int:
+def fingerprint(
+    epoch: int,
+    length: int,
+    dtype: np.dtype,
+    block_size: int,
+    num_slots: int,
+    scale_workers: int,
+    shards: Sequence[int] | None = None,
+) -> int:
     """What every packet of one allreduce carries so that the aggregator (and the switch,
     which compares it within each round) can tell workers that disagree: the allreduce's
     sequence number, the tensor's length and dtype, and what fixed point scales by.
@@ -256,8 +297,7 @@ def fingerprint(epoch: int, length: int, dtype: np.dtype, block_size: int, num_s
     A reduce-scatter also covers its shard layout: `shards` are the elements of each
     rank's shard, in rank order (summing to `length`), packed after the rest as
     big-endian uint64s; a plain allreduce's fingerprint has no such tail."""
-    head = _FINGERPRINT.pack(epoch, length, DTYPE_CODES[np.dtype(dtype)], block_size, num_slots,
-                             scale_workers)
+    head = _FINGERPRINT.pack(epoch, length, DTYPE_CODES[np.dtype(dtype)], block_size, num_slots, scale_workers)
     if shards is None:
         return zlib.crc32(head)
     return zlib.crc32(head + struct.pack(f"!{len(shards)}Q", *shards))

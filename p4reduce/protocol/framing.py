@@ -6,6 +6,7 @@ software aggregator and its workers pack up to the message size they agreed on
 in JOIN/JOINED, so that small blocks (what sparsity needs) do not each cost a
 datagram.
 """
+
 from __future__ import annotations
 
 import struct

@@ -3,11 +3,21 @@
 The field list follows docs/protocol.md section 2; tests check it against the
 struct codec in p4reduce.protocol on the golden packets.
 """
+
 from __future__ import annotations
 
-from scapy.fields import (BitField, ByteEnumField, ByteField, FieldLenField,
-                          FieldListField, FlagsField, IntField, ShortField, SignedIntField,
-                          XIntField)
+from scapy.fields import (
+    BitField,
+    ByteEnumField,
+    ByteField,
+    FieldLenField,
+    FieldListField,
+    FlagsField,
+    IntField,
+    ShortField,
+    SignedIntField,
+    XIntField,
+)
 from scapy.layers.inet import UDP
 from scapy.packet import Packet, bind_layers
 
@@ -43,9 +53,13 @@ class P4Reduce(Packet):
         return P4Reduce if len(payload) >= HEADER_LEN else super().guess_payload_class(payload)
 
     def answers(self, other: Packet) -> bool:
-        return (isinstance(other, P4Reduce) and self.msg_type == MsgType.RESULT
-                and other.job_id == self.job_id and other.slot == self.slot
-                and other.block == self.block)
+        return (
+            isinstance(other, P4Reduce)
+            and self.msg_type == MsgType.RESULT
+            and other.job_id == self.job_id
+            and other.slot == self.slot
+            and other.block == self.block
+        )
 
 
 # Both directions: DATA to the aggregator port, RESULT from it.

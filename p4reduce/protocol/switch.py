@@ -3,6 +3,7 @@
 p4src/headers.p4 defines the same numbers for the switch; tests/test_switch_constants.py
 reads them from there and compares, so the two cannot drift apart.
 """
+
 from __future__ import annotations
 
 from p4reduce.protocol.codec import MAX_WORKERS
@@ -13,7 +14,18 @@ SWITCH_MAX_WORKERS = MAX_WORKERS  # MAX_WORKERS: one bit per worker in the seen 
 SWITCH_MAX_PORT = 510  # v1model ports are 9 bits; BMv2 uses 511 as the drop port
 
 # Cells of the counter P4ReduceIngress.events, in order (EV_* in headers.p4).
-EVENT_NAMES = ("data_counted", "result_multicast", "result_unicast", "retransmit_dropped",
-               "unknown_worker", "identity_mismatch", "bad_slot", "malformed", "forwarded",
-               "joined", "bad_session", "stale")
+EVENT_NAMES = (
+    "data_counted",
+    "result_multicast",
+    "result_unicast",
+    "retransmit_dropped",
+    "unknown_worker",
+    "identity_mismatch",
+    "bad_slot",
+    "malformed",
+    "forwarded",
+    "joined",
+    "bad_session",
+    "stale",
+)
 NUM_EVENTS = 16  # cells of the events counter

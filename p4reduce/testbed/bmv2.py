@@ -3,13 +3,14 @@
 Shared by the BMv2 tests (veth pairs) and the Mininet switch node: one place
 knows how the switch is launched and where its control ports listen.
 """
+
 from __future__ import annotations
 
 import pathlib
 import shutil
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from p4reduce.controller.client import SwitchClient
 from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
@@ -24,6 +25,7 @@ AGG_MAC = "02:00:00:00:00:fe"
 @dataclass(frozen=True)
 class Pipeline:
     """A compiled program: what SetForwardingPipelineConfig pushes."""
+
     p4info: pathlib.Path
     bmv2_json: pathlib.Path
 
@@ -51,7 +53,7 @@ class Bmv2Process:
         self.log_file = log_file
         self.grpc_port = free_port()
         self.thrift_port = free_port()
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.client: SwitchClient | None = None
 
     @property
@@ -73,8 +75,7 @@ class Bmv2Process:
         argv += ["--no-p4", "--", "--grpc-server-addr", self.grpc_addr]
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            self.client = SwitchClient.connect(self.grpc_addr, timeout=timeout,
-                                               thrift_port=self.thrift_port)
+            self.client = SwitchClient.connect(self.grpc_addr, timeout=timeout, thrift_port=self.thrift_port)
             self.client.push_pipeline(pipeline.p4info, pipeline.bmv2_json)
         except BaseException:
             self.stop()

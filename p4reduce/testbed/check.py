@@ -1,7 +1,8 @@
 """Checking allreduce results against numpy (demo, benchmarks, netns experiments)."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -27,7 +28,8 @@ def check_results(inputs: Sequence[np.ndarray], results: Sequence[np.ndarray], b
             raise WrongResult(f"worker {rank}: result differs from worker 0's")
         err = np.abs(result.astype(np.float64) - exact)
         if not (err <= bound).all():
-            raise WrongResult(f"worker {rank}: result differs from numpy beyond the bound "
-                              f"(max |error| {err.max():.3g})")
+            raise WrongResult(
+                f"worker {rank}: result differs from numpy beyond the bound (max |error| {err.max():.3g})"
+            )
         max_err = max(max_err, float(err.max(initial=0.0)))
     return max_err

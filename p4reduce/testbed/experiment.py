@@ -1,4 +1,5 @@
 """Real processes in network namespaces: one software aggregator host, N worker hosts."""
+
 from __future__ import annotations
 
 import json
@@ -51,25 +52,58 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
         if impairment is not None:
             for h in worker_hosts:
                 mechanism = tb.impair(h, impairment)
-        job = (f"1:{cfg.workers}:mode={cfg.mode},block_size={cfg.block_size},num_slots={cfg.slots},"
-               f"message_size={cfg.message_size}")
-        agg = tb.popen(agg_host, [py, "-m", "p4reduce", "aggregator", "--bind",
-                                  f"{agg_host.ip}:{AGG_UDP_PORT}", "--job", job],
-                       stdout=subprocess.PIPE, text=True)
+        job = (
+            f"1:{cfg.workers}:mode={cfg.mode},block_size={cfg.block_size},num_slots={cfg.slots},"
+            f"message_size={cfg.message_size}"
+        )
+        agg = tb.popen(
+            agg_host,
+            [py, "-m", "p4reduce", "aggregator", "--bind", f"{agg_host.ip}:{AGG_UDP_PORT}", "--job", job],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         try:
+            assert agg.stdout is not None  # stdout=PIPE
             agg.stdout.readline()  # banner: the socket is bound
             procs = []
             for rank, h in enumerate(worker_hosts):
-                argv = [py, "-m", "p4reduce", "worker", "--aggregator", f"{agg_host.ip}:{AGG_UDP_PORT}",
-                        "--job", "1", "--rank", str(rank), "--workers", str(cfg.workers),
-                        "--mode", cfg.mode, "--block-size", str(cfg.block_size),
-                        "--slots", str(cfg.slots), "--elements", str(cfg.elements),
-                        "--density", str(cfg.density), "--dtype", cfg.dtype,
-                        "--seed", str(cfg.seed), "--iterations", str(cfg.iterations),
-                        "--timeout", str(cfg.timeout), "--message-size", str(cfg.message_size),
-                        "--output", f"{tmp}/r{rank}.npy"]
-                procs.append(tb.popen(h, argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True))
+                argv = [
+                    py,
+                    "-m",
+                    "p4reduce",
+                    "worker",
+                    "--aggregator",
+                    f"{agg_host.ip}:{AGG_UDP_PORT}",
+                    "--job",
+                    "1",
+                    "--rank",
+                    str(rank),
+                    "--workers",
+                    str(cfg.workers),
+                    "--mode",
+                    cfg.mode,
+                    "--block-size",
+                    str(cfg.block_size),
+                    "--slots",
+                    str(cfg.slots),
+                    "--elements",
+                    str(cfg.elements),
+                    "--density",
+                    str(cfg.density),
+                    "--dtype",
+                    cfg.dtype,
+                    "--seed",
+                    str(cfg.seed),
+                    "--iterations",
+                    str(cfg.iterations),
+                    "--timeout",
+                    str(cfg.timeout),
+                    "--message-size",
+                    str(cfg.message_size),
+                    "--output",
+                    f"{tmp}/r{rank}.npy",
+                ]
+                procs.append(tb.popen(h, argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
             deadline = time.monotonic() + time_limit
             reports = []
             for rank, p in enumerate(procs):
@@ -83,8 +117,9 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
         lines = [line for line in agg_out.splitlines() if line.startswith("{")]
         counters = json.loads(lines[-1]) if lines else {}
         results = [np.load(Path(tmp) / f"r{r}.npy") for r in range(cfg.workers)]
-    inputs = [worker_tensor(cfg.seed, r, cfg.elements, cfg.block_size, cfg.density, cfg.dtype)
-              for r in range(cfg.workers)]
+    inputs = [
+        worker_tensor(cfg.seed, r, cfg.elements, cfg.block_size, cfg.density, cfg.dtype) for r in range(cfg.workers)
+    ]
     try:
         check_results(inputs, results, cfg.block_size)
         exact = True
@@ -95,4 +130,6 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
         seconds=[max(rep[i]["seconds"] for rep in reports) for i in range(cfg.iterations)],
         retransmissions=sum(it["retransmissions"] for rep in reports for it in rep),
         queries=sum(it["queries"] for rep in reports for it in rep),
-        mechanism=mechanism, aggregator=counters)
+        mechanism=mechanism,
+        aggregator=counters,
+    )

@@ -1,5 +1,6 @@
 """What a lossy link does to datagrams; applied by tc netem / nftables in network
 namespaces (p4reduce.netns) or by the user-space relay (p4reduce.lossy_relay)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

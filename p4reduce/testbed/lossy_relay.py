@@ -3,6 +3,7 @@
 Sits between workers and an aggregator on loopback to exercise retransmission
 without root (tc netem in network namespaces is the real-network variant).
 """
+
 from __future__ import annotations
 
 import heapq
@@ -20,8 +21,9 @@ class LossyRelay:
     """Workers send to `address`; each worker gets its own upstream socket so the
     aggregator still sees one source address per worker."""
 
-    def __init__(self, upstream: tuple[str, int], impairment: Impairment, seed: int = 0,
-                 host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, upstream: tuple[str, int], impairment: Impairment, seed: int = 0, host: str = "127.0.0.1"
+    ) -> None:
         if impairment.rate_mbit is not None:
             raise ValueError("the relay does not limit bandwidth; use a network namespace")
         self.upstream = upstream

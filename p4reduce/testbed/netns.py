@@ -4,6 +4,7 @@ Used by the reliability tests and the experiment runners when Mininet is not
 wanted. Needs root and iproute2; impairments use `tc netem` when the kernel has
 it and fall back to nftables (random drop, duplication) when it does not.
 """
+
 from __future__ import annotations
 
 import functools
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from p4reduce.testbed.impairment import Impairment
 
@@ -95,8 +97,7 @@ class Testbed:
             _run("ip", "-n", self.bridge_ns, "link", "add", "br0", "type", "bridge")
             _run("ip", "-n", self.bridge_ns, "link", "set", "br0", "up")
             for i in range(self.num_hosts):
-                host = Host(f"h{i}", f"p4r-h{i}-{self._tag}", str(net[i + 1]),
-                            outer=f"p{i}-{self._tag}")
+                host = Host(f"h{i}", f"p4r-h{i}-{self._tag}", str(net[i + 1]), outer=f"p{i}-{self._tag}")
                 self._add_host(host, net.prefixlen)
                 self.hosts.append(host)
         except BaseException:
@@ -107,8 +108,7 @@ class Testbed:
     def _add_host(self, host: Host, prefix: int) -> None:
         outer = host.outer
         _run("ip", "netns", "add", host.netns)
-        _run("ip", "link", "add", outer, "type", "veth", "peer", "name", host.iface,
-             "netns", host.netns)
+        _run("ip", "link", "add", outer, "type", "veth", "peer", "name", host.iface, "netns", host.netns)
         _run("ip", "link", "set", outer, "netns", self.bridge_ns)
         _run("ip", "-n", self.bridge_ns, "link", "set", outer, "master", "br0", "up")
         _run("ip", "-n", host.netns, "addr", "add", f"{host.ip}/{prefix}", "dev", host.iface)
@@ -123,7 +123,7 @@ class Testbed:
     def command(self, host: Host, argv: list[str]) -> list[str]:
         return ["ip", "netns", "exec", host.netns, *argv]
 
-    def popen(self, host: Host, argv: list[str], **kwargs: object) -> subprocess.Popen:
+    def popen(self, host: Host, argv: list[str], **kwargs: object) -> subprocess.Popen[Any]:
         return subprocess.Popen(self.command(host, argv), **kwargs)  # type: ignore[call-overload]
 
     def impair(self, host: Host, imp: Impairment) -> str:
@@ -149,8 +149,25 @@ class Testbed:
             raise TestbedUnavailable("loss/duplication without netem need nftables (`nft`)")
         for ns, dev in ends:
             if imp.rate_mbit:
-                _run("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev, "root",
-                     "tbf", "rate", f"{imp.rate_mbit}mbit", "burst", "64kb", "latency", "50ms")
+                _run(
+                    "ip",
+                    "netns",
+                    "exec",
+                    ns,
+                    "tc",
+                    "qdisc",
+                    "replace",
+                    "dev",
+                    dev,
+                    "root",
+                    "tbf",
+                    "rate",
+                    f"{imp.rate_mbit}mbit",
+                    "burst",
+                    "64kb",
+                    "latency",
+                    "50ms",
+                )
             if imp.loss or imp.duplicate:
                 _run("ip", "netns", "exec", ns, "nft", "-f", "-", input_=nft_egress(dev, imp))
         return "nftables"
@@ -160,8 +177,10 @@ def nft_drop_both_ways(dev: str, loss: float) -> str:
     """nftables rules dropping `loss` of the UDP packets entering and leaving `dev`
     (for links whose other end is not ours to configure, e.g. a BMv2 port)."""
     rule = f"ip protocol udp numgen random mod 1000000 < {round(loss * 1e6)} drop"
-    chains = "".join(f"  chain {hook} {{\n    type filter hook {hook} device \"{dev}\" priority 0;\n"
-                     f"    {rule}\n  }}\n" for hook in ("ingress", "egress"))
+    chains = "".join(
+        f'  chain {hook} {{\n    type filter hook {hook} device "{dev}" priority 0;\n    {rule}\n  }}\n'
+        for hook in ("ingress", "egress")
+    )
     return f"table netdev p4r_loss_{dev.replace('-', '_')} {{\n{chains}}}\n"
 
 
@@ -171,10 +190,11 @@ def nft_egress(dev: str, imp: Impairment) -> str:
     if imp.loss:
         rules.append(f"ip protocol udp numgen random mod 1000000 < {round(imp.loss * 1e6)} drop")
     if imp.duplicate:
-        rules.append(f"ip protocol udp numgen random mod 1000000 < {round(imp.duplicate * 1e6)} "
-                     f'dup to "{dev}"')
+        rules.append(f'ip protocol udp numgen random mod 1000000 < {round(imp.duplicate * 1e6)} dup to "{dev}"')
     body = "\n    ".join(rules)
-    return (f"table netdev p4r_impair_{dev.replace('-', '_')} {{\n"
-            f"  chain egress {{\n"
-            f'    type filter hook egress device "{dev}" priority 0;\n'
-            f"    {body}\n  }}\n}}\n")
+    return (
+        f"table netdev p4r_impair_{dev.replace('-', '_')} {{\n"
+        f"  chain egress {{\n"
+        f'    type filter hook egress device "{dev}" priority 0;\n'
+        f"    {body}\n  }}\n}}\n"
+    )

@@ -1,4 +1,5 @@
 """Loopback ports for the servers a test or benchmark starts (gloo rendezvous, BMv2 control)."""
+
 from __future__ import annotations
 
 import socket

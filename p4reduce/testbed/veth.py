@@ -4,6 +4,7 @@ BMv2 port i is the switch end `sw<i>-<tag>` of a veth pair; a test or benchmark
 sends and receives whole frames on the host end `h<i>-<tag>`. Shared by the BMv2
 tests and benchmarks/bmv2_rates.py (which must not import test modules).
 """
+
 from __future__ import annotations
 
 import os
@@ -15,6 +16,7 @@ import subprocess
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from p4reduce.controller.client import SwitchClient
 from p4reduce.controller.config import Config, load_config
@@ -46,6 +48,7 @@ def _run(*argv: str) -> None:
 @dataclass
 class VethSwitch:
     """simple_switch_grpc whose port i is the switch end of the veth pair `sw<i>-<tag>`."""
+
     num_ports: int
     tag: str = field(default_factory=lambda: uuid.uuid4().hex[:5])
     process: Bmv2Process | None = None
@@ -84,11 +87,10 @@ class VethSwitch:
                 _run("sysctl", "-qw", f"net.ipv6.conf.{dev}.disable_ipv6=1")
                 _run("ip", "link", "set", dev, "up")
         log_file = None if log_dir is None else log_dir / f"bmv2-{self.tag}.log"
-        self.process = Bmv2Process({i: f"sw{i}-{self.tag}" for i in range(1, self.num_ports + 1)},
-                                   log_file=log_file)
+        self.process = Bmv2Process({i: f"sw{i}-{self.tag}" for i in range(1, self.num_ports + 1)}, log_file=log_file)
         self.process.start(pipeline)
 
-    def install(self, config: dict) -> Config:
+    def install(self, config: dict[str, Any]) -> Config:
         """Install a controller configuration (its `switch` section is filled in)."""
         assert self.process is not None
         config.setdefault("switch", {}).update(self.process.switch_config())
@@ -138,7 +140,7 @@ class RawPorts:
 
     def drain(self, iface: str) -> list[bytes]:
         """Every frame waiting on `iface` now (never blocks)."""
-        s, got = self.socks[iface], []
+        s, got = self.socks[iface], list[bytes]()
         while True:
             try:
                 frame, addr = s.recvfrom(65535)
@@ -153,8 +155,7 @@ class RawPorts:
         deadline = time.monotonic() + timeout
         by_fd = {s.fileno(): name for name, s in self.socks.items()}
         while time.monotonic() < deadline and (expect is None or len(got) < expect):
-            ready, _, _ = select.select(list(self.socks.values()), [], [],
-                                        max(0.0, deadline - time.monotonic()))
+            ready, _, _ = select.select(list(self.socks.values()), [], [], max(0.0, deadline - time.monotonic()))
             for s in ready:
                 name = by_fd[s.fileno()]
                 got.extend((name, f) for f in self.drain(name))

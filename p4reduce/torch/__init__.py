@@ -15,6 +15,7 @@ reduce_scatter, all_gather_single / all_gather_into_tensor and all_gather, broad
 barrier; async_op=True gives a Work whose get_future() is a torch Future. Which dtypes
 and how: `p4reduce.torch.codec`. What each collective costs: `p4reduce.torch.backend`.
 """
+
 try:
     import torch.distributed as _dist  # the absolute `torch`, not this package
 except ImportError as exc:  # pragma: no cover - exercised only without torch
@@ -22,11 +23,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without torch
 if not _dist.is_available():  # pragma: no cover
     raise ImportError("p4reduce.torch needs a PyTorch build with torch.distributed")
 
-from p4reduce.torch.backend import (BACKEND_NAME, P4ReduceProcessGroup, P4ReduceStats, P4ReduceWork,
-                                    register, stats)
+from p4reduce.torch.backend import BACKEND_NAME, P4ReduceProcessGroup, P4ReduceStats, P4ReduceWork, register, stats
 from p4reduce.torch.options import Options
 
 register()
 
-__all__ = ["BACKEND_NAME", "Options", "P4ReduceProcessGroup", "P4ReduceStats", "P4ReduceWork", "register",
-           "stats"]
+__all__ = ["BACKEND_NAME", "Options", "P4ReduceProcessGroup", "P4ReduceStats", "P4ReduceWork", "register", "stats"]

@@ -31,6 +31,7 @@ own shard, and a broadcast costs the non-zero bytes of the source's tensor. Anyt
 else (reduce, gather, scatter, all_to_all, send/recv, coalescing) raises
 NotImplementedError naming the operation.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -40,19 +41,27 @@ import queue
 import socket
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
 import torch.distributed as dist
+from torch._C._distributed_c10d import Store  # dist.Store, under the name torch's stubs know
 from torch.futures import Future
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import AllreduceStats, HostAgent, WorkerConfig
 from p4reduce.protocol import MAX_WORKERS
-from p4reduce.torch.codec import (SumCodec, check_average_dtype, check_sum_dtype, placement_array,
-                                  read_from_lanes, tensor_bytes)
+from p4reduce.torch.codec import (
+    SumCodec,
+    check_average_dtype,
+    check_sum_dtype,
+    placement_array,
+    read_from_lanes,
+    tensor_bytes,
+)
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
 
@@ -63,7 +72,7 @@ ADDRESS_KEY = "p4reduce/aggregator"  # in the group's own (prefixed) store
 FINISHED_KEY = "p4reduce/finished"
 SHUTDOWN_WAIT = 60.0  # seconds rank 0 keeps its embedded aggregator up for the others' last collective
 
-RedOpType = dist.ReduceOp.RedOpType
+_T = TypeVar("_T")
 
 # ProcessGroup methods torch.distributed may call that p4reduce does not implement,
 # with the name the user called them by.
@@ -87,8 +96,10 @@ UNSUPPORTED = {
     "_start_coalescing": "coalescing (_coalescing_manager)",
     "_end_coalescing": "coalescing (_coalescing_manager)",
 }
-SUPPORTED_NAMES = ("all_reduce (SUM, AVG), reduce_scatter_single/reduce_scatter_tensor, reduce_scatter, "
-                   "all_gather_single/all_gather_into_tensor, all_gather, broadcast, barrier")
+SUPPORTED_NAMES = (
+    "all_reduce (SUM, AVG), reduce_scatter_single/reduce_scatter_tensor, reduce_scatter, "
+    "all_gather_single/all_gather_into_tensor, all_gather, broadcast, barrier"
+)
 
 # (aggregator addresses, job) of the live process groups of this process that use an
 # external aggregator: two groups must not share a job.
@@ -120,27 +131,35 @@ class P4ReduceStats:
 
     def progress(self) -> str:
         """The running totals, for a training loop's progress line."""
-        return (f"block density {self.totals.density:.2%}  wire {self.totals.wire_bytes_sent / 1e6:.1f} MB"
-                f" (tensors {self.tensor_bytes / 1e6:.1f} MB)")
+        return (
+            f"block density {self.totals.density:.2%}  wire {self.totals.wire_bytes_sent / 1e6:.1f} MB"
+            f" (tensors {self.tensor_bytes / 1e6:.1f} MB)"
+        )
 
     def report(self) -> dict[str, object]:
         """The totals as plain values (picklable: a training process hands them to its parent)."""
-        return dict(density=self.totals.density, wire=self.totals.wire_bytes_sent,
-                    tensors=self.tensor_bytes, collectives=dict(self.collectives),
-                    summary=self.summary())
+        return dict(
+            density=self.totals.density,
+            wire=self.totals.wire_bytes_sent,
+            tensors=self.tensor_bytes,
+            collectives=dict(self.collectives),
+            summary=self.summary(),
+        )
 
     def summary(self) -> str:
         """One line per collective: calls, block density, bytes sent vs tensor bytes."""
-        return "\n".join(f"  {name}: {self.collectives[name]} calls, block density {s.density:.1%}, sent "
-                         f"{s.wire_bytes_sent / 1e6:.1f} MB for {self.per_collective_bytes[name] / 1e6:.1f} MB "
-                         f"of tensors, {s.retransmissions + s.queries} retransmissions/queries"
-                         for name, s in self.per_collective.items())
+        return "\n".join(
+            f"  {name}: {self.collectives[name]} calls, block density {s.density:.1%}, sent "
+            f"{s.wire_bytes_sent / 1e6:.1f} MB for {self.per_collective_bytes[name] / 1e6:.1f} MB "
+            f"of tensors, {s.retransmissions + s.queries} retransmissions/queries"
+            for name, s in self.per_collective.items()
+        )
 
 
 class P4ReduceWork(dist.Work):
     """A collective under way on the process group's communication thread."""
 
-    def __init__(self, future: Future, name: str) -> None:
+    def __init__(self, future: Future[list[Any]], name: str) -> None:
         super().__init__()
         self._future = future
         self._name = name
@@ -156,7 +175,7 @@ class P4ReduceWork(dist.Work):
         self._future.wait()
         return True
 
-    def get_future(self) -> Future:
+    def get_future(self) -> Future[list[Any]]:
         return self._future
 
     def is_completed(self) -> bool:
@@ -184,12 +203,14 @@ class P4ReduceWork(dist.Work):
 class P4ReduceProcessGroup(dist.ProcessGroup):
     """torch.distributed process group whose collectives are p4reduce allreduces."""
 
-    def __init__(self, store: dist.Store, rank: int, size: int, timeout: datetime.timedelta,
-                 options: Options, group_id: str = "") -> None:
-        super().__init__(rank, size)
+    def __init__(
+        self, store: Store, rank: int, size: int, timeout: datetime.timedelta, options: Options, group_id: str = ""
+    ) -> None:
+        super().__init__(rank, size)  # type: ignore[call-arg]  # torch's stub lists only (store, rank, size)
         if size > MAX_WORKERS:
-            raise ValueError(f"p4reduce: a process group has at most {MAX_WORKERS} ranks (the protocol's "
-                             f"worker bitmaps), not {size}")
+            raise ValueError(
+                f"p4reduce: a process group has at most {MAX_WORKERS} ranks (the protocol's worker bitmaps), not {size}"
+            )
         self.options = options
         self.group_id = group_id
         self._group_name = group_id
@@ -200,8 +221,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._external_key: tuple[tuple[tuple[str, int], ...], int] | None = None
         self._closed = False
         self._sequence = 0
-        self.feedback = (ErrorFeedback(options.lossy_threshold, options.block_size)
-                         if options.lossy_threshold > 0 else None)
+        self.feedback = (
+            ErrorFeedback(options.lossy_threshold, options.block_size) if options.lossy_threshold > 0 else None
+        )
         failure_timeout = options.failure_timeout or max(_seconds(timeout), 1.0)
         try:
             if options.embedded:
@@ -209,22 +231,41 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             else:
                 addresses = options.aggregators
                 self._claim_external_job(addresses)
-            config = WorkerConfig(job_id=options.job_id, worker_id=rank, num_workers=size,
-                                  aggregator=addresses[0], aggregators=addresses if len(addresses) > 1 else (),
-                                  mode=options.mode, slot_base=options.slot_base, num_slots=options.num_slots,
-                                  block_size=options.block_size, failure_timeout=failure_timeout,
-                                  message_size=options.message_size, key=options.key)
+            config = WorkerConfig(
+                job_id=options.job_id,
+                worker_id=rank,
+                num_workers=size,
+                aggregator=addresses[0],
+                aggregators=addresses if len(addresses) > 1 else (),
+                mode=options.mode,
+                slot_base=options.slot_base,
+                num_slots=options.num_slots,
+                block_size=options.block_size,
+                failure_timeout=failure_timeout,
+                message_size=options.message_size,
+                key=options.key,
+            )
             self.agent = HostAgent(config)
         except BaseException:
             self._release()
             raise
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[str, Callable[[], None], Future[list[Any]], list[Any]] | None] = (
+            queue.SimpleQueue()
+        )
         # A daemon thread: a process that exits without destroy_process_group() is not held up.
         self._thread = threading.Thread(target=self._communicate, name=f"p4reduce-pg{group_id}", daemon=True)
         self._thread.start()
-        log.info("p4reduce process group %s: rank %d of %d, job %d at %s (%s, block %d, %d slots)", group_id,
-                 rank, size, options.job_id, ", ".join(f"{h}:{p}" for h, p in addresses),
-                 options.mode.value, options.block_size, options.num_slots)
+        log.info(
+            "p4reduce process group %s: rank %d of %d, job %d at %s (%s, block %d, %d slots)",
+            group_id,
+            rank,
+            size,
+            options.job_id,
+            ", ".join(f"{h}:{p}" for h, p in addresses),
+            options.mode.value,
+            options.block_size,
+            options.num_slots,
+        )
 
     # -- set-up and tear-down ---------------------------------------------------------
     def _embedded_aggregator(self, timeout: datetime.timedelta) -> tuple[str, int]:
@@ -235,16 +276,25 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             host = opts.embedded_host or os.environ.get("MASTER_ADDR") or "127.0.0.1"
             try:
                 ip = socket.gethostbyname(host)
-                spec = JobSpec(opts.job_id, self.size(), mode=opts.mode, slot_base=opts.slot_base,
-                               num_slots=opts.num_slots, block_size=opts.block_size,
-                               message_size=opts.message_size, key=opts.key)
+                spec = JobSpec(
+                    opts.job_id,
+                    self.size(),
+                    mode=opts.mode,
+                    slot_base=opts.slot_base,
+                    num_slots=opts.num_slots,
+                    block_size=opts.block_size,
+                    message_size=opts.message_size,
+                    key=opts.key,
+                )
                 self._server = AggregatorServer([spec], host=ip, port=0, engine=opts.engine).start()
             except (OSError, ValueError) as exc:
-                message = (f"p4reduce: rank 0 cannot start the embedded aggregator on {host!r} ({exc}); set "
-                           "P4REDUCE_HOST to an address of rank 0's host that the other ranks reach")
+                message = (
+                    f"p4reduce: rank 0 cannot start the embedded aggregator on {host!r} ({exc}); set "
+                    "P4REDUCE_HOST to an address of rank 0's host that the other ranks reach"
+                )
                 self._store.set(ADDRESS_KEY, "error " + message)  # the others fail at once too
                 raise OSError(message) from exc
-            self._store.set(ADDRESS_KEY, "%s:%d" % self._server.address)
+            self._store.set(ADDRESS_KEY, "{}:{}".format(*self._server.address))
         self._store.wait([ADDRESS_KEY], timeout)
         text = self._store.get(ADDRESS_KEY).decode()
         if text.startswith("error "):
@@ -256,10 +306,12 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         key = (addresses, self.options.job_id)
         with _external_lock:
             if key in _external_jobs:
-                raise ValueError(f"p4reduce: job {self.options.job_id} at {addresses[0][0]}:{addresses[0][1]} "
-                                 f"is already used by process group {_external_jobs[key]} of this process; "
-                                 "give this group a job of its own: pg_options=p4reduce.torch.Options("
-                                 "aggregators=..., job_id=...)")
+                raise ValueError(
+                    f"p4reduce: job {self.options.job_id} at {addresses[0][0]}:{addresses[0][1]} "
+                    f"is already used by process group {_external_jobs[key]} of this process; "
+                    "give this group a job of its own: pg_options=p4reduce.torch.Options("
+                    "aggregators=..., job_id=...)"
+                )
             _external_jobs[key] = self.group_id
             self._external_key = key
 
@@ -320,8 +372,10 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._group_desc = desc
 
     def __repr__(self) -> str:
-        return (f"P4ReduceProcessGroup(rank {self.rank()} of {self.size()}, job {self.options.job_id}, "
-                f"{'embedded aggregator' if self.options.embedded else 'external aggregator'})")
+        return (
+            f"P4ReduceProcessGroup(rank {self.rank()} of {self.size()}, job {self.options.job_id}, "
+            f"{'embedded aggregator' if self.options.embedded else 'external aggregator'})"
+        )
 
     # -- the communication thread ----------------------------------------------------
     def _communicate(self) -> None:
@@ -334,17 +388,19 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 with torch.no_grad():  # results are written into tensors that may require grad
                     run()
             except BaseException as exc:  # noqa: BLE001 - handed to the caller through the Future
-                exc.add_note(f"p4reduce: in {name} (collective {self._sequence} of process group "
-                             f"{self.group_id!r}, rank {self.rank()})")
-                future.set_exception(exc)
+                exc.add_note(
+                    f"p4reduce: in {name} (collective {self._sequence} of process group "
+                    f"{self.group_id!r}, rank {self.rank()})"
+                )
+                future.set_exception(exc)  # type: ignore[arg-type]  # torch's stub types it as a result
             else:
                 future.set_result(result)
             self._sequence += 1
 
-    def _submit(self, name: str, run: Callable[[], None], result: object) -> P4ReduceWork:
+    def _submit(self, name: str, run: Callable[[], None], result: list[Any]) -> P4ReduceWork:
         if self._closed:
             raise RuntimeError(f"p4reduce {name}: the process group has been shut down")
-        future: Future = Future()
+        future: Future[list[Any]] = Future()
         self._queue.put((name, run, future, result))
         return P4ReduceWork(future, name)
 
@@ -353,8 +409,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self.stats.count(name, tensor_bytes, self.agent.last_stats)
         return summed
 
-    def _sum(self, flat: torch.Tensor, codec: SumCodec, average: bool, in_place: bool,
-             name: str) -> torch.Tensor:
+    def _sum(self, flat: torch.Tensor, codec: SumCodec, average: bool, in_place: bool, name: str) -> torch.Tensor:
         """Sum (or average) of a contiguous 1-D CPU tensor over the group, as a 1-D tensor of
         its dtype; `in_place` lets a float32/int32 tensor be reduced in its own memory."""
         nbytes = flat.numel() * flat.element_size()
@@ -367,8 +422,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             np.divide(summed, self.size(), out=summed)
         return codec.decode(summed, flat.numel())
 
-    def _scatter(self, flat: torch.Tensor, sizes: Sequence[int], codec: SumCodec, average: bool,
-                 name: str) -> torch.Tensor:
+    def _scatter(
+        self, flat: torch.Tensor, sizes: Sequence[int], codec: SumCodec, average: bool, name: str
+    ) -> torch.Tensor:
         """This rank's shard of the sum (or average) of a contiguous 1-D CPU tensor made of
         shards of `sizes` elements in rank order, as a 1-D tensor of its dtype."""
         nbytes = flat.numel() * flat.element_size()
@@ -378,7 +434,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             values = codec.encode(flat)
         else:  # lane planes per shard, so that every shard stays in one piece
             bounds = np.cumsum([0, *sizes])
-            values = np.concatenate([codec.encode(flat[bounds[r]:bounds[r + 1]]) for r in range(len(sizes))])
+            values = np.concatenate([codec.encode(flat[bounds[r] : bounds[r + 1]]) for r in range(len(sizes))])
         shard = self.agent.reduce_scatter(values, [m * codec.lanes for m in sizes])
         self.stats.count(name, nbytes, self.agent.last_stats)
         if average:
@@ -395,7 +451,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
     # -- checks done when a collective is called (all ranks raise alike) -------------------
     @staticmethod
-    def _single(tensors: Sequence[torch.Tensor], name: str) -> torch.Tensor:
+    def _single(tensors: Sequence[_T], name: str) -> _T:
         if len(tensors) != 1:
             raise ValueError(f"p4reduce {name}: expected one tensor per call, got {len(tensors)}")
         return tensors[0]
@@ -403,11 +459,12 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
     def _codec(self, tensor: torch.Tensor, opts: object, name: str) -> tuple[SumCodec, bool]:
         op = getattr(opts, "reduceOp", dist.ReduceOp.SUM)
         kind = getattr(op, "op", op)
-        if kind not in (RedOpType.SUM, RedOpType.AVG):
-            raise NotImplementedError(f"p4reduce {name} supports ReduceOp.SUM and ReduceOp.AVG, not "
-                                      f"{getattr(kind, 'name', kind)}")
+        if kind not in (dist.ReduceOp.SUM, dist.ReduceOp.AVG):
+            raise NotImplementedError(
+                f"p4reduce {name} supports ReduceOp.SUM and ReduceOp.AVG, not {getattr(kind, 'name', kind)}"
+            )
         check_sum_dtype(tensor.dtype, name)
-        average = kind == RedOpType.AVG
+        average = kind == dist.ReduceOp.AVG
         if average:
             check_average_dtype(tensor.dtype, name)
         return SumCodec(tensor.dtype, self.size()), average
@@ -418,17 +475,18 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         tensor = self._single(tensors, name)
         codec, average = self._codec(tensor, opts, name)
 
-        lossy = self.feedback is not None and tensor.dtype == torch.float32
+        feedback = self.feedback if tensor.dtype == torch.float32 else None  # lossy mode
 
         def run() -> None:
             flat, write_back = _host_flat(tensor)
-            if lossy:  # on this thread only: the residuals need no lock
-                self.feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
-                self.stats.blocks_dropped = self.feedback.blocks_dropped
-                self.stats.blocks_offered = self.feedback.blocks_seen
+            if feedback is not None:  # on this thread only: the residuals need no lock
+                feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
+                self.stats.blocks_dropped = feedback.blocks_dropped
+                self.stats.blocks_offered = feedback.blocks_seen
             result = self._sum(flat, codec, average, True, name)
             if write_back or result.data_ptr() != flat.data_ptr():
                 tensor.detach().copy_(result.view(tensor.shape))
+
         return self._submit(name, run, [tensor])
 
     def allreduce_coalesced(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
@@ -444,30 +502,40 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             result = self._sum(flat, codec, average, True, name)
             offset = 0
             for t in tensors:
-                t.detach().copy_(result[offset:offset + t.numel()].view(t.shape))
+                t.detach().copy_(result[offset : offset + t.numel()].view(t.shape))
                 offset += t.numel()
+
         return self._submit(name, run, list(tensors))
 
-    def reduce_scatter_single(self, output: torch.Tensor, input: torch.Tensor,  # noqa: A002 - torch's name
-                              opts: object = None) -> P4ReduceWork:
+    def reduce_scatter_single(
+        self,
+        output: torch.Tensor,
+        input: torch.Tensor,  # noqa: A002 - torch's name
+        opts: object = None,
+    ) -> P4ReduceWork:
         name = "reduce_scatter_single"
         if input.dtype != output.dtype:
             raise TypeError(f"p4reduce {name}: input is {input.dtype}, output {output.dtype}")
         if input.numel() != self.size() * output.numel():
-            raise ValueError(f"p4reduce {name}: input has {input.numel()} elements, expected "
-                             f"{self.size()} x {output.numel()} (world size x output)")
+            raise ValueError(
+                f"p4reduce {name}: input has {input.numel()} elements, expected "
+                f"{self.size()} x {output.numel()} (world size x output)"
+            )
         codec, average = self._codec(input, opts, name)
 
         def run() -> None:
             flat, _ = _host_flat(input)
             shard = self._scatter(flat, [output.numel()] * self.size(), codec, average, name)
             output.detach().copy_(shard.view(output.shape))
+
         return self._submit(name, run, [output])
 
-    _reduce_scatter_base = reduce_scatter_single
+    # c10d calls the base form with (output, input, opts), as reduce_scatter_single takes them.
+    _reduce_scatter_base = reduce_scatter_single  # type: ignore[assignment]
 
-    def reduce_scatter(self, output_tensors: list[torch.Tensor], input_tensors: list[list[torch.Tensor]],
-                       opts: object = None) -> P4ReduceWork:
+    def reduce_scatter(
+        self, output_tensors: list[torch.Tensor], input_tensors: list[list[torch.Tensor]], opts: object = None
+    ) -> P4ReduceWork:
         name = "reduce_scatter"
         output = self._single(output_tensors, name)
         inputs = self._single(input_tensors, name)
@@ -476,36 +544,47 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         if any(t.dtype != output.dtype for t in inputs):
             raise TypeError(f"p4reduce {name}: every input must be {output.dtype} like the output")
         if inputs[self.rank()].numel() != output.numel():
-            raise ValueError(f"p4reduce {name}: this rank's input has {inputs[self.rank()].numel()} elements, "
-                             f"its output {output.numel()}")
+            raise ValueError(
+                f"p4reduce {name}: this rank's input has {inputs[self.rank()].numel()} elements, "
+                f"its output {output.numel()}"
+            )
         codec, average = self._codec(output, opts, name)
 
         def run() -> None:
             flat = torch.cat([t.detach().reshape(-1).cpu() for t in inputs])
             shard = self._scatter(flat, [t.numel() for t in inputs], codec, average, name)
             output.detach().copy_(shard.view(output.shape))
+
         return self._submit(name, run, [output])
 
-    def all_gather_single(self, output: torch.Tensor, input: torch.Tensor,  # noqa: A002
-                          opts: object = None) -> P4ReduceWork:
+    def all_gather_single(
+        self,
+        output: torch.Tensor,
+        input: torch.Tensor,  # noqa: A002
+        opts: object = None,
+    ) -> P4ReduceWork:
         name = "all_gather_single"
         if input.dtype != output.dtype:
             raise TypeError(f"p4reduce {name}: input is {input.dtype}, output {output.dtype}")
         if output.numel() != self.size() * input.numel():
-            raise ValueError(f"p4reduce {name}: output has {output.numel()} elements, expected "
-                             f"{self.size()} x {input.numel()} (world size x input)")
+            raise ValueError(
+                f"p4reduce {name}: output has {output.numel()} elements, expected "
+                f"{self.size()} x {input.numel()} (world size x input)"
+            )
 
         def run() -> None:
             flat, _ = _host_flat(input)
             raw = tensor_bytes(flat)
             gathered = self._place(raw.size * self.size(), [(self.rank() * raw.size, raw)], name)
             _write_bytes(output, gathered, 0)
+
         return self._submit(name, run, [output])
 
     _allgather_base = all_gather_single
 
-    def allgather(self, output_tensors: list[list[torch.Tensor]], input_tensors: list[torch.Tensor],
-                  opts: object = None) -> P4ReduceWork:
+    def allgather(
+        self, output_tensors: list[list[torch.Tensor]], input_tensors: list[torch.Tensor], opts: object = None
+    ) -> P4ReduceWork:
         name = "all_gather"
         outputs = self._single(output_tensors, name)
         tensor = self._single(input_tensors, name)
@@ -514,19 +593,22 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         if any(o.dtype != tensor.dtype for o in outputs):
             raise TypeError(f"p4reduce {name}: every output must be {tensor.dtype} like the input")
         if outputs[self.rank()].numel() != tensor.numel():
-            raise ValueError(f"p4reduce {name}: this rank's output has {outputs[self.rank()].numel()} "
-                             f"elements, its input {tensor.numel()}")
+            raise ValueError(
+                f"p4reduce {name}: this rank's output has {outputs[self.rank()].numel()} "
+                f"elements, its input {tensor.numel()}"
+            )
         item = tensor.element_size()
 
         def run() -> None:
             flat, _ = _host_flat(tensor)
             sizes = [o.numel() * item for o in outputs]
-            offset = sum(sizes[:self.rank()])
+            offset = sum(sizes[: self.rank()])
             gathered = self._place(sum(sizes), [(offset, tensor_bytes(flat))], name)
             start = 0
-            for o, size in zip(outputs, sizes):
+            for o, size in zip(outputs, sizes, strict=True):
                 _write_bytes(o, gathered, start)
                 start += size
+
         return self._submit(name, run, [list(outputs)])
 
     def broadcast(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
@@ -543,6 +625,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             received = self._place(raw.size, mine, name)
             if self.rank() != root:
                 _write_bytes(tensor, received, 0)
+
         return self._submit(name, run, [tensor])
 
     def barrier(self, opts: object = None) -> P4ReduceWork:
@@ -550,12 +633,14 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
         def run() -> None:
             self._allreduce(np.ones(1, dtype=np.int32), True, name, 4)
+
         return self._submit(name, run, [])
 
 
 def _unsupported(method: str, what: str) -> Callable[..., object]:
     def refuse(self: P4ReduceProcessGroup, *args: object, **kwargs: object) -> object:
         raise NotImplementedError(f"p4reduce does not implement {what}; it supports {SUPPORTED_NAMES}")
+
     refuse.__name__ = method
     refuse.__doc__ = f"Not implemented by p4reduce: raises NotImplementedError naming {what}."
     return refuse
@@ -595,7 +680,7 @@ def _write_bytes(tensor: torch.Tensor, lanes: np.ndarray, offset: int) -> None:
     t.copy_(host.view(t.shape))
 
 
-def _create(dist_options: object, pg_options: object) -> P4ReduceProcessGroup:
+def _create(dist_options: Any, pg_options: object) -> P4ReduceProcessGroup:
     """The creator torch.distributed calls (extended API): `pg_options` is a p4reduce
     Options, or None to read the P4REDUCE_* environment."""
     if pg_options is None:
@@ -604,8 +689,14 @@ def _create(dist_options: object, pg_options: object) -> P4ReduceProcessGroup:
         options = pg_options
     else:
         raise TypeError(f"p4reduce: pg_options must be p4reduce.torch.Options, not {type(pg_options).__name__}")
-    return P4ReduceProcessGroup(dist_options.store, dist_options.group_rank, dist_options.group_size,
-                                dist_options.timeout, options, str(dist_options.group_id))
+    return P4ReduceProcessGroup(
+        dist_options.store,
+        dist_options.group_rank,
+        dist_options.group_size,
+        dist_options.timeout,
+        options,
+        str(dist_options.group_id),
+    )
 
 
 def register() -> None:

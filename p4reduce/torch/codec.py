@@ -28,6 +28,7 @@ Two kinds of collective, two encodings:
   dtype (-0.0, NaN payloads, float64, int64 ...), 4/3 of the tensor's bytes, and zero
   bytes stay zero lanes, i.e. skipped blocks.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,12 +39,20 @@ import torch
 INT32_MAX = (1 << 31) - 1
 LANE_BYTES = 3  # bytes per int32 lane in the placement encoding
 
-SUPPORTED_SUM_DTYPES = (torch.float32, torch.int32, torch.float16, torch.bfloat16, torch.bool,
-                        torch.uint8, torch.int8, torch.int16, torch.int64)
+SUPPORTED_SUM_DTYPES = (
+    torch.float32,
+    torch.int32,
+    torch.float16,
+    torch.bfloat16,
+    torch.bool,
+    torch.uint8,
+    torch.int8,
+    torch.int16,
+    torch.int64,
+)
 _WIDENED_FLOATS = (torch.float16, torch.bfloat16)
 _LANE_INTS = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int64)
-_NUMPY_INTS = {torch.bool: "<u1", torch.uint8: "<u1", torch.int8: "<i1", torch.int16: "<i2",
-               torch.int64: "<i8"}
+_NUMPY_INTS = {torch.bool: "<u1", torch.uint8: "<u1", torch.int8: "<i1", torch.int16: "<i2", torch.int64: "<i8"}
 
 
 def lane_bits(num_workers: int) -> int:
@@ -53,18 +62,21 @@ def lane_bits(num_workers: int) -> int:
 
 def check_sum_dtype(dtype: torch.dtype, collective: str) -> None:
     if dtype not in SUPPORTED_SUM_DTYPES:
-        why = (" (a float64 sum would go through float32 fixed point and silently lose precision;"
-               " convert to float32 first. complex128 arrives here as float64)"
-               if dtype == torch.float64 else "")
+        why = (
+            " (a float64 sum would go through float32 fixed point and silently lose precision;"
+            " convert to float32 first. complex128 arrives here as float64)"
+            if dtype == torch.float64
+            else ""
+        )
         names = ", ".join(str(d).removeprefix("torch.") for d in SUPPORTED_SUM_DTYPES)
-        raise TypeError(f"p4reduce {collective}: dtype {dtype} is not supported{why}; "
-                        f"supported: {names}")
+        raise TypeError(f"p4reduce {collective}: dtype {dtype} is not supported{why}; supported: {names}")
 
 
 def check_average_dtype(dtype: torch.dtype, collective: str) -> None:
     if not dtype.is_floating_point:
-        raise TypeError(f"p4reduce {collective}: ReduceOp.AVG needs a floating-point tensor, not {dtype} "
-                        "(gloo refuses it too)")
+        raise TypeError(
+            f"p4reduce {collective}: ReduceOp.AVG needs a floating-point tensor, not {dtype} (gloo refuses it too)"
+        )
 
 
 class SumCodec:
@@ -99,8 +111,7 @@ class SumCodec:
         for i in range(self.lanes):
             shift = i * self.lane
             mask = (1 << min(self.lane, self.bits - shift)) - 1
-            np.bitwise_and(u >> self._unsigned.type(shift), self._unsigned.type(mask), out=out[i],
-                           casting="unsafe")
+            np.bitwise_and(u >> self._unsigned.type(shift), self._unsigned.type(mask), out=out[i], casting="unsafe")
         return out.reshape(-1)
 
     def decode(self, summed: np.ndarray, numel: int) -> torch.Tensor:
@@ -111,8 +122,10 @@ class SumCodec:
             wide = torch.from_numpy(summed)
             narrow = wide.to(self.dtype)
             if not torch.isfinite(narrow).all():
-                raise OverflowError(f"p4reduce: a sum exceeds {self.dtype}'s range (summed in float32, "
-                                    f"largest magnitude {wide.abs().max().item():g})")
+                raise OverflowError(
+                    f"p4reduce: a sum exceeds {self.dtype}'s range (summed in float32, "
+                    f"largest magnitude {wide.abs().max().item():g})"
+                )
             return narrow
         planes = summed.reshape(self.lanes, numel)
         if self.dtype == torch.bool:
@@ -148,17 +161,17 @@ def _write_into_lanes(quads: np.ndarray, offset: int, raw: np.ndarray) -> None:
     done = 0
     if head and raw.size:
         done = min(LANE_BYTES - head, raw.size)
-        quads[lane, head:head + done] = raw[:done]
+        quads[lane, head : head + done] = raw[:done]
         lane += 1
     whole = (raw.size - done) // LANE_BYTES
-    body = raw[done:done + whole * LANE_BYTES].reshape(whole, LANE_BYTES)
+    body = raw[done : done + whole * LANE_BYTES].reshape(whole, LANE_BYTES)
     if raw.flags.writeable:  # torch's strided copy is about twice numpy's for 3-of-4-byte rows
-        torch.from_numpy(quads[lane:lane + whole, :LANE_BYTES]).copy_(torch.from_numpy(body))
+        torch.from_numpy(quads[lane : lane + whole, :LANE_BYTES]).copy_(torch.from_numpy(body))
     else:  # torch.from_numpy warns about read-only arrays
-        quads[lane:lane + whole, :LANE_BYTES] = body
+        quads[lane : lane + whole, :LANE_BYTES] = body
     done += whole * LANE_BYTES
     if done < raw.size:
-        quads[lane + whole, :raw.size - done] = raw[done:]
+        quads[lane + whole, : raw.size - done] = raw[done:]
 
 
 def read_from_lanes(lanes: np.ndarray, offset: int, dest: np.ndarray) -> None:
@@ -168,14 +181,15 @@ def read_from_lanes(lanes: np.ndarray, offset: int, dest: np.ndarray) -> None:
     done = 0
     if head and dest.size:
         done = min(LANE_BYTES - head, dest.size)
-        dest[:done] = quads[lane, head:head + done]
+        dest[:done] = quads[lane, head : head + done]
         lane += 1
     whole = (dest.size - done) // LANE_BYTES
-    torch.from_numpy(dest[done:done + whole * LANE_BYTES].reshape(whole, LANE_BYTES)).copy_(
-        torch.from_numpy(quads[lane:lane + whole, :LANE_BYTES]))
+    torch.from_numpy(dest[done : done + whole * LANE_BYTES].reshape(whole, LANE_BYTES)).copy_(
+        torch.from_numpy(quads[lane : lane + whole, :LANE_BYTES])
+    )
     done += whole * LANE_BYTES
     if done < dest.size:
-        dest[done:] = quads[lane + whole, :dest.size - done]
+        dest[done:] = quads[lane + whole, : dest.size - done]
 
 
 def encode_bytes(raw: np.ndarray) -> np.ndarray:

@@ -8,13 +8,15 @@ Each rank gets MASTER_ADDR=127.0.0.1 and a free MASTER_PORT (plus `env`), so the
 function only has to call ``dist.init_process_group(backend, rank=rank, world_size=n)``.
 A rank that raises makes run_ranks raise with that rank's traceback.
 """
+
 from __future__ import annotations
 
 import os
 import queue as queue_module
 import time
 import traceback
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from p4reduce.testbed.ports import free_port
 
@@ -23,27 +25,42 @@ class RankFailed(RuntimeError):
     """A rank raised or died; the message carries its traceback or exit code."""
 
 
-def _child(fn: Callable[..., Any], rank: int, world_size: int, port: int, env: Mapping[str, str],
-           results: Any, args: Sequence[Any]) -> None:
+def _child(
+    fn: Callable[..., Any],
+    rank: int,
+    world_size: int,
+    port: int,
+    env: Mapping[str, str],
+    results: Any,
+    args: Sequence[Any],
+) -> None:
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), **env)
     try:
         import torch
+
         torch.set_num_threads(1)  # N ranks share this machine's cores
         results.put((rank, True, fn(rank, world_size, *args)))
     except BaseException:  # noqa: BLE001 - reported to the parent
         results.put((rank, False, traceback.format_exc()))
 
 
-def run_ranks(fn: Callable[..., Any], world_size: int, args: Sequence[Any] = (),
-              env: Mapping[str, str] | None = None, timeout: float = 600.0) -> list[Any]:
+def run_ranks(
+    fn: Callable[..., Any],
+    world_size: int,
+    args: Sequence[Any] = (),
+    env: Mapping[str, str] | None = None,
+    timeout: float = 600.0,
+) -> list[Any]:
     """fn(rank, world_size, *args) on `world_size` spawned processes; their results by rank."""
     import torch.multiprocessing as mp
 
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     port = free_port()
-    procs = [ctx.Process(target=_child, args=(fn, r, world_size, port, dict(env or {}), results, tuple(args)),
-                         daemon=True) for r in range(world_size)]
+    procs = [
+        ctx.Process(target=_child, args=(fn, r, world_size, port, dict(env or {}), results, tuple(args)), daemon=True)
+        for r in range(world_size)
+    ]
     for p in procs:
         p.start()
     got: dict[int, Any] = {}
@@ -73,8 +90,9 @@ def run_ranks(fn: Callable[..., Any], world_size: int, args: Sequence[Any] = (),
         missing = sorted(set(range(world_size)) - set(got))
         if failures or missing:
             reported = "\n".join(failures)
-            raise RankFailed(f"ranks {missing} did not finish" + (f":\n{reported}" if reported else
-                                                                   f" within {timeout:g} s"))
+            raise RankFailed(
+                f"ranks {missing} did not finish" + (f":\n{reported}" if reported else f" within {timeout:g} s")
+            )
     finally:
         for p in procs:
             p.join(timeout=1 if failures else 30)

@@ -18,10 +18,11 @@ nothing and never touches the tensor (bit-identical to the lossless path). Entry
 parameter) and ``Options(lossy_threshold=T)`` / ``P4REDUCE_LOSSY_THRESHOLD`` (the
 backend's float32 all_reduce, residuals per tensor).
 """
+
 from __future__ import annotations
 
 import math
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 import torch
 
@@ -44,14 +45,13 @@ def block_maxima(flat: torch.Tensor, block_size: int) -> torch.Tensor:
     nblocks = -(-n // block_size)
     out = torch.zeros(nblocks, dtype=flat.dtype)
     if nfull:
-        torch.amax(flat[:nfull * block_size].view(nfull, block_size).abs(), dim=1, out=out[:nfull])
+        torch.amax(flat[: nfull * block_size].view(nfull, block_size).abs(), dim=1, out=out[:nfull])
     if nblocks > nfull:
-        out[nfull] = flat[nfull * block_size:].abs().max()
+        out[nfull] = flat[nfull * block_size :].abs().max()
     return out
 
 
-def threshold_blocks(flat: torch.Tensor, block_size: int,
-                     threshold: float) -> tuple[torch.Tensor | None, int, int]:
+def threshold_blocks(flat: torch.Tensor, block_size: int, threshold: float) -> tuple[torch.Tensor | None, int, int]:
     """Zero, in place, the non-zero blocks of the 1-D tensor `flat` whose largest |x| is
     under `threshold`; return (what was zeroed, as a tensor like `flat` that is 0 in the
     kept blocks, or None if nothing was; blocks zeroed; non-zero blocks before). NaN/Inf
@@ -64,7 +64,7 @@ def threshold_blocks(flat: torch.Tensor, block_size: int,
     dropped = int(drop.sum())
     if not dropped:
         return None, 0, int(nonzero.sum())
-    mask = drop.repeat_interleave(block_size)[:flat.numel()]
+    mask = drop.repeat_interleave(block_size)[: flat.numel()]
     residual = torch.where(mask, flat, torch.zeros((), dtype=flat.dtype))
     flat.masked_fill_(mask, 0)
     return residual, dropped, int(nonzero.sum())
@@ -122,9 +122,11 @@ class ErrorFeedback:
             previous = self._residuals.pop(key, None)
             if previous is not None:
                 if previous.numel() != n:
-                    raise ValueError(f"lossy residual of {key!r} has {previous.numel()} elements, the tensor "
-                                     f"{n}: the same key must name the same tensor at every step")
-                flat[offset:offset + n] += previous
+                    raise ValueError(
+                        f"lossy residual of {key!r} has {previous.numel()} elements, the tensor "
+                        f"{n}: the same key must name the same tensor at every step"
+                    )
+                flat[offset : offset + n] += previous
             offset += n
         residual, dropped, nonzero = threshold_blocks(flat, self.block_size, self.threshold)
         self.calls += 1
@@ -135,7 +137,7 @@ class ErrorFeedback:
         for key, n in pieces:
             part = None
             if residual is not None:
-                part = residual[offset:offset + n]
+                part = residual[offset : offset + n]
                 if bool(part.any()):
                     self._residuals[key] = part
                 else:

@@ -1,10 +1,11 @@
 """Configuration of a p4reduce process group: backend options or P4REDUCE_* variables."""
+
 from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
 from p4reduce.protocol.auth import JobKey
@@ -57,6 +58,7 @@ class Options:
 
     def __post_init__(self) -> None:
         from p4reduce.torch.lossy import check_threshold
+
         object.__setattr__(self, "lossy_threshold", check_threshold(self.lossy_threshold, "lossy_threshold"))
         object.__setattr__(self, "mode", Mode(self.mode))
         object.__setattr__(self, "aggregators", tuple((str(h), int(p)) for h, p in self.aggregators))
@@ -79,8 +81,13 @@ class Options:
         (an authenticated job's key file); unset ones keep the defaults."""
         env = os.environ if environ is None else environ
         kwargs: dict[str, object] = {}
-        ints = {"JOB": "job_id", "BLOCK_SIZE": "block_size", "SLOTS": "num_slots",
-                "SLOT_BASE": "slot_base", "MESSAGE_SIZE": "message_size"}
+        ints = {
+            "JOB": "job_id",
+            "BLOCK_SIZE": "block_size",
+            "SLOTS": "num_slots",
+            "SLOT_BASE": "slot_base",
+            "MESSAGE_SIZE": "message_size",
+        }
         for suffix, field in ints.items():
             text = env.get(ENV_PREFIX + suffix, "").strip()
             if text:
@@ -114,6 +121,7 @@ class Options:
         text = env.get(ENV_PREFIX + "LOSSY_THRESHOLD", "").strip()
         if text:
             from p4reduce.torch.lossy import check_threshold
+
             kwargs["lossy_threshold"] = check_threshold(text, f"{ENV_PREFIX}LOSSY_THRESHOLD")
         text = env.get(ENV_PREFIX + "KEY_FILE", "").strip()
         if text:

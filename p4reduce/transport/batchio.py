@@ -4,6 +4,7 @@ One system call moves a whole batch of datagrams; for the aggregator, whose
 every completed round is one datagram per worker, this halves the per-packet
 cost. Falls back to plain recvfrom/sendto where the calls are missing.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -12,7 +13,8 @@ import errno
 import os
 import socket
 import struct
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -29,15 +31,24 @@ class _IoVec(ctypes.Structure):
 
 
 class _SockAddrIn(ctypes.Structure):
-    _fields_ = [("sin_family", ctypes.c_ushort), ("sin_port", ctypes.c_ubyte * 2),
-                ("sin_addr", ctypes.c_ubyte * 4), ("sin_zero", ctypes.c_ubyte * 8)]
+    _fields_ = [
+        ("sin_family", ctypes.c_ushort),
+        ("sin_port", ctypes.c_ubyte * 2),
+        ("sin_addr", ctypes.c_ubyte * 4),
+        ("sin_zero", ctypes.c_ubyte * 8),
+    ]
 
 
 class _MsgHdr(ctypes.Structure):
-    _fields_ = [("msg_name", ctypes.c_void_p), ("msg_namelen", ctypes.c_uint32),
-                ("msg_iov", ctypes.c_void_p), ("msg_iovlen", ctypes.c_size_t),
-                ("msg_control", ctypes.c_void_p), ("msg_controllen", ctypes.c_size_t),
-                ("msg_flags", ctypes.c_int)]
+    _fields_ = [
+        ("msg_name", ctypes.c_void_p),
+        ("msg_namelen", ctypes.c_uint32),
+        ("msg_iov", ctypes.c_void_p),
+        ("msg_iovlen", ctypes.c_size_t),
+        ("msg_control", ctypes.c_void_p),
+        ("msg_controllen", ctypes.c_size_t),
+        ("msg_flags", ctypes.c_int),
+    ]
 
 
 class _MMsgHdr(ctypes.Structure):
@@ -50,21 +61,35 @@ def _numpy_view(struct: type[ctypes.Structure], fields: dict[str, tuple[object, 
     whole array's column is one numpy operation instead of one ctypes access
     per element: with small datagrams that Python work, not the system call,
     is what batching has to beat."""
-    return np.dtype({"names": list(fields),
-                     "formats": [fmt for _, fmt in fields.values()],
-                     "offsets": [field.offset for field, _ in fields.values()],  # type: ignore[attr-defined]
-                     "itemsize": ctypes.sizeof(struct)})
+    layout: Any = {  # numpy's stubs do not describe a dtype given as such a dict
+        "names": list(fields),
+        "formats": [fmt for _, fmt in fields.values()],
+        "offsets": [field.offset for field, _ in fields.values()],  # type: ignore[attr-defined]
+        "itemsize": ctypes.sizeof(struct),
+    }
+    return np.dtype(layout)
+
+
+def _array_view(array: ctypes.Array[Any], dtype: np.dtype) -> np.ndarray:
+    """`array`'s memory as a numpy array of `dtype`, shared, not copied."""
+    return np.frombuffer(array, dtype)  # type: ignore[call-overload]  # stubs miss ctypes' buffer protocol
 
 
 # msg_hdr is the first member of mmsghdr, so its fields keep their offsets there.
-_MMSG_DTYPE = _numpy_view(_MMsgHdr, {"name": (_MsgHdr.msg_name, "u8"),
-                                     "namelen": (_MsgHdr.msg_namelen, "u4"),
-                                     "iov": (_MsgHdr.msg_iov, "u8"),
-                                     "iovlen": (_MsgHdr.msg_iovlen, "u8"),
-                                     "msg_len": (_MMsgHdr.msg_len, "u4")})
+_MMSG_DTYPE = _numpy_view(
+    _MMsgHdr,
+    {
+        "name": (_MsgHdr.msg_name, "u8"),
+        "namelen": (_MsgHdr.msg_namelen, "u4"),
+        "iov": (_MsgHdr.msg_iov, "u8"),
+        "iovlen": (_MsgHdr.msg_iovlen, "u8"),
+        "msg_len": (_MMsgHdr.msg_len, "u4"),
+    },
+)
 _IOV_DTYPE = _numpy_view(_IoVec, {"base": (_IoVec.iov_base, "u8"), "len": (_IoVec.iov_len, "u8")})
-_SOCKADDR_DTYPE = _numpy_view(_SockAddrIn, {"port": (_SockAddrIn.sin_port, ">u2"),
-                                            "addr": (_SockAddrIn.sin_addr, ">u4")})
+_SOCKADDR_DTYPE = _numpy_view(
+    _SockAddrIn, {"port": (_SockAddrIn.sin_port, ">u2"), "addr": (_SockAddrIn.sin_addr, ">u4")}
+)
 _IOV_SIZE = ctypes.sizeof(_IoVec)
 _MMSG_SIZE = ctypes.sizeof(_MMsgHdr)
 
@@ -96,8 +121,8 @@ class BatchReceiver:
             hdr.msg_iov = ctypes.addressof(self._iovs[i])
             hdr.msg_iovlen = 1
         self._batch = batch
-        self._msg_view = np.frombuffer(self._msgs, _MMSG_DTYPE)
-        self._name_view = np.frombuffer(self._names, _SOCKADDR_DTYPE)
+        self._msg_view = _array_view(self._msgs, _MMSG_DTYPE)
+        self._name_view = _array_view(self._names, _SOCKADDR_DTYPE)
         self._ip_strings: dict[int, str] = {}
 
     def recv(self) -> list[tuple[memoryview, tuple[str, int]]]:
@@ -118,7 +143,7 @@ class BatchReceiver:
         names = self._name_view[:n]
         lengths = self._msg_view["msg_len"][:n].tolist()
         out = []
-        for i, (ip, port) in enumerate(zip(names["addr"].tolist(), names["port"].tolist())):
+        for i, (ip, port) in enumerate(zip(names["addr"].tolist(), names["port"].tolist(), strict=True)):
             host = self._ip_strings.get(ip)
             if host is None:
                 if len(self._ip_strings) >= ADDRESS_CACHE_LIMIT:
@@ -175,8 +200,7 @@ class BatchSender:
         size = sum(len(p) for p in parts)
         self.queued_bytes += size
         i = self._open.get(addr) if pack_up_to else None
-        if i is not None and self._sizes[i] + size <= pack_up_to \
-                and len(self._queue[i][0]) + len(parts) <= IOV_PARTS:
+        if i is not None and self._sizes[i] + size <= pack_up_to and len(self._queue[i][0]) + len(parts) <= IOV_PARTS:
             self._queue[i][0].extend(parts)
             self._sizes[i] += size
             return
@@ -202,11 +226,11 @@ class BatchSender:
         """Grows the arrays (at least doubling) to hold a flush of this size."""
         if len(self._msg_view) < datagrams:
             self._msgs = (_MMsgHdr * max(datagrams, 2 * len(self._msg_view)))()
-            self._msg_view = np.frombuffer(self._msgs, _MMSG_DTYPE)
+            self._msg_view = _array_view(self._msgs, _MMSG_DTYPE)
             self._msg_view["namelen"] = ctypes.sizeof(_SockAddrIn)
         if len(self._iov_view) < parts:
             self._iovs = (_IoVec * max(parts, 2 * len(self._iov_view)))()
-            self._iov_view = np.frombuffer(self._iovs, _IOV_DTYPE)
+            self._iov_view = _array_view(self._iovs, _IOV_DTYPE)
 
     def take(self) -> list[tuple[list[Buffer], tuple[str, int]]]:
         """Empties the queue: its datagrams (each a list of buffers) and their addresses, in

@@ -8,6 +8,7 @@ cores (p4reduce/_engine.c, p4reduce/_worker.c) send and split such buffers; in P
 `send_datagrams` sends them, as the peer of a native core in tests and benchmarks. A socket
 read datagram by datagram in Python must keep GRO off.
 """
+
 from __future__ import annotations
 
 import errno
@@ -27,6 +28,7 @@ class UdpOffload:
     GRO on the receive side (a buffer of equal-size datagrams split back by the native
     core). `why_not` says, per feature that is off, why (absent in the kernel, turned off,
     Python engine). Off is not an error: the native cores run either way."""
+
     gso: bool
     gro: bool
     why_not: dict[str, str] = field(default_factory=dict)
@@ -36,8 +38,10 @@ class UdpOffload:
         return cls(False, False, {"gso": why, "gro": why})
 
     def describe(self) -> str:
-        return ", ".join(f"UDP {name.upper()} " + ("on" if on else f"off ({self.why_not[name]})")
-                         for name, on in (("gso", self.gso), ("gro", self.gro)))
+        return ", ".join(
+            f"UDP {name.upper()} " + ("on" if on else f"off ({self.why_not[name]})")
+            for name, on in (("gso", self.gso), ("gro", self.gro))
+        )
 
 
 def probe_udp_offload(sock: socket.socket, enable: bool = True) -> UdpOffload:
@@ -57,16 +61,21 @@ def probe_udp_offload(sock: socket.socket, enable: bool = True) -> UdpOffload:
     return UdpOffload("gso" not in why_not, "gro" not in why_not, why_not)
 
 
-def send_datagrams(sock: socket.socket, datagrams: list[bytes], gso: bool,
-                   dest: tuple[str, int] | None = None) -> None:
+def send_datagrams(sock: socket.socket, datagrams: list[bytes], gso: bool, dest: tuple[str, int] | None = None) -> None:
     """`datagrams` in order (to `dest`, or the connected peer); with `gso`, each run of equal
     sizes (a shorter last one ends it) as one UDP_SEGMENT buffer, as the native cores group
     them."""
     i = 0
     while i < len(datagrams):
         seg, j, total = len(datagrams[i]), i + 1, len(datagrams[i])
-        while gso and j < len(datagrams) and j - i < GSO_MAX_SEGS and total + len(datagrams[j]) <= GSO_MAX_BYTES \
-                and len(datagrams[j]) <= seg and len(datagrams[j - 1]) == seg:
+        while (
+            gso
+            and j < len(datagrams)
+            and j - i < GSO_MAX_SEGS
+            and total + len(datagrams[j]) <= GSO_MAX_BYTES
+            and len(datagrams[j]) <= seg
+            and len(datagrams[j - 1]) == seg
+        ):
             total += len(datagrams[j])
             j += 1
         if j - i > 1:

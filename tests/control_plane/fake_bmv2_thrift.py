@@ -11,6 +11,7 @@ connection instead of answering), "half" (sends half an answer, then closes),
 "garbage" (answers like an HTTP server). Methods named in `answer_unknown`
 get UNKNOWN_METHOD, as from a BMv2 that lacks them.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -21,8 +22,9 @@ import socketserver
 import struct
 import subprocess
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 CALL, REPLY, EXCEPTION = 1, 2, 3
 I32, I64, STRING, STRUCT = 8, 10, 11, 12
@@ -32,9 +34,9 @@ UNKNOWN_METHOD = 1
 
 @dataclass
 class Call:
-    name: str                 # as sent, e.g. "standard:bm_register_write_range"
+    name: str  # as sent, e.g. "standard:bm_register_write_range"
     seqid: int
-    args: dict[int, Any]      # field id -> value (strings decoded)
+    args: dict[int, Any]  # field id -> value (strings decoded)
     raw: bytes = field(default=b"", compare=False, repr=False)  # the message as received
 
 
@@ -67,13 +69,14 @@ class FakeBmv2Thrift:
                 return register_error(method, call.seqid, INVALID_INDEX)
             return reply(method, call.seqid, struct.pack(">bhq", I64, 0, cells[index]))
         start, end, value = call.args[3], call.args[4], call.args[5]
-        if end > len(cells) or start > end or start < 0:   # BMv2's check (end exclusive)
+        if end > len(cells) or start > end or start < 0:  # BMv2's check (end exclusive)
             return register_error(method, call.seqid, INVALID_INDEX)
         cells[start:end] = [value] * (end - start)
         return reply(method, call.seqid, b"")
 
 
 # -- encoding of answers -----------------------------------------------------------------
+
 
 def _header(kind: int, method: str, seqid: int) -> bytes:
     name = method.encode()
@@ -91,11 +94,12 @@ def register_error(method: str, seqid: int, code: int) -> bytes:
 
 def application_exception(method: str, seqid: int, kind: int, message: str) -> bytes:
     text = message.encode()
-    body = (struct.pack(">bhi", STRING, 1, len(text)) + text + struct.pack(">bhi", I32, 2, kind) + b"\x00")
+    body = struct.pack(">bhi", STRING, 1, len(text)) + text + struct.pack(">bhi", I32, 2, kind) + b"\x00"
     return _header(EXCEPTION, method, seqid) + body
 
 
 # -- decoding of calls -------------------------------------------------------------------
+
 
 class _Recorder:
     """Reads from a stream and keeps every byte read."""
@@ -157,7 +161,7 @@ class _Handler(socketserver.StreamRequestHandler):
                 return
             answer = b"HTTP/1.1 400 Bad Request\r\n\r\n" if fake.mode == "garbage" else fake.answer(call)
             if fake.mode == "half":
-                self.wfile.write(answer[:len(answer) // 2])
+                self.wfile.write(answer[: len(answer) // 2])
                 return
             self.wfile.write(answer)
 
@@ -178,8 +182,7 @@ def serve() -> Iterator[FakeBmv2Thrift]:
     fake = FakeBmv2Thrift()
     server = _Server(fake)
     fake.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True,
-                              name="fake-bmv2-thrift")
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True, name="fake-bmv2-thrift")
     thread.start()
     try:
         yield fake
@@ -200,7 +203,9 @@ def python_with_thrift() -> str | None:
     """A python3 on this machine that has Apache Thrift's module (e.g. Debian's
     python3-thrift), to compare with or to run simple_switch_CLI; None if none has."""
     for exe in {shutil.which("python3"), "/usr/bin/python3"} - {None}:
-        if pathlib.Path(exe).exists() and subprocess.run([exe, "-c", "import thrift"],
-                                                         capture_output=True).returncode == 0:
+        if (
+            pathlib.Path(exe).exists()
+            and subprocess.run([exe, "-c", "import thrift"], capture_output=True).returncode == 0
+        ):
             return exe
     return None

@@ -8,14 +8,15 @@ Set/GetForwardingPipelineConfig. Like simple_switch_grpc, it forgets its
 multicast groups and table entries on a pipeline push, and refuses to MODIFY a
 table entry it does not have (NOT_FOUND).
 """
+
 from __future__ import annotations
 
 import contextlib
 import json
 import pathlib
 import threading
+from collections.abc import Callable, Iterator
 from concurrent import futures
-from typing import Callable, Iterator
 
 import grpc
 import pytest
@@ -89,8 +90,11 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
         return p4r.WriteResponse()
 
     def _missing(self, update: p4r.Update) -> tuple[int, str] | None:
-        if (update.type == p4r.Update.MODIFY and update.entity.HasField("table_entry")
-                and _table_key(update.entity.table_entry) not in self.tables):
+        if (
+            update.type == p4r.Update.MODIFY
+            and update.entity.HasField("table_entry")
+            and _table_key(update.entity.table_entry) not in self.tables
+        ):
             return code_pb2.NOT_FOUND, "Cannot find match entry"
         return None
 
@@ -160,6 +164,12 @@ def fake() -> Iterator[FakeP4Runtime]:
 def write_bmv2_json(directory: pathlib.Path, registers: dict[str, int] | None = None) -> pathlib.Path:
     """A minimal BMv2 JSON with the given register arrays (name -> cells)."""
     path = directory / "p4reduce.json"
-    path.write_text(json.dumps({"pipelines": [], "register_arrays": [
-        {"name": name, "size": size} for name, size in (registers or {}).items()]}))
+    path.write_text(
+        json.dumps(
+            {
+                "pipelines": [],
+                "register_arrays": [{"name": name, "size": size} for name, size in (registers or {}).items()],
+            }
+        )
+    )
     return path

@@ -1,6 +1,7 @@
 """The controller's configuration loader under arbitrary documents (issue 19, point 7):
 whatever a JSON or YAML file holds -- keys of mixed types, deep nesting, huge integers,
 binary, tags, garbage -- the only exception is ConfigError, in one line."""
+
 from __future__ import annotations
 
 import json
@@ -10,20 +11,50 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_controller_config import BASE
 
 from p4reduce.controller.config import ConfigError, load_config, parse_config
 
-from test_controller_config import BASE
-
-_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.integers(min_value=2**64, max_value=2**4000),
-                     st.floats(allow_nan=True), st.text(max_size=20), st.binary(max_size=20),
-                     st.sampled_from(["jobs", "switch", "workers", "mac", "02:00:00:00:00:01", "10.0.0.1",
-                                      "dense", "127.0.0.1:9559"]))
-_KEYS = st.one_of(st.text(max_size=10), st.integers(), st.none(), st.booleans(), st.floats(allow_nan=False),
-                  st.sampled_from(["jobs", "switch", "l2", "broadcast", "extra", "job_id", "workers",
-                                   "slot_base", "num_slots", "worker_id", "port", "mac", "ip", "udp_port"]))
-_DOCS = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                       st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=30)
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=2**64, max_value=2**4000),
+    st.floats(allow_nan=True),
+    st.text(max_size=20),
+    st.binary(max_size=20),
+    st.sampled_from(["jobs", "switch", "workers", "mac", "02:00:00:00:00:01", "10.0.0.1", "dense", "127.0.0.1:9559"]),
+)
+_KEYS = st.one_of(
+    st.text(max_size=10),
+    st.integers(),
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=False),
+    st.sampled_from(
+        [
+            "jobs",
+            "switch",
+            "l2",
+            "broadcast",
+            "extra",
+            "job_id",
+            "workers",
+            "slot_base",
+            "num_slots",
+            "worker_id",
+            "port",
+            "mac",
+            "ip",
+            "udp_port",
+        ]
+    ),
+)
+_DOCS = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=4)),
+    max_leaves=30,
+)
 
 
 def _mutated_base(data: st.DataObject) -> dict:

@@ -1,27 +1,45 @@
 """reset_job over both control channels: a new session in the job's worker entries
 (P4Runtime MODIFY, fake_p4runtime.py), then the registers zeroed (BMv2 thrift,
 fake_bmv2_thrift.py). The thrift part alone is tested in test_controller_reset.py."""
+
 from __future__ import annotations
 
 import pathlib
 
 import pytest
+from fake_bmv2_thrift import serve as serve_thrift
+from fake_p4runtime import serve
 
 from p4reduce.controller import client as client_module
 from p4reduce.controller.client import JobReset, SwitchClient, WriteError, new_session
 from p4reduce.controller.config import load_config
 from p4reduce.controller.proto import code_pb2, p4r
-from fake_bmv2_thrift import serve as serve_thrift
-from fake_p4runtime import serve
 
 HERE = pathlib.Path(__file__).resolve().parent
 SMALL = HERE / "p4info_small.txtpb"
 WORKER = {"port": 1, "mac": "02:00:00:00:00:01", "ip": "10.0.0.1", "udp_port": 40000}
-CONFIG = load_config({"jobs": [
-    {"job_id": 1, "slot_base": 4, "num_slots": 2, "mgid": 1, "session": 1111,
-     "workers": [{"worker_id": 0, **WORKER}, {"worker_id": 1, **WORKER, "udp_port": 40001}]},
-    {"job_id": 2, "slot_base": 6, "num_slots": 1, "mgid": 2, "session": 2222,
-     "workers": [{"worker_id": 0, **WORKER, "udp_port": 40002}]}]})
+CONFIG = load_config(
+    {
+        "jobs": [
+            {
+                "job_id": 1,
+                "slot_base": 4,
+                "num_slots": 2,
+                "mgid": 1,
+                "session": 1111,
+                "workers": [{"worker_id": 0, **WORKER}, {"worker_id": 1, **WORKER, "udp_port": 40001}],
+            },
+            {
+                "job_id": 2,
+                "slot_base": 6,
+                "num_slots": 1,
+                "mgid": 2,
+                "session": 2222,
+                "workers": [{"worker_id": 0, **WORKER, "udp_port": 40002}],
+            },
+        ]
+    }
+)
 SESSION_PARAM = 7  # id of set_worker's `session` in p4info_small
 
 
@@ -58,8 +76,7 @@ def test_reset_modifies_the_jobs_worker_entries_then_zeroes_its_registers(switch
     (modify,) = fake.writes[n_writes:]
     assert [u.type for u in modify.updates] == [p4r.Update.MODIFY] * 2
     # Job 2 keeps its session; only job 1's two entries changed, and nothing else in them.
-    assert sessions_by_worker(fake) == {(1, 40000): result.session, (1, 40001): result.session,
-                                        (2, 40002): 2222}
+    assert sessions_by_worker(fake) == {(1, 40000): result.session, (1, 40001): result.session, (2, 40002): 2222}
     assert client.read_sessions(CONFIG.job(1)) == {result.session}
     assert thrift.registers["I.seen"][4:6] == thrift.registers["I.seen"][1028:1030] == [0, 0]
     assert thrift.registers["I.seen"].count(0) == 4
@@ -78,8 +95,18 @@ def test_a_refused_session_change_leaves_the_registers_alone(switch):
 
 def test_reset_of_a_job_the_switch_does_not_have_is_refused(switch):
     client, fake, thrift = switch
-    other = load_config({"jobs": [{"job_id": 9, "slot_base": 100, "num_slots": 1, "workers": [
-        {"worker_id": 0, **WORKER, "udp_port": 50000}]}]}).job(9)
+    other = load_config(
+        {
+            "jobs": [
+                {
+                    "job_id": 9,
+                    "slot_base": 100,
+                    "num_slots": 1,
+                    "workers": [{"worker_id": 0, **WORKER, "udp_port": 50000}],
+                }
+            ]
+        }
+    ).job(9)
     assert client.read_sessions(other) == set()
     with pytest.raises(WriteError, match="NOT_FOUND"):
         client.reset_job(other)

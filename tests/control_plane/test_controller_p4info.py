@@ -1,4 +1,5 @@
 """controller.p4info name resolution, the contract check and canonical value encoding."""
+
 from __future__ import annotations
 
 import pathlib
@@ -23,8 +24,9 @@ def test_names_resolve_to_ids(info):
     assert info.table("P4ReduceIngress.worker_check.workers").id == 101
     assert info.table("P4ReduceEgress.result_dest").id == 103
     assert info.action("P4ReduceIngress.worker_check.set_worker").id == 201
-    assert info.match_field("P4ReduceIngress.worker_check.workers", "hdr.ipv4.srcAddr") == \
-        FieldInfo(3, "hdr.ipv4.srcAddr", 32, "EXACT")
+    assert info.match_field("P4ReduceIngress.worker_check.workers", "hdr.ipv4.srcAddr") == FieldInfo(
+        3, "hdr.ipv4.srcAddr", 32, "EXACT"
+    )
     assert info.param("P4ReduceEgress.set_result_dest", "udp_port") == FieldInfo(3, "udp_port", 16)
     assert info.counter_id("P4ReduceIngress.events") == 301
     assert info.counter("P4ReduceIngress.events").size == 16
@@ -35,29 +37,43 @@ def test_unique_dotted_suffix_resolves_ambiguous_one_does_not(info):
     assert info.table("worker_check.workers").id == 101
     assert info.table("l2").id == 102
     assert info.action("forwarding.drop").id == 205
-    with pytest.raises(P4InfoError, match=r"action 'drop' is ambiguous in P4Info \(could be: "
-                                          r"P4ReduceEgress.drop, P4ReduceIngress.forwarding.drop\)"):
+    with pytest.raises(
+        P4InfoError,
+        match=r"action 'drop' is ambiguous in P4Info \(could be: "
+        r"P4ReduceEgress.drop, P4ReduceIngress.forwarding.drop\)",
+    ):
         info.action("drop")
     with pytest.raises(P4InfoError, match="table 'orkers' not in P4Info"):
         info.table("orkers")  # a suffix must start at a dot
 
 
 def test_missing_names_list_what_exists(info):
-    with pytest.raises(P4InfoError, match=r"^table 'Ingress.worker_check.workers' not in P4Info \(have: "
-                                          r"P4ReduceEgress.result_dest, P4ReduceIngress.forwarding.l2, "
-                                          r"P4ReduceIngress.routes, P4ReduceIngress.worker_check.workers\)$"):
+    with pytest.raises(
+        P4InfoError,
+        match=r"^table 'Ingress.worker_check.workers' not in P4Info \(have: "
+        r"P4ReduceEgress.result_dest, P4ReduceIngress.forwarding.l2, "
+        r"P4ReduceIngress.routes, P4ReduceIngress.worker_check.workers\)$",
+    ):
         info.table("Ingress.worker_check.workers")
-    with pytest.raises(P4InfoError,
-                       match=r"counter 'Ingress.events' not in P4Info \(have: P4ReduceIngress.events\)"):
+    with pytest.raises(P4InfoError, match=r"counter 'Ingress.events' not in P4Info \(have: P4ReduceIngress.events\)"):
         info.counter_id("Ingress.events")
-    with pytest.raises(P4InfoError, match=r"table 'P4ReduceIngress.forwarding.l2' has no match field "
-                                          r"'hdr.ethernet.srcAddr' in P4Info \(have: hdr.ethernet.dstAddr\)"):
+    with pytest.raises(
+        P4InfoError,
+        match=r"table 'P4ReduceIngress.forwarding.l2' has no match field "
+        r"'hdr.ethernet.srcAddr' in P4Info \(have: hdr.ethernet.dstAddr\)",
+    ):
         info.match_field("P4ReduceIngress.forwarding.l2", "hdr.ethernet.srcAddr")
-    with pytest.raises(P4InfoError, match=r"action 'P4ReduceIngress.forwarding.flood' has no parameter "
-                                          r"'port' in P4Info \(have: mgid\)"):
+    with pytest.raises(
+        P4InfoError,
+        match=r"action 'P4ReduceIngress.forwarding.flood' has no parameter "
+        r"'port' in P4Info \(have: mgid\)",
+    ):
         info.param("P4ReduceIngress.forwarding.flood", "port")
-    with pytest.raises(P4InfoError, match=r"action 'P4ReduceEgress.set_result_dest' is not an action of "
-                                          r"table 'P4ReduceIngress.forwarding.l2' \(have: "):
+    with pytest.raises(
+        P4InfoError,
+        match=r"action 'P4ReduceEgress.set_result_dest' is not an action of "
+        r"table 'P4ReduceIngress.forwarding.l2' \(have: ",
+    ):
         info.check_table_action("P4ReduceIngress.forwarding.l2", "P4ReduceEgress.set_result_dest")
 
 
@@ -82,18 +98,22 @@ def test_contract_holds_for_the_fixture(info):
 def test_contract_violations_are_listed_together():
     text = SMALL.read_text()
     text = text.replace('"P4ReduceEgress.result_dest"', '"P4ReduceEgress.dest"')  # renamed table
-    text = text.replace('name: "num_slots"', 'name: "slots"')                     # renamed param
-    text = text.replace('name: "hdr.ethernet.dstAddr"\n    bitwidth: 48\n    match_type: EXACT',
-                        'name: "hdr.ethernet.dstAddr"\n    bitwidth: 48\n    match_type: TERNARY')
-    text = text.replace("size: 16\n}", "size: 4\n}")                              # too few counter cells
+    text = text.replace('name: "num_slots"', 'name: "slots"')  # renamed param
+    text = text.replace(
+        'name: "hdr.ethernet.dstAddr"\n    bitwidth: 48\n    match_type: EXACT',
+        'name: "hdr.ethernet.dstAddr"\n    bitwidth: 48\n    match_type: TERNARY',
+    )
+    text = text.replace("size: 16\n}", "size: 4\n}")  # too few counter cells
     with pytest.raises(P4InfoError) as err:
         check_contract(P4Info.parse(text))
     message = str(err.value)
     assert message.startswith("P4Info does not match the controller's contract")
     assert "table 'P4ReduceEgress.result_dest' not in P4Info" in message
     assert "match field 'hdr.ethernet.dstAddr' is TERNARY, not EXACT" in message
-    assert ("parameters of action 'P4ReduceIngress.worker_check.set_worker': P4Info lacks ['num_slots']; "
-            "the controller does not set ['slots']") in message
+    assert (
+        "parameters of action 'P4ReduceIngress.worker_check.set_worker': P4Info lacks ['num_slots']; "
+        "the controller does not set ['slots']"
+    ) in message
     assert "counter 'P4ReduceIngress.events' must count PACKETS in at least 12 cells (has 4 cells" in message
 
 
@@ -110,24 +130,31 @@ def test_contract_with_other_names():
 def test_built_p4info_has_every_name_the_controller_uses():
     info = P4Info.load(BUILT)
     check_contract(info)
-    assert [f.bitwidth for f in sorted(info.table(NAMES.workers_table).match.values(), key=lambda f: f.id)] \
-        == [9, 48, 32, 16]
+    assert [f.bitwidth for f in sorted(info.table(NAMES.workers_table).match.values(), key=lambda f: f.id)] == [
+        9,
+        48,
+        32,
+        16,
+    ]
     assert info.counter(NAMES.events_counter).size == 16
 
 
-@pytest.mark.parametrize("value, width, expected", [
-    (0, 9, b"\x00"),                        # zero is one zero byte
-    (1, 9, b"\x01"),
-    (255, 9, b"\xff"),
-    (256, 9, b"\x01\x00"),
-    (511, 9, b"\x01\xff"),
-    (5, 16, b"\x05"),                       # no leading zero bytes, whatever the width
-    (40000, 16, b"\x9c\x40"),
-    (0x0A000001, 32, b"\x0a\x00\x00\x01"),
-    (0x000000000001, 48, b"\x01"),
-    (0x020000000001, 48, b"\x02\x00\x00\x00\x00\x01"),
-    (2**40 - 1, 40, b"\xff" * 5),
-])
+@pytest.mark.parametrize(
+    "value, width, expected",
+    [
+        (0, 9, b"\x00"),  # zero is one zero byte
+        (1, 9, b"\x01"),
+        (255, 9, b"\xff"),
+        (256, 9, b"\x01\x00"),
+        (511, 9, b"\x01\xff"),
+        (5, 16, b"\x05"),  # no leading zero bytes, whatever the width
+        (40000, 16, b"\x9c\x40"),
+        (0x0A000001, 32, b"\x0a\x00\x00\x01"),
+        (0x000000000001, 48, b"\x01"),
+        (0x020000000001, 48, b"\x02\x00\x00\x00\x00\x01"),
+        (2**40 - 1, 40, b"\xff" * 5),
+    ],
+)
 def test_canonical_encoding(value, width, expected):
     assert encode_value(value, width) == expected
     assert decode_value(expected) == value

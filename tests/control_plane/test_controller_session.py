@@ -1,4 +1,5 @@
 """Session behaviour: arbitration outcomes, timeouts, counters, pipeline fetch."""
+
 from __future__ import annotations
 
 import pathlib
@@ -6,12 +7,12 @@ import socket
 import time
 
 import pytest
+from fake_p4runtime import fake  # noqa: F401 (a fixture)
 
 from p4reduce.controller.client import NotPrimary, SwitchClient, SwitchError, SwitchUnreachable
 from p4reduce.controller.config import SwitchConfig
-from p4reduce.controller.proto import p4r
 from p4reduce.controller.pipeline import EVENT_NAMES, decode_counters
-from fake_p4runtime import fake  # noqa: F401 (a fixture)
+from p4reduce.controller.proto import p4r
 
 # Not a timing check (load makes those flaky): only a hang, far beyond the timeouts under
 # test, fails; that the configured timeout was the one used is in the error message.
@@ -44,9 +45,12 @@ def test_from_config_uses_the_switch_section(fake):
 
 def test_another_primary_raises_not_primary(fake):
     fake.arbitration = "backup"
-    with pytest.raises(NotPrimary, match=rf"{fake.addr}: not primary for device 0 \(our election id 1, "
-                                         r"primary's 11\): a controller with a higher election id "
-                                         r"is primary"):
+    with pytest.raises(
+        NotPrimary,
+        match=rf"{fake.addr}: not primary for device 0 \(our election id 1, "
+        r"primary's 11\): a controller with a higher election id "
+        r"is primary",
+    ):
         SwitchClient.connect(fake.addr)
 
 
@@ -82,10 +86,21 @@ def test_reads_work_without_arbitration(fake):
     (req,) = fake.reads
     (entity,) = req.entities
     assert entity.counter_entry.counter_id == 301 and not entity.counter_entry.HasField("index")
-    assert counters == {"data_counted": 12, "result_multicast": 6, "result_unicast": 1,
-                        "retransmit_dropped": 0, "unknown_worker": 3, "identity_mismatch": 0,
-                        "bad_slot": 0, "malformed": 0, "forwarded": 40, "joined": 0, "bad_session": 5,
-                        "stale": 0, "event_12": 2}
+    assert counters == {
+        "data_counted": 12,
+        "result_multicast": 6,
+        "result_unicast": 1,
+        "retransmit_dropped": 0,
+        "unknown_worker": 3,
+        "identity_mismatch": 0,
+        "bad_slot": 0,
+        "malformed": 0,
+        "forwarded": 40,
+        "joined": 0,
+        "bad_session": 5,
+        "stale": 0,
+        "event_12": 2,
+    }
 
 
 def test_counter_decoding_uses_packets_not_bytes():

@@ -1,6 +1,7 @@
 """Authenticated jobs (issue 19, point 2; docs/protocol.md 6.3): with a per-job key every
 packet both ways carries a SipHash-2-4 MAC; packets without a valid one are dropped and
 counted, on both sides and both engines of each."""
+
 from __future__ import annotations
 
 import threading
@@ -8,8 +9,8 @@ import time
 
 import numpy as np
 import pytest
-
 from conftest import can_spoof, run_workers, spoof_udp
+
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import NONE, AggHeader, MsgType
@@ -31,10 +32,13 @@ def key_file(tmp_path):
 def test_an_authenticated_job_sums_and_seals_every_packet(key_file, engine, worker_engine):
     key = JobKey.from_file(key_file)
     x = [np.arange(1, 6 * B + 1, dtype=np.float32) * (r + 1) for r in range(3)]
-    with AggregatorServer([JobSpec.parse(f"1:3:num_slots={S},block_size={B},key_file={key_file}")], port=0,
-                          engine=engine) as srv:
-        agents = [HostAgent(WorkerConfig(1, r, 3, aggregator=srv.address, key=key, engine=worker_engine,
-                                         **FAST)) for r in range(3)]
+    with AggregatorServer(
+        [JobSpec.parse(f"1:3:num_slots={S},block_size={B},key_file={key_file}")], port=0, engine=engine
+    ) as srv:
+        agents = [
+            HostAgent(WorkerConfig(1, r, 3, aggregator=srv.address, key=key, engine=worker_engine, **FAST))
+            for r in range(3)
+        ]
         for _ in range(2):
             for out in run_workers(lambda r: agents[r].allreduce(x[r]), 3):
                 np.testing.assert_allclose(out, x[0] + x[1] + x[2], rtol=1e-6)
@@ -49,11 +53,9 @@ def test_an_authenticated_job_sums_and_seals_every_packet(key_file, engine, work
 def test_packets_without_the_key_are_dropped_and_counted(key_file, tmp_path):
     other = tmp_path / "other.key"
     other.write_bytes(bytes(range(100, 132)))
-    with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B, key=JobKey.from_file(key_file))],
-                          port=0) as srv:
+    with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B, key=JobKey.from_file(key_file))], port=0) as srv:
         for key in (None, JobKey.from_file(other)):  # no key, another key: no answer at all
-            stranger = HostAgent(WorkerConfig(1, 0, 2, aggregator=srv.address, key=key, failure_timeout=0.5,
-                                              **FAST))
+            stranger = HostAgent(WorkerConfig(1, 0, 2, aggregator=srv.address, key=key, failure_timeout=0.5, **FAST))
             with pytest.raises(TimeoutError, match="did not answer JOIN"):
                 stranger.allreduce(np.ones(B, np.float32))
             stranger.close()
@@ -63,8 +65,9 @@ def test_packets_without_the_key_are_dropped_and_counted(key_file, tmp_path):
 
 def test_a_keyed_worker_ignores_an_aggregator_without_the_key(key_file):
     with AggregatorServer([JobSpec(1, 1, num_slots=S, block_size=B)], port=0) as srv:
-        agent = HostAgent(WorkerConfig(1, 0, 1, aggregator=srv.address, key=JobKey.from_file(key_file),
-                                       failure_timeout=0.5, **FAST))
+        agent = HostAgent(
+            WorkerConfig(1, 0, 1, aggregator=srv.address, key=JobKey.from_file(key_file), failure_timeout=0.5, **FAST)
+        )
         with pytest.raises(TimeoutError, match="did not answer JOIN"):
             agent.allreduce(np.ones(B, np.float32))
         agent.close()
@@ -79,8 +82,12 @@ def test_an_on_path_attacker_who_knows_the_session_still_cannot_forge(key_file, 
     key = JobKey.from_file(key_file)
     x = [np.arange(1, 4 * B + 1, dtype=np.int32) * (r + 1) for r in range(2)]
     with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B, key=key)], port=0) as srv:
-        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, key=key, engine=engine,
-                                         failure_timeout=5.0, **FAST)) for r in range(2)]
+        agents = [
+            HostAgent(
+                WorkerConfig(1, r, 2, aggregator=srv.address, key=key, engine=engine, failure_timeout=5.0, **FAST)
+            )
+            for r in range(2)
+        ]
         try:
             run_workers(lambda r: agents[r].allreduce(x[r]), 2)
             session = agents[0]._endpoints[0].session  # what an on-path observer reads

@@ -2,23 +2,23 @@
 datagrams from 2,000 source addresses grow its resident memory by less than 10 MB,
 and a well-behaved job keeps working. Also: a member whose look-ahead never ends a
 stream fails the job instead of growing the kept results."""
+
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import queue
 import socket
 import subprocess
 import sys
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
-
 from conftest import SESSION, joined_engine, run_workers
+
 from p4reduce.aggregator import JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import NONE, AggHeader, ErrorCode, MsgType
@@ -37,12 +37,22 @@ def _hostile(rng: np.random.Generator, i: int) -> bytes:
     if kind == 0:
         return rng.bytes(int(rng.integers(0, 120)))
     if kind == 1:  # a new "process" of job 2 every time: members are replaced, not added
-        return AggHeader(MsgType.JOIN, 2, int(rng.integers(0, 4)), 8, 0, int(rng.integers(1, 1 << 32)),
-                         8, 8, 0, 4).pack()
+        return AggHeader(
+            MsgType.JOIN, 2, int(rng.integers(0, 4)), 8, 0, int(rng.integers(1, 1 << 32)), 8, 8, 0, 4
+        ).pack()
     if kind == 2:
-        return AggHeader(MsgType.DATA, 1, int(rng.integers(0, 2)), int(rng.integers(0, 8)), 0,
-                         int(rng.integers(0, 1 << 32)), NONE, int(rng.integers(0, 1 << 32)),
-                         session=int(rng.integers(1, 1 << 32)), blocks=int(rng.integers(0, 1 << 32))).pack()
+        return AggHeader(
+            MsgType.DATA,
+            1,
+            int(rng.integers(0, 2)),
+            int(rng.integers(0, 8)),
+            0,
+            int(rng.integers(0, 1 << 32)),
+            NONE,
+            int(rng.integers(0, 1 << 32)),
+            session=int(rng.integers(1, 1 << 32)),
+            blocks=int(rng.integers(0, 1 << 32)),
+        ).pack()
     if kind == 3:
         return AggHeader(MsgType.RESET, 1, 0, 0, 0, 0, NONE, session=int(rng.integers(1, 1 << 32))).pack()
     return AggHeader(MsgType.QUERY, int(rng.integers(0, 1 << 16)), 0, 0, 0, 0, 5).pack()
@@ -53,13 +63,17 @@ def _hostile(rng: np.random.Generator, i: int) -> bytes:
 def _aggregator_process(*args: str) -> Iterator[tuple[subprocess.Popen, int, queue.Queue]]:
     """`p4reduce aggregator ARGS` on an ephemeral loopback port printing its counters every
     0.2 s: the process, its port, and a queue of the counters as they come."""
-    agg = subprocess.Popen([sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0", *args,
-                            "--stats-interval", "0.2"], stdout=subprocess.PIPE, text=True)
+    agg = subprocess.Popen(
+        [sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0", *args, "--stats-interval", "0.2"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     stats: queue.Queue[dict] = queue.Queue()
     try:
         port = int(agg.stdout.readline().split(" on ")[1].split()[0].rsplit(":", 1)[1])
-        threading.Thread(target=lambda: [stats.put(json.loads(line)) for line in agg.stdout
-                                         if line.startswith("{")], daemon=True).start()
+        threading.Thread(
+            target=lambda: [stats.put(json.loads(line)) for line in agg.stdout if line.startswith("{")], daemon=True
+        ).start()
         yield agg, port, stats
     finally:
         agg.terminate()
@@ -67,11 +81,14 @@ def _aggregator_process(*args: str) -> Iterator[tuple[subprocess.Popen, int, que
 
 
 def test_hostile_flood_keeps_memory_bounded_and_the_job_working():
-    with _aggregator_process("--job", "1:2:num_slots=8,block_size=8",
-                             "--job", "2:4:slot_base=8,num_slots=8,block_size=8") as (agg, port, stats):
+    with _aggregator_process(
+        "--job", "1:2:num_slots=8,block_size=8", "--job", "2:4:slot_base=8,num_slots=8,block_size=8"
+    ) as (agg, port, stats):
         x = [np.arange(64, dtype=np.int32) * (r + 1) for r in range(2)]
-        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=("127.0.0.1", port), num_slots=8,
-                                         block_size=8, timeout=0.01)) for r in range(2)]
+        agents = [
+            HostAgent(WorkerConfig(1, r, 2, aggregator=("127.0.0.1", port), num_slots=8, block_size=8, timeout=0.01))
+            for r in range(2)
+        ]
         for out in run_workers(lambda r: agents[r].allreduce(x[r]), 2):  # warm: buffers, imports
             np.testing.assert_array_equal(out, x[0] + x[1])
         stats.get(timeout=10)  # its loop went round since (it prints counters when idle)
@@ -117,8 +134,10 @@ def test_lookahead_that_never_ends_a_stream_fails_the_job():
     engine = joined_engine([JobSpec(1, 1, num_slots=2, block_size=1)])
 
     def data(shadow, block, nxt, values=None):
-        return AggHeader(MsgType.DATA, 1, 0, 0, shadow, 0, block, nxt, count=0 if values is None else 1,
-                         session=SESSION, blocks=10).pack() + (b"\0\0\0\1" if values else b"")
+        return AggHeader(
+            MsgType.DATA, 1, 0, 0, shadow, 0, block, nxt, count=0 if values is None else 1, session=SESSION, blocks=10
+        ).pack() + (b"\0\0\0\1" if values else b"")
+
     assert engine.handle(data(0, NONE, 2)).event == "completed"
     assert engine.handle(data(1, 2, 4, values=True)).event == "completed"
     # Announcing the block it is in again (or any earlier one) would loop forever.
@@ -157,8 +176,12 @@ def test_announced_length_attack_is_refused_and_memory_stays_bounded(engine):
             values = bytes(range(32))
             sent = 1
             for b in range(60_000):
-                member.send(AggHeader(MsgType.DATA, 1, 0, 0, (b + 1) & 1, 0, b, b + 1, count=8, session=session,
-                                      blocks=blocks).pack() + values)
+                member.send(
+                    AggHeader(
+                        MsgType.DATA, 1, 0, 0, (b + 1) & 1, 0, b, b + 1, count=8, session=session, blocks=blocks
+                    ).pack()
+                    + values
+                )
                 sent += 1
                 if b % 5000 == 4999:
                     _wait_for(stats, sent + 1)

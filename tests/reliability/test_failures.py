@@ -1,16 +1,16 @@
 """Worker crash, aggregator restart, multi-job isolation."""
+
 from __future__ import annotations
 
 import threading
 
 import numpy as np
 import pytest
-
 from conftest import RETRANSMISSION_DROPS, block_sparse, run_workers
-from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.hostagent import AgentFailed, AllreduceTimeout, JobFailed
-from p4reduce.protocol import ErrorCode
+
 from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.hostagent import AgentFailed, AllreduceTimeout, HostAgent, JobFailed, WorkerConfig
+from p4reduce.protocol import ErrorCode
 
 
 def _agents(server, job, n, **kw):
@@ -111,15 +111,17 @@ def _expect(kind, agent, tensor):
 
 
 def test_two_jobs_share_one_aggregator_without_interference():
-    jobs = [JobSpec(1, 3, mode="sparse", slot_base=0, num_slots=8, block_size=16),
-            JobSpec(2, 2, mode="dense", slot_base=8, num_slots=4, block_size=32)]
+    jobs = [
+        JobSpec(1, 3, mode="sparse", slot_base=0, num_slots=8, block_size=16),
+        JobSpec(2, 2, mode="dense", slot_base=8, num_slots=4, block_size=32),
+    ]
     rng = np.random.default_rng(9)
     with AggregatorServer(jobs, port=0) as srv:
         a1 = _agents(srv, 1, 3, mode="sparse", slot_base=0, num_slots=8, block_size=16)
         a2 = _agents(srv, 2, 2, mode="dense", slot_base=8, num_slots=4, block_size=32)
         d1 = [[block_sparse(rng, 3000, 16, 0.2, np.int32) for _ in range(4)] for _ in range(3)]
         d2 = [[block_sparse(rng, 5000, 32, 0.5) for _ in range(4)] for _ in range(2)]
-        everyone = [(a, d) for a, d in zip(a1, d1)] + [(a, d) for a, d in zip(a2, d2)]
+        everyone = [(a, d) for a, d in zip(a1, d1, strict=True)] + [(a, d) for a, d in zip(a2, d2, strict=True)]
         outs = run_workers(lambda i: [everyone[i][0].allreduce(x) for x in everyone[i][1]], 5)
         for it in range(4):
             for r in range(3):

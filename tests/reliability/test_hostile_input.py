@@ -1,19 +1,22 @@
 """Hostile datagrams: each is dropped and counted; nothing raises; other jobs are unaffected."""
+
 from __future__ import annotations
 
 import socket
 
 import numpy as np
+from conftest import SESSION, joined_engine, run_workers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SESSION, joined_engine, run_workers
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import HEADER, HEADER_LEN, NONE, AggHeader, Flags, MsgType, decode_values, encode
 
-JOBS = [JobSpec(1, 2, slot_base=0, num_slots=4, block_size=4),
-        JobSpec(2, 3, mode="dense", slot_base=4, num_slots=4, block_size=4)]
+JOBS = [
+    JobSpec(1, 2, slot_base=0, num_slots=4, block_size=4),
+    JobSpec(2, 3, mode="dense", slot_base=4, num_slots=4, block_size=4),
+]
 
 
 def _fresh_engine_with_job2_midway() -> tuple[AggregatorEngine, list[bytes]]:
@@ -21,24 +24,41 @@ def _fresh_engine_with_job2_midway() -> tuple[AggregatorEngine, list[bytes]]:
     engine = joined_engine(JOBS)
     for w in range(3):
         engine.handle(AggHeader(MsgType.DATA, 2, w, 4, 0, 0, NONE, 0, session=SESSION, blocks=4).pack())
-    finish = [encode(AggHeader(MsgType.DATA, 2, w, 4, 1, 0, 0, NONE, count=4, session=SESSION, blocks=4),
-                     np.array([w + 1] * 4)) for w in range(3)]
+    finish = [
+        encode(
+            AggHeader(MsgType.DATA, 2, w, 4, 1, 0, 0, NONE, count=4, session=SESSION, blocks=4), np.array([w + 1] * 4)
+        )
+        for w in range(3)
+    ]
     return engine, finish
 
 
 header_fields = st.tuples(
-    st.integers(1, 3), st.integers(0, 9), st.sampled_from([1, 2, 3, 0xFFFF]),
-    st.integers(0, 255), st.integers(0, 255), st.integers(0, 0xFFFF), st.sampled_from([0, 1, 2, NONE]),
-    st.sampled_from([0, 1, 4, NONE, 0x7FFFFFFF]), st.sampled_from([0, 4, 8, NONE]),
-    st.integers(0, 255), st.integers(0, 255), st.integers(0, 8),
-    st.sampled_from([0, SESSION, SESSION ^ 1]), st.sampled_from([0, 1, 4, 5, NONE]), st.integers(0, 3))
+    st.integers(1, 3),
+    st.integers(0, 9),
+    st.sampled_from([1, 2, 3, 0xFFFF]),
+    st.integers(0, 255),
+    st.integers(0, 255),
+    st.integers(0, 0xFFFF),
+    st.sampled_from([0, 1, 2, NONE]),
+    st.sampled_from([0, 1, 4, NONE, 0x7FFFFFFF]),
+    st.sampled_from([0, 4, 8, NONE]),
+    st.integers(0, 255),
+    st.integers(0, 255),
+    st.integers(0, 8),
+    st.sampled_from([0, SESSION, SESSION ^ 1]),
+    st.sampled_from([0, 1, 4, 5, NONE]),
+    st.integers(0, 3),
+)
 
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.one_of(
-    st.binary(max_size=200),
-    st.tuples(header_fields, st.binary(max_size=40)).map(lambda t: HEADER.pack(*t[0]) + t[1]),
-))
+@given(
+    data=st.one_of(
+        st.binary(max_size=200),
+        st.tuples(header_fields, st.binary(max_size=40)).map(lambda t: HEADER.pack(*t[0]) + t[1]),
+    )
+)
 def test_fuzzed_datagrams_never_raise_or_touch_other_jobs(data):
     engine, finish = _fresh_engine_with_job2_midway()
     handled = engine.handle(data)
@@ -48,10 +68,18 @@ def test_fuzzed_datagrams_never_raise_or_touch_other_jobs(data):
     # a duplicate); or, if the input failed job 2, with nothing but flagged RESULTs and
     # errors. Job 1 is never touched by job-2 input.
     outs = [engine.handle(p) for p in finish]
-    results = [AggHeader.unpack(r.payload) for o in outs for r in o.replies
-               if AggHeader.unpack(r.payload).msg_type == MsgType.RESULT]
-    values = [r.payload[HEADER_LEN:] for o in outs for r in o.replies
-              if AggHeader.unpack(r.payload).msg_type == MsgType.RESULT]
+    results = [
+        AggHeader.unpack(r.payload)
+        for o in outs
+        for r in o.replies
+        if AggHeader.unpack(r.payload).msg_type == MsgType.RESULT
+    ]
+    values = [
+        r.payload[HEADER_LEN:]
+        for o in outs
+        for r in o.replies
+        if AggHeader.unpack(r.payload).msg_type == MsgType.RESULT
+    ]
     if engine.failure(2) is not None:
         assert all(r.flags & Flags.MISMATCH for r in results)
     else:
@@ -79,8 +107,7 @@ def test_server_survives_garbage_and_still_serves():
         s.sendto(AggHeader(MsgType.DATA, 9, 0, 0, 0, 0, NONE).pack(), srv.address)
         s.sendto(AggHeader(MsgType.DATA, 1, 7, 0, 0, 0, NONE).pack(), srv.address)
         s.sendto(AggHeader(MsgType.DATA, 1, 0, 5, 0, 0, NONE).pack(), srv.address)
-        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, num_slots=4,
-                                         block_size=4)) for r in range(2)]
+        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, num_slots=4, block_size=4)) for r in range(2)]
         x = np.arange(10, dtype=np.int32)
         outs = run_workers(lambda r: agents[r].allreduce(x), 2)
         np.testing.assert_array_equal(outs[0], 2 * x)

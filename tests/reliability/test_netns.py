@@ -3,16 +3,16 @@
 Uses tc netem when the kernel has it, nftables random drop/duplication otherwise
 (delay/reorder scenarios need netem and skip with the reason when it is absent).
 """
+
 from __future__ import annotations
 
 import pytest
 
+from p4reduce.testbed.experiment import NetnsRun, run
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.netns import TestbedUnavailable, missing_requirements, netem_supported
-from p4reduce.testbed.experiment import NetnsRun, run
 
-pytestmark = pytest.mark.skipif(missing_requirements() is not None,
-                                reason=f"netns tests: {missing_requirements()}")
+pytestmark = pytest.mark.skipif(missing_requirements() is not None, reason=f"netns tests: {missing_requirements()}")
 
 SCENARIOS = {
     "clean": None,

@@ -2,6 +2,7 @@
 address with a raw socket and knows every public value (job, slots, epochs, the
 fingerprint), but not the sessions. Nothing it sends may change a sum or fail a worker;
 the aggregator answers it at most once per datagram (issue 19, points 1 and 3)."""
+
 from __future__ import annotations
 
 import socket
@@ -10,8 +11,8 @@ import time
 
 import numpy as np
 import pytest
-
 from conftest import can_spoof, run_workers, spoof_udp
+
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.aggregator.replies import ANSWER_BURST, ANSWER_RATE
@@ -35,13 +36,29 @@ def _forged_results(tensor_len: int, dtype: np.dtype) -> list[bytes]:
             for slot in range(S):
                 for shadow in (0, 1):
                     stream = [b for b in range(slot, blocks, S)]
-                    for block, nxt in zip([NONE, *stream], [*stream, NONE]):
+                    for block, nxt in zip([NONE, *stream], [*stream, NONE], strict=True):
                         count = 0 if block == NONE else B
-                        h = AggHeader(MsgType.RESULT, 1, worker, slot, shadow, 0, block, nxt, EXP_BIAS,
-                                      EXP_BIAS, count, 0, session, blocks, tag)
+                        h = AggHeader(
+                            MsgType.RESULT,
+                            1,
+                            worker,
+                            slot,
+                            shadow,
+                            0,
+                            block,
+                            nxt,
+                            EXP_BIAS,
+                            EXP_BIAS,
+                            count,
+                            0,
+                            session,
+                            blocks,
+                            tag,
+                        )
                         forged.append(h.pack() + np.full(count, 666, ">i4").tobytes())
-                    forged.append(AggHeader(MsgType.ERROR, 1, worker, slot, shadow, 0, 1, worker,
-                                            session=session).pack())
+                    forged.append(
+                        AggHeader(MsgType.ERROR, 1, worker, slot, shadow, 0, 1, worker, session=session).pack()
+                    )
     return forged
 
 
@@ -49,8 +66,7 @@ def _forged_results(tensor_len: int, dtype: np.dtype) -> list[bytes]:
 def test_forged_results_and_errors_from_the_aggregators_address_are_ignored(engine):
     x = [np.arange(1, 4 * B + 1, dtype=np.int32) * (r + 1) for r in range(2)]
     with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B)], port=0) as srv:
-        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, engine=engine, **FAST))
-                  for r in range(2)]
+        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, engine=engine, **FAST)) for r in range(2)]
         try:
             outs: list = [None]
             first = threading.Thread(target=lambda: outs.__setitem__(0, agents[0].allreduce(x[0])))
@@ -83,8 +99,10 @@ def test_spoofed_query_from_a_declared_address_fails_nobody():
             ports.append(probe.getsockname()[1])
     declared = tuple(WorkerAddress("127.0.0.1", p) for p in ports)
     with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B, workers=declared)], port=0) as srv:
-        agents = [HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, bind=("127.0.0.1", ports[r]), **FAST))
-                  for r in range(2)]
+        agents = [
+            HostAgent(WorkerConfig(1, r, 2, aggregator=srv.address, bind=("127.0.0.1", ports[r]), **FAST))
+            for r in range(2)
+        ]
         try:
             run_workers(lambda r: agents[r].allreduce(x[r]), 2)  # joined
             query = AggHeader(MsgType.QUERY, 1, 0, 0, 0, 1, 0, NONE, session=0xBAD5E55, blocks=4).pack()
@@ -103,8 +121,10 @@ def test_spoofed_query_from_a_declared_address_fails_nobody():
 def test_one_datagram_of_many_headers_is_answered_once(engine):
     """No reflector: 1,800 JOINs in one datagram with a victim's source address get one
     answer; a stream of such datagrams gets at most the per-source burst."""
-    with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B)], port=0, engine=engine) as srv, \
-            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as victim:
+    with (
+        AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B)], port=0, engine=engine) as srv,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as victim,
+    ):
         victim.bind(("127.0.0.1", 0))
         victim.settimeout(0.5)
         joins = b"".join(AggHeader(MsgType.JOIN, 1, i % 2, 0, 0, i, B, S, 0, 2).pack() for i in range(1800))
@@ -122,7 +142,7 @@ def test_one_datagram_of_many_headers_is_answered_once(engine):
             while True:
                 victim.recv(65536)
                 answers += 1
-        except socket.timeout:
+        except TimeoutError:
             pass
         # the burst, and what the rate refilled meanwhile (not one per packet: 20,000)
         assert 1 <= answers <= ANSWER_BURST + ANSWER_RATE * (time.monotonic() - started) + 1

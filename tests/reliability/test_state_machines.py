@@ -5,6 +5,7 @@ else's session or from elsewhere, strangers' JOINs -- and recovery after every f
 step: the native engine's replies and counters equal the reference model's, every packet
 handled is accounted for by exactly one event counter, and every block of values a worker
 takes is the exact (int32, wrapping) sum of what the job's workers sent for it."""
+
 from __future__ import annotations
 
 import random
@@ -13,14 +14,25 @@ import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-
 from test_native_engine import GROUP, KEY, Harness, SimWorker, pkt
+
 from p4reduce.aggregator import JobSpec
 from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, wire_values
 
 # What the engine counts besides the one event of each packet it handles.
-NOT_EVENTS = {"datagrams_in", "packets_in", "bytes_in", "packets_out", "bytes_out", "streams_completed",
-              "allreduces_completed", "jobs_failed", "send_errors", "drop_no_address", "answers_limited"}
+NOT_EVENTS = {
+    "datagrams_in",
+    "packets_in",
+    "bytes_in",
+    "packets_out",
+    "bytes_out",
+    "streams_completed",
+    "allreduces_completed",
+    "jobs_failed",
+    "send_errors",
+    "drop_no_address",
+    "answers_limited",
+}
 
 
 class CheckedWorker(SimWorker):
@@ -40,9 +52,15 @@ class CheckedWorker(SimWorker):
 
     def take(self, h: AggHeader, packet: memoryview) -> list:
         st_ = self.streams.get(h.slot - self.spec.slot_base)
-        taken = (h.msg_type == MsgType.RESULT and h.worker_id in (self.rank, 0xFF) and st_ is not None
-                 and not st_["done"] and h.shadow == self.rounds[h.slot] & 1 and h.block == st_["block"]
-                 and h.epoch == self.epoch & 0xFFFFFFFF)
+        taken = (
+            h.msg_type == MsgType.RESULT
+            and h.worker_id in (self.rank, 0xFF)
+            and st_ is not None
+            and not st_["done"]
+            and h.shadow == self.rounds[h.slot] & 1
+            and h.block == st_["block"]
+            and h.epoch == self.epoch & 0xFFFFFFFF
+        )
         if taken and h.count and not h.flags & Flags.MISMATCH:
             key = (self.job_life[0], self.epoch)
             total = np.zeros(self.spec.block_size, np.int64)
@@ -51,8 +69,9 @@ class CheckedWorker(SimWorker):
                 if h.block in held:
                     total += held[h.block][0]
             expected = total.astype(np.int32)  # the aggregator's sums wrap like the switch's
-            assert np.array_equal(wire_values(packet, h.count).astype(np.int32), expected), \
+            assert np.array_equal(wire_values(packet, h.count).astype(np.int32), expected), (
                 f"worker {self.rank} took a wrong sum for block {h.block} of allreduce {self.epoch}"
+            )
             self.taken += 1
         return self.on_reply(h)
 
@@ -62,8 +81,10 @@ class Checked(Harness):
         super().__init__(specs, rng, odd=0)
         self.lives = {spec.job_id: [0] for spec in specs}
         by_job: dict[int, list[CheckedWorker]] = {spec.job_id: [] for spec in specs}
-        self.workers = [CheckedWorker(w.spec, w.rank, w.addr, rng, job_life=self.lives[w.spec.job_id],
-                                      peers=by_job[w.spec.job_id]) for w in self.workers]
+        self.workers = [
+            CheckedWorker(w.spec, w.rank, w.addr, rng, job_life=self.lives[w.spec.job_id], peers=by_job[w.spec.job_id])
+            for w in self.workers
+        ]
         for w in self.workers:
             by_job[w.spec.job_id].append(w)
 
@@ -74,9 +95,18 @@ class Checked(Harness):
 class AggregatorMachine(RuleBasedStateMachine):
     @initialize(seed=st.integers(0, 2**32 - 1), dense=st.booleans(), group=st.booleans())
     def setup(self, seed, dense, group):
-        specs = [JobSpec(1, 3, mode="dense" if dense else "sparse", num_slots=2, block_size=4, max_blocks=12,
-                         group=GROUP if group else None),
-                 JobSpec(2, 2, slot_base=2, num_slots=3, block_size=2, key=KEY)]  # authenticated
+        specs = [
+            JobSpec(
+                1,
+                3,
+                mode="dense" if dense else "sparse",
+                num_slots=2,
+                block_size=4,
+                max_blocks=12,
+                group=GROUP if group else None,
+            ),
+            JobSpec(2, 2, slot_base=2, num_slots=3, block_size=2, key=KEY),
+        ]  # authenticated
         self.h = Checked(specs, random.Random(seed))
         self.h.act("join")
         self.h.deliver(0, 0, False)
@@ -98,8 +128,10 @@ class AggregatorMachine(RuleBasedStateMachine):
     def timeout(self):
         self.h.act("timeout")
 
-    @rule(kind=st.sampled_from(["garbage", "replay", "stranger", "elsewhere", "foreign_join", "bad_join"]),
-          pick=st.integers(0, 1 << 30))
+    @rule(
+        kind=st.sampled_from(["garbage", "replay", "stranger", "elsewhere", "foreign_join", "bad_join"]),
+        pick=st.integers(0, 1 << 30),
+    )
     def hostile(self, kind, pick):
         h = self.h
         w = h.workers[pick % len(h.workers)]
@@ -117,11 +149,39 @@ class AggregatorMachine(RuleBasedStateMachine):
                 h.pending.append((bytes(packet), ("10.66.0.1", 999)))
         elif kind == "foreign_join":  # an unserved job or rank: answered, nothing fails
             h.pending.append((pkt(MsgType.JOIN, JobSpec(77, 2), 0, 0, 0, 5, 8, 2, blocks=0), ("10.66.0.2", 7)))
-            h.pending.append((pkt(MsgType.JOIN, spec, spec.num_workers + pick % 3, spec.slot_base, 0, 5,
-                                  spec.block_size, spec.num_slots), ("10.66.0.3", 7)))
+            h.pending.append(
+                (
+                    pkt(
+                        MsgType.JOIN,
+                        spec,
+                        spec.num_workers + pick % 3,
+                        spec.slot_base,
+                        0,
+                        5,
+                        spec.block_size,
+                        spec.num_slots,
+                    ),
+                    ("10.66.0.3", 7),
+                )
+            )
         elif kind == "bad_join":  # a stranger claims a rank (no declared addresses): the job fails
-            h.pending.append((pkt(MsgType.JOIN, spec, w.rank, spec.slot_base, 0, pick, spec.block_size,
-                                  spec.num_slots, spec.mode.code, spec.num_workers), ("10.66.0.4", 4000 + pick % 9)))
+            h.pending.append(
+                (
+                    pkt(
+                        MsgType.JOIN,
+                        spec,
+                        w.rank,
+                        spec.slot_base,
+                        0,
+                        pick,
+                        spec.block_size,
+                        spec.num_slots,
+                        spec.mode.code,
+                        spec.num_workers,
+                    ),
+                    ("10.66.0.4", 4000 + pick % 9),
+                )
+            )
 
     @rule()
     def recover(self):
@@ -132,8 +192,9 @@ class AggregatorMachine(RuleBasedStateMachine):
             if any(w.error for w in mine):
                 leader = next((w for w in mine if w.session), None)
                 if leader is not None:
-                    self.h.pending += leader._send(pkt(MsgType.RESET, spec, leader.rank, spec.slot_base, 0, 0,
-                                                       NONE, session=leader.session))
+                    self.h.pending += leader._send(
+                        pkt(MsgType.RESET, spec, leader.rank, spec.slot_base, 0, 0, NONE, session=leader.session)
+                    )
                     self.h.deliver(0, 0, False)
                 self.h.lives[spec.job_id][0] += 1
                 for w in mine:
@@ -153,8 +214,9 @@ class AggregatorMachine(RuleBasedStateMachine):
             self.h.compare_state()
 
 
-AggregatorMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=50, deadline=None,
-                                               suppress_health_check=[HealthCheck.too_slow])
+AggregatorMachine.TestCase.settings = settings(
+    max_examples=100, stateful_step_count=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 TestAggregatorMachine = AggregatorMachine.TestCase
 
 

@@ -1,5 +1,6 @@
 """Every worker gets the same, correct result or an error naming the cause (issue classes:
 restarted workers, idle slots, workers that disagree, admission, float32 overflow)."""
+
 from __future__ import annotations
 
 import socket
@@ -7,8 +8,8 @@ import threading
 
 import numpy as np
 import pytest
-
 from conftest import run_workers, wait_until
+
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.hostagent import GeometryMismatch, HostAgent, JobFailed, WorkerConfig
@@ -24,11 +25,13 @@ def _agent(srv, rank, n=2, job=1, **kw) -> HostAgent:
 
 def _outcomes(agents, tensors) -> list[object]:
     """Each worker's result or the exception it raised, all run at once."""
+
     def one(r):
         try:
             return agents[r].allreduce(tensors[r])
         except Exception as exc:  # noqa: BLE001 - the outcome under test
             return exc
+
     return run_workers(one, len(agents), timeout=30)
 
 
@@ -91,6 +94,7 @@ def test_slot_idle_for_65536_allreduces_is_not_answered_from_old_results():
             for _ in range(1 << 16):
                 agents[r].allreduce(empty)
             return agents[r].allreduce(first[r] * 10)
+
         for out in run_workers(idle_then_again, 2, timeout=120):
             np.testing.assert_array_equal(out, (first[0] + first[1]) * 10)
         for a in agents:
@@ -98,13 +102,16 @@ def test_slot_idle_for_65536_allreduces_is_not_answered_from_old_results():
 
 
 # -- workers that disagree ------------------------------------------------------------------
-@pytest.mark.parametrize("override, field", [
-    (dict(num_workers=3), "num_workers"),
-    (dict(block_size=16), "block_size"),
-    (dict(num_slots=2), "num_slots"),
-    (dict(slot_base=4), "slot_base"),
-    (dict(mode="dense"), "mode"),
-])
+@pytest.mark.parametrize(
+    "override, field",
+    [
+        (dict(num_workers=3), "num_workers"),
+        (dict(block_size=16), "block_size"),
+        (dict(num_slots=2), "num_slots"),
+        (dict(slot_base=4), "slot_base"),
+        (dict(mode="dense"), "mode"),
+    ],
+)
 def test_worker_with_other_geometry_fails_every_worker(override, field):
     x = [np.ones(64, np.int32)] * 2
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
@@ -125,23 +132,27 @@ def test_worker_checks_the_geometry_a_switch_reports():
         def answer():
             data, addr = fake_switch.recvfrom(100)
             h = AggHeader.unpack(data)
-            joined = AggHeader(MsgType.JOINED, h.job_id, h.worker_id, 0, 0, h.epoch, 32, 1024, 1, 4,
-                               session=77)
+            joined = AggHeader(MsgType.JOINED, h.job_id, h.worker_id, 0, 0, h.epoch, 32, 1024, 1, 4, session=77)
             fake_switch.sendto(joined.pack(), addr)
+
         t = threading.Thread(target=answer)
         t.start()
-        cfg = WorkerConfig(1, 0, 4, aggregator=fake_switch.getsockname(), mode="dense", block_size=32,
-                           num_slots=64, **FAST)
+        cfg = WorkerConfig(
+            1, 0, 4, aggregator=fake_switch.getsockname(), mode="dense", block_size=32, num_slots=64, **FAST
+        )
         with HostAgent(cfg) as agent, pytest.raises(GeometryMismatch, match="has num_slots 1024, this worker 64"):
             agent.allreduce(np.ones(64, np.float32))
         t.join()
 
 
-@pytest.mark.parametrize("second", [
-    np.ones(64, np.float32),             # another dtype
-    np.ones(72, np.int32),               # another length, same number of blocks in slot 0
-    np.ones(200, np.int32),              # another number of blocks
-])
+@pytest.mark.parametrize(
+    "second",
+    [
+        np.ones(64, np.float32),  # another dtype
+        np.ones(72, np.int32),  # another length, same number of blocks in slot 0
+        np.ones(200, np.int32),  # another number of blocks
+    ],
+)
 def test_workers_with_other_tensors_all_fail(second):
     x = [np.ones(64, np.int32), second]
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
@@ -171,8 +182,9 @@ def test_worker_that_skipped_an_allreduce_makes_every_worker_fail():
         run_workers(lambda r: agents[r].allreduce(x), 2)
         agents[0].allreduce(np.zeros(0, np.int32))  # worker 0 alone runs an (empty) allreduce
         outcomes = _outcomes(agents, [x, x])
-        assert all(isinstance(o, JobFailed) and o.code in (ErrorCode.TENSOR, ErrorCode.SEQUENCE)
-                   for o in outcomes), outcomes
+        assert all(isinstance(o, JobFailed) and o.code in (ErrorCode.TENSOR, ErrorCode.SEQUENCE) for o in outcomes), (
+            outcomes
+        )
         for a in agents:
             a.close()
 
@@ -205,8 +217,10 @@ def _session_of(agent: HostAgent) -> int:
 
 def test_spoofed_packets_from_other_addresses_change_nothing():
     x = [np.arange(64, dtype=np.int32) + r for r in range(2)]
-    with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv, \
-            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as spoofer:
+    with (
+        AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as spoofer,
+    ):
         agents = [_agent(srv, r) for r in range(2)]
         run_workers(lambda r: agents[r].allreduce(x[r]), 2)  # both joined
         s0 = _session_of(agents[0])
@@ -214,8 +228,10 @@ def test_spoofed_packets_from_other_addresses_change_nothing():
             for msg, block, count in ((MsgType.DATA, NONE, 0), (MsgType.QUERY, 0, 0), (MsgType.RESET, NONE, 0)):
                 h = AggHeader(msg, 1, 0, 0, 1, 1, block, 0, count=count, session=session, blocks=8)
                 spoofer.sendto(h.pack(), srv.address)
-        wait_until(lambda: srv.counters().get("drop_wrong_source", 0) + srv.counters().get("drop_not_joined", 0) >= 6,
-                   "the 6 spoofed packets handled")
+        wait_until(
+            lambda: srv.counters().get("drop_wrong_source", 0) + srv.counters().get("drop_not_joined", 0) >= 6,
+            "the 6 spoofed packets handled",
+        )
         counters = srv.counters()
         assert counters.get("reset", 0) == 0
         assert counters["drop_wrong_source"] == 3 and counters["drop_not_joined"] == 3
@@ -279,8 +295,9 @@ def test_join_for_an_unserved_job_or_rank_is_answered_at_once(job, rank, n, code
     """Not a 10-second wait for "did not answer JOIN": the aggregator says what is wrong."""
     with AggregatorServer([JobSpec(1, 2, num_slots=4, block_size=8)], port=0) as srv:
         # A JobFailed is the aggregator's answer: without one the JOIN would time out instead.
-        agent = HostAgent(WorkerConfig(job, rank, n, aggregator=srv.address, num_slots=4, block_size=8,
-                                       failure_timeout=10.0))
+        agent = HostAgent(
+            WorkerConfig(job, rank, n, aggregator=srv.address, num_slots=4, block_size=8, failure_timeout=10.0)
+        )
         with pytest.raises(JobFailed) as failed:
             agent.allreduce(np.ones(8, np.int32))
         assert failed.value.code == code
