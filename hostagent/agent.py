@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -38,6 +38,10 @@ from p4reduce.protocol import (
     fingerprint,
 )
 from p4reduce.protocol.auth import authentic
+
+if TYPE_CHECKING:
+    from p4reduce.hostagent.service import LeaseKeeper
+    from p4reduce.jobapi import JobClient
 from p4reduce.protocol.framing import message_limit, split_datagram
 from p4reduce.transport.batchio import BatchReceiver
 
@@ -126,11 +130,24 @@ class HostAgent:
     `udp_offload` says whether the native engine uses UDP GSO and GRO (and why not)."""
 
     def __init__(self, config: WorkerConfig) -> None:
-        self.config = config
         self._endpoints: list[Endpoint] = []
+        self._lease: LeaseKeeper | None = None
+        self._jobs: JobClient | None = None
+        placement = None
+        if config.controller is not None:  # the job service says where and with what geometry
+            from p4reduce.hostagent import service  # grpc: only for agents of a placed job
+
+            config, placement, self._jobs = service.placed(config)
+        self.config = config
+        # A switch's sessions come from the job service: a JOINED with another is not the switch's.
+        self._expected_session = placement.session if placement is not None and placement.target == "switch" else 0
         try:
             for address in config.endpoints:
                 self._endpoints.append(Endpoint(address, config.bind, config.key))
+            if placement is not None and self._jobs is not None:
+                port = self._endpoints[0].sock.getsockname()[1]
+                service.register(self._jobs, placement, config.worker_id, port)
+                self._lease = service.LeaseKeeper(self._jobs, placement)
             self._group_sock = self._join_group(config.group) if config.group else None
             receiving = [e.sock for e in self._endpoints]
             if self._group_sock is not None:
@@ -187,6 +204,11 @@ class HostAgent:
         return sock
 
     def close(self) -> None:
+        lease, jobs = getattr(self, "_lease", None), getattr(self, "_jobs", None)
+        if lease is not None:
+            lease.stop()
+        if jobs is not None:
+            jobs.close()
         for e in self._endpoints:
             e.close()
         group_sock = getattr(self, "_group_sock", None)  # absent when __init__ failed early
@@ -230,6 +252,15 @@ class HostAgent:
             if answer.msg_type == MsgType.ERROR:
                 raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
         self.reset()
+
+    def _check_usable(self) -> None:
+        if self._failed is not None:
+            raise AgentFailed(
+                f"an earlier allreduce failed ({self._failed}); reset the job on "
+                "the aggregator and call reset() on every worker"
+            )
+        if self._lease is not None and self._lease.lost is not None:
+            raise AgentFailed(f"the job service no longer holds job {self.config.job_id}: {self._lease.lost}")
 
     def _join(self, allow_failed: bool = False) -> None:
         """JOIN the job: learn its geometry as the aggregator (or switch) has it, and a session.
@@ -296,6 +327,11 @@ class HostAgent:
                     f"{e.peer[0]}:{e.peer[1]} has no multicast group for the job, this "
                     f"worker group {cfg.group[0]}:{cfg.group[1]}"
                 )
+            if self._expected_session and answer.session != self._expected_session:
+                raise ProtocolError(
+                    f"job {cfg.job_id} worker {cfg.worker_id}: JOINED from {e.peer[0]}:{e.peer[1]} "
+                    f"carries session {answer.session}, the job service gave {self._expected_session}"
+                )
             # A job with a multicast group: the session of the group's results (spec 6.1).
             e.group_session = int.from_bytes(raw[HEADER_LEN : HEADER_LEN + 4], "big") if answer.count == 1 else 0
             e.session = answer.session
@@ -340,11 +376,7 @@ class HostAgent:
         int32 sums are exact; float32 sums are exact up to the fixed-point bound
         of docs/protocol.md section 5.
         """
-        if self._failed is not None:
-            raise AgentFailed(
-                f"an earlier allreduce failed ({self._failed}); reset the job on "
-                "the aggregator and call reset() on every worker"
-            )
+        self._check_usable()
         started = time.perf_counter()
         array = np.asarray(array)
         if array.dtype not in SUPPORTED_DTYPES:
@@ -380,11 +412,7 @@ class HostAgent:
         the fixed-point bound as in `allreduce`; an int32 overflow anywhere raises
         OverflowError on every worker, a float32 sum beyond float32's range on its owner.
         """
-        if self._failed is not None:
-            raise AgentFailed(
-                f"an earlier allreduce failed ({self._failed}); reset the job on "
-                "the aggregator and call reset() on every worker"
-            )
+        self._check_usable()
         started = time.perf_counter()
         cfg = self.config
         if cfg.scale_workers != cfg.num_workers:

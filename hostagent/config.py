@@ -54,6 +54,14 @@ class WorkerConfig:
     # under the job's key (JobKey.from_file); without a valid one a packet is dropped and
     # counted (AllreduceStats.unauthenticated). The aggregator's job needs the same key.
     key: JobKey | None = None
+    # A job placed by the job service (`p4reduce controller serve`, docs/service.md) at this
+    # address ("host:port" or (host, port)): the agent creates or joins the job called
+    # `job_name` there, registers its address, and takes the target, the geometry and the
+    # job id from the answer (job_id must then be 0; the service's geometry replaces this
+    # config's). It keeps the job's lease (`lease` seconds; 0: the service's default) while open.
+    controller: tuple[str, int] | str | None = None
+    job_name: str = ""
+    lease: float = 0.0
 
     @property
     def endpoints(self) -> tuple[tuple[str, int], ...]:
@@ -86,3 +94,21 @@ class WorkerConfig:
             raise TypeError(f"key must be a JobKey (JobKey.from_file(path)), not {type(self.key).__name__}")
         if self.failure_timeout < self.timeout:
             raise ValueError("failure_timeout must be >= timeout")
+        if self.controller is not None:
+            self._check_service_fields()
+
+    def _check_service_fields(self) -> None:
+        controller = self.controller
+        if isinstance(controller, str):
+            host, sep, port = controller.rpartition(":")
+            if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+                raise ValueError(f"controller {controller!r}: expected HOST:PORT")
+            object.__setattr__(self, "controller", (host.strip("[]"), int(port)))
+        if self.job_id != 0:
+            raise ValueError(f"job_id {self.job_id} with a controller: the job service assigns it (give 0)")
+        if not self.job_name:
+            raise ValueError("a job placed by a controller needs a job_name (the same on every worker)")
+        if self.aggregators or self.group is not None:
+            raise ValueError("with a controller the job service says where to aggregate: no aggregators or group")
+        if not (0 <= self.lease < float("inf")):
+            raise ValueError(f"lease {self.lease!r}: a number of seconds >= 0")

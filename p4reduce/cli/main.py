@@ -210,12 +210,21 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     from p4reduce.protocol.auth import JobKey
     from p4reduce.testbed.synthetic import worker_tensor
 
+    if args.controller is None and args.job is None:
+        a.fail("--job ID is needed with --aggregator")
+    if args.controller is not None and (args.job is not None or not args.job_name):
+        a.fail("--controller takes --job-name NAME (the service assigns the job id), not --job")
+    if args.controller is None and args.job_name:
+        a.fail("--job-name goes with --controller")
+    aggregators: tuple[tuple[str, int], ...] = tuple(args.aggregator or [("127.0.0.1", AGG_UDP_PORT)])
     cfg = WorkerConfig(
-        args.job,
+        args.job or 0,
         args.rank,
         args.workers,
-        aggregator=args.aggregator[0],
-        aggregators=args.aggregator if len(args.aggregator) > 1 else (),
+        aggregator=aggregators[0],
+        aggregators=aggregators if len(aggregators) > 1 else (),
+        controller=args.controller,
+        job_name=args.job_name or "",
         mode=Mode(args.mode),
         slot_base=args.slot_base,
         num_slots=args.slots,
@@ -230,8 +239,10 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     )
     # Everything the command line names is checked before anything is sent.
     output = a.output_file("--output", args.output) if args.output else None
-    for host, _ in args.aggregator:
+    for host, _ in args.aggregator or ():
         a.resolve("--aggregator", host)
+    if args.controller is not None:
+        a.resolve("--controller", args.controller[0])
     if args.input:
         tensor = _load_tensor(args.input)
     else:
@@ -376,16 +387,31 @@ def build_parser() -> argparse.ArgumentParser:
         description="One worker of a job: allreduce a .npy file (or a synthetic "
         "block-sparse tensor) through an aggregator or the P4 switch.",
     )
-    wk.add_argument(
+    where = wk.add_mutually_exclusive_group(required=True)
+    where.add_argument(
         "--aggregator",
         type=_endpoints,
-        required=True,
         metavar="HOST:PORT[,HOST:PORT...]",
         help="the aggregator (or the switch's aggregation address); several, comma-separated, "
         "in shard order, when the job is sharded (stream s goes to the (s mod k)-th)",
     )
+    where.add_argument(
+        "--controller",
+        type=a.host_port,
+        metavar="HOST:PORT",
+        help="the job service (p4reduce controller serve): it places the job called --job-name on "
+        "the switch or a software aggregator and gives its id and geometry",
+    )
     wk.add_argument(
-        "--job", type=a.int_range(0, MAX_JOB_ID), required=True, metavar="ID", help=f"job id, 0..{MAX_JOB_ID}"
+        "--job",
+        type=a.int_range(0, MAX_JOB_ID),
+        metavar="ID",
+        help=f"job id, 0..{MAX_JOB_ID} (with --aggregator)",
+    )
+    wk.add_argument(
+        "--job-name",
+        metavar="NAME",
+        help="the job's name at the job service, the same on every worker (with --controller)",
     )
     wk.add_argument(
         "--rank",

@@ -38,6 +38,7 @@ import datetime
 import logging
 import os
 import queue
+import secrets
 import socket
 import threading
 import time
@@ -69,6 +70,7 @@ log = logging.getLogger(__name__)
 
 BACKEND_NAME = "p4reduce"
 ADDRESS_KEY = "p4reduce/aggregator"  # in the group's own (prefixed) store
+JOB_NAME_KEY = "p4reduce/job_name"  # the job's name at the job service (Options.controller)
 FINISHED_KEY = "p4reduce/finished"
 SHUTDOWN_WAIT = 60.0  # seconds rank 0 keeps its embedded aggregator up for the others' last collective
 
@@ -221,34 +223,29 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._external_key: tuple[tuple[tuple[str, int], ...], int] | None = None
         self._closed = False
         self._sequence = 0
-        self.feedback = (
-            ErrorFeedback(options.lossy_threshold, options.block_size) if options.lossy_threshold > 0 else None
-        )
         failure_timeout = options.failure_timeout or max(_seconds(timeout), 1.0)
         try:
-            if options.embedded:
-                addresses: tuple[tuple[str, int], ...] = (self._embedded_aggregator(timeout),)
+            if options.controller is not None:
+                config = WorkerConfig(
+                    job_id=0,
+                    worker_id=rank,
+                    num_workers=size,
+                    controller=options.controller,
+                    job_name=self._job_name(timeout),
+                    failure_timeout=failure_timeout,
+                    key=options.key,
+                )
+                self.agent = HostAgent(config)
+                addresses: tuple[tuple[str, int], ...] = (self.agent.config.aggregator,)
             else:
-                addresses = options.aggregators
-                self._claim_external_job(addresses)
-            config = WorkerConfig(
-                job_id=options.job_id,
-                worker_id=rank,
-                num_workers=size,
-                aggregator=addresses[0],
-                aggregators=addresses if len(addresses) > 1 else (),
-                mode=options.mode,
-                slot_base=options.slot_base,
-                num_slots=options.num_slots,
-                block_size=options.block_size,
-                failure_timeout=failure_timeout,
-                message_size=options.message_size,
-                key=options.key,
-            )
-            self.agent = HostAgent(config)
+                addresses = self._start_agent(timeout, failure_timeout)
         except BaseException:
             self._release()
             raise
+        placed = self.agent.config  # the job as the agent has it (the service's, with a controller)
+        self.feedback = (
+            ErrorFeedback(options.lossy_threshold, placed.block_size) if options.lossy_threshold > 0 else None
+        )
         self._queue: queue.SimpleQueue[tuple[str, Callable[[], None], Future[list[Any]], list[Any]] | None] = (
             queue.SimpleQueue()
         )
@@ -260,12 +257,47 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             group_id,
             rank,
             size,
-            options.job_id,
+            placed.job_id,
             ", ".join(f"{h}:{p}" for h, p in addresses),
-            options.mode.value,
-            options.block_size,
-            options.num_slots,
+            placed.mode.value,
+            placed.block_size,
+            placed.num_slots,
         )
+
+    def _start_agent(self, timeout: datetime.timedelta, failure_timeout: float) -> tuple[tuple[str, int], ...]:
+        """The agent of a job at the configured aggregators, or at the embedded one."""
+        options, rank, size = self.options, self.rank(), self.size()
+        if options.embedded:
+            addresses: tuple[tuple[str, int], ...] = (self._embedded_aggregator(timeout),)
+        else:
+            addresses = options.aggregators
+            self._claim_external_job(addresses)
+        config = WorkerConfig(
+            job_id=options.job_id,
+            worker_id=rank,
+            num_workers=size,
+            aggregator=addresses[0],
+            aggregators=addresses if len(addresses) > 1 else (),
+            mode=options.mode,
+            slot_base=options.slot_base,
+            num_slots=options.num_slots,
+            block_size=options.block_size,
+            failure_timeout=failure_timeout,
+            message_size=options.message_size,
+            key=options.key,
+        )
+        self.agent = HostAgent(config)
+        return addresses
+
+    def _job_name(self, timeout: datetime.timedelta) -> str:
+        """The name of the group's job at the job service: the options', or one rank 0 draws
+        and every rank reads from the group's store."""
+        if self.options.job_name:
+            return self.options.job_name
+        if self.rank() == 0:
+            self._store.set(JOB_NAME_KEY, f"torch-{secrets.token_hex(8)}")
+        self._store.wait([JOB_NAME_KEY], timeout)
+        return str(self._store.get(JOB_NAME_KEY).decode())
 
     # -- set-up and tear-down ---------------------------------------------------------
     def _embedded_aggregator(self, timeout: datetime.timedelta) -> tuple[str, int]:
@@ -373,7 +405,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
     def __repr__(self) -> str:
         return (
-            f"P4ReduceProcessGroup(rank {self.rank()} of {self.size()}, job {self.options.job_id}, "
+            f"P4ReduceProcessGroup(rank {self.rank()} of {self.size()}, job {self.agent.config.job_id}, "
             f"{'embedded aggregator' if self.options.embedded else 'external aggregator'})"
         )
 

@@ -55,6 +55,12 @@ class Options:
     # An authenticated job (docs/protocol.md 6.3): every packet carries a MAC under this
     # key (JobKey.from_file), also the embedded aggregator's. Every rank needs the same key.
     key: JobKey | None = None
+    # The job service (`p4reduce controller serve`, docs/service.md) at this address places
+    # the group's job, on the switch or a software aggregator, and gives its id and geometry
+    # (the fields above then do not apply). `job_name`: the name every rank asks for; None:
+    # rank 0 draws one and shares it through the group's store.
+    controller: tuple[str, int] | None = None
+    job_name: str | None = None
 
     def __post_init__(self) -> None:
         from p4reduce.torch.lossy import check_threshold
@@ -64,12 +70,17 @@ class Options:
         object.__setattr__(self, "aggregators", tuple((str(h), int(p)) for h, p in self.aggregators))
         if self.engine not in ("native", "python"):
             raise ValueError(f"engine {self.engine!r}: expected native or python")
+        if self.controller is not None:
+            host, port = self.controller
+            object.__setattr__(self, "controller", (str(host), int(port)))
+            if self.aggregators:
+                raise ValueError("a controller or aggregators: the job service says where the job aggregates")
         if self.failure_timeout is not None and self.failure_timeout <= 0:
             raise ValueError(f"failure_timeout {self.failure_timeout} must be positive")
 
     @property
     def embedded(self) -> bool:
-        return not self.aggregators
+        return not self.aggregators and self.controller is None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Options:
@@ -78,7 +89,8 @@ class Options:
         P4REDUCE_SLOT_BASE, P4REDUCE_MESSAGE_SIZE, P4REDUCE_FAILURE_TIMEOUT (seconds) and
         P4REDUCE_HOST (where an embedded aggregator listens), P4REDUCE_ENGINE (its engine:
         native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off), P4REDUCE_KEY_FILE
-        (an authenticated job's key file); unset ones keep the defaults."""
+        (an authenticated job's key file), P4REDUCE_CONTROLLER (HOST:PORT of the job service)
+        and P4REDUCE_JOB_NAME (the job's name there); unset ones keep the defaults."""
         env = os.environ if environ is None else environ
         kwargs: dict[str, object] = {}
         ints = {
@@ -110,6 +122,12 @@ class Options:
         text = env.get(ENV_PREFIX + "AGGREGATOR", "").strip()
         if text:
             kwargs["aggregators"] = parse_addresses(text, f"{ENV_PREFIX}AGGREGATOR")
+        text = env.get(ENV_PREFIX + "CONTROLLER", "").strip()
+        if text:
+            (kwargs["controller"],) = parse_addresses(text, f"{ENV_PREFIX}CONTROLLER", single=True)
+        text = env.get(ENV_PREFIX + "JOB_NAME", "").strip()
+        if text:
+            kwargs["job_name"] = text
         text = env.get(ENV_PREFIX + "HOST", "").strip()
         if text:
             kwargs["embedded_host"] = text
@@ -135,8 +153,8 @@ class Options:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
-def parse_addresses(text: str, what: str = "aggregator") -> tuple[tuple[str, int], ...]:
-    """`HOST[:PORT][,HOST[:PORT]...]` (port 48864 when left out)."""
+def parse_addresses(text: str, what: str = "aggregator", single: bool = False) -> tuple[tuple[str, int], ...]:
+    """`HOST[:PORT][,HOST[:PORT]...]` (port 48864 when left out); `single`: exactly one."""
     out = []
     for item in filter(None, (part.strip() for part in text.split(","))):
         host, sep, port = item.rpartition(":")
@@ -147,4 +165,6 @@ def parse_addresses(text: str, what: str = "aggregator") -> tuple[tuple[str, int
         out.append((host, int(port)))
     if not out:
         raise ValueError(f"{what} {text!r}: no address")
+    if single and len(out) > 1:
+        raise ValueError(f"{what} {text!r}: one HOST:PORT")
     return tuple(out)

@@ -1,0 +1,79 @@
+"""A worker of a job placed by the job service (WorkerConfig.controller, docs/service.md):
+the job's placement, the worker's registration, and the lease kept while the agent is open.
+
+Imports the job service's client (grpc) only here, so an agent without a controller needs
+neither grpc nor protobuf.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+from p4reduce.hostagent.config import WorkerConfig
+from p4reduce.jobapi import JobClient, JobServiceError, Placement
+from p4reduce.transport.interfaces import local_ip_towards, mac_of
+
+
+def placed(config: WorkerConfig) -> tuple[WorkerConfig, Placement, JobClient]:
+    """Create or join the job `config.job_name`; `config` with the service's target,
+    geometry and job id in place of its own."""
+    assert config.controller is not None and not isinstance(config.controller, str)  # __post_init__
+    client = JobClient(config.controller, timeout=max(config.failure_timeout, 1.0))
+    try:
+        job = client.create_job(config.job_name, config.num_workers, lease_seconds=config.lease)
+        if job.num_workers != config.num_workers:
+            raise JobServiceError(
+                client.address,
+                "CreateJob",
+                "FAILED_PRECONDITION",
+                f"job {config.job_name!r} has {job.num_workers} workers, this worker {config.num_workers}",
+            )
+    except BaseException:
+        client.close()
+        raise
+    resolved = dataclasses.replace(
+        config,
+        job_id=job.job_id,
+        aggregator=job.address,
+        mode=job.mode,
+        block_size=job.block_size,
+        slot_base=job.slot_base,
+        num_slots=job.num_slots,
+        message_size=job.message_size,
+        controller=None,  # resolved: the copy is an ordinary config
+    )
+    return resolved, job, client
+
+
+def register(client: JobClient, job: Placement, rank: int, udp_port: int) -> None:
+    """Register this worker's address (the one it sends to the target from)."""
+    ip = local_ip_towards(job.address)
+    client.register_worker(job.job_id, rank, ip, mac_of(ip), udp_port)
+
+
+class LeaseKeeper:
+    """Keeps the job's lease from a daemon thread, at a third of its length. `lost` says
+    why the service no longer holds the job (expired, released, its switch gone)."""
+
+    def __init__(self, client: JobClient, job: Placement) -> None:
+        self._client, self._job = client, job
+        self._period = max(job.lease_seconds / 3, 0.05)
+        self._stop = threading.Event()
+        self.lost: str | None = None
+        self._thread = threading.Thread(target=self._run, name=f"p4reduce-lease-{job.job_id}", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._period):
+            try:
+                self._client.keep_alive(self._job.job_id)
+            except JobServiceError as exc:
+                if exc.code == "UNAVAILABLE" and "switch" not in exc.cause:
+                    continue  # the service itself is unreachable for now: try again
+                self.lost = str(exc)
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=self._client.timeout + 1)

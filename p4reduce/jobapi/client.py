@@ -1,0 +1,187 @@
+"""A client of the job service: typed answers, and one error type naming the service,
+the gRPC status and the service's cause.
+
+Needs the 'controller' extra (grpcio, protobuf): imported only by those who talk to a
+service, so a worker that does not stays free of both.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+try:
+    import grpc
+
+    from p4reduce.jobapi import jobs_pb2, jobs_pb2_grpc
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "talking to the job service needs the 'controller' extra: pip install 'p4reduce[controller]'"
+    ) from exc
+
+from p4reduce.protocol import Mode
+
+_T = TypeVar("_T")
+
+_MODES = {Mode.SPARSE: jobs_pb2.SPARSE, Mode.DENSE: jobs_pb2.DENSE}
+_TARGETS = {jobs_pb2.SWITCH: "switch", jobs_pb2.SOFTWARE: "software"}
+
+
+class JobServiceError(RuntimeError):
+    """The job service refused a call or could not be reached. `code` is the gRPC status
+    name (NOT_FOUND, RESOURCE_EXHAUSTED, UNAVAILABLE, ...); `cause` the service's words."""
+
+    def __init__(self, address: str, call: str, code: str, cause: str) -> None:
+        self.address, self.call, self.code, self.cause = address, call, code, cause
+        super().__init__(f"job service at {address}: {call}: {code}: {cause}")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a job aggregates and with which geometry (JobPlacement in jobs.proto)."""
+
+    job_id: int
+    name: str
+    target: str  # "switch" or "software"
+    host: str
+    port: int
+    mac: str
+    mode: Mode
+    block_size: int
+    slot_base: int
+    num_slots: int
+    num_workers: int
+    message_size: int
+    session: int
+    lease_seconds: float
+    reason: str  # why a job is on a software aggregator; "" on the switch
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return (self.host, self.port)
+
+    @classmethod
+    def from_proto(cls, msg: Any) -> Placement:
+        if msg.target not in _TARGETS or msg.mode not in (jobs_pb2.SPARSE, jobs_pb2.DENSE):
+            raise ValueError(f"job service answered job {msg.job_id} with target {msg.target} and mode {msg.mode}")
+        return cls(
+            job_id=msg.job_id,
+            name=msg.name,
+            target=_TARGETS[msg.target],
+            host=msg.host,
+            port=msg.port,
+            mac=msg.mac,
+            mode=Mode.SPARSE if msg.mode == jobs_pb2.SPARSE else Mode.DENSE,
+            block_size=msg.block_size,
+            slot_base=msg.slot_base,
+            num_slots=msg.num_slots,
+            num_workers=msg.num_workers,
+            message_size=msg.message_size,
+            session=msg.session,
+            lease_seconds=msg.lease_seconds,
+            reason=msg.reason,
+        )
+
+
+@dataclass(frozen=True)
+class Registration:
+    job: Placement
+    registered: int  # workers registered so far
+    switch_port: int  # the worker's switch port; 0 on a software aggregator
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    job: Placement
+    registered: int
+    expires_in: float
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class JobList:
+    jobs: list[JobStatus]
+    slots_total: int
+    slots_free: int
+    switch_up: bool
+
+
+def _address_text(address: tuple[str, int] | str) -> str:
+    if isinstance(address, str):
+        return address
+    host, port = address
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+class JobClient:
+    """Calls to one job service, each bounded by `timeout` seconds."""
+
+    def __init__(self, address: tuple[str, int] | str, timeout: float = 10.0) -> None:
+        if not (timeout > 0 and math.isfinite(timeout)):
+            raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        self.address = _address_text(address)
+        self.timeout = timeout
+        self._channel = grpc.insecure_channel(self.address)
+        self._stub = jobs_pb2_grpc.JobServiceStub(self._channel)
+
+    def _call(self, name: str, method: Callable[..., _T], request: Any) -> _T:
+        try:
+            return method(request, timeout=self.timeout)
+        except grpc.RpcError as exc:
+            code = exc.code().name if hasattr(exc, "code") else "UNKNOWN"
+            details = (exc.details() if hasattr(exc, "details") else str(exc)) or "no details"
+            raise JobServiceError(self.address, name, code, details) from None
+
+    def create_job(
+        self,
+        name: str,
+        num_workers: int,
+        *,
+        mode: Mode | str | None = None,
+        block_size: int = 0,
+        num_slots: int = 0,
+        lease_seconds: float = 0.0,
+    ) -> Placement:
+        """The job called `name`: created by the first caller, the same answer for the others."""
+        request = jobs_pb2.CreateJobRequest(
+            name=name,
+            num_workers=num_workers,
+            mode=jobs_pb2.MODE_UNSPECIFIED if mode is None else _MODES[Mode(mode)],
+            block_size=block_size,
+            num_slots=num_slots,
+            lease_seconds=lease_seconds,
+        )
+        return Placement.from_proto(self._call("CreateJob", self._stub.CreateJob, request))
+
+    def register_worker(self, job_id: int, rank: int, ip: str, mac: str, udp_port: int) -> Registration:
+        """Tell the service where worker `rank` sends from; its target admits it then."""
+        request = jobs_pb2.RegisterWorkerRequest(job_id=job_id, rank=rank, ip=ip, mac=mac, udp_port=udp_port)
+        answer = self._call("RegisterWorker", self._stub.RegisterWorker, request)
+        return Registration(Placement.from_proto(answer.job), answer.registered, answer.switch_port)
+
+    def keep_alive(self, job_id: int) -> float:
+        """Extend the job's lease; returns the seconds it now has."""
+        answer = self._call("KeepAlive", self._stub.KeepAlive, jobs_pb2.KeepAliveRequest(job_id=job_id))
+        return float(answer.expires_in)
+
+    def release_job(self, job_id: int) -> None:
+        """Free the job's resources now (the lease would, when it expires)."""
+        self._call("ReleaseJob", self._stub.ReleaseJob, jobs_pb2.ReleaseJobRequest(job_id=job_id))
+
+    def list_jobs(self) -> JobList:
+        answer = self._call("ListJobs", self._stub.ListJobs, jobs_pb2.ListJobsRequest())
+        jobs = [
+            JobStatus(Placement.from_proto(j.job), j.registered, j.expires_in, dict(j.counters)) for j in answer.jobs
+        ]
+        return JobList(jobs, answer.slots_total, answer.slots_free, answer.switch_up)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> JobClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,42 @@
+"""This host's address towards a peer, and the MAC of the interface that has it: what a
+worker registers with the job service, so that a switch can admit its packets."""
+
+from __future__ import annotations
+
+import fcntl
+import ipaddress
+import pathlib
+import socket
+import struct
+
+_SIOCGIFADDR = 0x8915  # linux/sockios.h
+_NO_MAC = "00:00:00:00:00:00"  # loopback, tunnels
+
+
+def local_ip_towards(peer: tuple[str, int]) -> str:
+    """The source address the kernel picks for datagrams to `peer` (nothing is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(peer)
+        return str(probe.getsockname()[0])
+
+
+def _interface_ip(name: str) -> str | None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            request = struct.pack("256s", name.encode()[:15])
+            return socket.inet_ntoa(fcntl.ioctl(s.fileno(), _SIOCGIFADDR, request)[20:24])
+        except OSError:  # no IPv4 address
+            return None
+
+
+def mac_of(ip: str) -> str:
+    """The MAC of the interface holding `ip` (lower case); all zeros for loopback."""
+    if ipaddress.ip_address(ip).is_loopback:
+        return _NO_MAC
+    for _, name in socket.if_nameindex():
+        if _interface_ip(name) == ip:
+            try:
+                return pathlib.Path(f"/sys/class/net/{name}/address").read_text().strip().lower() or _NO_MAC
+            except OSError:
+                return _NO_MAC
+    raise OSError(f"no interface of this host has the address {ip}")
