@@ -13,7 +13,9 @@ Rows are printed as they are measured, so an interrupted run still leaves a vali
 
 For a program that prints its own results (an example, a Mininet experiment), run it
 through this module: `python3 benchmarks/_report.py python3 examples/NAME.py ARGS` prints
-the same header, then the program's output as a text block, and exits with its status.
+the same header, then the program's output as a text block, and exits with its status
+(`--stdout`: its standard output only; `--as-markdown`: output that is Markdown already,
+printed as it is).
 The scripts import this module by its bare name (`python3 benchmarks/NAME.py` puts
 `benchmarks/` first on the module path).
 """
@@ -154,16 +156,28 @@ class MarkdownReport:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Run `argv` (stderr joins stdout), its output under the provenance header."""
-    if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python3 benchmarks/_report.py COMMAND [ARG...]", file=sys.stderr)
+    """Run a command, its output under the provenance header.
+
+    Options before the command: `--stdout`: only the command's standard output goes into
+    the block (its standard error passes through to ours); `--as-markdown`: the command
+    prints Markdown (a table), which is printed as it is instead of as a text block.
+    """
+    args = list(argv)
+    only_stdout = as_markdown = False
+    while args and args[0] in ("--stdout", "--as-markdown"):
+        only_stdout |= args[0] == "--stdout"
+        as_markdown |= args[0] == "--as-markdown"
+        args.pop(0)
+    if not args or args[0] in ("-h", "--help"):
+        print("usage: python3 benchmarks/_report.py [--stdout] [--as-markdown] COMMAND [ARG...]", file=sys.stderr)
         return 2
-    print(header(shown=shlex.join(argv)))
-    print()
-    print("```text", flush=True)
-    proc = subprocess.run(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
-    print(proc.stdout.rstrip("\n"))
-    print("```")
+    print(header(shown=shlex.join(args)))
+    print(flush=True)
+    proc = subprocess.run(
+        args, stdout=subprocess.PIPE, stderr=None if only_stdout else subprocess.STDOUT, text=True, check=False
+    )
+    output = proc.stdout.rstrip("\n")
+    print(output if as_markdown else f"```text\n{output}\n```")
     if proc.returncode:
         print()
         print(f"Exit status {proc.returncode}.")
