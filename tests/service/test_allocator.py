@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from service_helpers import Scripted
 
 from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
 from p4reduce.service.errors import NoSlots
@@ -112,17 +111,6 @@ def test_ids_never_held_twice(steps):
         elif held:
             ids.release(held.pop(0))
     assert ids.free == 8 - len(held)
-
-
-class Scripted(random.Random):
-    """An RNG that offers the given numbers in turn (the source must skip used ones)."""
-
-    def __init__(self, *values: int) -> None:
-        super().__init__(0)
-        self._values = iter(values)
-
-    def randint(self, a: int, b: int) -> int:
-        return next(self._values)
 
 
 def test_sessions_non_zero_and_never_a_live_or_recent_one():

@@ -1,0 +1,271 @@
+"""The job service's configuration (YAML or JSON): the switch it programs, the fallback
+software aggregator, and the jobs' defaults.
+
+    switch:                       # optional: without it every job runs on the fallback
+      grpc_addr: 127.0.0.1:9559   # device_id, election_id, thrift_ip, thrift_port as the
+      thrift_port: 9090           # controller's configuration (controller/config.py)
+      address: {ip: 10.0.0.254, mac: "02:00:00:00:00:fe"}  # what workers send to (udp_port 48864)
+      l2: [{mac: "02:00:00:00:00:01", port: 1}, ...]        # worker MAC -> switch port
+      broadcast: {mgid: 1000, ports: [1, 2]}                # optional, as the controller's
+      slots: [0, 1024]            # the slot pool: base, count
+      mgids: [1, 999]             # multicast group ids for jobs: first, last
+      max_workers: 32             # workers the switch admits per job
+      timeout: 5                  # seconds for connecting and for each P4Runtime request
+      p4info: FILE                # optional: the pipeline pushed at start (default: shipped)
+      bmv2_json: FILE
+    fallback: embedded            # or {type: embedded, host, port, advertise, slots}
+    jobs: {num_slots: 64, lease_seconds: 30, max_lease_seconds: 3600}
+
+Every mistake is a ConfigError (p4reduce.controller.errors) of one line naming the field;
+the field checks are the controller's own (controller/config.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from p4reduce.controller.config import (
+    BroadcastConfig,
+    L2Entry,
+    SwitchConfig,
+    _broadcast,
+    _int,
+    _ip,
+    _keys,
+    _l2,
+    _list,
+    _shown,
+    _switch,
+    _unicast_mac,
+    _unique_json_keys,
+    _UniqueKeyLoader,
+)
+from p4reduce.controller.errors import ConfigError
+from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS
+from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS
+
+_SWITCH_CONNECTION = {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"}
+_SWITCH_KEYS = _SWITCH_CONNECTION | {
+    "address",
+    "l2",
+    "broadcast",
+    "slots",
+    "mgids",
+    "max_workers",
+    "timeout",
+    "p4info",
+    "bmv2_json",
+}
+
+
+@dataclass(frozen=True)
+class AggregationAddress:
+    """Where a switch job's workers send: an address the switch answers for (static ARP)."""
+
+    ip: str
+    mac: str
+    udp_port: int = AGG_UDP_PORT
+
+
+@dataclass(frozen=True)
+class SwitchSection:
+    connection: SwitchConfig
+    address: AggregationAddress
+    l2: tuple[L2Entry, ...] = ()
+    broadcast: BroadcastConfig | None = None
+    slots: tuple[int, int] = (0, SWITCH_SLOTS)  # base, count
+    mgids: tuple[int, int] = (1, 999)  # first, last
+    max_workers: int = SWITCH_MAX_WORKERS
+    timeout: float = 5.0
+    p4info: pathlib.Path | None = None  # None: the compiled program shipped with p4reduce
+    bmv2_json: pathlib.Path | None = None
+
+    def port_of(self, mac: str) -> int | None:
+        """The switch port of a worker's MAC (lower case), from the L2 table."""
+        return next((e.port for e in self.l2 if e.mac == mac), None)
+
+
+@dataclass(frozen=True)
+class FallbackSection:
+    """The software aggregator started in the service's process (native engine)."""
+
+    host: str = "127.0.0.1"  # where it binds
+    port: int = AGG_UDP_PORT  # 0: a port the system chooses
+    advertise: str = "127.0.0.1"  # the address workers are told to send to
+    slots: tuple[int, int] = (0, MAX_SLOTS)  # its slot pool: base, count
+
+
+@dataclass(frozen=True)
+class JobDefaults:
+    num_slots: int = 64  # a job that wishes none
+    lease_seconds: float = 30.0
+    max_lease_seconds: float = 3600.0
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    switch: SwitchSection | None = None
+    fallback: FallbackSection | None = field(default_factory=FallbackSection)
+    jobs: JobDefaults = field(default_factory=JobDefaults)
+
+
+def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> ServiceConfig:
+    """Validate a configuration document; relative pipeline paths are taken from `base_dir`."""
+    try:
+        d = _keys("config", data, set(), {"switch", "fallback", "jobs"})
+        switch = _switch_section(d["switch"], base_dir) if d.get("switch") is not None else None
+        fallback = _fallback(d["fallback"]) if d.get("fallback") is not None else None
+        jobs = _jobs(d.get("jobs", {}), switch, fallback)
+    except RecursionError:
+        raise ConfigError("the configuration is nested too deeply") from None
+    if switch is None and fallback is None:
+        raise ConfigError("config: neither 'switch' nor 'fallback': jobs would have nowhere to run")
+    return ServiceConfig(switch, fallback, jobs)
+
+
+def load_service_config(source: str | pathlib.Path | dict[str, Any]) -> ServiceConfig:
+    """Read and validate the service configuration from a dict or a .json / .yaml file."""
+    if isinstance(source, dict):
+        return parse_service_config(source)
+    path = pathlib.Path(source)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    kind = "JSON" if path.suffix == ".json" else "YAML"
+    try:
+        if kind == "JSON":
+            data = json.loads(text, object_pairs_hook=_unique_json_keys)
+        else:
+            data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{path}: not valid {kind}: {' '.join(str(exc).split())[:300]}") from None
+    except (RecursionError, ValueError) as exc:
+        raise ConfigError(f"{path}: not valid {kind}: {exc if isinstance(exc, ValueError) else 'too deep'}") from None
+    try:
+        return parse_service_config(data, path.parent)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+# -- sections ---------------------------------------------------------------------
+
+
+def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
+    d = _keys("switch", data, {"address"}, _SWITCH_KEYS - {"address"})
+    connection = _switch({k: v for k, v in d.items() if k in _SWITCH_CONNECTION})
+    a = _keys("switch.address", d["address"], {"ip", "mac"}, {"udp_port"})
+    udp_port = _int("switch.address.udp_port", a.get("udp_port", AGG_UDP_PORT), 1, 65535)
+    if udp_port != AGG_UDP_PORT:  # p4src/headers.p4: AGG_UDP_PORT, the only port it aggregates
+        raise ConfigError(f"switch.address.udp_port: the P4 program aggregates UDP port {AGG_UDP_PORT} only")
+    address = AggregationAddress(_ip("switch.address.ip", a["ip"]), _unicast_mac("switch.address.mac", a["mac"]))
+    slots = _pair("switch.slots", d.get("slots", [0, SWITCH_SLOTS]), SWITCH_SLOTS, count=True)
+    mgids = _pair("switch.mgids", d.get("mgids", [1, 999]), 65535, count=False, low=1)
+    try:
+        l2 = _l2(d.get("l2", []))
+        broadcast = _broadcast(d["broadcast"], {}) if d.get("broadcast") is not None else None
+    except ConfigError as exc:  # the controller's messages name l2[i] / broadcast: here under switch
+        raise ConfigError(f"switch.{exc}") from None
+    if broadcast is not None and mgids[0] <= broadcast.mgid <= mgids[1]:
+        raise ConfigError(f"switch.broadcast.mgid: {broadcast.mgid} is in the jobs' range switch.mgids {list(mgids)}")
+    return SwitchSection(
+        connection,
+        address,
+        l2,
+        broadcast,
+        slots,
+        mgids,
+        _int("switch.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS),
+        _seconds("switch.timeout", d.get("timeout", 5.0), 3600.0),
+        _path("switch.p4info", d.get("p4info"), base_dir),
+        _path("switch.bmv2_json", d.get("bmv2_json"), base_dir),
+    )
+
+
+def _fallback(data: Any) -> FallbackSection:
+    if data == "embedded":
+        return FallbackSection()
+    if isinstance(data, dict) and "aggregators" in data:
+        raise ConfigError(
+            "fallback.aggregators: running software aggregators cannot be used yet (the service could not "
+            "add jobs to them); use 'fallback: embedded'"
+        )
+    if not isinstance(data, dict):
+        raise ConfigError(f"fallback: {_shown(data)} is neither 'embedded' nor a mapping")
+    d = _keys("fallback", data, set(), {"type", "host", "port", "advertise", "slots"})
+    if d.get("type", "embedded") != "embedded":
+        raise ConfigError(f"fallback.type: {_shown(d['type'])}: only 'embedded' is supported")
+    host = _ip("fallback.host", d.get("host", FallbackSection.host))
+    if "advertise" in d:
+        advertise = _ip("fallback.advertise", d["advertise"])
+    elif host == "0.0.0.0":
+        raise ConfigError("fallback.advertise: needed when host is 0.0.0.0 (the address workers send to)")
+    else:
+        advertise = host
+    return FallbackSection(
+        host,
+        _int("fallback.port", d.get("port", AGG_UDP_PORT), 0, 65535),
+        advertise,
+        _pair("fallback.slots", d.get("slots", [0, MAX_SLOTS]), MAX_SLOTS, count=True),
+    )
+
+
+def _jobs(data: Any, switch: SwitchSection | None, fallback: FallbackSection | None) -> JobDefaults:
+    d = _keys("jobs", data, set(), {"num_slots", "lease_seconds", "max_lease_seconds"})
+    largest = max(s.slots[1] for s in (switch, fallback) if s is not None) if (switch or fallback) else MAX_SLOTS
+    num_slots = _int("jobs.num_slots", d.get("num_slots", JobDefaults.num_slots), 1, largest)
+    max_lease = _seconds("jobs.max_lease_seconds", d.get("max_lease_seconds", JobDefaults.max_lease_seconds))
+    lease = _seconds("jobs.lease_seconds", d.get("lease_seconds", JobDefaults.lease_seconds), max_lease)
+    return JobDefaults(num_slots, lease, max_lease)
+
+
+# -- fields -----------------------------------------------------------------------
+
+
+def _pair(where: str, value: Any, limit: int, *, count: bool, low: int = 0) -> tuple[int, int]:
+    """[base, count] within 0..limit-1 (count=True), or [first, last] within low..limit."""
+    items = _list(where, value)
+    if len(items) != 2:
+        raise ConfigError(f"{where}: expected [{'base, count' if count else 'first, last'}], got {_shown(value)}")
+    if count:
+        base = _int(f"{where}[0]", items[0], 0, limit - 1)
+        return base, _int(f"{where}[1]", items[1], 1, limit - base)
+    first = _int(f"{where}[0]", items[0], low, limit)
+    return first, _int(f"{where}[1]", items[1], first, limit)
+
+
+def _seconds(where: str, value: Any, high: float = 365 * 86400.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ConfigError(f"{where}: {_shown(value)} is not a number of seconds")
+    if not 0 < value <= high:
+        raise ConfigError(f"{where}: {_shown(value)} outside (0, {high:g}]")
+    return float(value)
+
+
+def _path(where: str, value: Any, base_dir: pathlib.Path | None) -> pathlib.Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{where}: {_shown(value)} is not a file name")
+    path = pathlib.Path(value)
+    return path if path.is_absolute() or base_dir is None else base_dir / path
+
+
+__all__ = [
+    "AggregationAddress",
+    "ConfigError",
+    "FallbackSection",
+    "JobDefaults",
+    "ServiceConfig",
+    "SwitchSection",
+    "load_service_config",
+    "parse_service_config",
+]

@@ -1,0 +1,393 @@
+"""The job service's state: jobs by id and name, their workers, leases, and what each
+holds (slots, multicast group, job id, session). No I/O and an injected clock: the
+coordinator runs the targets and the lease thread calls `expire`.
+
+Placement: a job goes to the switch when one is configured and up and the job fits it
+(dense, 32 values per packet, workers within the switch's bitmap, a free slot range
+and multicast group); otherwise to the fallback software aggregator, with `reason`
+saying why not the switch. Without a fallback the refusal is the request's error.
+"""
+
+from __future__ import annotations
+
+import enum
+import ipaddress
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p4reduce.aggregator.config import JobSpec
+from p4reduce.controller.config import _unicast_mac
+from p4reduce.controller.errors import ConfigError
+from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
+from p4reduce.protocol.switch import SWITCH_VALUES_PER_PACKET
+from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
+from p4reduce.service.config import FallbackSection, JobDefaults, SwitchSection
+from p4reduce.service.errors import (
+    AlreadyRegistered,
+    InvalidArgument,
+    NoSlots,
+    ServiceError,
+    SwitchLost,
+    TooManyWorkers,
+    UnknownJob,
+    UnknownPort,
+    WishMismatch,
+)
+
+MAX_NAME = 64
+
+
+class Target(enum.StrEnum):
+    SWITCH = "switch"
+    SOFTWARE = "software"
+
+
+@dataclass(frozen=True)
+class JobWish:
+    """What a CreateJob asks for; 0 / None: the target's or the service's default."""
+
+    name: str
+    num_workers: int
+    mode: Mode | None = None
+    block_size: int = 0
+    num_slots: int = 0
+    lease_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class WorkerRecord:
+    rank: int
+    ip: str
+    mac: str  # "" allowed on a software target
+    udp_port: int
+    switch_port: int = 0  # 0 on a software target
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return self.ip, self.udp_port
+
+
+@dataclass
+class Job:
+    job_id: int
+    name: str
+    target: Target
+    mode: Mode
+    block_size: int
+    slot_base: int
+    num_slots: int
+    num_workers: int
+    message_size: int  # largest datagram payload the target takes; 0: one packet each
+    session: int  # what the switch's JOINED carries; 0 on software (it draws one per JOIN)
+    lease_seconds: float
+    expires_at: float
+    wish: JobWish
+    reason: str = ""  # why not on the switch
+    mgid: int = 0  # the switch's multicast group; 0 on software
+    workers: dict[int, WorkerRecord] = field(default_factory=dict)
+    failed: str | None = None  # set when the switch was lost under the job
+
+    @property
+    def complete(self) -> bool:
+        return len(self.workers) == self.num_workers
+
+    def expires_in(self, now: float) -> float:
+        return max(0.0, self.expires_at - now)
+
+
+@dataclass(frozen=True)
+class Created:
+    job: Job
+    new: bool  # False: the job of this name existed with the same wishes
+    replaced: Job | None = None  # a failed job of the same name, released to make room
+
+
+class Registry:
+    """Jobs, workers and leases. Not thread-safe: the coordinator serializes calls."""
+
+    def __init__(
+        self,
+        switch: SwitchSection | None,
+        fallback: FallbackSection | None,
+        defaults: JobDefaults | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.switch, self.fallback, self.clock = switch, fallback, clock
+        self.defaults = defaults or JobDefaults()
+        self.switch_slots = RangeAllocator(*switch.slots, what="slots on the switch") if switch else None
+        self.mgids = IdAllocator(*switch.mgids, what="multicast groups on the switch") if switch else None
+        self.fallback_slots = (
+            RangeAllocator(*fallback.slots, what="slots on the software aggregator") if fallback else None
+        )
+        self.job_ids = IdAllocator(1, MAX_JOB_ID, what="job ids")
+        self.sessions = SessionSource(rng)
+        self._jobs: dict[int, Job] = {}
+        self._by_name: dict[str, int] = {}
+        self._addresses: dict[tuple[str, int], tuple[int, int]] = {}  # live worker address -> (job, rank)
+
+    # -- queries -------------------------------------------------------------------
+    def jobs(self) -> list[Job]:
+        return sorted(self._jobs.values(), key=lambda j: j.job_id)
+
+    def job(self, job_id: int) -> Job:
+        try:
+            return self._jobs[job_id]
+        except KeyError:
+            raise UnknownJob(f"no job {job_id} (never created, released, or its lease expired)") from None
+
+    def live(self, job_id: int) -> Job:
+        """The job, if it has not failed; SwitchLost naming why it did."""
+        job = self.job(job_id)
+        if job.failed is not None:
+            raise SwitchLost(f"switch lost: {job.failed} (job {job_id} failed; create it again)")
+        return job
+
+    # -- requests ------------------------------------------------------------------
+    def create(self, wish: JobWish, switch_down: str | None = None) -> Created:
+        """The job of `wish.name`: the existing one (same wishes), or a new one placed on
+        the switch or the fallback. `switch_down`: why the switch cannot be used now."""
+        self._check_wish(wish)
+        replaced = None
+        if wish.name in self._by_name:
+            existing = self._jobs[self._by_name[wish.name]]
+            if existing.failed is None:
+                differs = _differing_wish(existing, wish)
+                if differs is not None:
+                    raise WishMismatch(
+                        f"job {wish.name!r} exists with {differs} {_shown_wish(existing, differs)}, "
+                        f"this request asks {_shown_wish(wish, differs)}"
+                    )
+                return Created(existing, False)
+            replaced = self._remove(existing)  # its switch is gone: the name starts afresh
+        job = self._place(wish, switch_down)
+        self._jobs[job.job_id] = job
+        self._by_name[job.name] = job.job_id
+        return Created(job, True, replaced)
+
+    def register(self, job_id: int, rank: int, ip: str, mac: str, udp_port: int) -> tuple[Job, WorkerRecord, bool]:
+        """Record a worker's address; (job, worker, new). The same address again is the
+        same registration (new False); another one for a registered rank is refused."""
+        job = self.live(job_id)
+        if not 0 <= rank < job.num_workers:
+            raise InvalidArgument("rank", f"{rank} outside 0..{job.num_workers - 1} (job {job_id}'s workers)")
+        ip = _worker_ip(ip)
+        if not 1 <= udp_port <= 65535:
+            raise InvalidArgument("udp_port", f"{udp_port} outside 1..65535")
+        switch_port = 0
+        if job.target is Target.SWITCH or mac:
+            try:
+                mac = _unicast_mac("mac", mac)
+            except ConfigError as exc:
+                raise InvalidArgument("mac", str(exc).removeprefix("mac: ")) from None
+        if job.target is Target.SWITCH:
+            assert self.switch is not None
+            port = self.switch.port_of(mac)
+            if port is None:
+                raise UnknownPort(f"mac {mac}: the switch's L2 table (switch.l2) has no port for it")
+            switch_port = port
+        worker = WorkerRecord(rank, ip, mac, udp_port, switch_port)
+        previous = job.workers.get(rank)
+        if previous is not None:
+            if previous == worker:
+                job.expires_at = self.clock() + job.lease_seconds
+                return job, previous, False
+            raise AlreadyRegistered(
+                f"job {job_id} rank {rank} is registered already, from {previous.ip}:{previous.udp_port}"
+            )
+        owner = self._addresses.get(worker.address)
+        if owner is not None:
+            raise AlreadyRegistered(f"{ip}:{udp_port} is the address of job {owner[0]} rank {owner[1]}")
+        job.workers[rank] = worker
+        self._addresses[worker.address] = (job_id, rank)
+        job.expires_at = self.clock() + job.lease_seconds
+        return job, worker, True
+
+    def keepalive(self, job_id: int) -> Job:
+        job = self.live(job_id)
+        job.expires_at = self.clock() + job.lease_seconds
+        return job
+
+    def release(self, job_id: int) -> Job:
+        """Remove the job (failed or not) and free what it held; returns it for the undo."""
+        return self._remove(self.job(job_id))
+
+    def expire(self) -> list[Job]:
+        """Remove the jobs whose lease has run out; returns them for the undo."""
+        now = self.clock()
+        return [self._remove(j) for j in self.jobs() if j.expires_at <= now]
+
+    def fail_switch_jobs(self, reason: str) -> list[Job]:
+        """Mark every live switch job failed (the switch was lost); returns them."""
+        failed = [j for j in self._jobs.values() if j.target is Target.SWITCH and j.failed is None]
+        for job in failed:
+            job.failed = reason
+        return failed
+
+    # -- placement -----------------------------------------------------------------
+    def _place(self, wish: JobWish, switch_down: str | None) -> Job:
+        num_slots = wish.num_slots or self.defaults.num_slots
+        refusal = self._switch_refusal(wish, num_slots, switch_down)
+        if refusal is None:
+            assert self.switch_slots is not None and self.mgids is not None
+            base = self.switch_slots.allocate(num_slots)
+            return self._new_job(
+                wish,
+                Target.SWITCH,
+                Mode.DENSE,
+                SWITCH_VALUES_PER_PACKET,
+                base,
+                num_slots,
+                message_size=0,  # the switch takes one packet per datagram
+                session=self.sessions.new(),
+                mgid=self.mgids.allocate(),
+            )
+        if self.fallback_slots is None:
+            raise refusal
+        base = self.fallback_slots.allocate(num_slots)
+        return self._new_job(
+            wish,
+            Target.SOFTWARE,
+            wish.mode or Mode.SPARSE,
+            wish.block_size or JobSpec.block_size,
+            base,
+            num_slots,
+            message_size=JobSpec.message_size,
+            session=0,
+            reason=str(refusal),
+        )
+
+    def _switch_refusal(self, wish: JobWish, num_slots: int, switch_down: str | None) -> ServiceError | None:
+        """Why the switch cannot take the job (as the error a request gets without a fallback)."""
+        if self.switch is None or self.switch_slots is None or self.mgids is None:
+            return NoSlots("no switch configured")
+        if switch_down is not None:
+            return SwitchLost(f"switch unreachable: {switch_down}")
+        if wish.mode is Mode.SPARSE:
+            return InvalidArgument("mode", "sparse: the switch aggregates dense mode only")
+        if wish.block_size not in (0, SWITCH_VALUES_PER_PACKET):
+            return InvalidArgument(
+                "block_size", f"{wish.block_size}: the switch takes {SWITCH_VALUES_PER_PACKET} values per packet"
+            )
+        if wish.num_workers > self.switch.max_workers:
+            return TooManyWorkers(
+                "num_workers", f"{wish.num_workers} workers: the switch admits at most {self.switch.max_workers}"
+            )
+        if not self.switch_slots.fits(num_slots):
+            return NoSlots(
+                f"no free slots on the switch (asked {num_slots}, largest free range {self.switch_slots.largest_free})"
+            )
+        if self.mgids.free == 0:
+            return NoSlots(f"no free multicast group on the switch ({self.mgids.first}..{self.mgids.last} all in use)")
+        return None
+
+    def _new_job(
+        self,
+        wish: JobWish,
+        target: Target,
+        mode: Mode,
+        block_size: int,
+        slot_base: int,
+        num_slots: int,
+        *,
+        message_size: int,
+        session: int,
+        mgid: int = 0,
+        reason: str = "",
+    ) -> Job:
+        lease = wish.lease_seconds or self.defaults.lease_seconds
+        return Job(
+            job_id=self.job_ids.allocate(),
+            name=wish.name,
+            target=target,
+            mode=mode,
+            block_size=block_size,
+            slot_base=slot_base,
+            num_slots=num_slots,
+            num_workers=wish.num_workers,
+            message_size=message_size,
+            session=session,
+            lease_seconds=lease,
+            expires_at=self.clock() + lease,
+            wish=wish,
+            reason=reason,
+            mgid=mgid,
+        )
+
+    def _remove(self, job: Job) -> Job:
+        del self._jobs[job.job_id]
+        del self._by_name[job.name]
+        for worker in job.workers.values():
+            del self._addresses[worker.address]
+        if job.target is Target.SWITCH:
+            assert self.switch_slots is not None and self.mgids is not None
+            self.switch_slots.release(job.slot_base)
+            self.mgids.release(job.mgid)
+            self.sessions.retire(job.session)
+        else:
+            assert self.fallback_slots is not None
+            self.fallback_slots.release(job.slot_base)
+        self.job_ids.release(job.job_id)
+        return job
+
+    # -- checks --------------------------------------------------------------------
+    def _check_wish(self, wish: JobWish) -> None:
+        if not isinstance(wish.name, str) or not 1 <= len(wish.name) <= MAX_NAME:
+            raise InvalidArgument("name", f"needs 1..{MAX_NAME} characters, got {len(wish.name)}")
+        if not wish.name.isprintable() or wish.name != wish.name.strip():
+            raise InvalidArgument("name", f"{wish.name!r}: printable characters only, no surrounding blanks")
+        if wish.num_workers < 1:
+            raise InvalidArgument("num_workers", f"{wish.num_workers}: a job needs at least one worker")
+        if wish.num_workers > MAX_WORKERS:
+            raise TooManyWorkers(
+                "num_workers", f"{wish.num_workers}: at most {MAX_WORKERS} (one bit per worker in the protocol)"
+            )
+        if not 0 <= wish.block_size <= MAX_BLOCK_SIZE:
+            raise InvalidArgument("block_size", f"{wish.block_size} outside 1..{MAX_BLOCK_SIZE} (0: the target's)")
+        largest = max(s.slots[1] for s in (self.switch, self.fallback) if s is not None)
+        if not 0 <= wish.num_slots <= min(largest, MAX_SLOTS):
+            raise InvalidArgument("num_slots", f"{wish.num_slots} outside 1..{largest} (0: {self.defaults.num_slots})")
+        lease = wish.lease_seconds
+        if not math.isfinite(lease) or not 0 <= lease <= self.defaults.max_lease_seconds:
+            raise InvalidArgument(
+                "lease_seconds",
+                f"{lease} outside (0, {self.defaults.max_lease_seconds:g}] (0: {self.defaults.lease_seconds:g})",
+            )
+
+
+def _differing_wish(job: Job, wish: JobWish) -> str | None:
+    """The first wish of `wish` that `job` does not satisfy (0 / None wish anything)."""
+    if wish.num_workers != job.num_workers:
+        return "num_workers"
+    if wish.mode is not None and wish.mode is not job.mode:
+        return "mode"
+    if wish.block_size and wish.block_size != job.block_size:
+        return "block_size"
+    if wish.num_slots and wish.num_slots != job.num_slots:
+        return "num_slots"
+    if wish.lease_seconds and wish.lease_seconds != job.lease_seconds:
+        return "lease_seconds"
+    return None
+
+
+def _shown_wish(source: Job | JobWish, name: str) -> str:
+    value = getattr(source, name)
+    return value.value if isinstance(value, Mode) else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _worker_ip(ip: str) -> str:
+    try:
+        address = ipaddress.IPv4Address(ip)
+    except ValueError:
+        shown = ip if len(ip) <= 40 else ip[:37] + "..."
+        raise InvalidArgument("ip", f"{shown!r} is not an IPv4 address like 10.0.0.1") from None
+    if address.is_unspecified or address.is_multicast or address == ipaddress.IPv4Address("255.255.255.255"):
+        raise InvalidArgument("ip", f"{address} is not a host's address")
+    return str(address)
+
+
+__all__ = ["Created", "Job", "JobWish", "Registry", "Target", "WorkerRecord"]

@@ -1,0 +1,54 @@
+"""What the service tests share (not a conftest.py: tests import tests/conftest.py by
+module name, and a second conftest would shadow it)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from p4reduce.service.config import ServiceConfig, parse_service_config
+
+MACS = [f"02:00:00:00:00:{i:02x}" for i in range(1, 9)]
+
+SWITCH: dict[str, Any] = {
+    "grpc_addr": "127.0.0.1:1",
+    "address": {"ip": "10.0.0.254", "mac": "02:00:00:00:00:fe"},
+    "l2": [{"mac": mac, "port": i} for i, mac in enumerate(MACS, 1)],
+    "slots": [0, 64],
+    "mgids": [10, 12],
+}
+
+
+def service_config(switch: bool = True, fallback: bool = True, **overrides: Any) -> ServiceConfig:
+    """A configuration with a switch section (slots 0..63, mgids 10..12, ports 1..8 for
+    MACS) and an embedded fallback on an ephemeral port; `overrides` replace switch keys
+    (`jobs=...` the jobs section)."""
+    doc: dict[str, Any] = {}
+    jobs = overrides.pop("jobs", None)
+    if switch:
+        doc["switch"] = {**copy.deepcopy(SWITCH), **overrides}
+    if fallback:
+        doc["fallback"] = {"host": "127.0.0.1", "port": 0}
+    if jobs is not None:
+        doc["jobs"] = jobs
+    return parse_service_config(doc)
+
+
+class FakeClock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Scripted(random.Random):
+    """An RNG that offers the given numbers in turn (the source must skip used ones)."""
+
+    def __init__(self, *values: int) -> None:
+        super().__init__(0)
+        self._values = iter(values)
+
+    def randint(self, a: int, b: int) -> int:
+        return next(self._values)
