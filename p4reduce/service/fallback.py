@@ -1,0 +1,70 @@
+"""The fallback target: a software aggregator (native engine) in the service's process,
+one UDP server for every job the switch cannot take. Jobs are added and removed as
+they come and go; the server keeps running between them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.service.config import FallbackSection
+from p4reduce.service.registry import Job
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddedFallback:
+    """`start()` binds and serves; `add`/`remove` a registry Job; `stop()`."""
+
+    def __init__(self, config: FallbackSection, engine: str = "native") -> None:
+        self.config = config
+        self._engine = engine
+        self._server: AggregatorServer | None = None
+
+    def start(self) -> EmbeddedFallback:
+        self._server = AggregatorServer([], host=self.config.host, port=self.config.port, engine=self._engine).start()
+        log.info("fallback software aggregator on %s:%d (workers told %s)", *self._server.address, self.address[0])
+        return self
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """Where workers send: the advertised host and the port the server is bound to."""
+        return self.config.advertise, self._running().address[1]
+
+    def add(self, job: Job) -> None:
+        # Workers are not pinned to their registered addresses: JobSpec.workers needs every
+        # rank's address at once, and a job added only when the last rank registers would
+        # answer the earlier ranks' JOINs with UNKNOWN_JOB. The engine binds each rank at JOIN.
+        spec = JobSpec(
+            job.job_id,
+            job.num_workers,
+            mode=job.mode,
+            slot_base=job.slot_base,
+            num_slots=job.num_slots,
+            block_size=job.block_size,
+            message_size=job.message_size,
+        )
+        self._running().engine.add_job(spec)
+        log.info("fallback: serving %s for job %r", spec.describe(), job.name)
+
+    def remove(self, job: Job) -> None:
+        self._running().engine.remove_job(job.job_id)
+        log.info("fallback: job %d (%r) removed", job.job_id, job.name)
+
+    def counters(self) -> dict[str, int]:
+        """The aggregator's packet counters (all its jobs together)."""
+        return self._running().counters()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def _running(self) -> AggregatorServer:
+        if self._server is None:
+            raise RuntimeError("the fallback aggregator is not started")
+        return self._server
+
+
+__all__ = ["EmbeddedFallback"]

@@ -1,0 +1,194 @@
+"""The switch target: programs the P4 switch through p4reduce.controller as jobs come
+and go, so that the service alone sets the switch up.
+
+At start (and at a reconnection) it pushes the pipeline, installs the L2 (and broadcast)
+entries and zeroes the registers of the whole slot pool: no job meets state left by
+another controller or an earlier run. A worker's result destination and worker-table
+entry are written when it registers, the job's multicast group when its last rank
+does (before that rank's entries: no round can complete without it). Release deletes
+them and zeroes the job's registers. Any failed request counts as the switch lost:
+`down` says why and the coordinator fails the switch's jobs.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from p4reduce.controller.client import SwitchClient, load_pipeline_files
+from p4reduce.controller.config import Config, JobConfig, WorkerEntry
+from p4reduce.controller.errors import SwitchError
+from p4reduce.controller.p4info import P4Info
+from p4reduce.controller.pipeline import LabeledEntity, job_entities
+from p4reduce.service.config import SwitchSection
+from p4reduce.service.errors import SwitchLost
+from p4reduce.service.registry import Job, WorkerRecord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _JobOnSwitch(JobConfig):
+    """The workers registered so far, with the job's own worker count: JobConfig counts
+    its workers, and every worker entry must carry the job's num_workers."""
+
+    size: int = 0
+
+    @property
+    def num_workers(self) -> int:
+        return self.size
+
+
+def job_config(job: Job, workers: Iterable[WorkerRecord] | None = None) -> JobConfig:
+    """`job` (with `workers`, default: the registered ones) as the controller describes it."""
+    chosen = job.workers.values() if workers is None else workers
+    entries = tuple(WorkerEntry(w.rank, w.switch_port, w.mac, w.ip, w.udp_port) for w in chosen)
+    return _JobOnSwitch(
+        job.job_id, job.slot_base, job.num_slots, entries, job.mgid, "dense", job.session, size=job.num_workers
+    )
+
+
+class SwitchTarget:
+    """One P4Runtime session (primary) with the configured switch."""
+
+    def __init__(
+        self,
+        config: SwitchSection,
+        *,
+        reconnect_interval: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.reconnect_interval = reconnect_interval
+        self.clock = clock
+        self.down: str | None = "not connected yet"
+        self._client: SwitchClient | None = None
+        self._last_attempt = -float("inf")
+        self._pipeline = self._pipeline_files()
+
+    def _pipeline_files(self) -> tuple[str, str]:
+        """The pipeline pushed at start, checked now: a bad file is a configuration error."""
+        from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
+
+        p4info = str(self.config.p4info or build_artifact(P4INFO))
+        bmv2_json = str(self.config.bmv2_json or build_artifact(BMV2_JSON))
+        load_pipeline_files(p4info, bmv2_json)  # P4InfoError naming the file
+        return p4info, bmv2_json
+
+    # -- session -------------------------------------------------------------------
+    def start(self) -> bool:
+        """Connect, push the pipeline, install L2 and clear the pool; False (and `down`
+        says why) when the switch cannot be reached or refuses."""
+        self._last_attempt = self.clock()
+        cfg = self.config
+        try:
+            client = SwitchClient.from_config(cfg.connection, cfg.timeout, rpc_timeout=cfg.timeout)
+        except SwitchError as exc:
+            self.down = str(exc)
+            log.warning("switch %s unreachable: %s", cfg.connection.grpc_addr, exc)
+            return False
+        try:
+            client.push_pipeline(*self._pipeline)
+            client.install(Config(cfg.connection, (), cfg.l2, cfg.broadcast))
+            pool = JobConfig(0, cfg.slots[0], cfg.slots[1], (), 1)
+            client.clear_job_registers(pool)
+        except SwitchError as exc:
+            client.close()
+            self.down = str(exc)
+            log.warning("switch %s could not be set up: %s", cfg.connection.grpc_addr, exc)
+            return False
+        self._client, self.down = client, None
+        log.info(
+            "switch %s: pipeline pushed, %d L2 entries, slots %d..%d cleared",
+            cfg.connection.grpc_addr,
+            len(cfg.l2),
+            cfg.slots[0],
+            sum(cfg.slots) - 1,
+        )
+        return True
+
+    def check(self) -> str | None:
+        """Why the switch cannot take a job now, or None: a read when it is up (it may
+        have died quietly), a reconnection when it is down and the last try is old."""
+        if self._client is None:
+            if self.clock() - self._last_attempt >= self.reconnect_interval:
+                self.start()
+            return self.down
+        try:
+            self._client.read_counters()
+        except SwitchError as exc:
+            self._lost(str(exc))
+        return self.down
+
+    def poll(self) -> str | None:
+        """The reason, when the P4Runtime stream has closed since the last look (no RPC)."""
+        if self._client is not None and not self._client.primary:
+            self._lost("the P4Runtime stream closed (switch stopped, or another controller took over)")
+            return self.down
+        return None
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    # -- jobs ----------------------------------------------------------------------
+    def admit(self, job: Job, worker: WorkerRecord) -> None:
+        """Let `worker`'s packets in; with the job's last rank, its multicast group first."""
+        client = self._up()
+        entities = [e for e in job_entities(_p4info(client), job_config(job, [worker])) if _is_table_entry(e)]
+        try:
+            if job.complete:
+                replicas = [(w.switch_port, w.rank) for w in sorted(job.workers.values(), key=lambda w: w.rank)]
+                client.write_multicast_group(job.mgid, replicas)
+            client.write(entities, update="insert")
+        except SwitchError as exc:
+            raise self._lost(str(exc)) from None
+
+    def remove(self, job: Job) -> None:
+        """Delete the job's entries (workers first) and group, then zero its registers."""
+        client = self._up()
+        config = job_config(job)
+        entities = job_entities(_p4info(client), config)
+        if not job.complete:  # no group was written
+            entities = [e for e in entities if _is_table_entry(e)]
+        try:
+            client.write(entities[::-1], update="delete")
+            client.clear_job_registers(config)
+        except SwitchError as exc:
+            raise self._lost(str(exc)) from None
+
+    def counters(self) -> dict[str, int]:
+        """The switch's event counters (all its jobs together)."""
+        client = self._up()
+        try:
+            return client.read_counters()
+        except SwitchError as exc:
+            raise self._lost(str(exc)) from None
+
+    # -- helpers -------------------------------------------------------------------
+    def _up(self) -> SwitchClient:
+        if self._client is None:
+            raise SwitchLost(f"switch lost: {self.down}")
+        return self._client
+
+    def _lost(self, reason: str) -> SwitchLost:
+        """Forget the session; the error for the request at hand."""
+        self.down = reason
+        log.error("switch %s lost: %s", self.config.connection.grpc_addr, reason)
+        self.close()
+        return SwitchLost(f"switch lost: {reason}")
+
+
+def _p4info(client: SwitchClient) -> P4Info:
+    assert client.p4info is not None, "pushed at start"
+    return client.p4info
+
+
+def _is_table_entry(entity: LabeledEntity) -> bool:
+    return entity.entity.HasField("table_entry")
+
+
+__all__ = ["SwitchTarget", "job_config"]
