@@ -4,7 +4,10 @@ module name, and a second conftest would shadow it)."""
 from __future__ import annotations
 
 import copy
+import importlib.util
+import pathlib
 import random
+import sys
 from typing import Any
 
 from p4reduce.service.config import ServiceConfig, parse_service_config
@@ -52,3 +55,18 @@ class Scripted(random.Random):
 
     def randint(self, a: int, b: int) -> int:
         return next(self._values)
+
+
+CONTROL_PLANE = pathlib.Path(__file__).resolve().parents[1] / "control_plane"
+
+
+def control_plane(name: str) -> Any:
+    """A module of tests/control_plane (the fake P4Runtime and BMv2 thrift servers), which
+    is not on this folder's import path."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, CONTROL_PLANE / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]

@@ -1,0 +1,222 @@
+"""The gRPC front of the job service (p4reduce/jobapi/jobs.proto): `JobServer`.
+
+Each RPC becomes one JobCoordinator call; a ServiceError becomes its status code with
+the error's message (which names the cause or the field), anything else INTERNAL, so a
+bad request never stops the service. A thread expires leases every `tick` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent import futures
+from typing import Any, TypeVar
+
+import grpc
+
+from p4reduce.jobapi import jobs_pb2 as pb
+from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
+from p4reduce.protocol import Mode
+from p4reduce.service.config import ServiceConfig
+from p4reduce.service.coordinator import JobCoordinator
+from p4reduce.service.errors import InvalidArgument, ServiceError
+from p4reduce.service.metrics import MetricsServer
+from p4reduce.service.registry import Job, JobWish, Target
+
+log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+_MODES = {pb.MODE_UNSPECIFIED: None, pb.SPARSE: Mode.SPARSE, pb.DENSE: Mode.DENSE}
+_MODE_CODES = {Mode.SPARSE: pb.SPARSE, Mode.DENSE: pb.DENSE}
+_TARGETS = {Target.SWITCH: pb.SWITCH, Target.SOFTWARE: pb.SOFTWARE}
+
+
+def parse_bind(text: str) -> tuple[str, int]:
+    """`HOST:PORT` (port 0: one the system chooses); ValueError naming what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{text!r}: expected HOST:PORT with a port in 0..65535")
+    return host, int(port)
+
+
+class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generated, untyped
+    def __init__(self, coordinator: JobCoordinator) -> None:
+        self.coordinator = coordinator
+
+    def CreateJob(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def create() -> Any:
+            if request.mode not in _MODES:  # proto3 enums are open: any number arrives
+                raise InvalidArgument("mode", f"{request.mode} is neither SPARSE nor DENSE")
+            wish = JobWish(
+                request.name,
+                request.num_workers,
+                _MODES[request.mode],
+                request.block_size,
+                request.num_slots,
+                request.lease_seconds,
+            )
+            return self._placement(self.coordinator.create(wish))
+
+        return _answer(context, create)
+
+    def RegisterWorker(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def register() -> Any:
+            job, worker = self.coordinator.register(
+                request.job_id, request.rank, request.ip, request.mac, request.udp_port
+            )
+            return pb.Registration(
+                job=self._placement(job), registered=len(job.workers), switch_port=worker.switch_port
+            )
+
+        return _answer(context, register)
+
+    def KeepAlive(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def keepalive() -> Any:
+            job = self.coordinator.keepalive(request.job_id)
+            return pb.Lease(job_id=job.job_id, expires_in=job.expires_in(self.coordinator.clock()))
+
+        return _answer(context, keepalive)
+
+    def ReleaseJob(self, request: Any, context: grpc.ServicerContext) -> Any:
+        return _answer(context, lambda: pb.Released(job_id=self.coordinator.release(request.job_id).job_id))
+
+    def ListJobs(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def list_jobs() -> Any:
+            snap = self.coordinator.snapshot()
+            return pb.JobList(
+                jobs=[
+                    pb.JobStatus(
+                        job=self._placement(job),
+                        registered=len(job.workers),
+                        expires_in=job.expires_in(snap.now),
+                        counters=snap.counters.get(job.target, {}),
+                    )
+                    for job in snap.jobs
+                ],
+                slots_total=snap.slots_total,
+                slots_free=snap.slots_free,
+                switch_up=snap.switch_up,
+            )
+
+        return _answer(context, list_jobs)
+
+    def _placement(self, job: Job) -> Any:
+        host, port, mac = self.coordinator.placement_address(job)
+        return pb.JobPlacement(
+            job_id=job.job_id,
+            name=job.name,
+            target=_TARGETS[job.target],
+            host=host,
+            port=port,
+            mac=mac,
+            mode=_MODE_CODES[job.mode],
+            block_size=job.block_size,
+            slot_base=job.slot_base,
+            num_slots=job.num_slots,
+            num_workers=job.num_workers,
+            message_size=job.message_size,
+            session=job.session,
+            lease_seconds=job.lease_seconds,
+            reason=job.reason,
+        )
+
+
+def _answer(context: grpc.ServicerContext, call: Callable[[], _T]) -> _T:
+    try:
+        return call()
+    except ServiceError as exc:
+        status, message = grpc.StatusCode[exc.status], str(exc)
+    except Exception as exc:  # a bug: answered, logged, and the service goes on
+        log.exception("internal error in a request")
+        status, message = grpc.StatusCode.INTERNAL, f"internal error {type(exc).__name__}: {exc}"
+    context.abort(status, message)
+    raise AssertionError("context.abort returned")
+
+
+class JobServer:
+    """The job service on `bind` (gRPC) and, with `metrics`, Prometheus text on HTTP.
+
+    A context manager; `.address` and `.metrics_address` are (host, port) once started.
+    """
+
+    def __init__(
+        self,
+        config: ServiceConfig,
+        bind: str = "127.0.0.1:0",
+        *,
+        metrics: str | None = None,
+        tick: float = 0.5,
+        coordinator: JobCoordinator | None = None,
+        threads: int = 8,
+    ) -> None:
+        self.bind = parse_bind(bind)
+        self.metrics_bind = parse_bind(metrics) if metrics is not None else None
+        self.coordinator = coordinator or JobCoordinator(config)
+        self.tick = tick
+        self._threads = threads
+        self._server: grpc.Server | None = None
+        self._metrics: MetricsServer | None = None
+        self._stop = threading.Event()
+        self._expiry: threading.Thread | None = None
+        self.address: tuple[str, int] = self.bind
+        self.metrics_address: tuple[str, int] | None = None
+
+    def start(self) -> JobServer:
+        try:
+            self.coordinator.start()
+            self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=self._threads))
+            pb_grpc.add_JobServiceServicer_to_server(JobServicer(self.coordinator), self._server)
+            host, port = self.bind
+            try:
+                bound = self._server.add_insecure_port(f"{host}:{port}")
+            except RuntimeError as exc:  # grpcio >= 1.60 raises where older ones returned 0
+                raise OSError(f"cannot listen on {host}:{port}: {exc}") from None
+            if bound == 0:
+                raise OSError(f"cannot listen on {host}:{port}")
+            self.address = (host, bound)
+            self._server.start()
+            if self.metrics_bind is not None:
+                self._metrics = MetricsServer(self.coordinator.snapshot, self.metrics_bind).start()
+                self.metrics_address = self._metrics.address
+            self._expiry = threading.Thread(target=self._expire_leases, name="p4reduce-leases", daemon=True)
+            self._expiry.start()
+        except BaseException:
+            self.stop()
+            raise
+        log.info("job service on %s:%d", *self.address)
+        return self
+
+    def _expire_leases(self) -> None:
+        while not self._stop.wait(self.tick):
+            try:
+                self.coordinator.expire()
+            except Exception:  # never let the lease thread die: log and go on
+                log.exception("lease expiry failed")
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until stop() (or `timeout` seconds)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self._stop.wait(1.0 if deadline is None else max(0.0, deadline - time.monotonic())):
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._expiry is not None:
+            self._expiry.join(timeout=5)
+        if self._metrics is not None:
+            self._metrics.stop()
+        if self._server is not None:
+            self._server.stop(grace=1).wait(5)
+        self.coordinator.stop()
+
+    def __enter__(self) -> JobServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+__all__ = ["JobServer", "JobServicer", "parse_bind"]
