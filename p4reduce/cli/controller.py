@@ -1,4 +1,4 @@
-"""`p4reduce controller install|counters|reset`: the P4Runtime controller's command line.
+"""`p4reduce controller install|counters|reset|serve`: the P4Runtime controller's command line.
 
 The controller package is imported only when one of these runs, so the rest of
 the command works without the `controller` extra.
@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 
 from p4reduce.cli import args as a
+from p4reduce.cli.serve import add_serve_action
 from p4reduce.protocol import MAX_JOB_ID
 
 
@@ -67,6 +68,7 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
         metavar="FILE",
         help="BMv2 JSON, for the register names (default: the compiled program shipped with p4reduce)",
     )
+    add_serve_action(actions)
 
 
 def _pipeline_files(args: argparse.Namespace) -> tuple[str, str]:

@@ -33,8 +33,10 @@ _MODE_CODES = {Mode.SPARSE: pb.SPARSE, Mode.DENSE: pb.DENSE}
 _TARGETS = {Target.SWITCH: pb.SWITCH, Target.SOFTWARE: pb.SOFTWARE}
 
 
-def parse_bind(text: str) -> tuple[str, int]:
-    """`HOST:PORT` (port 0: one the system chooses); ValueError naming what is wrong."""
+def parse_bind(text: str | tuple[str, int]) -> tuple[str, int]:
+    """`HOST:PORT` or (host, port) (port 0: one the system chooses); ValueError naming what is wrong."""
+    if isinstance(text, tuple):
+        return text
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ValueError(f"{text!r}: expected HOST:PORT with a port in 0..65535")
@@ -144,9 +146,9 @@ class JobServer:
     def __init__(
         self,
         config: ServiceConfig,
-        bind: str = "127.0.0.1:0",
+        bind: str | tuple[str, int] = "127.0.0.1:0",
         *,
-        metrics: str | None = None,
+        metrics: str | tuple[str, int] | None = None,
         tick: float = 0.5,
         coordinator: JobCoordinator | None = None,
         threads: int = 8,

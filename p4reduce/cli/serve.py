@@ -1,0 +1,73 @@
+"""`p4reduce controller serve`: the job service (p4reduce.service) until SIGTERM or Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from typing import Any
+
+from p4reduce.cli import args as a
+
+SERVICE_PORT = 9560  # the service's default gRPC port: next to P4Runtime's 9559
+
+
+def add_serve_action(actions: Any) -> None:
+    """The `serve` action on the controller's subcommands."""
+    p = actions.add_parser(
+        "serve",
+        help="run the job service: workers ask it where to aggregate, it programs the switch",
+        description="Run the job service (gRPC, p4reduce/jobapi/jobs.proto): jobs are created by name, "
+        "placed on the switch when they fit (the service pushes the pipeline and writes every entry) "
+        "and on the fallback software aggregator when not; leases free what a crashed job held.",
+    )
+    p.add_argument(
+        "--config",
+        required=True,
+        metavar="FILE",
+        help="service configuration (.yaml or .json): switch, fallback, job defaults (see p4reduce/service/config.py)",
+    )
+    p.add_argument(
+        "--bind",
+        type=a.host_port,
+        default=("0.0.0.0", SERVICE_PORT),
+        metavar="HOST:PORT",
+        help=f"address of the gRPC service (default: 0.0.0.0:{SERVICE_PORT})",
+    )
+    p.add_argument(
+        "--metrics",
+        type=a.host_port,
+        metavar="HOST:PORT",
+        help="serve Prometheus text at http://HOST:PORT/metrics (default: no metrics endpoint)",
+    )
+    p.set_defaults(func=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from p4reduce.service import JobServer, load_service_config  # grpc, PyYAML: the controller extra
+
+    config = load_service_config(args.config)
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    with JobServer(config, args.bind, metrics=args.metrics) as server:
+        print(_banner(server), flush=True)
+        try:
+            done.wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def _banner(server: Any) -> str:
+    """One line: where the service listens, and the state of its targets."""
+    parts = [f"p4reduce job service on {server.address[0]}:{server.address[1]}"]
+    coordinator = server.coordinator
+    if coordinator.switch is not None:
+        addr = coordinator.switch.config.connection.grpc_addr
+        down = coordinator.switch.down
+        parts.append(f"switch {addr} " + ("up" if down is None else f"down ({down})"))
+    if coordinator.fallback is not None:
+        parts.append("fallback software aggregator on {}:{}".format(*coordinator.fallback.address))
+    if server.metrics_address is not None:
+        parts.append("metrics on http://{}:{}/metrics".format(*server.metrics_address))
+    return "; ".join(parts)
