@@ -18,7 +18,7 @@ class Options:
     """How a p4reduce process group reaches its aggregator.
 
     Pass one to ``dist.init_process_group("p4reduce", pg_options=Options(...))`` (or
-    ``dist.new_group(..., pg_options=...)``); without one, :meth:`from_env` reads the
+    ``dist.new_group(..., pg_options=...)``); without one, ``Options.from_env`` reads the
     ``P4REDUCE_*`` environment variables.
 
     ``aggregators`` empty (the default): the group's rank 0 starts an embedded software
