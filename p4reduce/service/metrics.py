@@ -146,7 +146,9 @@ class MetricsServer:
         return str(host), int(port)
 
     def start(self) -> MetricsServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="p4reduce-metrics", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, args=(0.05,), name="p4reduce-metrics", daemon=True
+        )  # 0.05 s: how long stop() waits for the loop to notice
         self._thread.start()
         return self
 

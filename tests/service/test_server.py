@@ -36,6 +36,16 @@ def stub(server):
         yield pb_grpc.JobServiceStub(channel)
 
 
+@pytest.fixture(scope="module")
+def shared_stub():
+    """One service for all the hostile requests: it must keep serving after each."""
+    with (
+        JobServer(service_config(switch=False), "127.0.0.1:0") as server,
+        grpc.insecure_channel("{}:{}".format(*server.address)) as channel,
+    ):
+        yield pb_grpc.JobServiceStub(channel)
+
+
 def worker_config(placement, rank: int) -> WorkerConfig:
     """What the client part will build from a placement (written by hand here)."""
     return WorkerConfig(
@@ -169,7 +179,8 @@ CREATE = {"name": "h", "num_workers": 2}
         (pb.ReleaseJobRequest(job_id=2**32 - 1), "NOT_FOUND", "no job 4294967295"),
     ],
 )
-def test_hostile_requests_get_named_errors_and_the_service_goes_on(stub, request_, code, details):
+def test_hostile_requests_get_named_errors_and_the_service_goes_on(shared_stub, request_, code, details):
+    stub = shared_stub
     job = stub.CreateJob(pb.CreateJobRequest(**CREATE))
     if isinstance(request_, pb.RegisterWorkerRequest) and not request_.job_id:
         request_.job_id = job.job_id
