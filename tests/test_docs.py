@@ -58,6 +58,12 @@ def test_the_benchmark_tables_are_the_scripts_output() -> None:
         assert head[2].startswith("- Date: ") and "commit" in head[2], path
 
 
+def test_the_readme_table_is_the_benchmark_pages_table() -> None:
+    """The README's headline table is the allreduce benchmark's output, as the docs include it."""
+    measured = (ROOT / "docs" / "measured" / "allreduce.md").read_text().strip()
+    assert measured in (ROOT / "README.md").read_text()
+
+
 def test_the_readme_is_short_and_has_no_issue_references() -> None:
     text = (ROOT / "README.md").read_text()
     lines = text.splitlines()
