@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import selectors
 import socket
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Protocol
 
 from p4reduce.aggregator.config import JobSpec
@@ -75,6 +77,9 @@ class AggregatorServer:
         self.datapath = Datapath(self.engine, self._upstream_of)
         self._stop = threading.Event()
         self._wakeup_r, self._wakeup_w = socket.socketpair()
+        self._wakeup_r.setblocking(False)
+        # Jobs added or removed while serving, applied by the serving thread (add_job).
+        self._changes: queue.SimpleQueue[tuple[Callable[[], None], Future[None]]] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
     @property
@@ -91,6 +96,48 @@ class AggregatorServer:
         if isinstance(self.engine, NativeEngine):
             return self.engine.core.io_stats()
         return {}
+
+    # -- jobs while serving ------------------------------------------------------
+    def add_job(self, spec: JobSpec, timeout: float = 10.0) -> None:
+        """Serve one more job; safe from any thread while the server runs. The serving
+        thread applies it between batches: the native core runs a batch over the job
+        tables with the GIL released, so no other thread may change them meanwhile."""
+        if spec.upstream is not None:
+            raise ValueError(f"job {spec.job_id}: a leaf of a hierarchy is given when the server is made")
+        self._change(lambda: self.engine.add_job(spec), timeout)
+        log.info("serving %s on %s:%d", spec.describe(), *self.address)
+
+    def remove_job(self, job_id: int, timeout: float = 10.0) -> None:
+        """Stop serving a job (its state is forgotten); safe from any thread, like add_job."""
+        self._change(lambda: self.engine.remove_job(job_id), timeout)
+        log.info("job %d removed", job_id)
+
+    def _change(self, apply: Callable[[], None], timeout: float) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            apply()  # nobody serves: nothing runs concurrently
+            return
+        done: Future[None] = Future()
+        self._changes.put((apply, done))
+        self._wakeup_w.send(b"c")
+        done.result(timeout)  # the engine's own error (an unknown or duplicate job), raised here
+
+    def _apply_changes(self) -> None:
+        """On the serving thread: the job changes other threads asked for."""
+        try:
+            self._wakeup_r.recv(4096)
+        except BlockingIOError:
+            pass
+        while True:
+            try:
+                apply, done = self._changes.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                apply()
+            except BaseException as exc:  # handed to the caller
+                done.set_exception(exc)
+            else:
+                done.set_result(None)
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> AggregatorServer:
@@ -135,8 +182,11 @@ class AggregatorServer:
         self.datapath.flush(sender)
         while not self._stop.is_set():
             sel.select()
+            self._apply_changes()
             while batch := receiver.recv():
                 self.datapath.python_batch(batch, sender)
+                if not self._changes.empty():  # not held back by a steady stream of datagrams
+                    self._apply_changes()
 
     def _serve_native(self, sel: selectors.BaseSelector) -> None:
         assert isinstance(self.engine, NativeEngine)
@@ -145,8 +195,11 @@ class AggregatorServer:
         core.flush(fd)
         while not self._stop.is_set():
             sel.select()
+            self._apply_changes()
             while core.recv(fd):  # recvmmsg, the batch and sendmmsg run with the GIL released
                 self.datapath.native_batch(fd)
+                if not self._changes.empty():  # not held back by a steady stream of datagrams
+                    self._apply_changes()
 
 
 Address = tuple[str, int]

@@ -45,11 +45,11 @@ class EmbeddedFallback:
             block_size=job.block_size,
             message_size=job.message_size,
         )
-        self._running().engine.add_job(spec)
+        self._running().add_job(spec)  # applied by the server's thread, between batches
         log.info("fallback: serving %s for job %r", spec.describe(), job.name)
 
     def remove(self, job: Job) -> None:
-        self._running().engine.remove_job(job.job_id)
+        self._running().remove_job(job.job_id)
         log.info("fallback: job %d (%r) removed", job.job_id, job.name)
 
     def counters(self) -> dict[str, int]:
