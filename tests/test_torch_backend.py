@@ -404,6 +404,8 @@ CHECKS = {
     )
 }
 EXTERNAL_CHECKS = ("all_reduce_float32", "reduce_scatter", "all_gather", "broadcast_and_barrier")
+# Through the job service (P4REDUCE_CONTROLLER), placed on its software fallback.
+SERVICE_CHECKS = ("all_reduce_float32", "all_reduce_exact_dtypes", "reduce_scatter", "ddp_matches_gloo")
 PYTHON_ENGINE_CHECKS = ("reduce_scatter", "reduce_scatter_owner_only")
 
 
@@ -448,6 +450,13 @@ def _outcomes(key: str) -> list[dict]:
                     "P4REDUCE_FAILURE_TIMEOUT": "30",
                 }
                 _cache[key] = run_ranks(scenario, 2, args=(EXTERNAL_CHECKS,), env=env, timeout=240)
+        elif key == "service":
+            from p4reduce.service import JobServer, parse_service_config
+
+            config = parse_service_config({"fallback": {"host": "127.0.0.1", "port": 0}})
+            with JobServer(config, "127.0.0.1:0") as server:
+                env = {"P4REDUCE_CONTROLLER": "{}:{}".format(*server.address), "P4REDUCE_FAILURE_TIMEOUT": "30"}
+                _cache[key] = run_ranks(scenario, 2, args=(SERVICE_CHECKS,), env=env, timeout=240)
         elif key.startswith("python"):  # the embedded aggregator on the Python engine
             _cache[key] = run_ranks(
                 scenario,
@@ -474,6 +483,16 @@ def test_external_aggregator_dense_mode(check):
     """P4REDUCE_AGGREGATOR & co: every rank joins a job of an aggregator it did not start,
     here in the switch's dense mode with 32-value packets."""
     outcomes = _outcomes("external")
+    failures = [f"rank {r}: {o[check]}" for r, o in enumerate(outcomes) if o[check] is not None]
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("check", SERVICE_CHECKS)
+def test_job_placed_by_the_job_service(check):
+    """P4REDUCE_CONTROLLER alone: rank 0 draws the job's name, every rank creates or joins it
+    at the job service, registers, and runs its collectives where the service placed it."""
+    pytest.importorskip("grpc")
+    outcomes = _outcomes("service")
     failures = [f"rank {r}: {o[check]}" for r, o in enumerate(outcomes) if o[check] is not None]
     assert not failures, "\n".join(failures)
 
@@ -527,6 +546,12 @@ def test_options_from_environment():
     assert Options.from_env({}).engine == "native"
     with pytest.raises(ValueError, match="P4REDUCE_ENGINE"):
         Options.from_env({"P4REDUCE_ENGINE": "fpga"})
+    placed = Options.from_env({"P4REDUCE_CONTROLLER": "ctl.example:9560", "P4REDUCE_JOB_NAME": "bert"})
+    assert (placed.controller, placed.job_name, placed.embedded) == (("ctl.example", 9560), "bert", False)
+    with pytest.raises(ValueError, match="P4REDUCE_CONTROLLER"):
+        Options.from_env({"P4REDUCE_CONTROLLER": "a:1,b:2"})
+    with pytest.raises(ValueError, match="controller or aggregators"):
+        Options.from_env({"P4REDUCE_CONTROLLER": "a:1", "P4REDUCE_AGGREGATOR": "b:2"})
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 32])

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 
 from p4reduce.cli import args as a
+from p4reduce.cli.jobs import add_jobs_action
 from p4reduce.cli.serve import add_serve_action
 from p4reduce.protocol import MAX_JOB_ID
 
@@ -69,6 +70,7 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
         help="BMv2 JSON, for the register names (default: the compiled program shipped with p4reduce)",
     )
     add_serve_action(actions)
+    add_jobs_action(actions)
 
 
 def _pipeline_files(args: argparse.Namespace) -> tuple[str, str]:

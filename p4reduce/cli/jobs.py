@@ -1,0 +1,76 @@
+"""`p4reduce controller jobs`: the live jobs of a job service, as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from typing import Any
+
+from p4reduce.cli import args as a
+
+
+def add_jobs_action(actions: Any) -> None:
+    """The `jobs` action on the controller's subcommands."""
+    p = actions.add_parser(
+        "jobs",
+        help="list the live jobs of a job service (p4reduce controller serve)",
+        description="List the jobs a job service holds: target, slots, workers, lease and packet counters.",
+    )
+    p.add_argument(
+        "--controller",
+        type=a.host_port,
+        required=True,
+        metavar="HOST:PORT",
+        help="the job service's address (what `controller serve --bind` listens on)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=a.float_range(0.0, 3600.0, low_open=True),
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds to wait for the service to answer (default: %(default)s)",
+    )
+    p.add_argument("--json", action="store_true", help="print the answer as JSON instead of a table")
+    p.set_defaults(func=_jobs)
+
+
+def format_jobs(listing: Any) -> str:
+    """The table `controller jobs` prints (a JobList)."""
+    rows = [("JOB", "NAME", "TARGET", "ADDRESS", "SLOTS", "WORKERS", "LEASE", "COUNTERS")]
+    for status in listing.jobs:
+        job = status.job
+        slots = f"{job.slot_base}..{job.slot_base + job.num_slots - 1}"
+        counters = " ".join(f"{k}={v}" for k, v in sorted(status.counters.items())) or "-"
+        target = job.target if not job.reason else f"{job.target} ({job.reason})"
+        rows.append(
+            (
+                str(job.job_id),
+                job.name,
+                target,
+                f"{job.host}:{job.port}",
+                slots,
+                f"{status.registered}/{job.num_workers}",
+                f"{status.expires_in:.0f}s",
+                counters,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)) + "  " + row[-1] for row in rows
+    ]
+    switch = "up" if listing.switch_up else "down or not configured"
+    lines.append(f"switch {switch}; slots free {listing.slots_free} of {listing.slots_total}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    from p4reduce.jobapi import JobClient
+
+    with JobClient(args.controller, timeout=args.timeout) as client:  # JobServiceError: one line, exit 1
+        listing = client.list_jobs()
+    if args.json:
+        print(json.dumps(dataclasses.asdict(listing), default=str))
+    else:
+        print(format_jobs(listing))
+    return 0
