@@ -28,8 +28,10 @@ class JobSpec:
     upstream: Upstream | None = None  # set for a leaf of a hierarchical aggregation
     group: tuple[str, int] | None = None  # IP multicast group (address, port) for results
     # Admission, like the switch's worker table: rank r may only send from workers[r]
-    # (IPv4 address, and UDP port unless None). None: any address, bound at JOIN.
-    workers: tuple[WorkerAddress, ...] | None = None
+    # (IPv4 address, and UDP port unless None). None: any address, bound at JOIN. A rank
+    # whose entry is None is admitted from nowhere until declared (AggregatorServer.
+    # declare_worker: the job service pins each rank as it registers).
+    workers: tuple[WorkerAddress | None, ...] | None = None
     # Largest datagram payload the aggregator takes and sends for this job (several
     # packets back to back); JOINED announces it. 0: one packet per datagram.
     message_size: int = 65000
@@ -70,7 +72,10 @@ class JobSpec:
 
     def admits(self, worker_id: int, source: tuple[str, int]) -> bool:
         """May a packet claiming `worker_id` come from `source`?"""
-        return self.workers is None or self.workers[worker_id].matches(source)
+        if self.workers is None:
+            return True
+        declared = self.workers[worker_id]
+        return declared is not None and declared.matches(source)
 
     @classmethod
     def parse(cls, text: str) -> JobSpec:
@@ -129,7 +134,7 @@ class JobSpec:
         if self.shard[1] > 1:
             text += f", shard {self.shard[0]}/{self.shard[1]}"
         if self.workers is not None:
-            text += ", workers " + "/".join(str(w) for w in self.workers)
+            text += ", workers " + "/".join("(undeclared)" if w is None else str(w) for w in self.workers)
         if self.key is not None:
             text += ", authenticated"
         if self.max_blocks != DEFAULT_MAX_BLOCKS:

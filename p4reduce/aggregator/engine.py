@@ -10,6 +10,7 @@ packet of it is then answered with an ERROR naming the cause, until a RESET.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import time
 from collections import deque
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from p4reduce.aggregator.buffers import BufferPool
-from p4reduce.aggregator.config import JobSpec
+from p4reduce.aggregator.config import JobSpec, WorkerAddress
 from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
 from p4reduce.aggregator.slot import IDLE_HORIZON, JobFailure, Parts, SlotState
@@ -226,6 +227,21 @@ class AggregatorEngine:
             return self._jobs[job_id].spec
         except KeyError:
             raise KeyError(f"unknown job {job_id}") from None
+
+    def declare_worker(self, job_id: int, worker_id: int, address: WorkerAddress) -> None:
+        """Admit rank `worker_id` of a job with declared workers from `address` only (its
+        JOINs from anywhere else are dropped, as from a stranger)."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            raise KeyError(f"unknown job {job_id}")
+        spec = job.spec
+        if spec.workers is None:
+            raise ValueError(f"job {job_id} admits any address: it declares no workers")
+        if not 0 <= worker_id < spec.num_workers:
+            raise ValueError(f"job {job_id} has {spec.num_workers} workers: no rank {worker_id}")
+        workers = list(spec.workers)
+        workers[worker_id] = address
+        job.spec = dataclasses.replace(spec, workers=tuple(workers))
 
     def jobs(self) -> list[JobSpec]:
         return [j.spec for j in self._jobs.values()]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Protocol
 
-from p4reduce.aggregator.config import JobSpec
+from p4reduce.aggregator.config import JobSpec, WorkerAddress
 from p4reduce.aggregator.engine import AggregatorEngine
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.relay import UPSTREAM
@@ -111,6 +111,11 @@ class AggregatorServer:
         """Stop serving a job (its state is forgotten); safe from any thread, like add_job."""
         self._change(lambda: self.engine.remove_job(job_id), timeout)
         log.info("job %d removed", job_id)
+
+    def declare_worker(self, job_id: int, worker_id: int, address: WorkerAddress, timeout: float = 10.0) -> None:
+        """Admit a rank of a job with declared workers from `address` only (engine.declare_worker);
+        safe from any thread, like add_job."""
+        self._change(lambda: self.engine.declare_worker(job_id, worker_id, address), timeout)
 
     def _change(self, apply: Callable[[], None], timeout: float) -> None:
         if self._thread is None or not self._thread.is_alive():

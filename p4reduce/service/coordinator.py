@@ -108,6 +108,9 @@ class JobCoordinator:
                 except SwitchLost:
                     self._fail_switch_jobs()
                     raise
+            elif new:
+                assert self.fallback is not None
+                self.fallback.admit(job, rank, ip, udp_port)
             if new:
                 log.info("job %d rank %d registered from %s:%d", job_id, rank, ip, udp_port)
             return _copy(job), worker

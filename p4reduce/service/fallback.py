@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
+from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.service.config import FallbackSection
 from p4reduce.service.registry import Job
 
@@ -33,9 +34,8 @@ class EmbeddedFallback:
         return self.config.advertise, self._running().address[1]
 
     def add(self, job: Job) -> None:
-        # Workers are not pinned to their registered addresses: JobSpec.workers needs every
-        # rank's address at once, and a job added only when the last rank registers would
-        # answer the earlier ranks' JOINs with UNKNOWN_JOB. The engine binds each rank at JOIN.
+        # Every rank undeclared: admitted from nowhere until it registers (admit), so the
+        # job's packets come only from the addresses its workers registered, as on the switch.
         spec = JobSpec(
             job.job_id,
             job.num_workers,
@@ -44,9 +44,14 @@ class EmbeddedFallback:
             num_slots=job.num_slots,
             block_size=job.block_size,
             message_size=job.message_size,
+            workers=(None,) * job.num_workers,
         )
         self._running().add_job(spec)  # applied by the server's thread, between batches
         log.info("fallback: serving %s for job %r", spec.describe(), job.name)
+
+    def admit(self, job: Job, rank: int, ip: str, udp_port: int) -> None:
+        """Rank `rank` of `job` sends from ip:udp_port (what it registered), and only from there."""
+        self._running().declare_worker(job.job_id, rank, WorkerAddress(ip, udp_port))
 
     def remove(self, job: Job) -> None:
         self._running().remove_job(job.job_id)

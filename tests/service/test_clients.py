@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from conftest import run_workers, wait_until
+from conftest import join_packet, run_workers, wait_until
 from service_helpers import service_config
 
+from p4reduce.aggregator import JobSpec
 from p4reduce.cli.main import main as cli
 from p4reduce.hostagent import AgentFailed, HostAgent, WorkerConfig
 from p4reduce.jobapi import JobClient, JobServiceError
-from p4reduce.protocol import Mode
+from p4reduce.protocol import AggHeader, Mode, MsgType
 from p4reduce.service import JobServer
 
 
@@ -137,3 +139,36 @@ def test_worker_config_with_a_controller_checks_its_fields(kwargs, says):
     fields = dict(job_id=0, worker_id=0, num_workers=2, controller="127.0.0.1:9560") | kwargs
     with pytest.raises(ValueError, match=says):
         WorkerConfig(**fields)
+
+
+def test_the_fallback_admits_each_rank_only_from_where_it_registered(server):
+    """As the switch does: a rank's JOIN counts only from the address it registered; an
+    unregistered rank, or a registered one from elsewhere, is dropped unanswered."""
+    with JobClient(server.address) as client:
+        job = client.create_job("pinned", 2, num_slots=4)
+        spec = JobSpec(job.job_id, 2, mode=job.mode, slot_base=job.slot_base, num_slots=4, block_size=job.block_size)
+        socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
+        try:
+            for s in socks:
+                s.bind(("127.0.0.1", 0))
+                s.settimeout(0.5)
+            client.register_worker(job.job_id, 0, "127.0.0.1", "", socks[0].getsockname()[1])
+            counters = server.coordinator.fallback.counters
+
+            def answered(sock: socket.socket, rank: int) -> bool:
+                before = counters().get("drop_not_admitted", 0)
+                sock.sendto(join_packet(spec, rank), job.address)
+                try:
+                    return AggHeader.unpack(sock.recv(2048)).msg_type == MsgType.JOINED
+                except TimeoutError:
+                    assert counters().get("drop_not_admitted", 0) == before + 1  # dropped, and counted
+                    return False
+
+            assert not answered(socks[1], 0)  # rank 0 from another port
+            assert not answered(socks[1], 1)  # rank 1 before it registered
+            assert answered(socks[0], 0)
+            client.register_worker(job.job_id, 1, "127.0.0.1", "", socks[1].getsockname()[1])
+            assert answered(socks[1], 1)
+        finally:
+            for s in socks:
+                s.close()
