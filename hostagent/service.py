@@ -11,7 +11,7 @@ import dataclasses
 import threading
 
 from p4reduce.hostagent.config import WorkerConfig
-from p4reduce.jobapi import JobClient, JobServiceError, Placement
+from p4reduce.jobapi import SWITCH_LOST, JobClient, JobServiceError, Placement
 from p4reduce.transport.interfaces import local_ip_towards, mac_of
 
 
@@ -69,7 +69,7 @@ class LeaseKeeper:
             try:
                 self._client.keep_alive(self._job.job_id)
             except JobServiceError as exc:
-                if exc.code == "UNAVAILABLE" and "switch" not in exc.cause:
+                if exc.code == "UNAVAILABLE" and not exc.cause.startswith(SWITCH_LOST):
                     continue  # the service itself is unreachable for now: try again
                 self.lost = str(exc)
                 return

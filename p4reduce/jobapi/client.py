@@ -25,6 +25,10 @@ from p4reduce.protocol import Mode
 
 _T = TypeVar("_T")
 
+# How an UNAVAILABLE answer begins when the job's switch is gone (the job failed; a new
+# CreateJob of its name lands on the fallback), as opposed to the service being unreachable.
+SWITCH_LOST = "switch lost"
+
 _MODES = {Mode.SPARSE: jobs_pb2.SPARSE, Mode.DENSE: jobs_pb2.DENSE}
 _TARGETS = {jobs_pb2.SWITCH: "switch", jobs_pb2.SOFTWARE: "software"}
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.controller.config import _unicast_mac
 from p4reduce.controller.errors import ConfigError
+from p4reduce.jobapi import SWITCH_LOST
 from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
 from p4reduce.protocol.switch import SWITCH_VALUES_PER_PACKET
 from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
@@ -144,7 +145,7 @@ class Registry:
         """The job, if it has not failed; SwitchLost naming why it did."""
         job = self.job(job_id)
         if job.failed is not None:
-            raise SwitchLost(f"switch lost: {job.failed} (job {job_id} failed; create it again)")
+            raise SwitchLost(f"{SWITCH_LOST}: {job.failed} (job {job_id} failed; create it again)")
         return job
 
     # -- requests ------------------------------------------------------------------

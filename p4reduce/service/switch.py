@@ -22,6 +22,7 @@ from p4reduce.controller.config import Config, JobConfig, WorkerEntry
 from p4reduce.controller.errors import SwitchError
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.pipeline import LabeledEntity, job_entities
+from p4reduce.jobapi import SWITCH_LOST
 from p4reduce.service.config import SwitchSection
 from p4reduce.service.errors import SwitchLost
 from p4reduce.service.registry import Job, WorkerRecord
@@ -171,7 +172,7 @@ class SwitchTarget:
     # -- helpers -------------------------------------------------------------------
     def _up(self) -> SwitchClient:
         if self._client is None:
-            raise SwitchLost(f"switch lost: {self.down}")
+            raise SwitchLost(f"{SWITCH_LOST}: {self.down}")
         return self._client
 
     def _lost(self, reason: str) -> SwitchLost:
@@ -179,7 +180,7 @@ class SwitchTarget:
         self.down = reason
         log.error("switch %s lost: %s", self.config.connection.grpc_addr, reason)
         self.close()
-        return SwitchLost(f"switch lost: {reason}")
+        return SwitchLost(f"{SWITCH_LOST}: {reason}")
 
 
 def _p4info(client: SwitchClient) -> P4Info:
