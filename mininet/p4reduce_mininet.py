@@ -45,6 +45,7 @@ FIELDS = [
     "switch",
     "topo",
     "multicast",
+    "service",
     "workers",
     "elements",
     "density",
@@ -155,6 +156,30 @@ def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
     return reports
 
 
+SERVICE_PORT = 9560  # the job service's gRPC port (--service)
+
+
+def _start_service(host, slots: int):
+    """`p4reduce controller serve` on `host`, its fallback software aggregator on the same
+    host: the only thing the workers are told is this service's address."""
+    config = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-service-")) / "service.json"
+    config.write_text(
+        json.dumps(
+            {
+                "fallback": {"host": host.IP(), "port": AGG_UDP_PORT, "advertise": host.IP()},
+                "jobs": {"num_slots": slots},
+            }
+        )
+    )
+    proc = host.popen(
+        [PY, "-m", "p4reduce", "controller", "serve", "--config", str(config), "--bind", f"{host.IP()}:{SERVICE_PORT}"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    proc.stdout.readline()  # banner: serving
+    return proc
+
+
 def _start_aggregator(host, job: str):
     proc = host.popen(
         [PY, "-m", "p4reduce", "aggregator", "--bind", f"{host.IP()}:{AGG_UDP_PORT}", "--job", job],
@@ -242,6 +267,8 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
         inputs = [worker_tensor(r, r, args.elements, 32, density) for r in range(n)]
         reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, 32)
         return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
+    if args.service:
+        return _run_through_service(topo, args, density, outputs)
     # Packets travel several per datagram up to the links' MTU (no IP fragmentation).
     geometry = f"block_size={args.block_size},num_slots={args.slots},message_size={MESSAGE_SIZE}"
     if args.multicast:
@@ -308,6 +335,55 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
         for server in servers:
             server.terminate()
             server.wait(timeout=10)
+    return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
+
+
+def _run_through_service(topo: Topology, args, density: float, outputs: list[pathlib.Path]) -> dict:
+    """Workers that know only the job service's address and a job name; the service places
+    the job (here on its fallback software aggregator) and says with which geometry."""
+    n = len(topo.workers)
+    service = _start_service(topo.root, args.slots)
+    name = f"mininet-{density:g}"
+    try:
+        procs = [
+            h.popen(
+                [
+                    PY,
+                    "-m",
+                    "p4reduce",
+                    "worker",
+                    "--controller",
+                    f"{topo.root.IP()}:{SERVICE_PORT}",
+                    "--job-name",
+                    name,
+                    "--rank",
+                    str(r),
+                    "--workers",
+                    str(n),
+                    "--seed",
+                    str(r),
+                    "--block-size",
+                    str(args.block_size),
+                    "--elements",
+                    str(args.elements),
+                    "--density",
+                    str(density),
+                    "--iterations",
+                    str(args.iterations + 1),
+                    "--output",
+                    str(outputs[r]),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for r, h in enumerate(topo.workers)
+        ]
+        inputs = [worker_tensor(r, r, args.elements, args.block_size, density) for r in range(n)]
+        reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, args.block_size)
+    finally:
+        service.terminate()
+        service.wait(timeout=10)
     return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
 
 
@@ -389,6 +465,8 @@ def panels(rows: list[dict]) -> tuple[list[Panel], str]:
     setup = SETUPS[first["switch"], first["topo"]]
     if first["multicast"]:
         setup += " (multicast results)"
+    if first.get("service"):
+        setup += ", placed by the job service"
     if first["loss"]:
         setup += f", {first['loss']:.1%} loss per worker link"
     return figures, setup_title(setup, first["workers"], first["elements"] * 4, first["bw_mbit"])
@@ -444,15 +522,23 @@ def main() -> int:
         help="software aggregators send each result once to an IP multicast group "
         "(the bridge replicates it, as a switch would)",
     )
+    ap.add_argument(
+        "--service",
+        action="store_true",
+        help="run the job service (p4reduce controller serve) on the aggregator host: workers get only its "
+        "address and a job name, no job id or geometry",
+    )
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
     _require_mininet()
     from bmv2_node import bmv2_available  # beside this script
 
     if args.switch == "auto":
-        args.switch = "bmv2" if bmv2_available() and args.topo == "star" else "lxbr"
+        args.switch = "bmv2" if bmv2_available() and args.topo == "star" and not args.service else "lxbr"
     if args.switch == "bmv2" and args.topo != "star":
         raise SystemExit("--switch bmv2 supports --topo star only")
+    if args.service and (args.switch == "bmv2" or args.topo != "star"):
+        raise SystemExit("--service runs with --switch lxbr --topo star (the service's fallback aggregates)")
     if args.switch == "bmv2" and args.slots > 1024:
         raise SystemExit("the P4 switch has 1024 slots")
     if os.geteuid() != 0:
@@ -470,6 +556,7 @@ def main() -> int:
             switch=args.switch,
             topo=args.topo,
             multicast=args.multicast,
+            service=args.service,
             workers=args.workers,
             elements=args.elements,
             block_size=args.block_size,

@@ -34,6 +34,8 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
         ["--switch", "lxbr"],
         ["--switch", "lxbr", "--topo", "leafspine"],
         ["--switch", "lxbr", "--multicast"],
+        # workers told only the job service's address and a job name
+        ["--switch", "lxbr", "--service"],
         ["--switch", "bmv2"],
         # nftables drop on the worker links (this kernel has no netem)
         ["--switch", "bmv2", "--loss", "0.02"],
