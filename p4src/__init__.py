@@ -2,6 +2,7 @@
 what p4c compiles them to in `build/` (BMv2 JSON, P4Info). `make -C p4src`
 regenerates `build/`; an installed wheel carries it, so the controller needs
 no checkout."""
+
 from __future__ import annotations
 
 import pathlib
@@ -15,6 +16,7 @@ def build_artifact(name: str) -> pathlib.Path:
     """Path of a compiled artifact (`BMV2_JSON`, `P4INFO`) of the installed package."""
     path = pathlib.Path(str(files(__name__).joinpath("build", name)))
     if not path.is_file():
-        raise FileNotFoundError(f"compiled P4 artifact {name} not found in {path.parent} "
-                                "(regenerate it with `make -C p4src`)")
+        raise FileNotFoundError(
+            f"compiled P4 artifact {name} not found in {path.parent} (regenerate it with `make -C p4src`)"
+        )
     return path
