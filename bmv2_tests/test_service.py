@@ -22,7 +22,7 @@ from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
-from p4reduce.protocol import AGG_UDP_PORT, Mode
+from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.service import JobServer, parse_service_config
 from p4reduce.testbed.synthetic import worker_tensor
 
@@ -143,24 +143,13 @@ def test_two_jobs_through_one_switch_and_a_third_on_the_fallback(testbed, tmp_pa
 
     procs_a = start_job(stub, a, workers[:2], namespaces, tmp_path, "a")
     procs_b = start_job(stub, b, workers[2:], namespaces, tmp_path, "b")
-    # The fallback's workers on this host's loopback, at the same time.
+    # The fallback's workers on this host's loopback, at the same time: they know only the
+    # service and the job's name (they create or join it, register, and get its geometry).
+    service = "{}:{}".format(*server.address)
     agents = [
-        HostAgent(
-            WorkerConfig(
-                c.job_id,
-                r,
-                2,
-                aggregator=(c.host, c.port),
-                mode=Mode.SPARSE,
-                slot_base=c.slot_base,
-                num_slots=c.num_slots,
-                block_size=c.block_size,
-                message_size=c.message_size,
-                bind=("127.0.0.1", 0),
-            )
-        )
-        for r in range(2)
+        HostAgent(WorkerConfig(0, r, 2, controller=service, job_name="c", bind=("127.0.0.1", 0))) for r in range(2)
     ]
+    assert [a.config.job_id for a in agents] == [c.job_id] * 2
     try:
         tensors = [worker_tensor(1, r, ELEMENTS, c.block_size, DENSITY, "int32") for r in range(2)]
         with ThreadPoolExecutor(2) as pool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import signal
-import threading
+import time
 from typing import Any
 
 from p4reduce.cli import args as a
@@ -47,15 +47,26 @@ def _serve(args: argparse.Namespace) -> int:
     from p4reduce.service import JobServer, load_service_config  # grpc, PyYAML: the controller extra
 
     config = load_service_config(args.config)
-    done = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: done.set())
     with JobServer(config, args.bind, metrics=args.metrics) as server:
         print(_banner(server), flush=True)
+        # SIGTERM unwinds the main thread like Ctrl-C (an Event set from a signal handler can
+        # deadlock on the lock the interrupted wait holds); stopping is then not interrupted.
+        signal.signal(signal.SIGTERM, _terminate)
         try:
-            done.wait()
-        except KeyboardInterrupt:
-            pass
+            while True:
+                time.sleep(3600)
+        except (KeyboardInterrupt, _Terminated):
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     return 0
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
 
 
 def _banner(server: Any) -> str:
