@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
+import shutil
 import socket
 import subprocess
+import sys
 
 import pytest
 
@@ -45,3 +48,23 @@ def test_an_address_of_no_interface_is_named():
 def test_towards_a_name_fails_like_the_socket():
     with pytest.raises(socket.gaierror):
         local_ip_towards(("no-such-host.invalid", 9))
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None, reason="network namespaces need root and ip(8)")
+def test_inside_another_network_namespace(tmp_path):
+    """A worker on a Mininet host: its interfaces are not in the sysfs it sees."""
+    ns, here, there = f"p4r-mac-{os.getpid()}", f"p4rm{os.getpid() % 10000}a", f"p4rm{os.getpid() % 10000}b"
+    subprocess.run(["ip", "netns", "add", ns], check=True)
+    try:
+        subprocess.run(["ip", "link", "add", here, "type", "veth", "peer", "name", there], check=True)
+        subprocess.run(["ip", "link", "set", there, "netns", ns], check=True)
+        subprocess.run(["ip", "-n", ns, "addr", "add", "10.77.0.2/24", "dev", there], check=True)
+        subprocess.run(["ip", "-n", ns, "link", "set", there, "up"], check=True)
+        shown = subprocess.run(["ip", "-n", ns, "-o", "link", "show", there], capture_output=True, text=True).stdout
+        mac = shown.split("link/ether ")[1].split()[0]
+        probe = "from p4reduce.transport.interfaces import mac_of; print(mac_of('10.77.0.2'))"
+        got = subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-c", probe], capture_output=True, text=True)
+        assert got.stdout.strip() == mac, got.stderr
+    finally:
+        subprocess.run(["ip", "link", "del", here], capture_output=True)
+        subprocess.run(["ip", "netns", "del", ns], check=True)

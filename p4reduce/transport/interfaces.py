@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import fcntl
 import ipaddress
-import pathlib
 import socket
 import struct
 
 _SIOCGIFADDR = 0x8915  # linux/sockios.h
+_SIOCGIFHWADDR = 0x8927
 _NO_MAC = "00:00:00:00:00:00"  # loopback, tunnels
 
 
@@ -29,14 +29,19 @@ def _interface_ip(name: str) -> str | None:
             return None
 
 
+def _interface_mac(name: str) -> str:
+    # An ioctl, not /sys/class/net: sysfs shows the namespace it was mounted in, which a
+    # process in another network namespace (a Mininet host) does not share.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        answer = fcntl.ioctl(s.fileno(), _SIOCGIFHWADDR, struct.pack("256s", name.encode()[:15]))
+    return ":".join(f"{b:02x}" for b in answer[18:24])
+
+
 def mac_of(ip: str) -> str:
     """The MAC of the interface holding `ip` (lower case); all zeros for loopback."""
     if ipaddress.ip_address(ip).is_loopback:
         return _NO_MAC
     for _, name in socket.if_nameindex():
         if _interface_ip(name) == ip:
-            try:
-                return pathlib.Path(f"/sys/class/net/{name}/address").read_text().strip().lower() or _NO_MAC
-            except OSError:
-                return _NO_MAC
+            return _interface_mac(name)
     raise OSError(f"no interface of this host has the address {ip}")
