@@ -31,20 +31,49 @@ class Bmv2Switch(Switch):
             self.process = None
         super().stop(deleteIntfs)
 
+    def port_of(self, host) -> int:
+        """The switch port `host`'s default interface is linked to."""
+        intf = host.defaultIntf()
+        return self.ports[intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1]
+
+    def prepare_hosts(self, hosts: list) -> None:
+        """Static ARP for the aggregation address, and no offloads: BMv2 forwards frames as
+        they are, so TCP segments with offloaded (still partial) checksums or 64 KB GSO
+        frames would be lost."""
+        for host in hosts:
+            intf = host.defaultIntf()
+            host.cmd(f"ip neigh replace {AGG_IP} lladdr {AGG_MAC} dev {intf.name}")
+            host.cmd(f"ethtool -K {intf.name} tx off rx off tso off gso off gro off >/dev/null 2>&1")
+
+    def service_section(self, hosts: list, num_slots: int) -> dict:
+        """The `switch` section of a job service's configuration for this switch: every
+        host's MAC and port (the service finds a registering worker's port there)."""
+        assert self.process is not None, "switch not started"
+        ports = [self.port_of(h) for h in hosts]
+        return {
+            **self.process.switch_config(),
+            "election_id": 2,  # above this node's own P4Runtime session: the service is primary
+            "address": {"ip": AGG_IP, "mac": AGG_MAC},
+            "l2": [{"mac": h.MAC(), "port": port} for h, port in zip(hosts, ports, strict=True)],
+            "broadcast": {"mgid": 1000, "ports": ports},
+            "slots": [0, 1024],
+            "mgids": [1, 999],
+        }
+
     def install_job(self, workers: list, udp_base: int, num_slots: int) -> None:
         """Make `workers` (Mininet hosts, rank order) job 1 of the running pipeline."""
         assert self.process is not None and self.process.client is not None, "switch not started"
-        entries = []
-        for rank, host in enumerate(workers):
-            intf = host.defaultIntf()
-            port = self.ports[intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1]
-            entries.append(
-                {"worker_id": rank, "port": port, "mac": host.MAC(), "ip": host.IP(), "udp_port": udp_base + rank}
-            )
-            host.cmd(f"ip neigh replace {AGG_IP} lladdr {AGG_MAC} dev {intf.name}")
-            # BMv2 forwards frames as they are: TCP segments with offloaded
-            # (still partial) checksums or 64 KB GSO frames would be lost.
-            host.cmd(f"ethtool -K {intf.name} tx off rx off tso off gso off gro off >/dev/null 2>&1")
+        self.prepare_hosts(workers)
+        entries = [
+            {
+                "worker_id": rank,
+                "port": self.port_of(host),
+                "mac": host.MAC(),
+                "ip": host.IP(),
+                "udp_port": udp_base + rank,
+            }
+            for rank, host in enumerate(workers)
+        ]
         config = load_config(
             {
                 "switch": self.process.switch_config(),

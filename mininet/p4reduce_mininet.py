@@ -104,10 +104,18 @@ def build_topology(args) -> Topology:
         s1 = net.addSwitch("s1", cls=Bmv2Switch)
         for h in workers:
             net.addLink(h, s1, **worker_link)
+        # --service: the job service on a host of the root namespace (it reaches BMv2's
+        # P4Runtime on loopback) that the workers reach through the switch.
+        ctl = net.addHost("ctl", inNamespace=False) if args.service else None
+        if ctl is not None:
+            net.addLink(ctl, s1)
         net.start()
-        s1.install_job(workers, BMV2_UDP_BASE, args.slots)
+        if ctl is not None:
+            s1.prepare_hosts([*workers, ctl])
+        else:
+            s1.install_job(workers, BMV2_UDP_BASE, args.slots)
         _drop_on_worker_links(workers, args, use_netem)
-        return Topology(net, None, workers, p4switch=s1)
+        return Topology(net, ctl, workers, p4switch=s1)
     root = net.addHost("agg")
     topo = Topology(net, root, workers)
     if args.topo == "star":
@@ -159,18 +167,18 @@ def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
 SERVICE_PORT = 9560  # the job service's gRPC port (--service)
 
 
-def _start_service(host, slots: int):
+def _start_service(host, slots: int, switch: dict | None = None):
     """`p4reduce controller serve` on `host`, its fallback software aggregator on the same
-    host: the only thing the workers are told is this service's address."""
+    host, and the switch when given (its configuration section): the only thing the
+    workers are told is this service's address."""
     config = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-service-")) / "service.json"
-    config.write_text(
-        json.dumps(
-            {
-                "fallback": {"host": host.IP(), "port": AGG_UDP_PORT, "advertise": host.IP()},
-                "jobs": {"num_slots": slots},
-            }
-        )
-    )
+    document: dict = {
+        "fallback": {"host": host.IP(), "port": AGG_UDP_PORT, "advertise": host.IP()},
+        "jobs": {"num_slots": slots},
+    }
+    if switch is not None:
+        document["switch"] = switch
+    config.write_text(json.dumps(document))
     proc = host.popen(
         [PY, "-m", "p4reduce", "controller", "serve", "--config", str(config), "--bind", f"{host.IP()}:{SERVICE_PORT}"],
         stdout=subprocess.PIPE,
@@ -215,6 +223,8 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
     n = len(topo.workers)
     out_dir = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-mininet-"))
     outputs = [out_dir / f"r{r}.npy" for r in range(n)]
+    if args.service:
+        return _run_through_service(topo, args, density, outputs)
     if topo.p4switch is not None:
         from bmv2_node import AGG_IP
 
@@ -267,8 +277,6 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
         inputs = [worker_tensor(r, r, args.elements, 32, density) for r in range(n)]
         reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, 32)
         return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
-    if args.service:
-        return _run_through_service(topo, args, density, outputs)
     # Packets travel several per datagram up to the links' MTU (no IP fragmentation).
     geometry = f"block_size={args.block_size},num_slots={args.slots},message_size={MESSAGE_SIZE}"
     if args.multicast:
@@ -340,9 +348,14 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
 
 def _run_through_service(topo: Topology, args, density: float, outputs: list[pathlib.Path]) -> dict:
     """Workers that know only the job service's address and a job name; the service places
-    the job (here on its fallback software aggregator) and says with which geometry."""
+    the job (on the BMv2 switch, or on its fallback software aggregator) and says with which
+    geometry."""
     n = len(topo.workers)
-    service = _start_service(topo.root, args.slots)
+    switch = None
+    if topo.p4switch is not None:
+        switch = topo.p4switch.service_section([*topo.workers, topo.root], args.slots)
+    block_size = 32 if switch is not None else args.block_size  # the switch's packets
+    service = _start_service(topo.root, args.slots, switch)
     name = f"mininet-{density:g}"
     try:
         procs = [
@@ -363,7 +376,7 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
                     "--seed",
                     str(r),
                     "--block-size",
-                    str(args.block_size),
+                    str(block_size),
                     "--elements",
                     str(args.elements),
                     "--density",
@@ -379,12 +392,29 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
             )
             for r, h in enumerate(topo.workers)
         ]
-        inputs = [worker_tensor(r, r, args.elements, args.block_size, density) for r in range(n)]
-        reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, args.block_size)
+        inputs = [worker_tensor(r, r, args.elements, block_size, density) for r in range(n)]
+        reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, block_size)
+        _check_placement(topo.root, name, "switch" if switch is not None else "software")
     finally:
         service.terminate()
         service.wait(timeout=10)
     return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
+
+
+def _check_placement(host, name: str, expected: str) -> None:
+    """The job ran where this experiment means it to: `p4reduce controller jobs`, asked on
+    the service's own host (the only one sure to reach it), says where the service put it."""
+    out = host.cmd(f"{PY} -m p4reduce controller jobs --json --controller {host.IP()}:{SERVICE_PORT}")
+    try:
+        placed = {status["job"]["name"]: status["job"] for status in json.loads(out)["jobs"]}
+    except (ValueError, KeyError) as exc:
+        raise WrongResult(f"the job service did not list its jobs ({exc}): {out.strip()}") from None
+    job = placed.get(name)
+    if job is None or job["target"] != expected:
+        where = "gone" if job is None else f"on the {job['target']} ({job['reason']})"
+        raise WrongResult(f"job {name!r} was meant for the {expected}, but is {where}")
+    last = job["slot_base"] + job["num_slots"] - 1
+    print(f"job {name!r}: {job['target']} at {job['host']}:{job['port']}, slots {job['slot_base']}..{last}", flush=True)
 
 
 def _summary(reports: list[list[dict]], args) -> dict:
@@ -525,8 +555,8 @@ def main() -> int:
     ap.add_argument(
         "--service",
         action="store_true",
-        help="run the job service (p4reduce controller serve) on the aggregator host: workers get only its "
-        "address and a job name, no job id or geometry",
+        help="run the job service (p4reduce controller serve), which programs the BMv2 switch (or places "
+        "the jobs on its fallback aggregator with lxbr): workers get only its address and a job name",
     )
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
@@ -534,11 +564,11 @@ def main() -> int:
     from bmv2_node import bmv2_available  # beside this script
 
     if args.switch == "auto":
-        args.switch = "bmv2" if bmv2_available() and args.topo == "star" and not args.service else "lxbr"
+        args.switch = "bmv2" if bmv2_available() and args.topo == "star" else "lxbr"
     if args.switch == "bmv2" and args.topo != "star":
         raise SystemExit("--switch bmv2 supports --topo star only")
-    if args.service and (args.switch == "bmv2" or args.topo != "star"):
-        raise SystemExit("--service runs with --switch lxbr --topo star (the service's fallback aggregates)")
+    if args.service and args.topo != "star":
+        raise SystemExit("--service runs with --topo star")
     if args.switch == "bmv2" and args.slots > 1024:
         raise SystemExit("the P4 switch has 1024 slots")
     if os.geteuid() != 0:

@@ -37,6 +37,8 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
         # workers told only the job service's address and a job name
         ["--switch", "lxbr", "--service"],
         ["--switch", "bmv2"],
+        # the switch configured only by the job service (workers register; no per-worker file)
+        ["--switch", "bmv2", "--service"],
         # nftables drop on the worker links (this kernel has no netem)
         ["--switch", "bmv2", "--loss", "0.02"],
     ],
