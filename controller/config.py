@@ -29,6 +29,7 @@ __all__ = [
     "SwitchConfig",
     "WorkerEntry",
     "load_config",
+    "read_document",
     "parse_config",
     "SWITCH_SLOTS",
     "SWITCH_MAX_WORKERS",
@@ -122,13 +123,13 @@ class Config:
 # -- field checks ------------------------------------------------------------------
 
 
-def _keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict[str, Any]:
+def check_keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
     unknown = set(data) - required - optional
     if unknown:
         raise ConfigError(
-            f"{where}: unknown key(s) {_shown(sorted(unknown, key=repr))} (allowed: {sorted(required | optional)})"
+            f"{where}: unknown key(s) {shown(sorted(unknown, key=repr))} (allowed: {sorted(required | optional)})"
         )
     missing = required - set(data)
     if missing:
@@ -136,13 +137,13 @@ def _keys(where: str, data: Any, required: set[str], optional: set[str]) -> dict
     return data
 
 
-def _int(where: str, value: Any, lo: int, hi: int) -> int:
+def check_int(where: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ConfigError(f"{where}: {_shown(value)} is not an integer in {lo}..{hi}")
+        raise ConfigError(f"{where}: {shown(value)} is not an integer in {lo}..{hi}")
     return value
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value for an error message, short even for an integer of thousands of digits."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
         return f"an integer of {value.bit_length()} bits"
@@ -153,7 +154,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _list(where: str, value: Any) -> list[Any]:
+def check_list(where: str, value: Any) -> list[Any]:
     if not isinstance(value, list):
         raise ConfigError(f"{where}: expected a list, got {type(value).__name__}")
     return value
@@ -164,24 +165,24 @@ def _mac(where: str, value: Any) -> str:
         # YAML 1.1 reads unquoted 10:00:00:00:00:01 as a base-60 integer.
         raise ConfigError(f"{where}: {value!r} is not a MAC address (quote MACs in YAML)")
     if not isinstance(value, str) or not _MAC.fullmatch(value.lower()):
-        raise ConfigError(f"{where}: {_shown(value)} is not a MAC address like 02:00:00:00:00:01")
+        raise ConfigError(f"{where}: {shown(value)} is not a MAC address like 02:00:00:00:00:01")
     return value.lower()
 
 
-def _unicast_mac(where: str, value: Any) -> str:
+def check_unicast_mac(where: str, value: Any) -> str:
     mac = _mac(where, value)
     if int(mac[:2], 16) & 1:
         raise ConfigError(f"{where}: {mac} is a multicast/broadcast MAC, not a host's address")
     return mac
 
 
-def _ip(where: str, value: Any) -> str:
+def check_ip(where: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise ConfigError(f"{where}: {_shown(value)} is not an IPv4 address like 10.0.0.1")
+        raise ConfigError(f"{where}: {shown(value)} is not an IPv4 address like 10.0.0.1")
     try:
         return str(ipaddress.IPv4Address(value))
     except ValueError:
-        raise ConfigError(f"{where}: {_shown(value)} is not an IPv4 address like 10.0.0.1") from None
+        raise ConfigError(f"{where}: {shown(value)} is not an IPv4 address like 10.0.0.1") from None
 
 
 def _any_ip(where: str, value: Any) -> str:
@@ -190,56 +191,56 @@ def _any_ip(where: str, value: Any) -> str:
             return str(ipaddress.ip_address(value))
         except ValueError:
             pass
-    raise ConfigError(f"{where}: {_shown(value)} is not an IP address like 127.0.0.1")
+    raise ConfigError(f"{where}: {shown(value)} is not an IP address like 127.0.0.1")
 
 
 # -- sections ----------------------------------------------------------------------
 
 
-def _switch(data: Any) -> SwitchConfig:
-    d = _keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"})
+def parse_switch(data: Any) -> SwitchConfig:
+    d = check_keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"})
     addr = d.get("grpc_addr", SwitchConfig.grpc_addr)
     m = _GRPC_ADDR.fullmatch(addr) if isinstance(addr, str) else None
     if m is None or (m["port"] is not None and not 1 <= int(m["port"]) <= 65535):
-        raise ConfigError(f"switch.grpc_addr: {_shown(addr)} is not a host:port address (port 1..65535) or unix:PATH")
+        raise ConfigError(f"switch.grpc_addr: {shown(addr)} is not a host:port address (port 1..65535) or unix:PATH")
     return SwitchConfig(
         grpc_addr=addr,
-        device_id=_int("switch.device_id", d.get("device_id", 0), 0, 2**64 - 1),
+        device_id=check_int("switch.device_id", d.get("device_id", 0), 0, 2**64 - 1),
         # Election id 0 can never be primary; P4Runtime carries it as a uint128.
-        election_id=_int("switch.election_id", d.get("election_id", 1), 1, 2**128 - 1),
-        thrift_port=_int("switch.thrift_port", d.get("thrift_port", 9090), 1, 65535),
+        election_id=check_int("switch.election_id", d.get("election_id", 1), 1, 2**128 - 1),
+        thrift_port=check_int("switch.thrift_port", d.get("thrift_port", 9090), 1, 65535),
         thrift_ip=_any_ip("switch.thrift_ip", d.get("thrift_ip", SwitchConfig.thrift_ip)),
     )
 
 
 def _worker(where: str, data: Any) -> WorkerEntry:
-    d = _keys(where, data, {"worker_id", "port", "mac", "ip", "udp_port"}, set())
+    d = check_keys(where, data, {"worker_id", "port", "mac", "ip", "udp_port"}, set())
     return WorkerEntry(
-        worker_id=_int(f"{where}.worker_id", d["worker_id"], 0, SWITCH_MAX_WORKERS - 1),
-        port=_int(f"{where}.port", d["port"], 0, MAX_PORT),
-        mac=_unicast_mac(f"{where}.mac", d["mac"]),
-        ip=_ip(f"{where}.ip", d["ip"]),
-        udp_port=_int(f"{where}.udp_port", d["udp_port"], 1, 65535),
+        worker_id=check_int(f"{where}.worker_id", d["worker_id"], 0, SWITCH_MAX_WORKERS - 1),
+        port=check_int(f"{where}.port", d["port"], 0, MAX_PORT),
+        mac=check_unicast_mac(f"{where}.mac", d["mac"]),
+        ip=check_ip(f"{where}.ip", d["ip"]),
+        udp_port=check_int(f"{where}.udp_port", d["udp_port"], 1, 65535),
     )
 
 
 def _job(where: str, data: Any) -> JobConfig:
-    d = _keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode", "session"})
-    job_id = _int(f"{where}.job_id", d["job_id"], 0, 65535)
+    d = check_keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode", "session"})
+    job_id = check_int(f"{where}.job_id", d["job_id"], 0, 65535)
     where = f"job {job_id}"
     mode = d.get("mode", "dense")
     if mode != "dense":
         raise ConfigError(
-            f"{where}.mode: {_shown(mode)}: the switch only runs 'dense' mode ('sparse' needs the software aggregator)"
+            f"{where}.mode: {shown(mode)}: the switch only runs 'dense' mode ('sparse' needs the software aggregator)"
         )
-    base = _int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
-    count = _int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS)
+    base = check_int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
+    count = check_int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS)
     if base + count > SWITCH_SLOTS:
         raise ConfigError(
             f"{where}: slots {base}..{base + count - 1} exceed the switch's "
             f"{SWITCH_SLOTS} slots (0..{SWITCH_SLOTS - 1})"
         )
-    raw = _list(f"{where}.workers", d["workers"])
+    raw = check_list(f"{where}.workers", d["workers"])
     if not raw:
         raise ConfigError(f"{where}.workers: a job needs at least one worker")
     if len(raw) > SWITCH_MAX_WORKERS:
@@ -254,10 +255,10 @@ def _job(where: str, data: Any) -> JobConfig:
         # The switch checks worker_id < num_workers and counts num_workers arrivals.
         raise ConfigError(f"{where}: worker ids must be 0..{len(workers) - 1}, got {sorted(seen)}")
     # mgid 0 is not a valid P4Runtime multicast group.
-    mgid = _int(f"{where}.mgid", d.get("mgid", job_id + 1), 1, 65535)
+    mgid = check_int(f"{where}.mgid", d.get("mgid", job_id + 1), 1, 65535)
     session = d.get("session")
     if session is not None:
-        session = _int(f"{where}.session", session, 1, MAX_SESSION)
+        session = check_int(f"{where}.session", session, 1, MAX_SESSION)
     return JobConfig(job_id, base, count, workers, mgid, mode, session)
 
 
@@ -291,26 +292,27 @@ def _check_jobs(jobs: tuple[JobConfig, ...]) -> dict[int, str]:
     return mgids
 
 
-def _l2(data: Any) -> tuple[L2Entry, ...]:
+def parse_l2(data: Any) -> tuple[L2Entry, ...]:
     entries: dict[str, L2Entry] = {}
-    for i, raw in enumerate(_list("l2", data)):
-        e = _keys(f"l2[{i}]", raw, {"mac", "port"}, set())
+    for i, raw in enumerate(check_list("l2", data)):
+        e = check_keys(f"l2[{i}]", raw, {"mac", "port"}, set())
         mac = _mac(f"l2[{i}].mac", e["mac"])
         if mac == BROADCAST_MAC:
             raise ConfigError(f"l2[{i}].mac: broadcast is configured under 'broadcast', not 'l2'")
         if mac in entries:
             raise ConfigError(f"l2[{i}].mac: duplicate entry for {mac}")
-        entries[mac] = L2Entry(mac, _int(f"l2[{i}].port", e["port"], 0, MAX_PORT))
+        entries[mac] = L2Entry(mac, check_int(f"l2[{i}].port", e["port"], 0, MAX_PORT))
     return tuple(entries.values())
 
 
-def _broadcast(data: Any, mgids: dict[int, str]) -> BroadcastConfig:
-    b = _keys("broadcast", data, {"mgid", "ports"}, set())
-    mgid = _int("broadcast.mgid", b["mgid"], 1, 65535)
+def parse_broadcast(data: Any, mgids: dict[int, str]) -> BroadcastConfig:
+    b = check_keys("broadcast", data, {"mgid", "ports"}, set())
+    mgid = check_int("broadcast.mgid", b["mgid"], 1, 65535)
     if mgid in mgids:
         raise ConfigError(f"broadcast: mgid {mgid} already used by {mgids[mgid]}")
     ports = tuple(
-        _int(f"broadcast.ports[{i}]", p, 0, MAX_PORT) for i, p in enumerate(_list("broadcast.ports", b["ports"]))
+        check_int(f"broadcast.ports[{i}]", p, 0, MAX_PORT)
+        for i, p in enumerate(check_list("broadcast.ports", b["ports"]))
     )
     if not ports:
         raise ConfigError("broadcast.ports: needs at least one port")
@@ -329,23 +331,21 @@ def parse_config(data: Any) -> Config:
 
 
 def _parse(data: Any) -> Config:
-    d = _keys("config", data, {"jobs"}, {"switch", "l2", "broadcast", "extra"})
-    switch = _switch(d.get("switch", {}))
-    jobs = tuple(_job(f"jobs[{i}]", j) for i, j in enumerate(_list("jobs", d["jobs"])))
+    d = check_keys("config", data, {"jobs"}, {"switch", "l2", "broadcast", "extra"})
+    switch = parse_switch(d.get("switch", {}))
+    jobs = tuple(_job(f"jobs[{i}]", j) for i, j in enumerate(check_list("jobs", d["jobs"])))
     mgids = _check_jobs(jobs)
-    l2 = _l2(d.get("l2", []))
-    broadcast = _broadcast(d["broadcast"], mgids) if d.get("broadcast") is not None else None
+    l2 = parse_l2(d.get("l2", []))
+    broadcast = parse_broadcast(d["broadcast"], mgids) if d.get("broadcast") is not None else None
     extra = d.get("extra", {})
     if not isinstance(extra, dict):
         raise ConfigError("extra: expected a mapping")
     return Config(switch, jobs, l2, broadcast, extra)
 
 
-def load_config(source: str | pathlib.Path | dict[str, Any]) -> Config:
-    """Read and validate a config from a dict or a .json / .yaml file."""
-    if isinstance(source, dict):
-        return parse_config(source)
-    path = pathlib.Path(source)
+def read_document(path: pathlib.Path) -> Any:
+    """A .json file's or a .yaml file's contents (a key given twice in one mapping is an
+    error, not the last one silently); ConfigError naming the file when it cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -354,17 +354,23 @@ def load_config(source: str | pathlib.Path | dict[str, Any]) -> Config:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     kind = "JSON" if path.suffix == ".json" else "YAML"
     try:
-        data = (
-            json.loads(text, object_pairs_hook=_unique_json_keys)
-            if kind == "JSON"
-            else yaml.load(text, Loader=_UniqueKeyLoader)
-        )  # noqa: S506 - a SafeLoader
+        if kind == "JSON":
+            return json.loads(text, object_pairs_hook=_unique_json_keys)
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"{path}: not valid {kind}: {' '.join(str(exc).split())[:300]}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not valid {kind}: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
         raise ConfigError(f"{path}: not valid {kind}: {exc}") from None
+
+
+def load_config(source: str | pathlib.Path | dict[str, Any]) -> Config:
+    """Read and validate a config from a dict or a .json / .yaml file."""
+    if isinstance(source, dict):
+        return parse_config(source)
+    path = pathlib.Path(source)
+    data = read_document(path)
     try:
         return parse_config(data)
     except ConfigError as exc:

@@ -22,29 +22,25 @@ the field checks are the controller's own (controller/config.py).
 
 from __future__ import annotations
 
-import json
 import math
 import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from p4reduce.controller.config import (
     BroadcastConfig,
     L2Entry,
     SwitchConfig,
-    _broadcast,
-    _int,
-    _ip,
-    _keys,
-    _l2,
-    _list,
-    _shown,
-    _switch,
-    _unicast_mac,
-    _unique_json_keys,
-    _UniqueKeyLoader,
+    check_int,
+    check_ip,
+    check_keys,
+    check_list,
+    check_unicast_mac,
+    parse_broadcast,
+    parse_l2,
+    parse_switch,
+    read_document,
+    shown,
 )
 from p4reduce.controller.errors import ConfigError
 from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS
@@ -118,7 +114,7 @@ class ServiceConfig:
 def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> ServiceConfig:
     """Validate a configuration document; relative pipeline paths are taken from `base_dir`."""
     try:
-        d = _keys("config", data, set(), {"switch", "fallback", "jobs"})
+        d = check_keys("config", data, set(), {"switch", "fallback", "jobs"})
         switch = _switch_section(d["switch"], base_dir) if d.get("switch") is not None else None
         fallback = _fallback(d["fallback"]) if d.get("fallback") is not None else None
         jobs = _jobs(d.get("jobs", {}), switch, fallback)
@@ -134,22 +130,7 @@ def load_service_config(source: str | pathlib.Path | dict[str, Any]) -> ServiceC
     if isinstance(source, dict):
         return parse_service_config(source)
     path = pathlib.Path(source)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    kind = "JSON" if path.suffix == ".json" else "YAML"
-    try:
-        if kind == "JSON":
-            data = json.loads(text, object_pairs_hook=_unique_json_keys)
-        else:
-            data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path}: not valid {kind}: {' '.join(str(exc).split())[:300]}") from None
-    except (RecursionError, ValueError) as exc:
-        raise ConfigError(f"{path}: not valid {kind}: {exc if isinstance(exc, ValueError) else 'too deep'}") from None
+    data = read_document(path)
     try:
         return parse_service_config(data, path.parent)
     except ConfigError as exc:
@@ -160,18 +141,20 @@ def load_service_config(source: str | pathlib.Path | dict[str, Any]) -> ServiceC
 
 
 def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
-    d = _keys("switch", data, {"address"}, _SWITCH_KEYS - {"address"})
-    connection = _switch({k: v for k, v in d.items() if k in _SWITCH_CONNECTION})
-    a = _keys("switch.address", d["address"], {"ip", "mac"}, {"udp_port"})
-    udp_port = _int("switch.address.udp_port", a.get("udp_port", AGG_UDP_PORT), 1, 65535)
+    d = check_keys("switch", data, {"address"}, _SWITCH_KEYS - {"address"})
+    connection = parse_switch({k: v for k, v in d.items() if k in _SWITCH_CONNECTION})
+    a = check_keys("switch.address", d["address"], {"ip", "mac"}, {"udp_port"})
+    udp_port = check_int("switch.address.udp_port", a.get("udp_port", AGG_UDP_PORT), 1, 65535)
     if udp_port != AGG_UDP_PORT:  # p4src/headers.p4: AGG_UDP_PORT, the only port it aggregates
         raise ConfigError(f"switch.address.udp_port: the P4 program aggregates UDP port {AGG_UDP_PORT} only")
-    address = AggregationAddress(_ip("switch.address.ip", a["ip"]), _unicast_mac("switch.address.mac", a["mac"]))
+    address = AggregationAddress(
+        check_ip("switch.address.ip", a["ip"]), check_unicast_mac("switch.address.mac", a["mac"])
+    )
     slots = _pair("switch.slots", d.get("slots", [0, SWITCH_SLOTS]), SWITCH_SLOTS, count=True)
     mgids = _pair("switch.mgids", d.get("mgids", [1, 999]), 65535, count=False, low=1)
     try:
-        l2 = _l2(d.get("l2", []))
-        broadcast = _broadcast(d["broadcast"], {}) if d.get("broadcast") is not None else None
+        l2 = parse_l2(d.get("l2", []))
+        broadcast = parse_broadcast(d["broadcast"], {}) if d.get("broadcast") is not None else None
     except ConfigError as exc:  # the controller's messages name l2[i] / broadcast: here under switch
         raise ConfigError(f"switch.{exc}") from None
     if broadcast is not None and mgids[0] <= broadcast.mgid <= mgids[1]:
@@ -183,7 +166,7 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
         broadcast,
         slots,
         mgids,
-        _int("switch.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS),
+        check_int("switch.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS),
         _seconds("switch.timeout", d.get("timeout", 5.0), 3600.0),
         _path("switch.p4info", d.get("p4info"), base_dir),
         _path("switch.bmv2_json", d.get("bmv2_json"), base_dir),
@@ -199,29 +182,29 @@ def _fallback(data: Any) -> FallbackSection:
             "add jobs to them); use 'fallback: embedded'"
         )
     if not isinstance(data, dict):
-        raise ConfigError(f"fallback: {_shown(data)} is neither 'embedded' nor a mapping")
-    d = _keys("fallback", data, set(), {"type", "host", "port", "advertise", "slots"})
+        raise ConfigError(f"fallback: {shown(data)} is neither 'embedded' nor a mapping")
+    d = check_keys("fallback", data, set(), {"type", "host", "port", "advertise", "slots"})
     if d.get("type", "embedded") != "embedded":
-        raise ConfigError(f"fallback.type: {_shown(d['type'])}: only 'embedded' is supported")
-    host = _ip("fallback.host", d.get("host", FallbackSection.host))
+        raise ConfigError(f"fallback.type: {shown(d['type'])}: only 'embedded' is supported")
+    host = check_ip("fallback.host", d.get("host", FallbackSection.host))
     if "advertise" in d:
-        advertise = _ip("fallback.advertise", d["advertise"])
+        advertise = check_ip("fallback.advertise", d["advertise"])
     elif host == "0.0.0.0":
         raise ConfigError("fallback.advertise: needed when host is 0.0.0.0 (the address workers send to)")
     else:
         advertise = host
     return FallbackSection(
         host,
-        _int("fallback.port", d.get("port", AGG_UDP_PORT), 0, 65535),
+        check_int("fallback.port", d.get("port", AGG_UDP_PORT), 0, 65535),
         advertise,
         _pair("fallback.slots", d.get("slots", [0, MAX_SLOTS]), MAX_SLOTS, count=True),
     )
 
 
 def _jobs(data: Any, switch: SwitchSection | None, fallback: FallbackSection | None) -> JobDefaults:
-    d = _keys("jobs", data, set(), {"num_slots", "lease_seconds", "max_lease_seconds"})
+    d = check_keys("jobs", data, set(), {"num_slots", "lease_seconds", "max_lease_seconds"})
     largest = max(s.slots[1] for s in (switch, fallback) if s is not None) if (switch or fallback) else MAX_SLOTS
-    num_slots = _int("jobs.num_slots", d.get("num_slots", JobDefaults.num_slots), 1, largest)
+    num_slots = check_int("jobs.num_slots", d.get("num_slots", JobDefaults.num_slots), 1, largest)
     max_lease = _seconds("jobs.max_lease_seconds", d.get("max_lease_seconds", JobDefaults.max_lease_seconds))
     lease = _seconds("jobs.lease_seconds", d.get("lease_seconds", JobDefaults.lease_seconds), max_lease)
     return JobDefaults(num_slots, lease, max_lease)
@@ -232,21 +215,21 @@ def _jobs(data: Any, switch: SwitchSection | None, fallback: FallbackSection | N
 
 def _pair(where: str, value: Any, limit: int, *, count: bool, low: int = 0) -> tuple[int, int]:
     """[base, count] within 0..limit-1 (count=True), or [first, last] within low..limit."""
-    items = _list(where, value)
+    items = check_list(where, value)
     if len(items) != 2:
-        raise ConfigError(f"{where}: expected [{'base, count' if count else 'first, last'}], got {_shown(value)}")
+        raise ConfigError(f"{where}: expected [{'base, count' if count else 'first, last'}], got {shown(value)}")
     if count:
-        base = _int(f"{where}[0]", items[0], 0, limit - 1)
-        return base, _int(f"{where}[1]", items[1], 1, limit - base)
-    first = _int(f"{where}[0]", items[0], low, limit)
-    return first, _int(f"{where}[1]", items[1], first, limit)
+        base = check_int(f"{where}[0]", items[0], 0, limit - 1)
+        return base, check_int(f"{where}[1]", items[1], 1, limit - base)
+    first = check_int(f"{where}[0]", items[0], low, limit)
+    return first, check_int(f"{where}[1]", items[1], first, limit)
 
 
 def _seconds(where: str, value: Any, high: float = 365 * 86400.0) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ConfigError(f"{where}: {_shown(value)} is not a number of seconds")
+        raise ConfigError(f"{where}: {shown(value)} is not a number of seconds")
     if not 0 < value <= high:
-        raise ConfigError(f"{where}: {_shown(value)} outside (0, {high:g}]")
+        raise ConfigError(f"{where}: {shown(value)} outside (0, {high:g}]")
     return float(value)
 
 
@@ -254,7 +237,7 @@ def _path(where: str, value: Any, base_dir: pathlib.Path | None) -> pathlib.Path
     if value is None:
         return None
     if not isinstance(value, str) or not value:
-        raise ConfigError(f"{where}: {_shown(value)} is not a file name")
+        raise ConfigError(f"{where}: {shown(value)} is not a file name")
     path = pathlib.Path(value)
     return path if path.is_absolute() or base_dir is None else base_dir / path
 

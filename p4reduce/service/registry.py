@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p4reduce.aggregator.config import JobSpec
-from p4reduce.controller.config import _unicast_mac
+from p4reduce.controller.config import check_unicast_mac
 from p4reduce.controller.errors import ConfigError
 from p4reduce.jobapi import SWITCH_LOST
 from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
@@ -182,7 +182,7 @@ class Registry:
         switch_port = 0
         if job.target is Target.SWITCH or mac:
             try:
-                mac = _unicast_mac("mac", mac)
+                mac = check_unicast_mac("mac", mac)
             except ConfigError as exc:
                 raise InvalidArgument("mac", str(exc).removeprefix("mac: ")) from None
         if job.target is Target.SWITCH:
