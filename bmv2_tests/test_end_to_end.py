@@ -3,16 +3,16 @@ job at the switch and doing allreduces through the P4 program on simple_switch_g
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import sys
-import uuid
 
 import numpy as np
 import pytest
 
-from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch, job_dict
+from bmv2_tests.conftest import make_workers, worker_namespaces
+from bmv2_tests.harness import AGG_IP, Bmv2Switch, job_dict
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.testbed.netns import nft_drop_both_ways
 from p4reduce.testbed.synthetic import worker_tensor
@@ -21,28 +21,11 @@ from p4reduce.testbed.synthetic import worker_tensor
 @pytest.fixture
 def hosts(tmp_path, pipeline):
     sw = Bmv2Switch(num_ports=3).start(tmp_path, pipeline)
-    workers = make_workers(sw, 3)
-    namespaces = []
-    try:
-        for w in workers:
-            ns = f"p4r-e2e-{uuid.uuid4().hex[:6]}"
-            namespaces.append(ns)
-            for cmd in (
-                ["ip", "netns", "add", ns],
-                ["ip", "link", "set", w.host_if, "netns", ns],
-                ["ip", "-n", ns, "link", "set", w.host_if, "address", w.mac],
-                ["ip", "-n", ns, "addr", "add", f"{w.ip}/24", "dev", w.host_if],
-                ["ip", "-n", ns, "link", "set", w.host_if, "up"],
-                ["ip", "-n", ns, "link", "set", "lo", "up"],
-                # The aggregator is the switch itself: no host answers ARP for it.
-                ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", w.host_if],
-            ):
-                subprocess.run(cmd, check=True, capture_output=True)
+    with contextlib.ExitStack() as stack:
+        stack.callback(sw.stop)
+        namespaces = stack.enter_context(worker_namespaces(workers := make_workers(sw, 3), "p4r-e2e"))
+        stack.callback(sw.stop)  # first: BMv2 lets go of the veths before their namespaces go
         yield sw, workers, namespaces
-    finally:
-        sw.stop()
-        for ns in namespaces:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
 @pytest.mark.parametrize("dtype, density, loss", [("int32", 0.3, 0.0), ("float32", 0.05, 0.0), ("int32", 0.3, 0.05)])

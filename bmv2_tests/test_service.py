@@ -6,18 +6,18 @@ ports; the test registers their addresses (they cannot reach the service's loopb
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import threading
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import numpy as np
 import pytest
 
-from bmv2_tests.conftest import make_workers
+from bmv2_tests.conftest import make_workers, worker_namespaces
 from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.jobapi import jobs_pb2 as pb
@@ -34,23 +34,10 @@ DENSITY = 0.5
 def testbed(tmp_path, pipeline):
     """(switch, workers, namespaces, job service with a 16-slot pool and the fallback, stub)."""
     sw = Bmv2Switch(num_ports=4).start(tmp_path, pipeline)
-    workers = make_workers(sw, 4)
-    namespaces: list[str] = []
-    server = None
-    try:
-        for w in workers:
-            ns = f"p4r-svc-{uuid.uuid4().hex[:6]}"
-            namespaces.append(ns)
-            for cmd in (
-                ["ip", "netns", "add", ns],
-                ["ip", "link", "set", w.host_if, "netns", ns],
-                ["ip", "-n", ns, "link", "set", w.host_if, "address", w.mac],
-                ["ip", "-n", ns, "addr", "add", f"{w.ip}/24", "dev", w.host_if],
-                ["ip", "-n", ns, "link", "set", w.host_if, "up"],
-                ["ip", "-n", ns, "link", "set", "lo", "up"],
-                ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", w.host_if],
-            ):
-                subprocess.run(cmd, check=True, capture_output=True)
+    with contextlib.ExitStack() as stack:
+        stack.callback(sw.stop)
+        namespaces = stack.enter_context(worker_namespaces(workers := make_workers(sw, 4), "p4r-svc"))
+        stack.callback(sw.stop)  # before the namespaces: BMv2 lets go of their veths' peers
         config = parse_service_config(
             {
                 "switch": {
@@ -67,15 +54,9 @@ def testbed(tmp_path, pipeline):
                 "jobs": {"num_slots": 8},
             }
         )
-        server = JobServer(config, tick=0.1).start()
-        with grpc.insecure_channel("{}:{}".format(*server.address)) as channel:
-            yield sw, workers, namespaces, server, pb_grpc.JobServiceStub(channel)
-    finally:
-        if server is not None:
-            server.stop()
-        sw.stop()
-        for ns in namespaces:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        server = stack.enter_context(JobServer(config, tick=0.1))
+        channel = stack.enter_context(grpc.insecure_channel("{}:{}".format(*server.address)))
+        yield sw, workers, namespaces, server, pb_grpc.JobServiceStub(channel)
 
 
 def start_job(stub, job, members, namespaces, tmp_path, tag: str) -> list[subprocess.Popen]:

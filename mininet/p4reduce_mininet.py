@@ -219,6 +219,25 @@ def _checked(
     return reports
 
 
+def _tensor_options(args, rank: int, block_size: int, density: float, output: pathlib.Path) -> list[str]:
+    """The worker options of its synthetic tensor (seeded by the global rank), the allreduces
+    it runs (one more: the warm-up) and where its last result goes."""
+    return [
+        "--seed",
+        str(rank),
+        "--block-size",
+        str(block_size),
+        "--elements",
+        str(args.elements),
+        "--density",
+        str(density),
+        "--iterations",
+        str(args.iterations + 1),
+        "--output",
+        str(output),
+    ]
+
+
 def run_p4reduce(topo: Topology, args, density: float) -> dict:
     n = len(topo.workers)
     out_dir = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-mininet-"))
@@ -253,20 +272,9 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
                     str(n),
                     "--mode",
                     "dense",
-                    "--block-size",
-                    "32",
                     "--slots",
                     str(args.slots),
-                    "--seed",
-                    str(r),
-                    "--elements",
-                    str(args.elements),
-                    "--density",
-                    str(density),
-                    "--iterations",
-                    str(args.iterations + 1),
-                    "--output",
-                    str(outputs[r]),
+                    *_tensor_options(args, r, 32, density, outputs[r]),
                 ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -313,22 +321,11 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
                     str(local_n),
                     "--total-workers",
                     str(n),
-                    "--seed",
-                    str(r),  # distinct data per global rank
-                    "--block-size",
-                    str(args.block_size),
                     "--message-size",
                     str(MESSAGE_SIZE),
                     "--slots",
                     str(args.slots),
-                    "--elements",
-                    str(args.elements),
-                    "--density",
-                    str(density),
-                    "--iterations",
-                    str(args.iterations + 1),
-                    "--output",
-                    str(outputs[r]),
+                    *_tensor_options(args, r, args.block_size, density, outputs[r]),  # data per global rank
                     *(["--group", MULTICAST_GROUP] if args.multicast else []),
                 ],
                 stdout=subprocess.PIPE,
@@ -373,18 +370,7 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
                     str(r),
                     "--workers",
                     str(n),
-                    "--seed",
-                    str(r),
-                    "--block-size",
-                    str(block_size),
-                    "--elements",
-                    str(args.elements),
-                    "--density",
-                    str(density),
-                    "--iterations",
-                    str(args.iterations + 1),
-                    "--output",
-                    str(outputs[r]),
+                    *_tensor_options(args, r, block_size, density, outputs[r]),
                 ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
