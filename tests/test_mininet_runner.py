@@ -126,3 +126,21 @@ def test_runner_refuses_results_that_differ_or_are_wrong(tmp_path, runner):
         runner._checked([reports[0], [{"checksum": 1.0}, {"checksum": 3.0}]], saved("differ", [good, good]), inputs, 32)
     with pytest.raises(WrongResult):
         runner._checked(reports, saved("wrong", [good + 1, good + 1]), inputs, 32)
+
+
+@needs_mininet
+def test_three_ddp_trainings_share_a_switch_through_the_job_service():
+    """mininet/shared_switch.py: two DDP trainings at once on one BMv2 switch set up only by
+    the job service, a third on its fallback; it fails unless each ran where meant and every
+    loss and parameter equals gloo's."""
+    if shutil.which("simple_switch_grpc") is None:
+        pytest.skip("simple_switch_grpc is not installed")
+    pytest.importorskip("torch")
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "mininet" / "shared_switch.py")], capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("training ")]
+    assert [line.split(":")[0] for line in lines] == ["training a", "training b", "training c"]
+    assert "on the switch" in lines[0] and "on the switch" in lines[1] and "on the software" in lines[2]
+    assert all(line.endswith("equal to gloo's") for line in lines)
