@@ -10,7 +10,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import grpc
@@ -105,6 +105,8 @@ class SwitchClient:
         self.names = names
         self.rpc_timeout = rpc_timeout  # unary RPCs; a pipeline push on BMv2 takes seconds
         self.p4info: P4Info | None = None
+        # Called on the stream's reader thread with each PacketIn: (ingress port, the frame).
+        self.on_packet_in: Callable[[int, bytes], None] | None = None
         self.bmv2_json: dict[str, Any] | None = None
         self.sessions: dict[int, int] = {}  # job id -> the session this client installed last
         self.primary = False
@@ -197,16 +199,41 @@ class SwitchClient:
         )
 
     def _pump(self) -> None:
-        """Reader of the stream: arbitration answers go to a queue, the rest is dropped
-        (the p4reduce program sends no packet-ins or digests)."""
+        """Reader of the stream: arbitration answers go to a queue, PacketIns (an unknown
+        worker's JOIN, with the port it came in on) to `on_packet_in`, the rest is dropped."""
         try:
             for msg in self._stream:
                 if msg.HasField("arbitration"):
                     self.primary = msg.arbitration.status.code == code_pb2.OK
                     self._arbitration.put(msg.arbitration)
+                elif msg.HasField("packet") and self.on_packet_in is not None:
+                    self._packet_in(msg.packet)
         except grpc.RpcError as exc:
             self.primary = False
             self._arbitration.put(exc)
+
+    def _packet_in(self, packet: Any) -> None:
+        port = None
+        for md in packet.metadata:
+            if md.metadata_id == self._ingress_port_id():
+                port = int.from_bytes(md.value, "big")
+        if port is None or self.on_packet_in is None:
+            log.warning("%s: a PacketIn without its ingress_port metadata, dropped", self.grpc_addr)
+            return
+        try:
+            self.on_packet_in(port, bytes(packet.payload))
+        except Exception:  # the stream must go on: one bad packet is logged, not fatal
+            log.exception("%s: handling a PacketIn from port %d failed", self.grpc_addr, port)
+
+    def _ingress_port_id(self) -> int:
+        """The id of packet_in's ingress_port in the running program's P4Info."""
+        if self.p4info is not None:
+            for header in self.p4info.proto.controller_packet_metadata:
+                if header.preamble.name == "packet_in":
+                    for md in header.metadata:
+                        if md.name == "ingress_port":
+                            return int(md.id)
+        return 1  # p4c's numbering: the header's first field
 
     def close(self) -> None:
         self._requests.put(None)  # ends the request iterator: a clean half-close

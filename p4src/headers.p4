@@ -24,6 +24,9 @@ const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp);
 const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
 
 // --- Switch constants (docs/protocol.md section 8) ---
+// The port to the controller (simple_switch_grpc --cpu-port): a JOIN from an unknown
+// worker goes there as a PacketIn.
+const bit<9> CPU_PORT = 510;
 // B = 32 int32 values per packet: the only non-zero `count` the switch accepts.
 const bit<16> VALUES_PER_PACKET = 32;
 // 1024 slots. Every per-slot register holds both shadow copies, at index
@@ -116,7 +119,17 @@ header agg_values_t {
     bit<32> v28; bit<32> v29; bit<32> v30; bit<32> v31;
 }
 
+// What the switch hands its controller with a packet (P4Runtime PacketIn): the port it
+// came in on. Only a JOIN from an unknown worker goes there: the job service learns the
+// worker's port from it (docs/protocol.md section 8).
+@controller_header("packet_in")
+header packet_in_t {
+    bit<9> ingress_port;
+    bit<7> _pad;
+}
+
 struct headers_t {
+    packet_in_t  packet_in;  // valid only on the way to the controller
     ethernet_t   ethernet;
     ipv4_t       ipv4;
     udp_t        udp;

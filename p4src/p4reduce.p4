@@ -55,6 +55,16 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
         mark_to_drop(standard_metadata);
     }
 
+    // An unknown worker's JOIN goes to the controller, which may learn the worker's port
+    // from it (a job service with the worker registered); counted as unknown all the same.
+    action to_controller() {
+        events.count(EV_UNKNOWN_WORKER);
+        standard_metadata.egress_spec = CPU_PORT;
+        hdr.packet_in.setValid();
+        hdr.packet_in.ingress_port = standard_metadata.ingress_port;
+        hdr.packet_in._pad = 0;
+    }
+
     action locate_cell() {
         meta.worker_bit = 32w1 << meta.worker_id;
         // shadow * NUM_SLOTS + slot; worker_check guarantees slot < NUM_SLOTS.
@@ -85,8 +95,12 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
         } else {
             bit<32> reject_event;
             bit<2> step = STEP_CONSUME;
+            bool controller = false;
             worker_check.apply(hdr, meta, standard_metadata, reject_event);
-            if (reject_event != ACCEPTED) {
+            if (reject_event == EV_UNKNOWN_WORKER && hdr.agg.msg_type == MSG_JOIN) {
+                to_controller();
+                controller = true;
+            } else if (reject_event != ACCEPTED) {
                 drop_with(reject_event);
             } else if (hdr.agg.msg_type == MSG_JOIN) {
                 // Membership is the controller's (one session per job): the switch
@@ -129,7 +143,9 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
             // refuses to load ("No field 'userMetadata...' in header type").
             // The same holds for every control above, hence the nesting. A
             // rejected packet is already marked to drop; consume drops it again.
-            next_step.apply(hdr, meta, standard_metadata, step);
+            if (!controller) {
+                next_step.apply(hdr, meta, standard_metadata, step);
+            }
         }
     }
 }

@@ -78,6 +78,7 @@ control P4ReduceComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
 
 control P4ReduceDeparser(packet_out pkt, in headers_t hdr) {
     apply {
+        pkt.emit(hdr.packet_in);
         pkt.emit(hdr.ethernet);
         pkt.emit(hdr.ipv4);
         pkt.emit(hdr.udp);

@@ -38,6 +38,7 @@ def test_switch_constants_match_headers_p4():
     assert p4["MAX_WORKERS"] == switch.SWITCH_MAX_WORKERS
     assert p4["NUM_EVENTS"] == switch.NUM_EVENTS
     assert p4["AGG_UDP_PORT"] == AGG_UDP_PORT
+    assert p4["CPU_PORT"] == switch.SWITCH_CPU_PORT > switch.SWITCH_MAX_PORT
     assert p4["PROTOCOL_VERSION"] == PROTOCOL_VERSION
     assert p4["AGG_HDR_LEN"] == HEADER_LEN
     assert p4["MSG_DATA"] == MsgType.DATA and p4["MSG_RESULT"] == MsgType.RESULT
@@ -56,6 +57,7 @@ def test_switch_constants_match_headers_p4():
         "UDP_HDR_LEN",
         "AGG_VALUES_LEN",
     } == {
+        "CPU_PORT",
         "NUM_SLOTS",
         "REGISTER_SIZE",
         "VALUES_PER_PACKET",

@@ -11,7 +11,9 @@ from p4reduce.protocol.codec import MAX_WORKERS
 SWITCH_SLOTS = 1024  # NUM_SLOTS: registers hold 2 x SWITCH_SLOTS cells (one per shadow copy)
 SWITCH_VALUES_PER_PACKET = 32  # VALUES_PER_PACKET: the only non-zero `count` the switch accepts
 SWITCH_MAX_WORKERS = MAX_WORKERS  # MAX_WORKERS: one bit per worker in the seen bitmap
-SWITCH_MAX_PORT = 510  # v1model ports are 9 bits; BMv2 uses 511 as the drop port
+# v1model ports are 9 bits: BMv2 uses 511 as the drop port, 510 is the controller's (CPU_PORT).
+SWITCH_CPU_PORT = 510
+SWITCH_MAX_PORT = 509
 
 # Cells of the counter P4ReduceIngress.events, in order (EV_* in headers.p4).
 EVENT_NAMES = (

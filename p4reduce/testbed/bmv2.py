@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from p4reduce.controller.client import SwitchClient
 from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
+from p4reduce.protocol.switch import SWITCH_CPU_PORT
 from p4reduce.testbed.ports import free_port
 
 # The aggregator address workers send to: the switch answers for it (workers
@@ -73,6 +74,7 @@ class Bmv2Process:
         for port, name in sorted(self.interfaces.items()):
             argv += ["-i", f"{port}@{name}"]
         argv += ["--no-p4", "--", "--grpc-server-addr", self.grpc_addr]
+        argv += ["--cpu-port", str(SWITCH_CPU_PORT)]  # PacketIn: unknown workers' JOINs
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             self.client = SwitchClient.connect(self.grpc_addr, timeout=timeout, thrift_port=self.thrift_port)
