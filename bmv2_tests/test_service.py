@@ -31,8 +31,10 @@ DENSITY = 0.5
 
 
 @pytest.fixture
-def testbed(tmp_path, pipeline):
-    """(switch, workers, namespaces, job service with a 16-slot pool and the fallback, stub)."""
+def testbed(request, tmp_path, pipeline):
+    """(switch, workers, namespaces, job service with a 16-slot pool and the fallback, stub).
+    Indirect parameter False: the service's L2 table lists none of the workers' MACs."""
+    listed = getattr(request, "param", True)
     sw = Bmv2Switch(num_ports=4).start(tmp_path, pipeline)
     with contextlib.ExitStack() as stack:
         stack.callback(sw.stop)
@@ -44,7 +46,7 @@ def testbed(tmp_path, pipeline):
                     **sw.process.switch_config(),
                     "election_id": 2,  # above the harness's client: the service is primary
                     "address": {"ip": AGG_IP, "mac": AGG_MAC},
-                    "l2": [{"mac": w.mac, "port": w.port} for w in workers],
+                    "l2": [{"mac": w.mac, "port": w.port} for w in workers] if listed else [],
                     "slots": [0, 16],
                     "mgids": [1, 10],
                     "p4info": str(pipeline.p4info),
@@ -59,14 +61,15 @@ def testbed(tmp_path, pipeline):
         yield sw, workers, namespaces, server, pb_grpc.JobServiceStub(channel)
 
 
-def start_job(stub, job, members, namespaces, tmp_path, tag: str) -> list[subprocess.Popen]:
-    """Register `members` (switch workers) as ranks 0.. of `job` and start their processes."""
+def start_job(stub, job, members, namespaces, tmp_path, tag: str, listed: bool = True) -> list[subprocess.Popen]:
+    """Register `members` (switch workers) as ranks 0.. of `job` and start their processes.
+    `listed`: their MACs are in the service's L2 table (else the port is learned later)."""
     procs = []
     for rank, w in enumerate(members):
         answer = stub.RegisterWorker(
             pb.RegisterWorkerRequest(job_id=job.job_id, rank=rank, ip=w.ip, mac=w.mac, udp_port=w.udp_port)
         )
-        assert answer.switch_port == w.port
+        assert answer.switch_port == (w.port if listed else 0)
         procs.append(
             subprocess.Popen(
                 [
@@ -109,6 +112,21 @@ def finish(procs, tmp_path, tag: str) -> None:
                 p.wait()
     for rank in range(len(procs)):
         np.testing.assert_array_equal(np.load(tmp_path / f"{tag}-{rank}.npy"), expected(len(procs)))
+
+
+@pytest.mark.parametrize("testbed", [False], indirect=True)
+def test_ports_learned_from_the_workers_first_joins(testbed, tmp_path):
+    """No worker's MAC in the configuration: each registers with port 0, its first JOIN goes
+    to the service as a PacketIn with the port it came in on, the service admits it there,
+    and the job runs on the switch with exact sums."""
+    sw, workers, namespaces, server, stub = testbed
+    job = stub.CreateJob(pb.CreateJobRequest(name="learned", num_workers=3))
+    assert job.target == pb.SWITCH
+    procs = start_job(stub, job, workers[:3], namespaces, tmp_path, "learned", listed=False)
+    finish(procs, tmp_path, "learned")
+    learned = server.coordinator.registry.job(job.job_id).workers
+    assert {r: w.switch_port for r, w in learned.items()} == {r: workers[r].port for r in range(3)}
+    assert sw.counters()["unknown_worker"] >= 3  # the first JOINs, handed to the service
 
 
 def test_two_jobs_through_one_switch_and_a_third_on_the_fallback(testbed, tmp_path):

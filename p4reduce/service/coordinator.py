@@ -19,7 +19,7 @@ from p4reduce.service.config import ServiceConfig
 from p4reduce.service.errors import SwitchLost
 from p4reduce.service.fallback import EmbeddedFallback
 from p4reduce.service.registry import Job, JobWish, Registry, Target, WorkerRecord
-from p4reduce.service.switch import SwitchTarget
+from p4reduce.service.switch import JoinSender, SwitchTarget
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +56,8 @@ class JobCoordinator:
         self.clock = clock
         self.registry = Registry(config.switch, config.fallback, config.jobs, clock=clock, rng=rng)
         self.switch = SwitchTarget(config.switch, clock=clock) if config.switch else None
+        if self.switch is not None:
+            self.switch.on_join = self._learn
         self.fallback = EmbeddedFallback(config.fallback, fallback_engine) if config.fallback else None
         self._lock = threading.Lock()
 
@@ -101,19 +103,38 @@ class JobCoordinator:
     def register(self, job_id: int, rank: int, ip: str, mac: str, udp_port: int) -> tuple[Job, WorkerRecord]:
         with self._lock:
             job, worker, new = self.registry.register(job_id, rank, ip, mac, udp_port)
-            if new and job.target is Target.SWITCH:
+            if new and job.target is Target.SWITCH and worker.switch_port:
                 assert self.switch is not None
                 try:
                     self.switch.admit(job, worker)
                 except SwitchLost:
                     self._fail_switch_jobs()
                     raise
+            elif new and job.target is Target.SWITCH:
+                log.info("job %d rank %d: switch port unknown, learned from its first JOIN", job_id, rank)
             elif new:
                 assert self.fallback is not None
                 self.fallback.admit(job, rank, ip, udp_port)
             if new:
                 log.info("job %d rank %d registered from %s:%d", job_id, rank, ip, udp_port)
             return _copy(job), worker
+
+    def _learn(self, port: int, sender: JoinSender) -> None:
+        """The switch handed over an unknown worker's JOIN (on its stream's thread): if it is
+        a registered worker whose port was not known, it is admitted on that port now (its
+        retransmitted JOIN is then answered by the switch)."""
+        with self._lock:
+            worker = self.registry.learn_port(
+                sender.job_id, sender.worker_id, sender.mac, sender.ip, sender.udp_port, port
+            )
+            if worker is None or self.switch is None:
+                return
+            job = self.registry.job(sender.job_id)
+            log.info("job %d rank %d: on switch port %d (learned from its JOIN)", job.job_id, worker.rank, port)
+            try:
+                self.switch.admit(job, worker)
+            except SwitchLost:
+                self._fail_switch_jobs()
 
     def keepalive(self, job_id: int) -> Job:
         with self._lock:

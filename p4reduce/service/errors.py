@@ -52,12 +52,6 @@ class WishMismatch(ServiceError):
     status = "FAILED_PRECONDITION"
 
 
-class UnknownPort(ServiceError):
-    """The switch's L2 table has no port for the worker's MAC."""
-
-    status = "FAILED_PRECONDITION"
-
-
 class SwitchLost(ServiceError):
     """The switch failed a request: its jobs are failed (their registers are gone)."""
 
@@ -72,6 +66,5 @@ __all__ = [
     "SwitchLost",
     "TooManyWorkers",
     "UnknownJob",
-    "UnknownPort",
     "WishMismatch",
 ]

@@ -10,6 +10,7 @@ saying why not the switch. Without a fallback the refusal is the request's error
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import ipaddress
 import math
@@ -23,7 +24,7 @@ from p4reduce.controller.config import check_unicast_mac
 from p4reduce.controller.errors import ConfigError
 from p4reduce.jobapi import SWITCH_LOST
 from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
-from p4reduce.protocol.switch import SWITCH_VALUES_PER_PACKET
+from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_VALUES_PER_PACKET
 from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
 from p4reduce.service.config import FallbackSection, JobDefaults, SwitchSection
 from p4reduce.service.errors import (
@@ -34,7 +35,6 @@ from p4reduce.service.errors import (
     SwitchLost,
     TooManyWorkers,
     UnknownJob,
-    UnknownPort,
     WishMismatch,
 )
 
@@ -93,7 +93,10 @@ class Job:
 
     @property
     def complete(self) -> bool:
-        return len(self.workers) == self.num_workers
+        """Every rank registered, and on a switch every rank's port known."""
+        return len(self.workers) == self.num_workers and (
+            self.target is not Target.SWITCH or all(w.switch_port for w in self.workers.values())
+        )
 
     def expires_in(self, now: float) -> float:
         return max(0.0, self.expires_at - now)
@@ -187,10 +190,9 @@ class Registry:
                 raise InvalidArgument("mac", str(exc).removeprefix("mac: ")) from None
         if job.target is Target.SWITCH:
             assert self.switch is not None
-            port = self.switch.port_of(mac)
-            if port is None:
-                raise UnknownPort(f"mac {mac}: the switch's L2 table (switch.l2) has no port for it")
-            switch_port = port
+            # Not in the L2 table: 0 until the switch hands the worker's first JOIN to the
+            # service, which learns the port from it (learn_port).
+            switch_port = self.switch.port_of(mac) or 0
         worker = WorkerRecord(rank, ip, mac, udp_port, switch_port)
         previous = job.workers.get(rank)
         if previous is not None:
@@ -207,6 +209,22 @@ class Registry:
         self._addresses[worker.address] = (job_id, rank)
         job.expires_at = self.clock() + job.lease_seconds
         return job, worker, True
+
+    def learn_port(self, job_id: int, rank: int, mac: str, ip: str, udp_port: int, port: int) -> WorkerRecord | None:
+        """A JOIN of job `job_id` rank `rank` came in on switch port `port` from this address:
+        the registered worker whose port was not known has it now (returned); None when the
+        JOIN is not such a worker's (unregistered, another address, or its port known)."""
+        job = self._jobs.get(job_id)
+        if job is None or job.target is not Target.SWITCH or job.failed is not None:
+            return None
+        worker = job.workers.get(rank)
+        if worker is None or worker.switch_port or (worker.mac, worker.ip, worker.udp_port) != (mac, ip, udp_port):
+            return None
+        if not 0 < port <= SWITCH_MAX_PORT:
+            return None
+        learned = dataclasses.replace(worker, switch_port=port)
+        job.workers[rank] = learned
+        return learned
 
     def keepalive(self, job_id: int) -> Job:
         job = self.live(job_id)

@@ -13,6 +13,7 @@ them and zeroes the job's registers. Any failed request counts as the switch los
 from __future__ import annotations
 
 import logging
+import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from p4reduce.controller.errors import SwitchError
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.pipeline import LabeledEntity, job_entities
 from p4reduce.jobapi import SWITCH_LOST
+from p4reduce.protocol import HEADER_LEN, AggHeader, MsgType
 from p4reduce.service.config import SwitchSection
 from p4reduce.service.errors import SwitchLost
 from p4reduce.service.registry import Job, WorkerRecord
@@ -51,6 +53,38 @@ def job_config(job: Job, workers: Iterable[WorkerRecord] | None = None) -> JobCo
     )
 
 
+@dataclass(frozen=True)
+class JoinSender:
+    """Who sent a JOIN the switch handed over: its frame's addresses and claimed identity."""
+
+    mac: str
+    ip: str
+    udp_port: int
+    job_id: int
+    worker_id: int
+
+
+def join_sender(frame: bytes) -> JoinSender | None:
+    """The sender of an Ethernet frame carrying a p4reduce JOIN, or None for anything else."""
+    if len(frame) < 14 + 20 + 8 + HEADER_LEN or frame[12:14] != b"\x08\x00":
+        return None
+    ihl = (frame[14] & 0x0F) * 4
+    udp = 14 + ihl
+    try:
+        header = AggHeader.unpack(frame[udp + 8 :])
+    except ValueError:
+        return None
+    if header.msg_type != MsgType.JOIN:
+        return None
+    return JoinSender(
+        ":".join(f"{b:02x}" for b in frame[6:12]),
+        socket.inet_ntoa(frame[26:30]),
+        int.from_bytes(frame[udp : udp + 2], "big"),
+        header.job_id,
+        header.worker_id,
+    )
+
+
 class SwitchTarget:
     """One P4Runtime session (primary) with the configured switch."""
 
@@ -68,6 +102,8 @@ class SwitchTarget:
         self._client: SwitchClient | None = None
         self._last_attempt = -float("inf")
         self._pipeline = self._pipeline_files()
+        # Told of each JOIN the switch hands over (an unknown worker's): (port, sender).
+        self.on_join: Callable[[int, JoinSender], None] | None = None
 
     def _pipeline_files(self) -> tuple[str, str]:
         """The pipeline pushed at start, checked now: a bad file is a configuration error."""
@@ -100,6 +136,7 @@ class SwitchTarget:
             self.down = str(exc)
             log.warning("switch %s could not be set up: %s", cfg.connection.grpc_addr, exc)
             return False
+        client.on_packet_in = self._packet_in
         self._client, self.down = client, None
         log.info(
             "switch %s: pipeline pushed, %d L2 entries, slots %d..%d cleared",
@@ -135,6 +172,13 @@ class SwitchTarget:
             self._client.close()
             self._client = None
 
+    def _packet_in(self, port: int, frame: bytes) -> None:
+        sender = join_sender(frame)
+        if sender is None:
+            log.warning("switch: a PacketIn from port %d that is no p4reduce JOIN, ignored", port)
+        elif self.on_join is not None:
+            self.on_join(port, sender)
+
     # -- jobs ----------------------------------------------------------------------
     def admit(self, job: Job, worker: WorkerRecord) -> None:
         """Let `worker`'s packets in; with the job's last rank, its multicast group first."""
@@ -151,7 +195,7 @@ class SwitchTarget:
     def remove(self, job: Job) -> None:
         """Delete the job's entries (workers first) and group, then zero its registers."""
         client = self._up()
-        config = job_config(job)
+        config = job_config(job, [w for w in job.workers.values() if w.switch_port])  # what was written
         entities = job_entities(_p4info(client), config)
         if not job.complete:  # no group was written
             entities = [e for e in entities if _is_table_entry(e)]

@@ -17,7 +17,6 @@ from p4reduce.service.errors import (
     SwitchLost,
     TooManyWorkers,
     UnknownJob,
-    UnknownPort,
     WishMismatch,
 )
 from p4reduce.service.registry import JobWish, Registry, Target
@@ -189,7 +188,6 @@ def test_an_address_of_another_live_worker_is_refused():
         ((0, "10.0.0.1", "", 1), InvalidArgument, "mac: '' is not a MAC address"),
         ((0, "10.0.0.1", "ff:ff:ff:ff:ff:ff", 1), InvalidArgument, "mac: ff:ff:ff:ff:ff:ff is a multicast"),
         ((0, "10.0.0.1", MACS[0], 0), InvalidArgument, r"udp_port: 0 outside 1\.\.65535"),
-        ((0, "10.0.0.1", "02:00:00:00:00:99", 1), UnknownPort, "mac 02:00:00:00:00:99: the switch's L2 table"),
     ],
 )
 def test_bad_registrations_are_named(args, error, message):
@@ -266,3 +264,23 @@ def test_a_job_on_a_lost_switch_fails_and_its_name_moves_to_the_fallback():
     assert created.new and created.replaced is job
     assert created.job.target is Target.SOFTWARE and created.job.reason == "switch unreachable: connection refused"
     assert r.switch_slots.free == 64  # the failed job's slots are back
+
+
+def test_a_port_not_in_the_l2_table_is_learned_from_the_workers_first_join():
+    r = registry()
+    job = r.create(JobWish("a", 2)).job
+    assert job.target is Target.SWITCH
+    unknown = "02:00:00:00:00:99"
+    _, pending, new = r.register(job.job_id, 0, "10.0.0.9", unknown, 40009)
+    assert new and pending.switch_port == 0 and not job.complete
+    r.register(job.job_id, 1, "10.0.0.1", MACS[0], 40001)
+    assert not job.complete  # rank 0's port is still unknown
+    # A JOIN that is not that registration's teaches nothing.
+    assert r.learn_port(job.job_id, 0, unknown, "10.0.0.9", 40010, 7) is None  # another UDP port
+    assert r.learn_port(job.job_id, 0, MACS[1], "10.0.0.9", 40009, 7) is None  # another MAC
+    assert r.learn_port(job.job_id, 1, MACS[0], "10.0.0.1", 40001, 7) is None  # its port is known
+    assert r.learn_port(job.job_id + 1, 0, unknown, "10.0.0.9", 40009, 7) is None  # no such job
+    assert r.learn_port(job.job_id, 0, unknown, "10.0.0.9", 40009, 510) is None  # the controller's port
+    learned = r.learn_port(job.job_id, 0, unknown, "10.0.0.9", 40009, 7)
+    assert learned is not None and learned.switch_port == 7 and job.workers[0] == learned and job.complete
+    assert r.learn_port(job.job_id, 0, unknown, "10.0.0.9", 40009, 8) is None  # learned once

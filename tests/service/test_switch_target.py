@@ -21,7 +21,7 @@ from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
 from p4reduce.service import JobServer
-from p4reduce.service.switch import SwitchTarget
+from p4reduce.service.switch import JoinSender, SwitchTarget, join_sender
 
 fake_p4runtime = control_plane("fake_p4runtime")
 fake_bmv2_thrift = control_plane("fake_bmv2_thrift")
@@ -130,15 +130,39 @@ def test_a_job_that_does_not_fit_goes_to_the_fallback(switch):
     assert len(fake.tables) == L2_ENTRIES  # nothing on the switch for a software job
 
 
-def test_unknown_mac_is_refused(switch):
-    _, stub, _, _, _ = switch
-    job = stub.CreateJob(pb.CreateJobRequest(name="a", num_workers=1))
-    with pytest.raises(grpc.RpcError) as info:
-        stub.RegisterWorker(
-            pb.RegisterWorkerRequest(job_id=job.job_id, rank=0, ip="10.0.0.9", mac="02:00:00:00:00:99", udp_port=1)
-        )
-    assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert "mac 02:00:00:00:00:99: the switch's L2 table (switch.l2) has no port for it" in info.value.details()
+def test_a_port_not_in_the_l2_table_is_learned_from_the_first_join(switch):
+    """A MAC the configuration does not list registers with port 0 and nothing is written;
+    the switch's PacketIn of that worker's JOIN (here given to the coordinator as the switch
+    client would) admits it on the port the JOIN came in on, and the job's group follows."""
+    server, stub, fake, _, _ = switch
+    job = stub.CreateJob(pb.CreateJobRequest(name="a", num_workers=2))
+    unknown = "02:00:00:00:00:99"
+    answer = stub.RegisterWorker(
+        pb.RegisterWorkerRequest(job_id=job.job_id, rank=0, ip="10.0.0.9", mac=unknown, udp_port=40009)
+    )
+    assert answer.switch_port == 0 and worker_entries(fake) == {}
+    register(stub, job.job_id, 1)
+    assert set(worker_entries(fake)) == {40002} and not fake.groups  # rank 0's port still unknown
+    join = JoinSender(unknown, "10.0.0.9", 40010, job.job_id, 0)  # another address: learns nothing
+    server.coordinator._learn(7, join)
+    assert set(worker_entries(fake)) == {40002}
+    server.coordinator._learn(7, JoinSender(unknown, "10.0.0.9", 40009, job.job_id, 0))
+    entries = worker_entries(fake)
+    assert set(entries) == {40002, 40009} and entries[40009]["worker_id"] == 0
+    assert fake.groups  # the job's multicast group, now that every rank's port is known
+    stub.ReleaseJob(pb.ReleaseJobRequest(job_id=job.job_id))
+    assert worker_entries(fake) == {}
+
+
+def test_join_sender_reads_a_frame():
+    from p4reduce.protocol import AggHeader, MsgType
+
+    join = AggHeader(MsgType.JOIN, 3, 1, 0, 0, 9, 32, 8, 1, 2).pack()
+    udp = (40005).to_bytes(2, "big") + (48864).to_bytes(2, "big") + (8 + len(join)).to_bytes(2, "big") + bytes(2)
+    ip = bytes([0x45, 0, 0, 0, 0, 0, 0, 0, 64, 17, 0, 0]) + bytes([10, 0, 0, 5]) + bytes([10, 0, 0, 254])
+    frame = bytes.fromhex("02000000fe") + b"\xfe" + bytes.fromhex("020000000005") + b"\x08\x00" + ip + udp + join
+    assert join_sender(frame) == JoinSender("02:00:00:00:00:05", "10.0.0.5", 40005, 3, 1)
+    assert join_sender(frame[:40]) is None and join_sender(frame.replace(b"\x08\x00", b"\x86\xdd", 1)) is None
 
 
 def test_a_refused_write_fails_the_switch_jobs(switch):
