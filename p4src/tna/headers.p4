@@ -90,7 +90,7 @@ struct header_t {
 struct ingress_metadata_t {
     // From the parser.
     bit<1>  harvest;            // second pass of a RESULT (from the recirculation port)
-    bool    checksum_err;       // bad IPv4 header checksum
+    bool    checksum_ok;        // the IPv4 header checksum verifies (only meaningful with IPv4)
     // Action data of the sender's entry in admission.workers.
     job_id_t job_id;
     worker_id_t worker_id;

@@ -99,7 +99,10 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
         bool admitted = false;
         bool forwarded = false;
         bool has_values = hdr.vals_a.isValid() && hdr.vals_b.isValid();  // all B values parsed
-        bool data_round = hdr.agg.block != BLOCK_NONE;  // meaningful once hdr.agg is valid
+        bool data_round = false;  // meaningful once hdr.agg is valid
+        if (hdr.agg.block != BLOCK_NONE) {  // a test, not an assignment: Tofino sets no bool from a compare
+            data_round = true;
+        }
         bool touch_values = false;   // values.p4 runs: a data round, or the harvest pass
         bool decided = false;        // next_step.p4 runs
         step_t step = STEP_CONSUME;
@@ -127,19 +130,33 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
             // Admission (docs/protocol.md section 8): the entry in stage 0,
             // these comparisons with 0 and constants right after it.
             admission.apply(hdr, ig_md, ig_intr_md, admitted);
+            // Malformed: one test per gateway (Tofino's gateways compare a few bytes each;
+            // one condition of all of them is "too complex").
+            bool malformed = false;
+            if (hdr.agg.version != PROTOCOL_VERSION) { malformed = true; }
+            if (hdr.agg.msg_type != MSG_DATA && hdr.agg.msg_type != MSG_JOIN) { malformed = true; }
+            if (hdr.agg.count != 0 && !has_values) { malformed = true; }  // count not in {0, B}, truncated
+            if (has_values) {
+                if (hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN) { malformed = true; }
+                if (hdr.ipv4.total_len != IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN) {
+                    malformed = true;
+                }
+                if (!data_round) { malformed = true; }  // a bootstrap round is header-only
+            } else {
+                if (hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN) { malformed = true; }
+                if (hdr.ipv4.total_len != IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN) { malformed = true; }
+            }
+            if (!ig_md.checksum_ok) { malformed = true; }
+            if (ig_prsr_md.parser_err != 0) { malformed = true; }
+            // A block outside the tensor the packet announces (one test per gateway too).
+            bool outside = false;
+            if (data_round && ig_md.block_room == 0) { outside = true; }
+            if (hdr.agg.next_block != BLOCK_NONE) {
+                if (ig_md.next_room == 0) { outside = true; }
+            }
             if (!admitted) {
                 drop_with(EV_UNKNOWN_WORKER);
-            } else if (hdr.agg.version != PROTOCOL_VERSION
-                       || (hdr.agg.msg_type != MSG_DATA && hdr.agg.msg_type != MSG_JOIN)
-                       || (hdr.agg.count != 0 && !has_values)  // count not in {0, B}, truncated, JOIN with values
-                       || (has_values && hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN)
-                       || (has_values && hdr.ipv4.total_len
-                                         != IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN)
-                       || (!has_values && hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN)
-                       || (!has_values && hdr.ipv4.total_len != IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN)
-                       || (!data_round && has_values)          // a bootstrap round is header-only
-                       || ig_md.checksum_err
-                       || ig_prsr_md.parser_err != 0) {
+            } else if (malformed) {
                 drop_with(EV_MALFORMED);
             } else if (ig_md.job_diff != 0 || ig_md.worker_diff != 0
                        || ig_md.rank_room == 0                 // not a rank of the job
@@ -156,15 +173,16 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
             } else if (ig_md.below_base != 0 || ig_md.end_room == 0
                        || hdr.agg.slot >= NUM_SLOTS) {   // beyond the registers, whatever the entry says
                 drop_with(EV_BAD_SLOT);
-            } else if ((data_round && ig_md.block_room == 0)
-                       || (hdr.agg.next_block != BLOCK_NONE && ig_md.next_room == 0)) {
+            } else if (outside) {
                 drop_with(EV_MALFORMED);  // a block outside the tensor the packet announces
             } else {
                 // Counted, or a retransmission: the round's registers.
                 if (data_round && !has_values) {
                     zero_values.apply(hdr);
                 }
-                touch_values = data_round;
+                if (data_round) {
+                    touch_values = true;
+                }
                 seen_bitmap.apply(hdr, ig_md);
                 countdown.apply(ig_md);
                 agreement.apply(hdr, ig_md);
@@ -184,11 +202,19 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
                         decided = false;
                     } else {
                         note_event(EV_RESULT_UNICAST);  // complete; this worker lost the result
-                        step = data_round ? STEP_HARVEST_UNICAST : STEP_UNICAST;
+                        if (data_round) {
+                            step = STEP_HARVEST_UNICAST;
+                        } else {
+                            step = STEP_UNICAST;
+                        }
                     }
                 } else if (ig_md.remaining == 0) {
                     note_event(EV_RESULT_MULTICAST);
-                    step = data_round ? STEP_HARVEST_MULTICAST : STEP_MULTICAST;
+                    if (data_round) {
+                        step = STEP_HARVEST_MULTICAST;
+                    } else {
+                        step = STEP_MULTICAST;
+                    }
                 } else {
                     note_event(EV_DATA_COUNTED);
                     step = STEP_CONSUME;

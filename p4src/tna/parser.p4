@@ -9,7 +9,7 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
     state start {
         pkt.extract(ig_intr_md);
         // Every metadata field starts at its default value (0, false).
-        ig_md = { harvest = 0, checksum_err = false, ... };
+        ig_md = { harvest = 0, ... };  // checksum_ok: set once, in parse_ipv4 (Tofino assigns a field once per parser)
         // The 64-bit port metadata is not used (and p4test cannot check writing
         // a struct from port_metadata_unpack): skip it.
         pkt.advance(PORT_METADATA_SIZE);
@@ -30,7 +30,7 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
     state parse_ipv4 {
         pkt.extract(hdr.ipv4);
         ipv4_checksum.add(hdr.ipv4);
-        ig_md.checksum_err = !ipv4_checksum.verify();
+        ig_md.checksum_ok = ipv4_checksum.verify();  // the backend takes verify() as it is, not negated
         // Only an unfragmented UDP datagram without IP options can be a whole
         // aggregation packet (flags bit 0 is More Fragments). Anything else is
         // ordinary traffic for L2 forwarding.
