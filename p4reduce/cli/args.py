@@ -104,6 +104,17 @@ def output_file(option: str, path: str) -> pathlib.Path:
     return target
 
 
+def add_answer_timeout(parser: argparse.ArgumentParser, peer: str) -> None:
+    """`--timeout SECONDS`: how long a request waits for `peer` (the switch, the service)."""
+    parser.add_argument(
+        "--timeout",
+        type=float_range(0.0, 3600.0, low_open=True),
+        default=5.0,
+        metavar="SECONDS",
+        help=f"seconds to wait for {peer} to answer (default: %(default)s)",
+    )
+
+
 def fail(message: str) -> NoReturn:
     """Report a usage error from inside a command (after parsing)."""
     raise UsageError(message)

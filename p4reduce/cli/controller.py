@@ -36,13 +36,7 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
             help="switch configuration (.json or .yaml; see controller/example_config.yaml)",
         )
         if grpc:
-            p.add_argument(
-                "--timeout",
-                type=a.float_range(0.0, 3600.0, low_open=True),
-                default=5.0,
-                metavar="SECONDS",
-                help="seconds to wait for the switch to answer (default: %(default)s)",
-            )
+            a.add_answer_timeout(p, "the switch")
         p.set_defaults(func=func)
         return p
 

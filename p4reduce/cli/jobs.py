@@ -24,13 +24,7 @@ def add_jobs_action(actions: Any) -> None:
         metavar="HOST:PORT",
         help="the job service's address (what `controller serve --bind` listens on)",
     )
-    p.add_argument(
-        "--timeout",
-        type=a.float_range(0.0, 3600.0, low_open=True),
-        default=5.0,
-        metavar="SECONDS",
-        help="seconds to wait for the service to answer (default: %(default)s)",
-    )
+    a.add_answer_timeout(p, "the service")
     p.add_argument("--json", action="store_true", help="print the answer as JSON instead of a table")
     p.set_defaults(func=_jobs)
 
