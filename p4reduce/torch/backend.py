@@ -225,20 +225,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._sequence = 0
         failure_timeout = options.failure_timeout or max(_seconds(timeout), 1.0)
         try:
-            if options.controller is not None:
-                config = WorkerConfig(
-                    job_id=0,
-                    worker_id=rank,
-                    num_workers=size,
-                    controller=options.controller,
-                    job_name=self._job_name(timeout),
-                    failure_timeout=failure_timeout,
-                    key=options.key,
-                )
-                self.agent = HostAgent(config)
-                addresses: tuple[tuple[str, int], ...] = (self.agent.config.aggregator,)
-            else:
-                addresses = self._start_agent(timeout, failure_timeout)
+            self.agent = HostAgent(self._worker_config(timeout, failure_timeout))
         except BaseException:
             self._release()
             raise
@@ -258,21 +245,32 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             rank,
             size,
             placed.job_id,
-            ", ".join(f"{h}:{p}" for h, p in addresses),
+            ", ".join(f"{h}:{p}" for h, p in placed.endpoints),
             placed.mode.value,
             placed.block_size,
             placed.num_slots,
         )
 
-    def _start_agent(self, timeout: datetime.timedelta, failure_timeout: float) -> tuple[tuple[str, int], ...]:
-        """The agent of a job at the configured aggregators, or at the embedded one."""
+    def _worker_config(self, timeout: datetime.timedelta, failure_timeout: float) -> WorkerConfig:
+        """This rank's worker: of the job the job service places, of the job at the
+        configured aggregators, or of the embedded aggregator's job."""
         options, rank, size = self.options, self.rank(), self.size()
+        if options.controller is not None:
+            return WorkerConfig(
+                job_id=0,
+                worker_id=rank,
+                num_workers=size,
+                controller=options.controller,
+                job_name=self._job_name(timeout),
+                failure_timeout=failure_timeout,
+                key=options.key,
+            )
         if options.embedded:
             addresses: tuple[tuple[str, int], ...] = (self._embedded_aggregator(timeout),)
         else:
             addresses = options.aggregators
             self._claim_external_job(addresses)
-        config = WorkerConfig(
+        return WorkerConfig(
             job_id=options.job_id,
             worker_id=rank,
             num_workers=size,
@@ -286,8 +284,6 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             message_size=options.message_size,
             key=options.key,
         )
-        self.agent = HostAgent(config)
-        return addresses
 
     def _job_name(self, timeout: datetime.timedelta) -> str:
         """The name of the group's job at the job service: the options', or one rank 0 draws
