@@ -20,21 +20,23 @@ def local_ip_towards(peer: tuple[str, int]) -> str:
         return str(probe.getsockname()[0])
 
 
-def _interface_ip(name: str) -> str | None:
+def _ifreq(name: str, request: int) -> bytes:
+    """An interface ioctl's answer (struct ifreq). Ioctls, not /sys/class/net: sysfs shows
+    the namespace it was mounted in, which a process in another network namespace (a
+    Mininet host) does not share."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            request = struct.pack("256s", name.encode()[:15])
-            return socket.inet_ntoa(fcntl.ioctl(s.fileno(), _SIOCGIFADDR, request)[20:24])
-        except OSError:  # no IPv4 address
-            return None
+        return fcntl.ioctl(s.fileno(), request, struct.pack("256s", name.encode()[:15]))
+
+
+def _interface_ip(name: str) -> str | None:
+    try:
+        return socket.inet_ntoa(_ifreq(name, _SIOCGIFADDR)[20:24])
+    except OSError:  # no IPv4 address
+        return None
 
 
 def _interface_mac(name: str) -> str:
-    # An ioctl, not /sys/class/net: sysfs shows the namespace it was mounted in, which a
-    # process in another network namespace (a Mininet host) does not share.
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        answer = fcntl.ioctl(s.fileno(), _SIOCGIFHWADDR, struct.pack("256s", name.encode()[:15]))
-    return ":".join(f"{b:02x}" for b in answer[18:24])
+    return ":".join(f"{b:02x}" for b in _ifreq(name, _SIOCGIFHWADDR)[18:24])
 
 
 def mac_of(ip: str) -> str:
