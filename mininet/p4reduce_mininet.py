@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from p4reduce.cli.serve import SERVICE_PORT
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.testbed.check import WrongResult, check_results
 from p4reduce.testbed.impairment import Impairment
@@ -164,28 +165,58 @@ def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
     return reports
 
 
-SERVICE_PORT = 9560  # the job service's gRPC port (--service)
+FALLBACK_PORT = 48870  # the service's fallback beside a P4 switch: not 48864, which the switch aggregates
 
 
-def _start_service(host, slots: int, switch: dict | None = None):
-    """`p4reduce controller serve` on `host`, its fallback software aggregator on the same
-    host, and the switch when given (its configuration section): the only thing the
-    workers are told is this service's address."""
+def start_service(host, document: dict) -> tuple[subprocess.Popen, str]:
+    """`p4reduce controller serve` on `host` at SERVICE_PORT, configured by `document`;
+    (the process, its banner line: it serves once that is printed)."""
     config = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-service-")) / "service.json"
+    config.write_text(json.dumps(document))
+    argv = [
+        PY,
+        "-m",
+        "p4reduce",
+        "controller",
+        "serve",
+        "--config",
+        str(config),
+        "--bind",
+        f"{host.IP()}:{SERVICE_PORT}",
+    ]
+    proc = host.popen(argv, stdout=subprocess.PIPE, text=True)
+    return proc, proc.stdout.readline()
+
+
+def listed_jobs(host) -> dict[str, dict]:
+    """The live jobs of the job service on `host`, by name, as `controller jobs --json` lists
+    them, asked on that host (the only one sure to reach the service)."""
+    out = host.cmd(f"{PY} -m p4reduce controller jobs --json --controller {host.IP()}:{SERVICE_PORT}")
+    try:
+        return {status["job"]["name"]: status["job"] for status in json.loads(out)["jobs"]}
+    except (ValueError, KeyError) as exc:
+        raise WrongResult(f"the job service did not list its jobs ({exc}): {out.strip()}") from None
+
+
+def _start_service(host, slots: int, switch: dict | None = None) -> subprocess.Popen:
+    """The service for --service: its fallback software aggregator on the same host, and the
+    switch when given (its configuration section)."""
+    port = AGG_UDP_PORT if switch is None else FALLBACK_PORT
     document: dict = {
-        "fallback": {"host": host.IP(), "port": AGG_UDP_PORT, "advertise": host.IP()},
+        "fallback": {"host": host.IP(), "port": port, "advertise": host.IP()},
         "jobs": {"num_slots": slots},
     }
     if switch is not None:
         document["switch"] = switch
-    config.write_text(json.dumps(document))
-    proc = host.popen(
-        [PY, "-m", "p4reduce", "controller", "serve", "--config", str(config), "--bind", f"{host.IP()}:{SERVICE_PORT}"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    proc.stdout.readline()  # banner: serving
+    proc, _ = start_service(host, document)
     return proc
+
+
+def _start_worker(host, options: list[str]) -> subprocess.Popen:
+    """`p4reduce worker OPTIONS` on `host`, its JSON report lines on stdout."""
+    return host.popen(
+        [PY, "-m", "p4reduce", "worker", *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def _start_aggregator(host, job: str):
@@ -254,31 +285,11 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
         # have all exited, so their session may stay).
         topo.p4switch.process.client.clear_job_registers(JobConfig(1, 0, args.slots, (), 1))
         procs = [
-            h.popen(
-                [
-                    PY,
-                    "-m",
-                    "p4reduce",
-                    "worker",
-                    "--aggregator",
-                    f"{AGG_IP}:{AGG_UDP_PORT}",
-                    "--bind",
-                    f"{h.IP()}:{BMV2_UDP_BASE + r}",
-                    "--job",
-                    "1",
-                    "--rank",
-                    str(r),
-                    "--workers",
-                    str(n),
-                    "--mode",
-                    "dense",
-                    "--slots",
-                    str(args.slots),
-                    *_tensor_options(args, r, 32, density, outputs[r]),
-                ],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
+            _start_worker(
+                h,
+                ["--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{h.IP()}:{BMV2_UDP_BASE + r}"]
+                + ["--job", "1", "--rank", str(r), "--workers", str(n), "--mode", "dense", "--slots", str(args.slots)]
+                + _tensor_options(args, r, 32, density, outputs[r]),
             )
             for r, h in enumerate(topo.workers)
         ]
@@ -305,32 +316,13 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
     for r, h in enumerate(topo.workers):
         agg, local_rank, local_n = placement[r]
         procs.append(
-            h.popen(
-                [
-                    PY,
-                    "-m",
-                    "p4reduce",
-                    "worker",
-                    "--aggregator",
-                    f"{agg.IP()}:{AGG_UDP_PORT}",
-                    "--job",
-                    "1",
-                    "--rank",
-                    str(local_rank),
-                    "--workers",
-                    str(local_n),
-                    "--total-workers",
-                    str(n),
-                    "--message-size",
-                    str(MESSAGE_SIZE),
-                    "--slots",
-                    str(args.slots),
-                    *_tensor_options(args, r, args.block_size, density, outputs[r]),  # data per global rank
-                    *(["--group", MULTICAST_GROUP] if args.multicast else []),
-                ],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
+            _start_worker(
+                h,
+                ["--aggregator", f"{agg.IP()}:{AGG_UDP_PORT}", "--job", "1", "--rank", str(local_rank)]
+                + ["--workers", str(local_n), "--total-workers", str(n), "--message-size", str(MESSAGE_SIZE)]
+                + ["--slots", str(args.slots)]
+                + _tensor_options(args, r, args.block_size, density, outputs[r])  # data per global rank
+                + (["--group", MULTICAST_GROUP] if args.multicast else []),
             )
         )
     inputs = [worker_tensor(r, placement[r][1], args.elements, args.block_size, density) for r in range(n)]
@@ -356,25 +348,11 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
     name = f"mininet-{density:g}"
     try:
         procs = [
-            h.popen(
-                [
-                    PY,
-                    "-m",
-                    "p4reduce",
-                    "worker",
-                    "--controller",
-                    f"{topo.root.IP()}:{SERVICE_PORT}",
-                    "--job-name",
-                    name,
-                    "--rank",
-                    str(r),
-                    "--workers",
-                    str(n),
-                    *_tensor_options(args, r, block_size, density, outputs[r]),
-                ],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
+            _start_worker(
+                h,
+                ["--controller", f"{topo.root.IP()}:{SERVICE_PORT}", "--job-name", name]
+                + ["--rank", str(r), "--workers", str(n)]
+                + _tensor_options(args, r, block_size, density, outputs[r]),
             )
             for r, h in enumerate(topo.workers)
         ]
@@ -388,14 +366,8 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
 
 
 def _check_placement(host, name: str, expected: str) -> None:
-    """The job ran where this experiment means it to: `p4reduce controller jobs`, asked on
-    the service's own host (the only one sure to reach it), says where the service put it."""
-    out = host.cmd(f"{PY} -m p4reduce controller jobs --json --controller {host.IP()}:{SERVICE_PORT}")
-    try:
-        placed = {status["job"]["name"]: status["job"] for status in json.loads(out)["jobs"]}
-    except (ValueError, KeyError) as exc:
-        raise WrongResult(f"the job service did not list its jobs ({exc}): {out.strip()}") from None
-    job = placed.get(name)
+    """The job ran where this experiment means it to (the service says where it put it)."""
+    job = listed_jobs(host).get(name)
     if job is None or job["target"] != expected:
         where = "gone" if job is None else f"on the {job['target']} ({job['reason']})"
         raise WrongResult(f"job {name!r} was meant for the {expected}, but is {where}")

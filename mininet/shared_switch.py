@@ -20,44 +20,28 @@ import os
 import pathlib
 import subprocess
 import sys
-import tempfile
 import time
+
+from p4reduce_mininet import FALLBACK_PORT, SERVICE_PORT, listed_jobs, start_service  # beside this script
 
 HERE = pathlib.Path(__file__).resolve().parent
 PY = sys.executable
-SERVICE_PORT = 9560
-FALLBACK_PORT = 48870  # not the protocol's port: the switch aggregates whatever goes to 48864
 SLOTS = 8  # per job; the switch's pool holds two
 JOBS = {"a": (0, 1), "b": (2, 3), "c": (4, 5)}  # training -> worker hosts
 
 
 def _service(ctl, switch, hosts: list) -> subprocess.Popen:
     """The job service on `ctl`, for `switch` and its `hosts`, its pool two jobs large."""
-    config = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-shared-")) / "service.json"
     section = switch.service_section(hosts, SLOTS)
     section["slots"] = [0, 2 * SLOTS]
-    config.write_text(
-        json.dumps(
-            {
-                "switch": section,
-                "fallback": {"host": ctl.IP(), "port": FALLBACK_PORT, "advertise": ctl.IP()},
-                "jobs": {"num_slots": SLOTS, "lease_seconds": 30},
-            }
-        )
+    proc, banner = start_service(
+        ctl,
+        {
+            "switch": section,
+            "fallback": {"host": ctl.IP(), "port": FALLBACK_PORT, "advertise": ctl.IP()},
+            "jobs": {"num_slots": SLOTS, "lease_seconds": 30},
+        },
     )
-    argv = [
-        PY,
-        "-m",
-        "p4reduce",
-        "controller",
-        "serve",
-        "--config",
-        str(config),
-        "--bind",
-        f"{ctl.IP()}:{SERVICE_PORT}",
-    ]
-    proc = ctl.popen(argv, stdout=subprocess.PIPE, text=True)
-    banner = proc.stdout.readline()
     if "switch" not in banner or "up" not in banner:
         raise SystemExit(f"the job service did not come up with the switch: {banner.strip()!r}")
     return proc
@@ -80,11 +64,6 @@ def _train(hosts: list, name: str, ctl) -> list[subprocess.Popen]:
         )
         for r, h in enumerate(hosts)
     ]
-
-
-def _placed(ctl) -> dict[str, dict]:
-    out = ctl.cmd(f"{PY} -m p4reduce controller jobs --json --controller {ctl.IP()}:{SERVICE_PORT}")
-    return {status["job"]["name"]: status["job"] for status in json.loads(out)["jobs"]}
 
 
 def _reports(procs: list[subprocess.Popen], name: str) -> list[dict]:
@@ -123,15 +102,15 @@ def main() -> int:
         service = _service(ctl, s1, [*workers, ctl])
         running = {n: _train([workers[i] for i in JOBS[n]], n, ctl) for n in ("a", "b")}
         deadline = time.monotonic() + 120
-        while not {"a", "b"} <= set(_placed(ctl)):  # both hold the switch's pool before c asks
+        while not {"a", "b"} <= set(listed_jobs(ctl)):  # both hold the switch's pool before c asks
             if time.monotonic() > deadline:
-                raise SystemExit(f"trainings a and b never created their jobs: {sorted(_placed(ctl))}")
+                raise SystemExit(f"trainings a and b never created their jobs: {sorted(listed_jobs(ctl))}")
             time.sleep(0.5)
         running["c"] = _train([workers[i] for i in JOBS["c"]], "c", ctl)
         placed = {}
         deadline = time.monotonic() + 120
         while "c" not in placed:
-            placed = _placed(ctl)
+            placed = listed_jobs(ctl)
             if time.monotonic() > deadline:
                 raise SystemExit("training c never created its job")
             time.sleep(0.5)
