@@ -28,7 +28,9 @@ from p4reduce.controller.pipeline import (
     PipelineNames,
     check_contract,
     decode_counters,
+    decode_job_counters,
     install_entities,
+    job_counter_cells,
     multicast_group,
     table_entry,
     worker_entities,
@@ -456,18 +458,49 @@ class SwitchClient:
     def read_counters(self) -> dict[str, int]:
         """Packet counts of the events counter by name (docs/protocol.md section 8)."""
         counter = self._info().counter(self.names.events_counter)
+        return decode_counters(self._read_counter(counter.id, counter.name, None), counter.size)
+
+    def read_job_counters(self, slot_bases: Iterable[int]) -> dict[int, dict[str, int]]:
+        """Per job (named by its slot_base), its cells of the job_events counter by name
+        (packets, drops, retransmissions, rounds); one Read for all of them."""
+        bases = list(slot_bases)
+        if not bases:
+            return {}
+        counter = self._info().counter(self.names.job_events_counter)
+        cells = [i for base in bases for i in job_counter_cells(base)]
+        return decode_job_counters(self._read_counter(counter.id, counter.name, cells), bases)
+
+    def clear_job_counters(self, slot_base: int) -> None:
+        """Zero the job_events cells at `slot_base`, so that the next job given this slot
+        range starts from 0."""
+        counter = self._info().counter(self.names.job_events_counter)
+        entities = []
+        for i in job_counter_cells(slot_base):
+            e = p4r.Entity()
+            e.counter_entry.counter_id = counter.id
+            e.counter_entry.index.index = i
+            e.counter_entry.data.packet_count = 0
+            entities.append(LabeledEntity(f"counter {counter.name}[{i}]", e))
+        self.write(entities, update="modify")
+
+    def _read_counter(self, counter_id: int, name: str, cells: Iterable[int] | None) -> list[p4r.CounterEntry]:
+        """The entries of counter `counter_id`: every cell (None), or those indexes."""
         req = p4r.ReadRequest(device_id=self.device_id)
-        req.entities.add().counter_entry.counter_id = counter.id  # no index: every cell
+        if cells is None:
+            req.entities.add().counter_entry.counter_id = counter_id  # no index: every cell
+        for i in cells or ():
+            entry = req.entities.add().counter_entry
+            entry.counter_id = counter_id
+            entry.index.index = i
         try:
-            entries = [
+            return [
                 e.counter_entry
                 for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout)
                 for e in resp.entities
                 if e.HasField("counter_entry")
             ]
         except grpc.RpcError as exc:
-            raise _rpc_error(self.grpc_addr, f"refused to read counter {counter.name}", exc) from None
-        return decode_counters(entries, counter.size)
+            raise _rpc_error(self.grpc_addr, f"refused to read counter {name}", exc) from None
 
     def read_sessions(self, job: JobConfig) -> set[int]:
         """The sessions the switch's worker entries of `job` hold (one, unless a write

@@ -17,7 +17,7 @@ from p4reduce.controller.encoding import encode_value, ip_to_int, mac_to_int
 from p4reduce.controller.errors import P4InfoError
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.proto import p4r
-from p4reduce.protocol.switch import EVENT_NAMES, NUM_EVENTS
+from p4reduce.protocol.switch import EVENT_NAMES, JOB_EVENT_NAMES, NUM_EVENTS, NUM_JOB_EVENTS, SWITCH_SLOTS
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class PipelineNames:
     result_dest_table: str = "P4ReduceEgress.result_dest"
     set_result_dest: str = "P4ReduceEgress.set_result_dest"
     events_counter: str = "P4ReduceIngress.events"
+    job_events_counter: str = "P4ReduceIngress.job_events"
 
 
 NAMES = PipelineNames()
@@ -216,6 +217,15 @@ def check_contract(info: P4Info, names: PipelineNames = NAMES) -> None:
             )
     except P4InfoError as exc:
         problems.append(str(exc))
+    try:
+        c = info.counter(names.job_events_counter)
+        if c.size < SWITCH_SLOTS * NUM_JOB_EVENTS or c.unit not in ("PACKETS", "BOTH"):
+            problems.append(
+                f"counter {c.name!r} must count PACKETS in at least {SWITCH_SLOTS * NUM_JOB_EVENTS} cells "
+                f"({NUM_JOB_EVENTS} per slot; has {c.size} cells of {c.unit})"
+            )
+    except P4InfoError as exc:
+        problems.append(str(exc))
     if problems:
         raise P4InfoError(
             "P4Info does not match the controller's contract (docs/protocol.md section 8):\n  " + "\n  ".join(problems)
@@ -232,6 +242,22 @@ def decode_counters(entries: Iterable[p4r.CounterEntry], size: int = NUM_EVENTS)
         elif i < size and e.data.packet_count:
             counts[f"event_{i}"] = e.data.packet_count
     return counts
+
+
+def job_counter_cells(slot_base: int) -> range:
+    """Indexes of the job_events cells of the job whose slots start at `slot_base`."""
+    first = slot_base * NUM_JOB_EVENTS
+    return range(first, first + NUM_JOB_EVENTS)
+
+
+def decode_job_counters(entries: Iterable[p4r.CounterEntry], slot_bases: Iterable[int]) -> dict[int, dict[str, int]]:
+    """Per slot_base, packet counts by JOB_EVENT_NAMES (zero for cells not read)."""
+    out = {base: dict.fromkeys(JOB_EVENT_NAMES, 0) for base in slot_bases}
+    for e in entries:
+        base, cell = divmod(e.index.index, NUM_JOB_EVENTS)
+        if base in out:
+            out[base][JOB_EVENT_NAMES[cell]] = e.data.packet_count
+    return out
 
 
 def _same_names(what: str, given: Mapping[str, object], expected: Mapping[str, object]) -> None:
@@ -257,6 +283,8 @@ __all__ = [
     "PipelineNames",
     "check_contract",
     "decode_counters",
+    "decode_job_counters",
+    "job_counter_cells",
     "install_entities",
     "job_entities",
     "multicast_group",

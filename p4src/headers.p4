@@ -58,6 +58,16 @@ const bit<32> EV_BAD_SESSION = 10;        // not the job's current session (old 
 const bit<32> EV_STALE = 11;              // retransmission of another allreduce: not answered
 #define NUM_EVENTS 16
 
+// --- Cells of the counter P4ReduceIngress.job_events: NUM_JOB_EVENTS per job, at
+// slot_base * NUM_JOB_EVENTS (a live job's slot_base is its own: ranges never overlap).
+const bit<32> JOB_EV_PACKETS = 0;          // aggregation packets from one of the job's workers
+const bit<32> JOB_EV_DROPS = 1;            // of those, rejected (malformed, identity, session, slot)
+const bit<32> JOB_EV_RETRANSMISSIONS = 2;  // re-sent from the stored result, dropped (round open) or stale
+const bit<32> JOB_EV_ROUNDS = 3;           // rounds completed (result multicast)
+#define NUM_JOB_EVENTS 4
+#define JOB_EVENT_BITS 2
+#define JOB_EVENTS_SIZE 4096
+
 header ethernet_t {
     bit<48> dstAddr;
     bit<48> srcAddr;

@@ -40,6 +40,8 @@
 control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                         inout standard_metadata_t standard_metadata) {
     counter(NUM_EVENTS, CounterType.packets) events;
+    // The same story per job, for operators sharing the switch (docs/protocol.md section 8).
+    counter(JOB_EVENTS_SIZE, CounterType.packets) job_events;
 
     WorkerCheck() worker_check;
     SeenBitmap() seen_bitmap;
@@ -53,6 +55,29 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
     action drop_with(bit<32> event) {
         events.count(event);
         mark_to_drop(standard_metadata);
+    }
+
+    // Cell `event` of the sender's job; meta.slot_base is the entry's (worker_check
+    // hit), masked so that no entry can index past the counter.
+    action count_job(bit<32> event) {
+        job_events.count(((((bit<32>) meta.slot_base) & (NUM_SLOTS - 1)) << JOB_EVENT_BITS) | event);
+    }
+
+    // A known worker's packet that the job refuses.
+    action reject(bit<32> event) {
+        drop_with(event);
+        count_job(JOB_EV_DROPS);
+    }
+
+    // A retransmission that gets nothing: its round is still open, or it is stale.
+    action drop_retransmission(bit<32> event) {
+        drop_with(event);
+        count_job(JOB_EV_RETRANSMISSIONS);
+    }
+
+    action resend_result() {
+        events.count(EV_RESULT_UNICAST);
+        count_job(JOB_EV_RETRANSMISSIONS);
     }
 
     // An unknown worker's JOIN goes to the controller, which may learn the worker's port
@@ -77,6 +102,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
     action complete_round() {
         events.count(EV_DATA_COUNTED);
         events.count(EV_RESULT_MULTICAST);
+        count_job(JOB_EV_ROUNDS);
     }
 
     // Kept free of `return`: p4c turns every return into a flag that BMv2 then
@@ -97,11 +123,18 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
             bit<2> step = STEP_CONSUME;
             bool controller = false;
             worker_check.apply(hdr, meta, standard_metadata, reject_event);
-            if (reject_event == EV_UNKNOWN_WORKER && hdr.agg.msg_type == MSG_JOIN) {
-                to_controller();
-                controller = true;
+            if (reject_event != EV_UNKNOWN_WORKER) {
+                count_job(JOB_EV_PACKETS);
+            }
+            if (reject_event == EV_UNKNOWN_WORKER) {
+                if (hdr.agg.msg_type == MSG_JOIN) {
+                    to_controller();
+                    controller = true;
+                } else {
+                    drop_with(EV_UNKNOWN_WORKER);
+                }
             } else if (reject_event != ACCEPTED) {
-                drop_with(reject_event);
+                reject(reject_event);
             } else if (hdr.agg.msg_type == MSG_JOIN) {
                 // Membership is the controller's (one session per job): the switch
                 // only tells the worker the job's geometry and session.
@@ -112,7 +145,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                 seen_bitmap.apply(meta);
                 countdown.apply(meta);
                 if (meta.retransmission == 1 && meta.remaining != 0) {
-                    drop_with(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
+                    drop_retransmission(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
                 } else {
                     agreement.apply(hdr, meta);
                     if (meta.stale == 1) {
@@ -120,7 +153,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                         // seen_bitmap has already cleared the sender's bit in the other
                         // shadow copy, as any packet of that worker with this shadow bit
                         // does; nothing was counted and no register of this round changed.
-                        drop_with(EV_STALE);
+                        drop_retransmission(EV_STALE);
                     } else {
                         lookahead.apply(hdr, meta);
                         if (hdr.agg.block != BLOCK_NONE) {  // a data round: values too
@@ -128,7 +161,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                         }
                         if (meta.retransmission == 1) {
                             step = STEP_UNICAST;  // round complete (remaining == 0), this worker lost it
-                            events.count(EV_RESULT_UNICAST);
+                            resend_result();
                         } else if (meta.remaining == 0) {
                             step = STEP_MULTICAST;
                             complete_round();

@@ -37,6 +37,11 @@ def test_switch_constants_match_headers_p4():
     assert p4["VALUES_PER_PACKET"] == switch.SWITCH_VALUES_PER_PACKET
     assert p4["MAX_WORKERS"] == switch.SWITCH_MAX_WORKERS
     assert p4["NUM_EVENTS"] == switch.NUM_EVENTS
+    job_events = sorted((v, k) for k, v in p4.items() if k.startswith("JOB_EV_"))
+    assert [k.removeprefix("JOB_EV_").lower() for _, k in job_events] == list(switch.JOB_EVENT_NAMES)
+    assert [v for v, _ in job_events] == list(range(switch.NUM_JOB_EVENTS)) and p4["NUM_JOB_EVENTS"] == 4
+    assert 1 << p4["JOB_EVENT_BITS"] == p4["NUM_JOB_EVENTS"]
+    assert p4["JOB_EVENTS_SIZE"] == switch.SWITCH_SLOTS * switch.NUM_JOB_EVENTS
     assert p4["AGG_UDP_PORT"] == AGG_UDP_PORT
     assert p4["CPU_PORT"] == switch.SWITCH_CPU_PORT > switch.SWITCH_MAX_PORT
     assert p4["PROTOCOL_VERSION"] == PROTOCOL_VERSION
@@ -63,6 +68,9 @@ def test_switch_constants_match_headers_p4():
         "VALUES_PER_PACKET",
         "MAX_WORKERS",
         "NUM_EVENTS",
+        "NUM_JOB_EVENTS",
+        "JOB_EVENT_BITS",
+        "JOB_EVENTS_SIZE",
         "AGG_UDP_PORT",
         "PROTOCOL_VERSION",
         "AGG_HDR_LEN",
@@ -75,7 +83,7 @@ def test_switch_constants_match_headers_p4():
         "SCATTER_MASK",
         "OWNER_SHIFT",
         "MODE_DENSE",
-    } | {n for n in p4 if n.startswith("EV_")}
+    } | {n for n in p4 if n.startswith(("EV_", "JOB_EV_"))}
     assert p4["BLOCK_NONE"] == NONE
     assert p4["AGG_VALUES_LEN"] == 4 * switch.SWITCH_VALUES_PER_PACKET
     events = {name: value for name, value in p4.items() if name.startswith("EV_")}

@@ -49,6 +49,12 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
     )
     p = action("counters", "print the switch's event counters as JSON", _counters)
     p.add_argument("--p4info", metavar="FILE", help="P4Info of the running program (default: ask the switch)")
+    p.add_argument(
+        "--jobs",
+        action="store_true",
+        help='also each configured job\'s own counters: {"switch": {event: n}, "jobs": {id: {packets, drops, '
+        'retransmissions, rounds}}}',
+    )
     p = action(
         "reset",
         "reset a job: a new session in its worker entries (P4Runtime), then its "
@@ -107,7 +113,13 @@ def _counters(args: argparse.Namespace) -> int:
             client.use_pipeline(args.p4info)
         else:
             client.fetch_pipeline()
-        print(json.dumps(client.read_counters()))
+        events = client.read_counters()
+        if not args.jobs:
+            print(json.dumps(events))
+            return 0
+        by_base = client.read_job_counters(job.slot_base for job in cfg.jobs)
+        jobs = {str(job.job_id): by_base[job.slot_base] for job in cfg.jobs}
+        print(json.dumps({"switch": events, "jobs": jobs}))
     return 0
 
 

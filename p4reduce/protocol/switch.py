@@ -31,3 +31,9 @@ EVENT_NAMES = (
     "stale",
 )
 NUM_EVENTS = 16  # cells of the events counter
+
+# Cells of the counter P4ReduceIngress.job_events per job, in order (JOB_EV_* in
+# headers.p4); a job's cells start at slot_base * NUM_JOB_EVENTS. The software
+# aggregators count the same four per job (AggregatorEngine.job_counters).
+JOB_EVENT_NAMES = ("packets", "drops", "retransmissions", "rounds")
+NUM_JOB_EVENTS = 4

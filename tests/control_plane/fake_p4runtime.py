@@ -3,7 +3,8 @@
 Enough of the service for the controller: StreamChannel arbitration (answer,
 refuse as backup, stay silent, or abort the stream), Write (with per-update
 errors in the grpc-status-details-bin trailer, as the P4Runtime spec
-prescribes), Read of counters, table entries and multicast groups,
+prescribes), Read of counters (whole, or cells by index), counter cell writes,
+table entries and multicast groups,
 Set/GetForwardingPipelineConfig. Like simple_switch_grpc, it forgets its
 multicast groups and table entries on a pipeline push, and refuses to MODIFY a
 table entry it does not have (NOT_FOUND).
@@ -35,7 +36,8 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.reads: list[p4r.ReadRequest] = []
         self.pipelines: list[p4r.SetForwardingPipelineConfigRequest] = []
         self.refuse: Refusal = lambda update: None
-        self.counters: dict[int, int] = {}
+        self.counters: dict[int, int] = {}  # index -> packets, of any counter read whole
+        self.cells: dict[tuple[int, int], int] = {}  # (counter id, index) -> packets: read by index, written
         self.groups: dict[int, p4r.MulticastGroupEntry] = {}
         self.tables: dict[tuple[int, bytes], p4r.TableEntry] = {}  # (table id, match) -> entry
         self.addr = ""
@@ -82,6 +84,9 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
                     self.groups.pop(group.multicast_group_id, None)
                 else:
                     self.groups[group.multicast_group_id] = group
+            if u.entity.HasField("counter_entry"):
+                c = u.entity.counter_entry
+                self.cells[c.counter_id, c.index.index] = c.data.packet_count
             if u.entity.HasField("table_entry"):
                 if u.type == p4r.Update.DELETE:
                     self.tables.pop(_table_key(u.entity.table_entry), None)
@@ -102,7 +107,11 @@ class FakeP4Runtime(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.reads.append(request)
         resp = p4r.ReadResponse()
         for entity in request.entities:
-            if entity.HasField("counter_entry"):
+            if entity.HasField("counter_entry") and entity.counter_entry.HasField("index"):
+                c = resp.entities.add().counter_entry
+                c.CopyFrom(entity.counter_entry)
+                c.data.packet_count = self.cells.get((c.counter_id, c.index.index), 0)
+            elif entity.HasField("counter_entry"):
                 for index, packets in sorted(self.counters.items()):
                     e = resp.entities.add().counter_entry
                     e.counter_id = entity.counter_entry.counter_id

@@ -72,8 +72,14 @@ def test_install_then_counters(tmp_path, bmv2_json, capsys):
         n_arbitrations = len(fake.arbitrations)
         assert main(["counters", "--config", str(cfg)]) == 0  # P4Info fetched from the switch
         assert len(fake.arbitrations) == n_arbitrations  # reading does not take the primary role
-    counters = json.loads(capsys.readouterr().out)
-    assert counters["data_counted"] == 4 and counters["forwarded"] == 1 and counters["malformed"] == 0
+        counters = json.loads(capsys.readouterr().out)
+        assert counters["data_counted"] == 4 and counters["forwarded"] == 1 and counters["malformed"] == 0
+        fake.cells[302, 8 * 4 + 1] = 5  # job 1 (slot_base 8): 5 drops; cell 36 is slot 9's
+        fake.cells[302, 9 * 4] = 9
+        assert main(["counters", "--config", str(cfg), "--jobs"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["switch"] == counters
+    assert both["jobs"] == {"1": {"packets": 0, "drops": 5, "retransmissions": 0, "rounds": 0}}
 
 
 def test_reset_installs_a_new_session_then_zeroes_the_jobs_slots(tmp_path, bmv2_json, capsys):

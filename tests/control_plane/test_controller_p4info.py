@@ -55,7 +55,10 @@ def test_missing_names_list_what_exists(info):
         r"P4ReduceIngress.routes, P4ReduceIngress.worker_check.workers\)$",
     ):
         info.table("Ingress.worker_check.workers")
-    with pytest.raises(P4InfoError, match=r"counter 'Ingress.events' not in P4Info \(have: P4ReduceIngress.events\)"):
+    with pytest.raises(
+        P4InfoError,
+        match=r"counter 'Ingress.events' not in P4Info \(have: P4ReduceIngress.events, P4ReduceIngress.job_events\)",
+    ):
         info.counter_id("Ingress.events")
     with pytest.raises(
         P4InfoError,
@@ -104,6 +107,7 @@ def test_contract_violations_are_listed_together():
         'name: "hdr.ethernet.dstAddr"\n    bitwidth: 48\n    match_type: TERNARY',
     )
     text = text.replace("size: 16\n}", "size: 4\n}")  # too few counter cells
+    text = text.replace("size: 4096\n}", "size: 1024\n}")  # one cell per slot, not four
     with pytest.raises(P4InfoError) as err:
         check_contract(P4Info.parse(text))
     message = str(err.value)
@@ -115,6 +119,7 @@ def test_contract_violations_are_listed_together():
         "the controller does not set ['slots']"
     ) in message
     assert "counter 'P4ReduceIngress.events' must count PACKETS in at least 12 cells (has 4 cells" in message
+    assert "counter 'P4ReduceIngress.job_events' must count PACKETS in at least 4096 cells (4 per slot; has 1024" in message
 
 
 def test_contract_with_other_names():
