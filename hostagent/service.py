@@ -11,7 +11,7 @@ import dataclasses
 import threading
 
 from p4reduce.hostagent.config import WorkerConfig
-from p4reduce.jobapi import SWITCH_LOST, JobClient, JobServiceError, Placement
+from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST, JobClient, JobServiceError, Placement
 from p4reduce.transport.interfaces import local_ip_towards, mac_of
 
 
@@ -54,7 +54,7 @@ def register(client: JobClient, job: Placement, rank: int, udp_port: int) -> Non
 
 class LeaseKeeper:
     """Keeps the job's lease from a daemon thread, at a third of its length. `lost` says
-    why the service no longer holds the job (expired, released, its switch gone)."""
+    why the service no longer holds the job (expired, released, its switch or aggregator gone)."""
 
     def __init__(self, client: JobClient, job: Placement) -> None:
         self._client, self._job = client, job
@@ -69,7 +69,7 @@ class LeaseKeeper:
             try:
                 self._client.keep_alive(self._job.job_id)
             except JobServiceError as exc:
-                if exc.code == "UNAVAILABLE" and not exc.cause.startswith(SWITCH_LOST):
+                if exc.code == "UNAVAILABLE" and not exc.cause.startswith((SWITCH_LOST, AGGREGATOR_LOST)):
                     continue  # the service itself is unreachable for now: try again
                 self.lost = str(exc)
                 return

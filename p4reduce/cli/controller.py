@@ -53,7 +53,7 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
         "--jobs",
         action="store_true",
         help='also each configured job\'s own counters: {"switch": {event: n}, "jobs": {id: {packets, drops, '
-        'retransmissions, rounds}}}',
+        "retransmissions, rounds}}}",
     )
     p = action(
         "reset",

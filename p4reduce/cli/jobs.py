@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from p4reduce.cli import args as a
+from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
 
 def add_jobs_action(actions: Any) -> None:
@@ -15,7 +16,10 @@ def add_jobs_action(actions: Any) -> None:
     p = actions.add_parser(
         "jobs",
         help="list the live jobs of a job service (p4reduce controller serve)",
-        description="List the jobs a job service holds: target, slots, workers, lease and packet counters.",
+        description=(
+            "List the jobs a job service holds: target, slots, workers, lease and the job's packet counters "
+            "(packets, drops, retransmissions, rounds); --json adds its target's counters (all jobs together)."
+        ),
     )
     p.add_argument(
         "--controller",
@@ -35,7 +39,8 @@ def format_jobs(listing: Any) -> str:
     for status in listing.jobs:
         job = status.job
         slots = f"{job.slot_base}..{job.slot_base + job.num_slots - 1}"
-        counters = " ".join(f"{k}={v}" for k, v in sorted(status.counters.items())) or "-"
+        # The job's own counters in their fixed order; the target's (all jobs) are in --json.
+        counters = " ".join(f"{k}={status.job_counters[k]}" for k in JOB_EVENT_NAMES if k in status.job_counters) or "-"
         target = job.target if not job.reason else f"{job.target} ({job.reason})"
         rows.append(
             (

@@ -145,6 +145,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_aggregator(args: argparse.Namespace) -> int:
     from p4reduce.aggregator import sharded_servers
 
+    if not args.job and args.admin is None:
+        a.fail("--job SPEC is needed (or --admin HOST:PORT, for a job service to add jobs)")
+    if args.admin is not None and args.threads > 1:
+        a.fail("--admin serves one aggregator thread: leave --threads at 1")
     for job in args.job:  # a leaf's parent, named if it cannot be resolved
         if job.upstream is not None:
             a.resolve(f"--job {job.job_id} upstream", job.upstream.host)
@@ -157,16 +161,29 @@ def _cmd_aggregator(args: argparse.Namespace) -> int:
         udp_offload=not args.no_udp_offload,
     )
     addresses = ",".join(f"{s.address[0]}:{s.address[1]}" for s in servers)
+    admin = None
+    if args.admin is not None:
+        from p4reduce.aggregator.admin import AdminServer
+
+        try:
+            admin = AdminServer(servers[0], args.admin)
+        except OSError as exc:
+            for server in servers:
+                server.stop()
+            a.fail(f"--admin: {exc}")
+    serving = ", ".join(j.describe() for j in args.job) or "no job yet"
     print(
-        f"p4reduce aggregator on {addresses} serving "
-        + ", ".join(j.describe() for j in args.job)
-        + (f" in {args.threads} shards" if args.threads > 1 else ""),
+        f"p4reduce aggregator on {addresses} serving {serving}"
+        + (f" in {args.threads} shards" if args.threads > 1 else "")
+        + (f"; admin on {admin.address[0]}:{admin.address[1]}" if admin else ""),
         flush=True,
     )
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     for server in servers:
         server.start()
+    if admin is not None:
+        admin.start()
 
     def counters() -> str:
         total: dict[str, int] = {}
@@ -181,6 +198,8 @@ def _cmd_aggregator(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if admin is not None:
+            admin.stop()
         for server in servers:
             server.stop()
         print(counters(), flush=True)
@@ -341,15 +360,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--job",
         type=_job_spec,
         action="append",
-        required=True,
+        default=[],
         metavar="SPEC",
-        help="JOB:WORKERS[:key=value,...] (repeatable); keys: mode=sparse|dense, "
+        help="JOB:WORKERS[:key=value,...] (repeatable; needed unless --admin); keys: mode=sparse|dense, "
         "block_size=N, slot_base=N, num_slots=N, message_size=BYTES (0: one packet "
         "per datagram); workers=IP[:PORT]/... admits only those (one per rank); "
         "group=ADDR:PORT sends results once to an IP multicast group; max_blocks=N caps "
         "a tensor's blocks (default 1048576); key_file=PATH authenticates every packet "
         "with the key in PATH; a leaf of a hierarchy adds upstream=HOST[:PORT],up_job=J,"
         "up_rank=R",
+    )
+    agg.add_argument(
+        "--admin",
+        type=a.host_port,
+        metavar="HOST:PORT",
+        help="also serve the AggregatorAdmin gRPC API there, through which a job service "
+        "(`controller serve`, fallback.aggregators) adds and removes jobs; unauthenticated: "
+        "bind it where only the service reaches it (needs the controller extra)",
     )
     agg.add_argument(
         "--threads",

@@ -2,6 +2,7 @@
 generated stubs, and `JobClient`, what workers and the command line call it with."""
 
 from p4reduce.jobapi.client import (
+    AGGREGATOR_LOST,
     SWITCH_LOST,
     JobClient,
     JobList,
@@ -11,4 +12,13 @@ from p4reduce.jobapi.client import (
     Registration,
 )
 
-__all__ = ["SWITCH_LOST", "JobClient", "JobList", "JobServiceError", "JobStatus", "Placement", "Registration"]
+__all__ = [
+    "AGGREGATOR_LOST",
+    "SWITCH_LOST",
+    "JobClient",
+    "JobList",
+    "JobServiceError",
+    "JobStatus",
+    "Placement",
+    "Registration",
+]

@@ -28,6 +28,7 @@ _T = TypeVar("_T")
 # How an UNAVAILABLE answer begins when the job's switch is gone (the job failed; a new
 # CreateJob of its name lands on the fallback), as opposed to the service being unreachable.
 SWITCH_LOST = "switch lost"
+AGGREGATOR_LOST = "aggregator lost"  # a running software aggregator the service used
 
 _MODES = {Mode.SPARSE: jobs_pb2.SPARSE, Mode.DENSE: jobs_pb2.DENSE}
 _TARGETS = {jobs_pb2.SWITCH: "switch", jobs_pb2.SOFTWARE: "software"}
@@ -101,7 +102,8 @@ class JobStatus:
     job: Placement
     registered: int
     expires_in: float
-    counters: dict[str, int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)  # the target's, all its jobs together
+    job_counters: dict[str, int] = field(default_factory=dict)  # packets, drops, retransmissions, rounds
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,8 @@ class JobClient:
     def list_jobs(self) -> JobList:
         answer = self._call("ListJobs", self._stub.ListJobs, jobs_pb2.ListJobsRequest())
         jobs = [
-            JobStatus(Placement.from_proto(j.job), j.registered, j.expires_in, dict(j.counters)) for j in answer.jobs
+            JobStatus(Placement.from_proto(j.job), j.registered, j.expires_in, dict(j.counters), dict(j.job_counters))
+            for j in answer.jobs
         ]
         return JobList(jobs, answer.slots_total, answer.slots_free, answer.switch_up)
 

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\njobs.proto\x12\x10p4reduce.jobs.v1\"\x99\x01\n\x10\x43reateJobRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bnum_workers\x18\x02 \x01(\r\x12$\n\x04mode\x18\x03 \x01(\x0e\x32\x16.p4reduce.jobs.v1.Mode\x12\x12\n\nblock_size\x18\x04 \x01(\r\x12\x11\n\tnum_slots\x18\x05 \x01(\r\x12\x15\n\rlease_seconds\x18\x06 \x01(\x01\"\xc2\x02\n\x0cJobPlacement\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\x12(\n\x06target\x18\x03 \x01(\x0e\x32\x18.p4reduce.jobs.v1.Target\x12\x0c\n\x04host\x18\x04 \x01(\t\x12\x0c\n\x04port\x18\x05 \x01(\r\x12\x0b\n\x03mac\x18\x06 \x01(\t\x12$\n\x04mode\x18\x07 \x01(\x0e\x32\x16.p4reduce.jobs.v1.Mode\x12\x12\n\nblock_size\x18\x08 \x01(\r\x12\x11\n\tslot_base\x18\t \x01(\r\x12\x11\n\tnum_slots\x18\n \x01(\r\x12\x13\n\x0bnum_workers\x18\x0b \x01(\r\x12\x14\n\x0cmessage_size\x18\x0c \x01(\r\x12\x0f\n\x07session\x18\r \x01(\r\x12\x15\n\rlease_seconds\x18\x0e \x01(\x01\x12\x0e\n\x06reason\x18\x0f \x01(\t\"`\n\x15RegisterWorkerRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x0c\n\x04rank\x18\x02 \x01(\r\x12\n\n\x02ip\x18\x03 \x01(\t\x12\x0b\n\x03mac\x18\x04 \x01(\t\x12\x10\n\x08udp_port\x18\x05 \x01(\r\"d\n\x0cRegistration\x12+\n\x03job\x18\x01 \x01(\x0b\x32\x1e.p4reduce.jobs.v1.JobPlacement\x12\x12\n\nregistered\x18\x02 \x01(\r\x12\x13\n\x0bswitch_port\x18\x03 \x01(\r\"\"\n\x10KeepAliveRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\"+\n\x05Lease\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x12\n\nexpires_in\x18\x02 \x01(\x01\"#\n\x11ReleaseJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\"\x1a\n\x08Released\x12\x0e\n\x06job_id\x18\x01 \x01(\r\"\x11\n\x0fListJobsRequest\"\xce\x01\n\tJobStatus\x12+\n\x03job\x18\x01 \x01(\x0b\x32\x1e.p4reduce.jobs.v1.JobPlacement\x12\x12\n\nregistered\x18\x02 \x01(\r\x12\x12\n\nexpires_in\x18\x03 \x01(\x01\x12;\n\x08\x63ounters\x18\x04 \x03(\x0b\x32).p4reduce.jobs.v1.JobStatus.CountersEntry\x1a/\n\rCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\"p\n\x07JobList\x12)\n\x04jobs\x18\x01 \x03(\x0b\x32\x1b.p4reduce.jobs.v1.JobStatus\x12\x13\n\x0bslots_total\x18\x02 \x01(\r\x12\x12\n\nslots_free\x18\x03 \x01(\r\x12\x11\n\tswitch_up\x18\x04 \x01(\x08*:\n\x06Target\x12\x16\n\x12TARGET_UNSPECIFIED\x10\x00\x12\n\n\x06SWITCH\x10\x01\x12\x0c\n\x08SOFTWARE\x10\x02*3\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\n\n\x06SPARSE\x10\x01\x12\t\n\x05\x44\x45NSE\x10\x02\x32\x9b\x03\n\nJobService\x12O\n\tCreateJob\x12\".p4reduce.jobs.v1.CreateJobRequest\x1a\x1e.p4reduce.jobs.v1.JobPlacement\x12Y\n\x0eRegisterWorker\x12\'.p4reduce.jobs.v1.RegisterWorkerRequest\x1a\x1e.p4reduce.jobs.v1.Registration\x12H\n\tKeepAlive\x12\".p4reduce.jobs.v1.KeepAliveRequest\x1a\x17.p4reduce.jobs.v1.Lease\x12M\n\nReleaseJob\x12#.p4reduce.jobs.v1.ReleaseJobRequest\x1a\x1a.p4reduce.jobs.v1.Released\x12H\n\x08ListJobs\x12!.p4reduce.jobs.v1.ListJobsRequest\x1a\x19.p4reduce.jobs.v1.JobListb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\njobs.proto\x12\x10p4reduce.jobs.v1\"\x99\x01\n\x10\x43reateJobRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bnum_workers\x18\x02 \x01(\r\x12$\n\x04mode\x18\x03 \x01(\x0e\x32\x16.p4reduce.jobs.v1.Mode\x12\x12\n\nblock_size\x18\x04 \x01(\r\x12\x11\n\tnum_slots\x18\x05 \x01(\r\x12\x15\n\rlease_seconds\x18\x06 \x01(\x01\"\xc2\x02\n\x0cJobPlacement\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\x12(\n\x06target\x18\x03 \x01(\x0e\x32\x18.p4reduce.jobs.v1.Target\x12\x0c\n\x04host\x18\x04 \x01(\t\x12\x0c\n\x04port\x18\x05 \x01(\r\x12\x0b\n\x03mac\x18\x06 \x01(\t\x12$\n\x04mode\x18\x07 \x01(\x0e\x32\x16.p4reduce.jobs.v1.Mode\x12\x12\n\nblock_size\x18\x08 \x01(\r\x12\x11\n\tslot_base\x18\t \x01(\r\x12\x11\n\tnum_slots\x18\n \x01(\r\x12\x13\n\x0bnum_workers\x18\x0b \x01(\r\x12\x14\n\x0cmessage_size\x18\x0c \x01(\r\x12\x0f\n\x07session\x18\r \x01(\r\x12\x15\n\rlease_seconds\x18\x0e \x01(\x01\x12\x0e\n\x06reason\x18\x0f \x01(\t\"`\n\x15RegisterWorkerRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x0c\n\x04rank\x18\x02 \x01(\r\x12\n\n\x02ip\x18\x03 \x01(\t\x12\x0b\n\x03mac\x18\x04 \x01(\t\x12\x10\n\x08udp_port\x18\x05 \x01(\r\"d\n\x0cRegistration\x12+\n\x03job\x18\x01 \x01(\x0b\x32\x1e.p4reduce.jobs.v1.JobPlacement\x12\x12\n\nregistered\x18\x02 \x01(\r\x12\x13\n\x0bswitch_port\x18\x03 \x01(\r\"\"\n\x10KeepAliveRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\"+\n\x05Lease\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x12\n\nexpires_in\x18\x02 \x01(\x01\"#\n\x11ReleaseJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\"\x1a\n\x08Released\x12\x0e\n\x06job_id\x18\x01 \x01(\r\"\x11\n\x0fListJobsRequest\"\xc6\x02\n\tJobStatus\x12+\n\x03job\x18\x01 \x01(\x0b\x32\x1e.p4reduce.jobs.v1.JobPlacement\x12\x12\n\nregistered\x18\x02 \x01(\r\x12\x12\n\nexpires_in\x18\x03 \x01(\x01\x12;\n\x08\x63ounters\x18\x04 \x03(\x0b\x32).p4reduce.jobs.v1.JobStatus.CountersEntry\x12\x42\n\x0cjob_counters\x18\x05 \x03(\x0b\x32,.p4reduce.jobs.v1.JobStatus.JobCountersEntry\x1a/\n\rCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a\x32\n\x10JobCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\"p\n\x07JobList\x12)\n\x04jobs\x18\x01 \x03(\x0b\x32\x1b.p4reduce.jobs.v1.JobStatus\x12\x13\n\x0bslots_total\x18\x02 \x01(\r\x12\x12\n\nslots_free\x18\x03 \x01(\r\x12\x11\n\tswitch_up\x18\x04 \x01(\x08\"\x11\n\x0f\x44\x65scribeRequest\":\n\x0e\x41ggregatorInfo\x12\x0c\n\x04host\x18\x01 \x01(\t\x12\x0c\n\x04port\x18\x02 \x01(\r\x12\x0c\n\x04jobs\x18\x03 \x01(\r\"\xaa\x01\n\rAddJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x13\n\x0bnum_workers\x18\x02 \x01(\r\x12$\n\x04mode\x18\x03 \x01(\x0e\x32\x16.p4reduce.jobs.v1.Mode\x12\x12\n\nblock_size\x18\x04 \x01(\r\x12\x11\n\tslot_base\x18\x05 \x01(\r\x12\x11\n\tnum_slots\x18\x06 \x01(\r\x12\x14\n\x0cmessage_size\x18\x07 \x01(\r\"P\n\x12\x41\x64mitWorkerRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\x12\x0c\n\x04rank\x18\x02 \x01(\r\x12\n\n\x02ip\x18\x03 \x01(\t\x12\x10\n\x08udp_port\x18\x04 \x01(\r\"\n\n\x08\x41\x64mitted\"\"\n\x10RemoveJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\r\"\t\n\x07Removed\"\"\n\x0f\x43ountersRequest\x12\x0f\n\x07job_ids\x18\x01 \x03(\r\"}\n\x0bJobCounters\x12=\n\x08\x63ounters\x18\x01 \x03(\x0b\x32+.p4reduce.jobs.v1.JobCounters.CountersEntry\x1a/\n\rCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\"\x95\x02\n\x12\x41ggregatorCounters\x12\x44\n\x08\x63ounters\x18\x01 \x03(\x0b\x32\x32.p4reduce.jobs.v1.AggregatorCounters.CountersEntry\x12<\n\x04jobs\x18\x02 \x03(\x0b\x32..p4reduce.jobs.v1.AggregatorCounters.JobsEntry\x1a/\n\rCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1aJ\n\tJobsEntry\x12\x0b\n\x03key\x18\x01 \x01(\r\x12,\n\x05value\x18\x02 \x01(\x0b\x32\x1d.p4reduce.jobs.v1.JobCounters:\x02\x38\x01*:\n\x06Target\x12\x16\n\x12TARGET_UNSPECIFIED\x10\x00\x12\n\n\x06SWITCH\x10\x01\x12\x0c\n\x08SOFTWARE\x10\x02*3\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\n\n\x06SPARSE\x10\x01\x12\t\n\x05\x44\x45NSE\x10\x02\x32\x9b\x03\n\nJobService\x12O\n\tCreateJob\x12\".p4reduce.jobs.v1.CreateJobRequest\x1a\x1e.p4reduce.jobs.v1.JobPlacement\x12Y\n\x0eRegisterWorker\x12\'.p4reduce.jobs.v1.RegisterWorkerRequest\x1a\x1e.p4reduce.jobs.v1.Registration\x12H\n\tKeepAlive\x12\".p4reduce.jobs.v1.KeepAliveRequest\x1a\x17.p4reduce.jobs.v1.Lease\x12M\n\nReleaseJob\x12#.p4reduce.jobs.v1.ReleaseJobRequest\x1a\x1a.p4reduce.jobs.v1.Released\x12H\n\x08ListJobs\x12!.p4reduce.jobs.v1.ListJobsRequest\x1a\x19.p4reduce.jobs.v1.JobList2\xa1\x03\n\x0f\x41ggregatorAdmin\x12O\n\x08\x44\x65scribe\x12!.p4reduce.jobs.v1.DescribeRequest\x1a .p4reduce.jobs.v1.AggregatorInfo\x12K\n\x06\x41\x64\x64Job\x12\x1f.p4reduce.jobs.v1.AddJobRequest\x1a .p4reduce.jobs.v1.AggregatorInfo\x12O\n\x0b\x41\x64mitWorker\x12$.p4reduce.jobs.v1.AdmitWorkerRequest\x1a\x1a.p4reduce.jobs.v1.Admitted\x12J\n\tRemoveJob\x12\".p4reduce.jobs.v1.RemoveJobRequest\x1a\x19.p4reduce.jobs.v1.Removed\x12S\n\x08\x43ounters\x12!.p4reduce.jobs.v1.CountersRequest\x1a$.p4reduce.jobs.v1.AggregatorCountersb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,10 +33,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_JOBSTATUS_COUNTERSENTRY']._loaded_options = None
   _globals['_JOBSTATUS_COUNTERSENTRY']._serialized_options = b'8\001'
-  _globals['_TARGET']._serialized_start=1201
-  _globals['_TARGET']._serialized_end=1259
-  _globals['_MODE']._serialized_start=1261
-  _globals['_MODE']._serialized_end=1312
+  _globals['_JOBSTATUS_JOBCOUNTERSENTRY']._loaded_options = None
+  _globals['_JOBSTATUS_JOBCOUNTERSENTRY']._serialized_options = b'8\001'
+  _globals['_JOBCOUNTERS_COUNTERSENTRY']._loaded_options = None
+  _globals['_JOBCOUNTERS_COUNTERSENTRY']._serialized_options = b'8\001'
+  _globals['_AGGREGATORCOUNTERS_COUNTERSENTRY']._loaded_options = None
+  _globals['_AGGREGATORCOUNTERS_COUNTERSENTRY']._serialized_options = b'8\001'
+  _globals['_AGGREGATORCOUNTERS_JOBSENTRY']._loaded_options = None
+  _globals['_AGGREGATORCOUNTERS_JOBSENTRY']._serialized_options = b'8\001'
+  _globals['_TARGET']._serialized_start=2157
+  _globals['_TARGET']._serialized_end=2215
+  _globals['_MODE']._serialized_start=2217
+  _globals['_MODE']._serialized_end=2268
   _globals['_CREATEJOBREQUEST']._serialized_start=33
   _globals['_CREATEJOBREQUEST']._serialized_end=186
   _globals['_JOBPLACEMENT']._serialized_start=189
@@ -56,11 +64,41 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTJOBSREQUEST']._serialized_start=859
   _globals['_LISTJOBSREQUEST']._serialized_end=876
   _globals['_JOBSTATUS']._serialized_start=879
-  _globals['_JOBSTATUS']._serialized_end=1085
-  _globals['_JOBSTATUS_COUNTERSENTRY']._serialized_start=1038
-  _globals['_JOBSTATUS_COUNTERSENTRY']._serialized_end=1085
-  _globals['_JOBLIST']._serialized_start=1087
-  _globals['_JOBLIST']._serialized_end=1199
-  _globals['_JOBSERVICE']._serialized_start=1315
-  _globals['_JOBSERVICE']._serialized_end=1726
+  _globals['_JOBSTATUS']._serialized_end=1205
+  _globals['_JOBSTATUS_COUNTERSENTRY']._serialized_start=1106
+  _globals['_JOBSTATUS_COUNTERSENTRY']._serialized_end=1153
+  _globals['_JOBSTATUS_JOBCOUNTERSENTRY']._serialized_start=1155
+  _globals['_JOBSTATUS_JOBCOUNTERSENTRY']._serialized_end=1205
+  _globals['_JOBLIST']._serialized_start=1207
+  _globals['_JOBLIST']._serialized_end=1319
+  _globals['_DESCRIBEREQUEST']._serialized_start=1321
+  _globals['_DESCRIBEREQUEST']._serialized_end=1338
+  _globals['_AGGREGATORINFO']._serialized_start=1340
+  _globals['_AGGREGATORINFO']._serialized_end=1398
+  _globals['_ADDJOBREQUEST']._serialized_start=1401
+  _globals['_ADDJOBREQUEST']._serialized_end=1571
+  _globals['_ADMITWORKERREQUEST']._serialized_start=1573
+  _globals['_ADMITWORKERREQUEST']._serialized_end=1653
+  _globals['_ADMITTED']._serialized_start=1655
+  _globals['_ADMITTED']._serialized_end=1665
+  _globals['_REMOVEJOBREQUEST']._serialized_start=1667
+  _globals['_REMOVEJOBREQUEST']._serialized_end=1701
+  _globals['_REMOVED']._serialized_start=1703
+  _globals['_REMOVED']._serialized_end=1712
+  _globals['_COUNTERSREQUEST']._serialized_start=1714
+  _globals['_COUNTERSREQUEST']._serialized_end=1748
+  _globals['_JOBCOUNTERS']._serialized_start=1750
+  _globals['_JOBCOUNTERS']._serialized_end=1875
+  _globals['_JOBCOUNTERS_COUNTERSENTRY']._serialized_start=1106
+  _globals['_JOBCOUNTERS_COUNTERSENTRY']._serialized_end=1153
+  _globals['_AGGREGATORCOUNTERS']._serialized_start=1878
+  _globals['_AGGREGATORCOUNTERS']._serialized_end=2155
+  _globals['_AGGREGATORCOUNTERS_COUNTERSENTRY']._serialized_start=1106
+  _globals['_AGGREGATORCOUNTERS_COUNTERSENTRY']._serialized_end=1153
+  _globals['_AGGREGATORCOUNTERS_JOBSENTRY']._serialized_start=2081
+  _globals['_AGGREGATORCOUNTERS_JOBSENTRY']._serialized_end=2155
+  _globals['_JOBSERVICE']._serialized_start=2271
+  _globals['_JOBSERVICE']._serialized_end=2682
+  _globals['_AGGREGATORADMIN']._serialized_start=2685
+  _globals['_AGGREGATORADMIN']._serialized_end=3102
 # @@protoc_insertion_point(module_scope)

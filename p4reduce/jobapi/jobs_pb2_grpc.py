@@ -274,3 +274,262 @@ class JobService(object):
             timeout,
             metadata,
             _registered_method=True)
+
+
+class AggregatorAdminStub(object):
+    """A running software aggregator whose jobs the job service sets (`p4reduce aggregator
+    --admin HOST:PORT`; config `fallback: {aggregators: [...]}`). Unauthenticated: bind it
+    where only the service can reach it.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.Describe = channel.unary_unary(
+                '/p4reduce.jobs.v1.AggregatorAdmin/Describe',
+                request_serializer=jobs__pb2.DescribeRequest.SerializeToString,
+                response_deserializer=jobs__pb2.AggregatorInfo.FromString,
+                _registered_method=True)
+        self.AddJob = channel.unary_unary(
+                '/p4reduce.jobs.v1.AggregatorAdmin/AddJob',
+                request_serializer=jobs__pb2.AddJobRequest.SerializeToString,
+                response_deserializer=jobs__pb2.AggregatorInfo.FromString,
+                _registered_method=True)
+        self.AdmitWorker = channel.unary_unary(
+                '/p4reduce.jobs.v1.AggregatorAdmin/AdmitWorker',
+                request_serializer=jobs__pb2.AdmitWorkerRequest.SerializeToString,
+                response_deserializer=jobs__pb2.Admitted.FromString,
+                _registered_method=True)
+        self.RemoveJob = channel.unary_unary(
+                '/p4reduce.jobs.v1.AggregatorAdmin/RemoveJob',
+                request_serializer=jobs__pb2.RemoveJobRequest.SerializeToString,
+                response_deserializer=jobs__pb2.Removed.FromString,
+                _registered_method=True)
+        self.Counters = channel.unary_unary(
+                '/p4reduce.jobs.v1.AggregatorAdmin/Counters',
+                request_serializer=jobs__pb2.CountersRequest.SerializeToString,
+                response_deserializer=jobs__pb2.AggregatorCounters.FromString,
+                _registered_method=True)
+
+
+class AggregatorAdminServicer(object):
+    """A running software aggregator whose jobs the job service sets (`p4reduce aggregator
+    --admin HOST:PORT`; config `fallback: {aggregators: [...]}`). Unauthenticated: bind it
+    where only the service can reach it.
+    """
+
+    def Describe(self, request, context):
+        """Where the aggregator serves (its UDP socket's address) and how many jobs it holds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddJob(self, request, context):
+        """Serve one more job, every rank undeclared (admitted from nowhere) until AdmitWorker.
+        ALREADY_EXISTS for a job id it serves, FAILED_PRECONDITION for overlapping slots.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AdmitWorker(self, request, context):
+        """Admit the rank's packets from this address only. NOT_FOUND for an unknown job.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveJob(self, request, context):
+        """Stop serving the job; its state is forgotten. NOT_FOUND for an unknown job.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Counters(self, request, context):
+        """The aggregator's counters (all its jobs together) and the named jobs' own.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_AggregatorAdminServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'Describe': grpc.unary_unary_rpc_method_handler(
+                    servicer.Describe,
+                    request_deserializer=jobs__pb2.DescribeRequest.FromString,
+                    response_serializer=jobs__pb2.AggregatorInfo.SerializeToString,
+            ),
+            'AddJob': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddJob,
+                    request_deserializer=jobs__pb2.AddJobRequest.FromString,
+                    response_serializer=jobs__pb2.AggregatorInfo.SerializeToString,
+            ),
+            'AdmitWorker': grpc.unary_unary_rpc_method_handler(
+                    servicer.AdmitWorker,
+                    request_deserializer=jobs__pb2.AdmitWorkerRequest.FromString,
+                    response_serializer=jobs__pb2.Admitted.SerializeToString,
+            ),
+            'RemoveJob': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveJob,
+                    request_deserializer=jobs__pb2.RemoveJobRequest.FromString,
+                    response_serializer=jobs__pb2.Removed.SerializeToString,
+            ),
+            'Counters': grpc.unary_unary_rpc_method_handler(
+                    servicer.Counters,
+                    request_deserializer=jobs__pb2.CountersRequest.FromString,
+                    response_serializer=jobs__pb2.AggregatorCounters.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'p4reduce.jobs.v1.AggregatorAdmin', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('p4reduce.jobs.v1.AggregatorAdmin', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class AggregatorAdmin(object):
+    """A running software aggregator whose jobs the job service sets (`p4reduce aggregator
+    --admin HOST:PORT`; config `fallback: {aggregators: [...]}`). Unauthenticated: bind it
+    where only the service can reach it.
+    """
+
+    @staticmethod
+    def Describe(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/p4reduce.jobs.v1.AggregatorAdmin/Describe',
+            jobs__pb2.DescribeRequest.SerializeToString,
+            jobs__pb2.AggregatorInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddJob(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/p4reduce.jobs.v1.AggregatorAdmin/AddJob',
+            jobs__pb2.AddJobRequest.SerializeToString,
+            jobs__pb2.AggregatorInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AdmitWorker(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/p4reduce.jobs.v1.AggregatorAdmin/AdmitWorker',
+            jobs__pb2.AdmitWorkerRequest.SerializeToString,
+            jobs__pb2.Admitted.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemoveJob(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/p4reduce.jobs.v1.AggregatorAdmin/RemoveJob',
+            jobs__pb2.RemoveJobRequest.SerializeToString,
+            jobs__pb2.Removed.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Counters(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/p4reduce.jobs.v1.AggregatorAdmin/Counters',
+            jobs__pb2.CountersRequest.SerializeToString,
+            jobs__pb2.AggregatorCounters.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

@@ -13,7 +13,9 @@ software aggregator, and the jobs' defaults.
       timeout: 5                  # seconds for connecting and for each P4Runtime request
       p4info: FILE                # optional: the pipeline pushed at start (default: shipped)
       bmv2_json: FILE
-    fallback: embedded            # or {type: embedded, host, port, advertise, slots}
+    fallback: embedded            # or {type: embedded, host, port, advertise, slots}, or
+                                  # running aggregators (`p4reduce aggregator --admin`):
+                                  # {aggregators: [{admin: HOST:PORT, advertise, slots}, ...]}
     jobs: {num_slots: 64, lease_seconds: 30, max_lease_seconds: 3600}
 
 Every mistake is a ConfigError (p4reduce.controller.errors) of one line naming the field;
@@ -98,6 +100,20 @@ class FallbackSection:
 
 
 @dataclass(frozen=True)
+class RemoteAggregator:
+    """A running software aggregator the service adds jobs to over its admin API."""
+
+    admin: tuple[str, int]  # `p4reduce aggregator --admin HOST:PORT`
+    advertise: str  # the address workers are told to send to
+    slots: tuple[int, int] = (0, MAX_SLOTS)  # the slot pool the service gives its jobs: base, count
+    timeout: float = 5.0  # seconds for each admin request
+
+    @property
+    def name(self) -> str:
+        return f"{self.admin[0]}:{self.admin[1]}"
+
+
+@dataclass(frozen=True)
 class JobDefaults:
     num_slots: int = 64  # a job that wishes none
     lease_seconds: float = 30.0
@@ -109,6 +125,11 @@ class ServiceConfig:
     switch: SwitchSection | None = None
     fallback: FallbackSection | None = field(default_factory=FallbackSection)
     jobs: JobDefaults = field(default_factory=JobDefaults)
+    aggregators: tuple[RemoteAggregator, ...] = ()  # instead of the embedded fallback
+
+    def fallback_pools(self) -> list[tuple[int, int]]:
+        """The slot pool (base, count) of each software target, in placement order."""
+        return [self.fallback.slots] if self.fallback else [a.slots for a in self.aggregators]
 
 
 def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> ServiceConfig:
@@ -116,13 +137,19 @@ def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> Ser
     try:
         d = check_keys("config", data, set(), {"switch", "fallback", "jobs"})
         switch = _switch_section(d["switch"], base_dir) if d.get("switch") is not None else None
-        fallback = _fallback(d["fallback"]) if d.get("fallback") is not None else None
-        jobs = _jobs(d.get("jobs", {}), switch, fallback)
+        fallback: FallbackSection | None = None
+        aggregators: tuple[RemoteAggregator, ...] = ()
+        if isinstance(d.get("fallback"), dict) and "aggregators" in d["fallback"]:
+            aggregators = _aggregators(d["fallback"])
+        elif d.get("fallback") is not None:
+            fallback = _fallback(d["fallback"])
+        pools = [s.slots for s in (switch, fallback, *aggregators) if s is not None]
+        jobs = _jobs(d.get("jobs", {}), max((count for _, count in pools), default=MAX_SLOTS))
     except RecursionError:
         raise ConfigError("the configuration is nested too deeply") from None
-    if switch is None and fallback is None:
+    if switch is None and fallback is None and not aggregators:
         raise ConfigError("config: neither 'switch' nor 'fallback': jobs would have nowhere to run")
-    return ServiceConfig(switch, fallback, jobs)
+    return ServiceConfig(switch, fallback, jobs, aggregators)
 
 
 def load_service_config(source: str | pathlib.Path | dict[str, Any]) -> ServiceConfig:
@@ -176,11 +203,6 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
 def _fallback(data: Any) -> FallbackSection:
     if data == "embedded":
         return FallbackSection()
-    if isinstance(data, dict) and "aggregators" in data:
-        raise ConfigError(
-            "fallback.aggregators: running software aggregators cannot be used yet (the service could not "
-            "add jobs to them); use 'fallback: embedded'"
-        )
     if not isinstance(data, dict):
         raise ConfigError(f"fallback: {shown(data)} is neither 'embedded' nor a mapping")
     d = check_keys("fallback", data, set(), {"type", "host", "port", "advertise", "slots"})
@@ -201,9 +223,41 @@ def _fallback(data: Any) -> FallbackSection:
     )
 
 
-def _jobs(data: Any, switch: SwitchSection | None, fallback: FallbackSection | None) -> JobDefaults:
+def _aggregators(data: dict[str, Any]) -> tuple[RemoteAggregator, ...]:
+    d = check_keys("fallback", data, {"aggregators"}, {"aggregators"})
+    items = check_list("fallback.aggregators", d["aggregators"])
+    if not items:
+        raise ConfigError("fallback.aggregators: an empty list (name one, or use 'fallback: embedded')")
+    out = []
+    for i, item in enumerate(items):
+        where = f"fallback.aggregators[{i}]"
+        e = check_keys(where, item, {"admin"}, {"admin", "advertise", "slots", "timeout"})
+        admin = _host_port(f"{where}.admin", e["admin"])
+        if "advertise" in e:
+            advertise = check_ip(f"{where}.advertise", e["advertise"])
+        else:
+            try:
+                advertise = check_ip(f"{where}.admin", admin[0])
+            except ConfigError:
+                raise ConfigError(f"{where}.advertise: needed when admin is a host name, not an IPv4 address") from None
+            if advertise == "0.0.0.0":
+                raise ConfigError(f"{where}.advertise: needed when admin is 0.0.0.0 (the address workers send to)")
+        out.append(
+            RemoteAggregator(
+                admin,
+                advertise,
+                _pair(f"{where}.slots", e.get("slots", [0, MAX_SLOTS]), MAX_SLOTS, count=True),
+                _seconds(f"{where}.timeout", e.get("timeout", 5.0), 3600.0),
+            )
+        )
+    names = [a.name for a in out]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"fallback.aggregators: {sorted(n for n in names if names.count(n) > 1)[0]} named twice")
+    return tuple(out)
+
+
+def _jobs(data: Any, largest: int) -> JobDefaults:
     d = check_keys("jobs", data, set(), {"num_slots", "lease_seconds", "max_lease_seconds"})
-    largest = max(s.slots[1] for s in (switch, fallback) if s is not None) if (switch or fallback) else MAX_SLOTS
     num_slots = check_int("jobs.num_slots", d.get("num_slots", JobDefaults.num_slots), 1, largest)
     max_lease = _seconds("jobs.max_lease_seconds", d.get("max_lease_seconds", JobDefaults.max_lease_seconds))
     lease = _seconds("jobs.lease_seconds", d.get("lease_seconds", JobDefaults.lease_seconds), max_lease)
@@ -223,6 +277,15 @@ def _pair(where: str, value: Any, limit: int, *, count: bool, low: int = 0) -> t
         return base, check_int(f"{where}[1]", items[1], 1, limit - base)
     first = check_int(f"{where}[0]", items[0], low, limit)
     return first, check_int(f"{where}[1]", items[1], first, limit)
+
+
+def _host_port(where: str, value: Any) -> tuple[str, int]:
+    if not isinstance(value, str) or value.count(":") != 1 or not value.split(":")[0]:
+        raise ConfigError(f"{where}: {shown(value)} is not HOST:PORT")
+    host, port = value.split(":")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"{where}: port {shown(port)} outside 1..65535")
+    return host, int(port)
 
 
 def _seconds(where: str, value: Any, high: float = 365 * 86400.0) -> float:
@@ -247,6 +310,7 @@ __all__ = [
     "ConfigError",
     "FallbackSection",
     "JobDefaults",
+    "RemoteAggregator",
     "ServiceConfig",
     "SwitchSection",
     "load_service_config",

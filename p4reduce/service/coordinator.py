@@ -1,8 +1,9 @@
 """The service's requests, run against the registry and the targets under one lock.
 
 The registry decides (placement, admission, leases) without I/O; this module carries
-the decisions out on the switch and the fallback aggregator, and turns a switch that
-fails a request into failed switch jobs. server.py (gRPC) and metrics.py (HTTP) call it.
+the decisions out on the switch and the software aggregators (the embedded one, or the
+configured running ones), and turns a target that fails a request into failed jobs of
+that target. server.py (gRPC) and metrics.py (HTTP) call it.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p4reduce.service.config import ServiceConfig
-from p4reduce.service.errors import SwitchLost
+from p4reduce.service.errors import AggregatorLost, SwitchLost
 from p4reduce.service.fallback import EmbeddedFallback
 from p4reduce.service.registry import Job, JobWish, Registry, Target, WorkerRecord
+from p4reduce.service.remote import RemoteFallback
 from p4reduce.service.switch import JoinSender, SwitchTarget
 
 log = logging.getLogger(__name__)
@@ -34,14 +36,16 @@ class Snapshot:
     slots_free: int
     switch_configured: bool
     switch_up: bool
-    counters: dict[Target, dict[str, int]]  # each target's packet counters, all its jobs together
+    counters: dict[Target, dict[str, int]]  # each target's packet counters, all its jobs (and aggregators) together
+    job_counters: dict[int, dict[str, int]]  # per job id: packets, drops, retransmissions, rounds
 
 
 class JobCoordinator:
     """create / register / keepalive / release / expire / snapshot, thread-safe.
 
-    `start()` starts the fallback aggregator and connects to the switch (a switch that
-    does not answer leaves the service running on the fallback); `stop()` ends both.
+    `start()` starts the embedded aggregator (or asks the running ones where they serve)
+    and connects to the switch (a target that does not answer leaves the service running
+    on the others); `stop()` ends them.
     """
 
     def __init__(
@@ -54,17 +58,21 @@ class JobCoordinator:
     ) -> None:
         self.config = config
         self.clock = clock
-        self.registry = Registry(config.switch, config.fallback, config.jobs, clock=clock, rng=rng)
+        self.registry = Registry(config.switch, config.fallback_pools(), config.jobs, clock=clock, rng=rng)
         self.switch = SwitchTarget(config.switch, clock=clock) if config.switch else None
         if self.switch is not None:
             self.switch.on_join = self._learn
         self.fallback = EmbeddedFallback(config.fallback, fallback_engine) if config.fallback else None
+        # The software targets in the registry's order (Job.aggregator indexes them).
+        self.fallbacks: list[EmbeddedFallback | RemoteFallback] = (
+            [self.fallback] if self.fallback else [RemoteFallback(a, clock=clock) for a in config.aggregators]
+        )
         self._lock = threading.Lock()
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self) -> JobCoordinator:
-        if self.fallback is not None:
-            self.fallback.start()
+        for fallback in self.fallbacks:
+            fallback.start()
         if self.switch is not None:
             self.switch.start()
         return self
@@ -73,21 +81,29 @@ class JobCoordinator:
         with self._lock:
             if self.switch is not None:
                 self.switch.close()
-            if self.fallback is not None:
-                self.fallback.stop()
+            for fallback in self.fallbacks:
+                fallback.stop()
 
     # -- requests ------------------------------------------------------------------
     def create(self, wish: JobWish) -> Job:
         with self._lock:
             down = self._switch_down()
-            created = self.registry.create(wish, down)
+            fallback_down = [i for i, f in enumerate(self.fallbacks) if self._fallback_down(i, f.check())]
+            created = self.registry.create(wish, down, fallback_down)
             if created.replaced is not None:
                 self._undo(created.replaced)
             job = created.job
             if created.new:
                 if job.target is Target.SOFTWARE:
-                    assert self.fallback is not None
-                    self.fallback.add(job)
+                    try:
+                        self.fallbacks[job.aggregator].add(job)
+                    except SwitchLost:  # AggregatorLost: the next request places the job elsewhere
+                        self.registry.release(job.job_id)
+                        self._fallback_down(job.aggregator, self.fallbacks[job.aggregator].down)
+                        raise
+                    except Exception:
+                        self.registry.release(job.job_id)
+                        raise
                 log.info(
                     "job %d %r: %d workers on the %s, slots %d..%d%s",
                     job.job_id,
@@ -113,8 +129,12 @@ class JobCoordinator:
             elif new and job.target is Target.SWITCH:
                 log.info("job %d rank %d: switch port unknown, learned from its first JOIN", job_id, rank)
             elif new:
-                assert self.fallback is not None
-                self.fallback.admit(job, rank, ip, udp_port)
+                target = self.fallbacks[job.aggregator]
+                try:
+                    target.admit(job, rank, ip, udp_port)
+                except AggregatorLost:
+                    self._fallback_down(job.aggregator, target.down)
+                    raise
             if new:
                 log.info("job %d rank %d registered from %s:%d", job_id, rank, ip, udp_port)
             return _copy(job), worker
@@ -152,6 +172,8 @@ class JobCoordinator:
         with self._lock:
             if self.switch is not None and self.switch.poll() is not None:
                 self._fail_switch_jobs()
+            for i, fallback in enumerate(self.fallbacks):
+                self._fallback_down(i, fallback.poll())
             expired = self.registry.expire()
             for job in expired:
                 self._undo(job)
@@ -160,23 +182,37 @@ class JobCoordinator:
 
     def snapshot(self) -> Snapshot:
         with self._lock:
+            jobs = self.registry.jobs()
             counters: dict[Target, dict[str, int]] = {}
-            if self.fallback is not None:
-                counters[Target.SOFTWARE] = self.fallback.counters()
+            job_counters: dict[int, dict[str, int]] = {}
+            for i, fallback in enumerate(self.fallbacks):
+                if fallback.down is not None:
+                    continue
+                on_it = [j for j in jobs if j.target is Target.SOFTWARE and j.aggregator == i and j.failed is None]
+                try:
+                    total = counters.setdefault(Target.SOFTWARE, {})
+                    for name, value in fallback.counters().items():
+                        total[name] = total.get(name, 0) + value
+                    job_counters.update(fallback.job_counters(on_it))
+                except AggregatorLost:
+                    self._fallback_down(i, fallback.down)
             if self.switch is not None and self.switch.down is None:
                 try:
                     counters[Target.SWITCH] = self.switch.counters()
+                    on_switch = [j for j in jobs if j.target is Target.SWITCH and j.failed is None]
+                    job_counters.update(self.switch.job_counters(on_switch))
                 except SwitchLost:
                     self._fail_switch_jobs()
             pool = self.registry.switch_slots
             return Snapshot(
-                jobs=tuple(_copy(j) for j in self.registry.jobs()),
+                jobs=tuple(_copy(j) for j in jobs),
                 now=self.clock(),
                 slots_total=pool.total if pool else 0,
                 slots_free=pool.free if pool else 0,
                 switch_configured=self.switch is not None,
                 switch_up=self.switch is not None and self.switch.down is None,
                 counters=counters,
+                job_counters=job_counters,
             )
 
     def placement_address(self, job: Job) -> tuple[str, int, str]:
@@ -185,8 +221,7 @@ class JobCoordinator:
             assert self.config.switch is not None
             a = self.config.switch.address
             return a.ip, a.udp_port, a.mac
-        assert self.fallback is not None
-        return (*self.fallback.address, "")
+        return (*self.fallbacks[job.aggregator].address, "")
 
     # -- helpers (under the lock) ----------------------------------------------------
     def _switch_down(self) -> str | None:
@@ -203,11 +238,22 @@ class JobCoordinator:
         for job in self.registry.fail_switch_jobs(self.switch.down):
             log.error("job %d %r failed: switch lost: %s", job.job_id, job.name, job.failed)
 
+    def _fallback_down(self, index: int, down: str | None) -> bool:
+        """Fail the jobs of software aggregator `index` when it is `down` (says so)."""
+        if down is None:
+            return False
+        for job in self.registry.fail_aggregator_jobs(index, down):
+            log.error("job %d %r failed: aggregator lost: %s", job.job_id, job.name, job.failed)
+        return True
+
     def _undo(self, job: Job) -> None:
-        """Take a removed job off its target (a failed switch job has nothing left there)."""
+        """Take a removed job off its target (a failed job's target has nothing left of it)."""
         if job.target is Target.SOFTWARE:
-            assert self.fallback is not None
-            self.fallback.remove(job)
+            if job.failed is None:
+                try:
+                    self.fallbacks[job.aggregator].remove(job)
+                except AggregatorLost:
+                    self._fallback_down(job.aggregator, self.fallbacks[job.aggregator].down)
         elif job.failed is None:
             assert self.switch is not None
             try:

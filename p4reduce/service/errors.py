@@ -58,6 +58,10 @@ class SwitchLost(ServiceError):
     status = "UNAVAILABLE"
 
 
+class AggregatorLost(SwitchLost):
+    """A running software aggregator failed a request: its jobs are failed likewise."""
+
+
 __all__ = [
     "AlreadyRegistered",
     "InvalidArgument",

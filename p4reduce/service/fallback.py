@@ -6,6 +6,7 @@ they come and go; the server keeps running between them.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
@@ -60,6 +61,23 @@ class EmbeddedFallback:
     def counters(self) -> dict[str, int]:
         """The aggregator's packet counters (all its jobs together)."""
         return self._running().counters()
+
+    def job_counters(self, jobs: Iterable[Job]) -> dict[int, dict[str, int]]:
+        """Per job id, the job's own packets, drops, retransmissions and rounds."""
+        server = self._running()
+        return {job.job_id: server.job_counters(job.job_id) for job in jobs}
+
+    # It runs in this process: it is up while started (the same answers as RemoteFallback).
+    name = "embedded"
+
+    @property
+    def down(self) -> str | None:
+        return None if self._server is not None else "not started"
+
+    def check(self) -> str | None:
+        return self.down
+
+    poll = check
 
     def stop(self) -> None:
         if self._server is not None:

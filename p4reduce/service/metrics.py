@@ -1,9 +1,9 @@
 """The job service's counters in Prometheus' text format (version 0.0.4) over HTTP.
 
 `render` turns a coordinator Snapshot into the exposition text; `MetricsServer` serves
-it at /metrics from a thread. Packet counters are per target (the software aggregator
-and the switch count all their jobs together: neither counts by job); per job there
-are its workers, slots and lease.
+it at /metrics from a thread. Per job: its workers, slots, lease and its own packets,
+drops, retransmissions and rounds (the switch's job_events cells, or the software
+aggregator's job counters); per target: everything it counts, all its jobs together.
 """
 
 from __future__ import annotations
@@ -20,6 +20,13 @@ log = logging.getLogger(__name__)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Counters of the software aggregator that a retransmission or a query shows up as.
 RETRANSMISSION_DROPS = ("drop_duplicate", "drop_pending", "drop_stale")
+# A job's own counters (p4reduce.protocol.switch.JOB_EVENT_NAMES), as exported.
+JOB_COUNTER_HELP = {
+    "packets": "Aggregation packets from the job's workers (or for the job, on a software aggregator).",
+    "drops": "Packets of the job refused (malformed, not admitted, bad session or slot...).",
+    "retransmissions": "Retransmitted data and queries of the job: re-sent a stored result, or dropped.",
+    "rounds": "Rounds of the job completed (the result sent to every worker).",
+}
 
 
 def _escape(value: str) -> str:
@@ -72,10 +79,14 @@ def render(snap: Snapshot) -> str:
             lambda j: j.expires_in(snap.now),
         ),
     ]
+    job_packets = {name: family(f"job_{name}_total", "counter", help_) for name, help_ in JOB_COUNTER_HELP.items()}
     for job in snap.jobs:
         labels = {"job": str(job.job_id), "name": job.name, "target": job.target.value}
         for fam, measure in per_job:
             fam.add(measure(job), **labels)
+        for name, value in snap.job_counters.get(job.job_id, {}).items():
+            if name in job_packets:
+                job_packets[name].add(value, **labels)
 
     software = snap.counters.get(Target.SOFTWARE)
     if software is not None:

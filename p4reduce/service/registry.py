@@ -4,8 +4,9 @@ coordinator runs the targets and the lease thread calls `expire`.
 
 Placement: a job goes to the switch when one is configured and up and the job fits it
 (dense, 32 values per packet, workers within the switch's bitmap, a free slot range
-and multicast group); otherwise to the fallback software aggregator, with `reason`
-saying why not the switch. Without a fallback the refusal is the request's error.
+and multicast group); otherwise to the first software aggregator (the embedded one, or
+one of the configured running ones) that is up and has the slots, with `reason` saying
+why not the switch. Without one the refusal is the request's error.
 """
 
 from __future__ import annotations
@@ -16,18 +17,19 @@ import ipaddress
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.controller.config import check_unicast_mac
 from p4reduce.controller.errors import ConfigError
-from p4reduce.jobapi import SWITCH_LOST
+from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST
 from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
 from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_VALUES_PER_PACKET
 from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
-from p4reduce.service.config import FallbackSection, JobDefaults, SwitchSection
+from p4reduce.service.config import JobDefaults, SwitchSection
 from p4reduce.service.errors import (
+    AggregatorLost,
     AlreadyRegistered,
     InvalidArgument,
     NoSlots,
@@ -89,7 +91,8 @@ class Job:
     reason: str = ""  # why not on the switch
     mgid: int = 0  # the switch's multicast group; 0 on software
     workers: dict[int, WorkerRecord] = field(default_factory=dict)
-    failed: str | None = None  # set when the switch was lost under the job
+    failed: str | None = None  # set when the switch (or the job's aggregator) was lost under the job
+    aggregator: int = 0  # on software: which one (its index in the configured order)
 
     @property
     def complete(self) -> bool:
@@ -115,19 +118,18 @@ class Registry:
     def __init__(
         self,
         switch: SwitchSection | None,
-        fallback: FallbackSection | None,
+        fallback_pools: Sequence[tuple[int, int]],
         defaults: JobDefaults | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
     ) -> None:
-        self.switch, self.fallback, self.clock = switch, fallback, clock
+        self.switch, self.clock = switch, clock
         self.defaults = defaults or JobDefaults()
         self.switch_slots = RangeAllocator(*switch.slots, what="slots on the switch") if switch else None
         self.mgids = IdAllocator(*switch.mgids, what="multicast groups on the switch") if switch else None
-        self.fallback_slots = (
-            RangeAllocator(*fallback.slots, what="slots on the software aggregator") if fallback else None
-        )
+        # One slot pool per software aggregator (ServiceConfig.fallback_pools).
+        self.fallback_slots = [RangeAllocator(*p, what="slots on the software aggregator") for p in fallback_pools]
         self.job_ids = IdAllocator(1, MAX_JOB_ID, what="job ids")
         self.sessions = SessionSource(rng)
         self._jobs: dict[int, Job] = {}
@@ -145,16 +147,19 @@ class Registry:
             raise UnknownJob(f"no job {job_id} (never created, released, or its lease expired)") from None
 
     def live(self, job_id: int) -> Job:
-        """The job, if it has not failed; SwitchLost naming why it did."""
+        """The job, if it has not failed; SwitchLost (AggregatorLost) naming why it did."""
         job = self.job(job_id)
         if job.failed is not None:
-            raise SwitchLost(f"{SWITCH_LOST}: {job.failed} (job {job_id} failed; create it again)")
+            if job.target is Target.SWITCH:
+                raise SwitchLost(f"{SWITCH_LOST}: {job.failed} (job {job_id} failed; create it again)")
+            raise AggregatorLost(f"{AGGREGATOR_LOST}: {job.failed} (job {job_id} failed; create it again)")
         return job
 
     # -- requests ------------------------------------------------------------------
-    def create(self, wish: JobWish, switch_down: str | None = None) -> Created:
+    def create(self, wish: JobWish, switch_down: str | None = None, fallback_down: Collection[int] = ()) -> Created:
         """The job of `wish.name`: the existing one (same wishes), or a new one placed on
-        the switch or the fallback. `switch_down`: why the switch cannot be used now."""
+        the switch or a software aggregator. `switch_down`: why the switch cannot be used
+        now; `fallback_down`: the software aggregators (indexes) that cannot either."""
         self._check_wish(wish)
         replaced = None
         if wish.name in self._by_name:
@@ -168,7 +173,7 @@ class Registry:
                     )
                 return Created(existing, False)
             replaced = self._remove(existing)  # its switch is gone: the name starts afresh
-        job = self._place(wish, switch_down)
+        job = self._place(wish, switch_down, fallback_down)
         self._jobs[job.job_id] = job
         self._by_name[job.name] = job.job_id
         return Created(job, True, replaced)
@@ -240,6 +245,17 @@ class Registry:
         now = self.clock()
         return [self._remove(j) for j in self.jobs() if j.expires_at <= now]
 
+    def fail_aggregator_jobs(self, aggregator: int, reason: str) -> list[Job]:
+        """Mark every live job of software aggregator `aggregator` failed; returns them."""
+        failed = [
+            j
+            for j in self._jobs.values()
+            if j.target is Target.SOFTWARE and j.aggregator == aggregator and j.failed is None
+        ]
+        for job in failed:
+            job.failed = reason
+        return failed
+
     def fail_switch_jobs(self, reason: str) -> list[Job]:
         """Mark every live switch job failed (the switch was lost); returns them."""
         failed = [j for j in self._jobs.values() if j.target is Target.SWITCH and j.failed is None]
@@ -248,7 +264,7 @@ class Registry:
         return failed
 
     # -- placement -----------------------------------------------------------------
-    def _place(self, wish: JobWish, switch_down: str | None) -> Job:
+    def _place(self, wish: JobWish, switch_down: str | None, fallback_down: Collection[int]) -> Job:
         num_slots = wish.num_slots or self.defaults.num_slots
         refusal = self._switch_refusal(wish, num_slots, switch_down)
         if refusal is None:
@@ -265,10 +281,14 @@ class Registry:
                 session=self.sessions.new(),
                 mgid=self.mgids.allocate(),
             )
-        if self.fallback_slots is None:
+        if not self.fallback_slots:
             raise refusal
-        base = self.fallback_slots.allocate(num_slots)
-        return self._new_job(
+        pools = [(i, p) for i, p in enumerate(self.fallback_slots) if i not in fallback_down]
+        if not pools:
+            raise NoSlots(f"{refusal}; and no software aggregator is reachable")
+        index, pool = next(((i, p) for i, p in pools if p.fits(num_slots)), pools[0])
+        base = pool.allocate(num_slots)  # NoSlots naming the largest free range when none fits
+        job = self._new_job(
             wish,
             Target.SOFTWARE,
             wish.mode or Mode.SPARSE,
@@ -279,6 +299,8 @@ class Registry:
             session=0,
             reason=str(refusal),
         )
+        job.aggregator = index
+        return job
 
     def _switch_refusal(self, wish: JobWish, num_slots: int, switch_down: str | None) -> ServiceError | None:
         """Why the switch cannot take the job (as the error a request gets without a fallback)."""
@@ -348,8 +370,7 @@ class Registry:
             self.mgids.release(job.mgid)
             self.sessions.retire(job.session)
         else:
-            assert self.fallback_slots is not None
-            self.fallback_slots.release(job.slot_base)
+            self.fallback_slots[job.aggregator].release(job.slot_base)
         self.job_ids.release(job.job_id)
         return job
 
@@ -367,7 +388,8 @@ class Registry:
             )
         if not 0 <= wish.block_size <= MAX_BLOCK_SIZE:
             raise InvalidArgument("block_size", f"{wish.block_size} outside 1..{MAX_BLOCK_SIZE} (0: the target's)")
-        largest = max(s.slots[1] for s in (self.switch, self.fallback) if s is not None)
+        pools = [p.total for p in self.fallback_slots] + ([self.switch.slots[1]] if self.switch else [])
+        largest = max(pools)
         if not 0 <= wish.num_slots <= min(largest, MAX_SLOTS):
             raise InvalidArgument("num_slots", f"{wish.num_slots} outside 1..{largest} (0: {self.defaults.num_slots})")
         lease = wish.lease_seconds

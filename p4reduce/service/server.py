@@ -94,6 +94,7 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
                         registered=len(job.workers),
                         expires_in=job.expires_in(snap.now),
                         counters=snap.counters.get(job.target, {}),
+                        job_counters=snap.job_counters.get(job.job_id, {}),
                     )
                     for job in snap.jobs
                 ],

@@ -193,7 +193,8 @@ class SwitchTarget:
             raise self._lost(str(exc)) from None
 
     def remove(self, job: Job) -> None:
-        """Delete the job's entries (workers first) and group, then zero its registers."""
+        """Delete the job's entries (workers first) and group, then zero its registers and
+        its job counter cells."""
         client = self._up()
         config = job_config(job, [w for w in job.workers.values() if w.switch_port])  # what was written
         entities = job_entities(_p4info(client), config)
@@ -202,6 +203,7 @@ class SwitchTarget:
         try:
             client.write(entities[::-1], update="delete")
             client.clear_job_registers(config)
+            client.clear_job_counters(job.slot_base)  # the next job on these slots counts from 0
         except SwitchError as exc:
             raise self._lost(str(exc)) from None
 
@@ -212,6 +214,16 @@ class SwitchTarget:
             return client.read_counters()
         except SwitchError as exc:
             raise self._lost(str(exc)) from None
+
+    def job_counters(self, jobs: Iterable[Job]) -> dict[int, dict[str, int]]:
+        """Per job id, the job's own cells of the switch's job_events counter."""
+        by_base = {job.slot_base: job.job_id for job in jobs}
+        client = self._up()
+        try:
+            cells = client.read_job_counters(by_base)
+        except SwitchError as exc:
+            raise self._lost(str(exc)) from None
+        return {by_base[base]: counts for base, counts in cells.items()}
 
     # -- helpers -------------------------------------------------------------------
     def _up(self) -> SwitchClient:

@@ -7,7 +7,9 @@ import copy
 import importlib.util
 import pathlib
 import random
+import re
 import sys
+import urllib.request
 from typing import Any
 
 from p4reduce.service.config import ServiceConfig, parse_service_config
@@ -70,3 +72,39 @@ def control_plane(name: str) -> Any:
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+# -- metrics ---------------------------------------------------------------------------
+
+SAMPLE = re.compile(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_]\w*="(?:[^"\\\n]|\\[\\"n])*",?)*\})? (\S+)')
+
+
+def parse_exposition(text: str) -> dict[str, list[tuple[dict[str, str], float]]]:
+    """Prometheus text format 0.0.4, strictly: HELP and TYPE before a family's samples,
+    each sample line `name{labels} value`; returns the samples by family."""
+    families: dict[str, list[tuple[dict[str, str], float]]] = {}
+    typed: dict[str, str] = {}
+    assert text.endswith("\n")
+    for line in text.splitlines():
+        if line.startswith("# HELP "):
+            name = line.split()[2]
+            assert name not in families, f"{name} described twice"
+            families[name] = []
+        elif line.startswith("# TYPE "):
+            _, _, name, kind = line.split()
+            assert kind in ("counter", "gauge") and name in families and name not in typed
+            typed[name] = kind
+        else:
+            m = SAMPLE.fullmatch(line)
+            assert m is not None, f"not a sample line: {line!r}"
+            assert m[1] in typed, f"{m[1]} has no TYPE line before its samples"
+            labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m[2] or ""))
+            families[m[1]].append((labels, float(m[3])))
+    return families
+
+
+def fetch_metrics(server: Any) -> str:
+    """GET /metrics of a JobServer, checking the content type."""
+    with urllib.request.urlopen("http://{}:{}/metrics".format(*server.metrics_address), timeout=10) as response:
+        assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        return response.read().decode()

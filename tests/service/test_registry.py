@@ -24,7 +24,7 @@ from p4reduce.service.registry import JobWish, Registry, Target
 
 def registry(switch: bool = True, fallback: bool = True, rng: random.Random | None = None, **overrides) -> Registry:
     cfg = service_config(switch, fallback, **overrides)
-    return Registry(cfg.switch, cfg.fallback, cfg.jobs, clock=FakeClock(), rng=rng)
+    return Registry(cfg.switch, cfg.fallback_pools(), cfg.jobs, clock=FakeClock(), rng=rng)
 
 
 def test_a_job_that_fits_goes_to_the_switch():
@@ -234,7 +234,7 @@ def test_lease_expiry_returns_the_resources():
         r.keepalive(job.job_id)
     clock.now += 5
     assert [j.name for j in r.expire()] == ["b"]
-    assert r.fallback_slots.free_ranges() == [(0, 32768)]
+    assert r.fallback_slots[0].free_ranges() == [(0, 32768)]
     # The address of an expired job's worker is free again.
     again = r.create(JobWish("c", 2)).job
     r.register(again.job_id, 0, "10.0.0.1", MACS[0], 40001)

@@ -5,7 +5,6 @@ and the Prometheus endpoint."""
 from __future__ import annotations
 
 import math
-import re
 import urllib.error
 import urllib.request
 
@@ -13,7 +12,7 @@ import grpc
 import numpy as np
 import pytest
 from conftest import run_workers, wait_until
-from service_helpers import service_config
+from service_helpers import fetch_metrics, parse_exposition, service_config
 
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.jobapi import jobs_pb2 as pb
@@ -93,6 +92,11 @@ def test_two_workers_allreduce_through_the_fallback(server, stub, mode):
     listed = stub.ListJobs(pb.ListJobsRequest())
     assert [(s.job.name, s.registered) for s in listed.jobs] == [("train", 2)]
     assert listed.jobs[0].counters["packets_in"] > 0 and not listed.switch_up
+    # The only job of the fallback: its own counters are the aggregator's.
+    status = listed.jobs[0]
+    assert status.job_counters["packets"] == status.counters["packets_in"] > 0
+    assert status.job_counters["rounds"] == status.counters["completed"] > 0
+    assert status.job_counters["drops"] == 0
     assert stub.ReleaseJob(pb.ReleaseJobRequest(job_id=placement.job_id)).job_id == placement.job_id
     assert stub.ListJobs(pb.ListJobsRequest()).jobs == []
     assert server.coordinator.fallback._running().engine.jobs() == []  # off the aggregator too
@@ -231,38 +235,10 @@ def test_a_full_fallback_is_resource_exhausted():
 
 # -- metrics ---------------------------------------------------------------------------
 
-SAMPLE = re.compile(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_]\w*="(?:[^"\\\n]|\\[\\"n])*",?)*\})? (\S+)')
-
-
-def parse_exposition(text: str) -> dict[str, list[tuple[dict[str, str], float]]]:
-    """Prometheus text format 0.0.4, strictly: HELP and TYPE before a family's samples,
-    each sample line `name{labels} value`; returns the samples by family."""
-    families: dict[str, list[tuple[dict[str, str], float]]] = {}
-    typed: dict[str, str] = {}
-    assert text.endswith("\n")
-    for line in text.splitlines():
-        if line.startswith("# HELP "):
-            name = line.split()[2]
-            assert name not in families, f"{name} described twice"
-            families[name] = []
-        elif line.startswith("# TYPE "):
-            _, _, name, kind = line.split()
-            assert kind in ("counter", "gauge") and name in families and name not in typed
-            typed[name] = kind
-        else:
-            m = SAMPLE.fullmatch(line)
-            assert m is not None, f"not a sample line: {line!r}"
-            assert m[1] in typed, f"{m[1]} has no TYPE line before its samples"
-            labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m[2] or ""))
-            families[m[1]].append((labels, float(m[3])))
-    return families
-
 
 def test_metrics_endpoint(server, stub):
     stub.CreateJob(pb.CreateJobRequest(name='odd "name"\\', num_workers=3, lease_seconds=60))
-    with urllib.request.urlopen("http://{}:{}/metrics".format(*server.metrics_address), timeout=10) as response:
-        assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
-        text = response.read().decode()
+    text = fetch_metrics(server)
     families = parse_exposition(text)
     assert families["p4reduce_jobs"] == [({"target": "switch"}, 0.0), ({"target": "software"}, 1.0)]
     assert families["p4reduce_switch_up"] == [({}, 0.0)]

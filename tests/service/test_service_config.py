@@ -14,6 +14,7 @@ from p4reduce.service.config import (
     AggregationAddress,
     FallbackSection,
     JobDefaults,
+    RemoteAggregator,
     load_service_config,
     parse_service_config,
 )
@@ -62,6 +63,25 @@ def test_defaults():
     assert s is not None and (s.slots, s.mgids, s.max_workers) == ((0, 1024), (1, 999), 32)
 
 
+def test_running_aggregators_instead_of_the_embedded_one():
+    cfg = parse_service_config(
+        {
+            "fallback": {
+                "aggregators": [
+                    {"admin": "10.0.0.5:48900"},
+                    {"admin": "agg2:48900", "advertise": "10.0.0.6", "slots": [100, 50], "timeout": 2},
+                ]
+            }
+        }
+    )
+    assert cfg.fallback is None and cfg.switch is None
+    assert cfg.aggregators == (
+        RemoteAggregator(("10.0.0.5", 48900), "10.0.0.5"),
+        RemoteAggregator(("agg2", 48900), "10.0.0.6", (100, 50), 2.0),
+    )
+    assert cfg.fallback_pools() == [(0, 32768), (100, 50)]
+
+
 def with_switch(**changes):
     doc = {"switch": copy.deepcopy(SWITCH), "fallback": "embedded"}
     doc["switch"].update(changes)
@@ -99,7 +119,21 @@ def with_switch(**changes):
         (with_switch(p4info=""), "switch.p4info: '' is not a file name"),
         ({"fallback": "remote"}, "fallback: 'remote' is neither 'embedded' nor a mapping"),
         ({"fallback": {"type": "remote"}}, "fallback.type: 'remote': only 'embedded' is supported"),
-        ({"fallback": {"aggregators": ["10.0.0.1:48864"]}}, "fallback.aggregators: running software aggregators"),
+        ({"fallback": {"aggregators": ["10.0.0.1:48864"]}}, "fallback.aggregators[0]: expected a mapping, got str"),
+        ({"fallback": {"aggregators": []}}, "fallback.aggregators: an empty list"),
+        ({"fallback": {"aggregators": [{"admin": "a:1"}], "host": "1.2.3.4"}}, "fallback: unknown key(s) ['host']"),
+        ({"fallback": {"aggregators": [{"admin": "10.0.0.1"}]}}, "aggregators[0].admin: '10.0.0.1' is not HOST:PORT"),
+        ({"fallback": {"aggregators": [{"admin": "10.0.0.1:0"}]}}, "fallback.aggregators[0].admin: port '0' outside"),
+        ({"fallback": {"aggregators": [{"admin": "agg:9"}]}}, "fallback.aggregators[0].advertise: needed when admin"),
+        ({"fallback": {"aggregators": [{"admin": "0.0.0.0:9"}]}}, "aggregators[0].advertise: needed when admin is 0.0"),
+        (
+            {"fallback": {"aggregators": [{"admin": "10.0.0.1:9"}, {"admin": "10.0.0.1:9"}]}},
+            "fallback.aggregators: 10.0.0.1:9 named twice",
+        ),
+        (
+            {"fallback": {"aggregators": [{"admin": "10.0.0.1:9", "slots": [0, 40000]}]}},
+            "fallback.aggregators[0].slots[1]: 40000 is not an integer in 1..32768",
+        ),
         ({"fallback": {"host": "0.0.0.0"}}, "fallback.advertise: needed when host is 0.0.0.0"),
         ({"fallback": {"host": "::1"}}, "fallback.host: '::1' is not an IPv4 address"),
         ({"fallback": {"port": 70000}}, "fallback.port: 70000 is not an integer in 0..65535"),

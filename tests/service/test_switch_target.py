@@ -11,7 +11,7 @@ from concurrent import futures
 import grpc
 import pytest
 from conftest import wait_until
-from service_helpers import MACS, FakeClock, control_plane, service_config
+from service_helpers import MACS, FakeClock, control_plane, fetch_metrics, parse_exposition, service_config
 
 from p4reduce.controller.bmv2 import slot_register_arrays
 from p4reduce.controller.encoding import decode_value
@@ -103,15 +103,24 @@ def test_the_service_alone_sets_the_switch_up_and_jobs_come_and_go(switch):
     group = fake.groups[mgid]
     assert sorted((r.egress_port, r.instance) for r in group.replicas) == [(1, 0), (2, 1)]
 
+    # The job's own counters are its cells of job_events (at slot_base 0); cell 4 is slot 1's.
+    job_events = INFO.counter(NAMES.job_events_counter).id
+    fake.cells.update({(job_events, i): n for i, n in enumerate([9, 1, 2, 4, 100])})
     listed = stub.ListJobs(pb.ListJobsRequest())
     assert (listed.slots_total, listed.slots_free, listed.switch_up) == (64, 48, True)
     assert "data_counted" in listed.jobs[0].counters
+    assert dict(listed.jobs[0].job_counters) == {"packets": 9, "drops": 1, "retransmissions": 2, "rounds": 4}
+    metrics = parse_exposition(fetch_metrics(server))
+    labels = {"job": str(job.job_id), "name": "a", "target": "switch"}
+    assert metrics["p4reduce_job_packets_total"] == [(labels, 9.0)]
+    assert metrics["p4reduce_job_rounds_total"] == [(labels, 4.0)]
 
     for name in REGISTERS:  # the job's traffic left state in its slots
         thrift.registers[name][:] = [7] * 2048
     stub.ReleaseJob(pb.ReleaseJobRequest(job_id=job.job_id))
     assert len(fake.tables) == L2_ENTRIES and fake.groups == {}
     assert cells(thrift, 0, 16) == {0} and cells(thrift, 16, 1024) == {7}
+    assert [fake.cells[job_events, i] for i in range(5)] == [0, 0, 0, 0, 100]  # the next job counts from 0
 
     # The same slots again: a new session, the registers as a new job needs them.
     again = stub.CreateJob(pb.CreateJobRequest(name="a", num_workers=2, num_slots=16))

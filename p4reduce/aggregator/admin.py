@@ -1,0 +1,154 @@
+"""The AggregatorAdmin gRPC service (p4reduce/jobapi/jobs.proto): a running software
+aggregator whose jobs a job service adds, admits workers to, counts and removes
+(`p4reduce aggregator --admin HOST:PORT`, config `fallback: {aggregators: [...]}`).
+
+Unauthenticated, like BMv2's P4Runtime port: bind it where only the service reaches it.
+Needs the 'controller' extra (grpcio, protobuf).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent import futures
+from typing import Any, TypeVar
+
+import grpc
+
+from p4reduce.aggregator.config import JobSpec, WorkerAddress
+from p4reduce.aggregator.server import AggregatorServer
+from p4reduce.jobapi import jobs_pb2 as pb
+from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
+from p4reduce.protocol import Mode
+
+log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+_MODES = {pb.SPARSE: Mode.SPARSE, pb.DENSE: Mode.DENSE}
+
+
+class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # generated, untyped
+    """Each call applied to `server` (its serving thread applies job changes between batches).
+    The jobs added here are tracked here, under a lock: the engine's own job table belongs
+    to the serving thread."""
+
+    def __init__(self, server: AggregatorServer) -> None:
+        self.server = server
+        self._lock = threading.Lock()
+        self._jobs = {spec.job_id for spec in server.engine.jobs()}  # before it serves
+
+    def Describe(self, request: Any, context: grpc.ServicerContext) -> Any:
+        return self._info()
+
+    def AddJob(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def add() -> Any:
+            if request.mode not in _MODES:  # proto3 enums are open: any number arrives
+                raise ValueError(f"mode: {request.mode} is neither SPARSE nor DENSE")
+            spec = JobSpec(  # JobSpec checks every field, naming the bad one (ValueError)
+                request.job_id,
+                request.num_workers,
+                mode=_MODES[request.mode],
+                slot_base=request.slot_base,
+                num_slots=request.num_slots,
+                block_size=request.block_size,
+                message_size=request.message_size,
+                workers=(None,) * request.num_workers,  # admitted one by one (AdmitWorker)
+            )
+            with self._lock:
+                if spec.job_id in self._jobs:
+                    raise _Refused(grpc.StatusCode.ALREADY_EXISTS, f"job {spec.job_id} is served already")
+                self.server.add_job(spec)  # ValueError for slots overlapping another job's
+                self._jobs.add(spec.job_id)
+            log.info("admin: job %d added (%s)", spec.job_id, spec.describe())
+            return self._info()
+
+        return _answer(context, add)
+
+    def AdmitWorker(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def admit() -> Any:
+            address = WorkerAddress(request.ip, request.udp_port)
+            self.server.declare_worker(request.job_id, request.rank, address)
+            return pb.Admitted()
+
+        return _answer(context, admit)
+
+    def RemoveJob(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def remove() -> Any:
+            with self._lock:
+                self.server.remove_job(request.job_id)  # KeyError: not served
+                self._jobs.discard(request.job_id)
+            log.info("admin: job %d removed", request.job_id)
+            return pb.Removed()
+
+        return _answer(context, remove)
+
+    def Counters(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def counters() -> Any:
+            with self._lock:
+                served = set(self._jobs)
+            jobs = {
+                job_id: pb.JobCounters(counters=self.server.job_counters(job_id))
+                for job_id in request.job_ids
+                if job_id in served
+            }
+            return pb.AggregatorCounters(counters=self.server.counters(), jobs=jobs)
+
+        return _answer(context, counters)
+
+    def _info(self) -> Any:
+        host, port = self.server.address
+        with self._lock:
+            return pb.AggregatorInfo(host=host, port=port, jobs=len(self._jobs))
+
+
+class _Refused(Exception):
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _answer(context: grpc.ServicerContext, call: Callable[[], _T]) -> _T:
+    """The call's answer; its error as the status code that names the cause."""
+    try:
+        return call()
+    except _Refused as exc:
+        code, message = exc.code, str(exc)
+    except KeyError as exc:  # the engine's "unknown job N"
+        code, message = grpc.StatusCode.NOT_FOUND, str(exc.args[0] if exc.args else exc)
+    except ValueError as exc:  # a bad field, or slots that overlap another job's
+        text = str(exc)
+        code = grpc.StatusCode.FAILED_PRECONDITION if "overlap" in text else grpc.StatusCode.INVALID_ARGUMENT
+        message = text
+    except Exception as exc:  # a bug: answered, logged, and the aggregator goes on
+        log.exception("internal error in an admin request")
+        code, message = grpc.StatusCode.INTERNAL, f"internal error {type(exc).__name__}: {exc}"
+    context.abort(code, message)
+    raise AssertionError("context.abort returned")
+
+
+class AdminServer:
+    """AggregatorAdmin for `aggregator` on `bind` (host, port; port 0: any). `.address`
+    is what it listens on once started."""
+
+    def __init__(self, aggregator: AggregatorServer, bind: tuple[str, int]) -> None:
+        self._grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        pb_grpc.add_AggregatorAdminServicer_to_server(AdminServicer(aggregator), self._grpc)
+        host, port = bind
+        try:
+            bound = self._grpc.add_insecure_port(f"{host}:{port}")
+        except RuntimeError as exc:  # grpcio >= 1.60 raises where older ones returned 0
+            raise OSError(f"cannot listen on {host}:{port}: {exc}") from None
+        if bound == 0:
+            raise OSError(f"cannot listen on {host}:{port}")
+        self.address = (host, bound)
+
+    def start(self) -> AdminServer:
+        self._grpc.start()
+        log.info("aggregator admin on %s:%d", *self.address)
+        return self
+
+    def stop(self) -> None:
+        self._grpc.stop(grace=1).wait(5)
+
+
+__all__ = ["AdminServer", "AdminServicer"]
