@@ -162,6 +162,13 @@ def test_two_jobs_through_one_switch_and_a_third_on_the_fallback(testbed, tmp_pa
     finish(procs_b, tmp_path, "b")
     counters = sw.counters()
     assert counters["joined"] >= 4 and counters["unknown_worker"] == counters["bad_session"] == 0
+    # Each job's own counters: the switch's events split between its two jobs, exactly.
+    own = {s.job.name: dict(s.job_counters) for s in stub.ListJobs(pb.ListJobsRequest()).jobs}
+    assert all(own[name]["packets"] > 0 and own[name]["rounds"] > 0 for name in "abc")
+    admitted = ("joined", "data_counted", "result_unicast", "retransmit_dropped", "stale", "bad_session")
+    admitted += ("bad_slot", "identity_mismatch", "malformed")
+    assert own["a"]["packets"] + own["b"]["packets"] == sum(counters[e] for e in admitted)
+    assert own["a"]["rounds"] + own["b"]["rounds"] == counters["result_multicast"]
 
 
 def test_lease_expiry_gives_the_slots_to_a_new_job_with_exact_sums(testbed, tmp_path):
@@ -183,6 +190,8 @@ def test_lease_expiry_gives_the_slots_to_a_new_job_with_exact_sums(testbed, tmp_
     wait_until(lambda: stub.ListJobs(pb.ListJobsRequest()).slots_free == 16, "the old job's lease to expire")
     new = stub.CreateJob(pb.CreateJobRequest(name="new", num_workers=2, num_slots=16))
     assert (new.target, new.slot_base) == (pb.SWITCH, old.slot_base) and new.session != old.session
+    [status] = stub.ListJobs(pb.ListJobsRequest()).jobs  # the old job's counts were zeroed with it
+    assert dict(status.job_counters) == {"packets": 0, "drops": 0, "retransmissions": 0, "rounds": 0}
     # The same workers' addresses, the same slots: exact sums, nothing left of the old job.
     finish(start_job(stub, new, workers[:2], namespaces, tmp_path, "new"), tmp_path, "new")
 
