@@ -35,6 +35,7 @@ from p4reduce.protocol import (
 )
 from p4reduce.protocol.auth import authentic
 from p4reduce.protocol.framing import message_limit
+from p4reduce.protocol.switch import JOB_EVENT_NAMES  # the switch's cells per job: the same four
 
 Address = tuple[str, int]
 ANYWHERE: Address = ("", 0)  # source of packets handed in without one (tests, tools)
@@ -174,6 +175,21 @@ class _Job:
 _ACCEPTED = frozenset(
     {"counted", "completed", "resent", "reset", "reforwarded", "query_forwarded", "joined", "failed", "upstream_joined"}
 )
+# A DATA sent again, and whatever a QUERY that reaches a slot ends in (slot.py's and
+# relay.py's on_query give nothing else): a worker asking again for a result it missed.
+_RETRANSMISSIONS = frozenset({"resent", "duplicate", "pending", "stale", "reforwarded", "query_forwarded"})
+
+
+def _job_cells(handled: Handled) -> dict[str, int]:
+    """What a packet that reached a job adds to its counters (the core's job_cell in C)."""
+    cells = {"packets": 1}
+    if handled.event in _RETRANSMISSIONS:
+        cells["retransmissions"] = 1
+    elif handled.dropped or handled.event == "failed":  # "failed": refused with an ERROR
+        cells["drops"] = 1
+    elif handled.event == "completed":
+        cells["rounds"] = 1
+    return cells
 
 
 class AggregatorEngine:
@@ -192,6 +208,7 @@ class AggregatorEngine:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.counters = Counters()
+        self._job_counters: dict[int, Counters] = {}  # job_counters(): outlive reset_job, not remove_job
         self.clock = clock  # when packets arrive (an idle slot forgets its allreduces: slot.py)
         self.idle_horizon = IDLE_HORIZON
         self.buffers = BufferPool()  # call `buffers.flushed()` after each flush of the replies
@@ -208,6 +225,7 @@ class AggregatorEngine:
             if set(other.spec.slot_range()) & set(spec.slot_range()):
                 raise ValueError(f"job {spec.job_id}: slots overlap job {other.spec.job_id}")
         self._jobs[spec.job_id] = _Job(spec, self.buffers, self._group_session(spec))
+        self._job_counters[spec.job_id] = Counters()
 
     def reset_job(self, job_id: int) -> None:
         """Forget all state of a job: slots, members, failure (e.g. after a worker crashed)."""
@@ -221,6 +239,35 @@ class AggregatorEngine:
     def remove_job(self, job_id: int) -> None:
         self.job(job_id)
         del self._jobs[job_id]
+        del self._job_counters[job_id]
+
+    def job_counters(self, job_id: int) -> dict[str, int]:
+        """A job's packet counters (JOB_EVENT_NAMES, zeros included), from any thread.
+
+        Every packet from a worker side whose header parses and names the job counts once
+        in `packets` -- JOIN, DATA, QUERY, RESET, ..., from anyone, admitted or not -- and
+        at most once in one of:
+
+        - `retransmissions`: a DATA sent again or a QUERY that reached a slot: answered
+          from the kept result (resent), PENDING (drop_duplicate, drop_pending), stale
+          (drop_stale: another allreduce's), or on a leaf sent on to its parent
+          (reforwarded, query_forwarded);
+        - `drops`: refused for any other reason: every other drop_* event (bad_mac,
+          bad_type, bad_worker, bad_count, bad_exp, bad_slot, not_admitted, not_joined,
+          wrong_source, unexpected, ...) and `failed` (answered with an ERROR: the job has
+          failed, or this packet failed it);
+        - `rounds`: the packet completed a round (`completed`; one whose MISMATCH then
+          fails the job too). A leaf's round completes when its partial sum goes up.
+
+        Counted in no cell: `counted`, `joined`, `reset`. Packets from a parent aggregator
+        (they carry the parent's job id) count in no job, nor do unparsable ones.
+        """
+        try:
+            counters = self._job_counters[job_id]
+        except KeyError:
+            raise KeyError(f"unknown job {job_id}") from None
+        values = counters.snapshot()
+        return {name: values.get(name, 0) for name in JOB_EVENT_NAMES}
 
     def job(self, job_id: int) -> JobSpec:
         try:
@@ -284,6 +331,9 @@ class AggregatorEngine:
         else:
             result = self._from_parent(h, payload) if from_upstream else self._dispatch(h, payload, source)
             self._seal(result)
+            job_counters = None if from_upstream else self._job_counters.get(h.job_id)
+            if job_counters is not None:
+                job_counters.add_many(_job_cells(result))
         event = f"drop_{result.event}" if result.dropped else result.event
         counts = {"packets_in": 1, "bytes_in": len(payload), event: 1}
         if result.replies:

@@ -89,6 +89,11 @@ class AggregatorServer:
     def counters(self) -> dict[str, int]:
         return self.engine.counters.snapshot()
 
+    def job_counters(self, job_id: int) -> dict[str, int]:
+        """One job's packets, drops, retransmissions and rounds (AggregatorEngine.job_counters);
+        safe from any thread, like counters(). KeyError for a job not served."""
+        return self.engine.job_counters(job_id)
+
     def io_stats(self) -> dict[str, int]:
         """The native core's system calls and GSO/GRO use (recv_calls, send_calls,
         gro_buffers/gro_segments, gso_sends/gso_segments, gso_fallbacks; gso: still on);
