@@ -42,7 +42,7 @@
 #include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
 
-#define ABI_VERSION 4 /* p4reduce/aggregator/native.py refuses a build of another version */
+#define ABI_VERSION 5 /* p4reduce/aggregator/native.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -91,6 +91,10 @@ static const char *counter_names[C_N] = {
     "streams_completed", "allreduces_completed", "jobs_failed", "drop_no_address", "send_errors",
     "answers_limited",
 };
+
+/* Per-job counters: the switch's job_events cells (JOB_EVENT_NAMES; AggregatorEngine.job_counters
+ * says which event goes where). The core counts the packets it handles itself. */
+enum { J_PACKETS, J_DROPS, J_RETRANSMISSIONS, J_ROUNDS, J_N };
 
 /* Batched-I/O statistics (not engine counters: they tell how the datagrams moved). */
 enum {
@@ -165,6 +169,7 @@ typedef struct {
     uint32_t fail_detail;
     uint32_t sd_epoch[STREAMS_DONE_KEPT + 1], sd_count[STREAMS_DONE_KEPT + 1];
     uint32_t sd_len;
+    uint64_t counts[J_N]; /* per-job counters: kept by reset_job, zero in a new job */
     slot_t **slots;
 } job_t;
 
@@ -256,6 +261,19 @@ static inline void put32(uint8_t *p, uint32_t v) {
 static inline void count(Core *c, int i, uint64_t v) {
     /* One writer (the thread holding the mutex); readers load without it. */
     __atomic_store_n(&c->counters[i], c->counters[i] + v, __ATOMIC_RELAXED);
+}
+static inline void job_count(job_t *job, int i) {
+    /* As count(): one writer; Core.job_counters reads under the mutex (jobs get freed). */
+    __atomic_store_n(&job->counts[i], job->counts[i] + 1, __ATOMIC_RELAXED);
+}
+/* The per-job cell of a slot's event (engine.py's _job_cells for what the core handles). */
+static inline int job_cell(int event) {
+    switch (event) {
+    case C_COUNTED: return -1;
+    case C_COMPLETED: return J_ROUNDS;
+    case C_RESENT: case C_DROP_STALE: case C_DROP_PENDING: case C_DROP_DUPLICATE: return J_RETRANSMISSIONS;
+    default: return J_DROPS; /* unexpected, bad exp, bad count */
+    }
 }
 static inline int epoch_is_newer(uint32_t candidate, uint32_t current) {
     uint32_t d = candidate - current;
@@ -963,6 +981,7 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     }
     count(c, C_PACKETS_IN, 1);
     count(c, C_BYTES_IN, len);
+    job_count(job, J_PACKETS);
     if (o.fail_code && !o.round_failed) {
         /* JobFailure: the job fails (first cause wins); the sender gets an ERROR */
         if (!job->failed) {
@@ -982,6 +1001,7 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
             seal(job, e, HEADER_LEN);
         }
         count(c, C_FAILED, 1);
+        job_count(job, J_DROPS); /* refused: it failed the job */
         count(c, C_PACKETS_OUT, 1);
         count(c, C_BYTES_OUT, sealed_len(job, HEADER_LEN));
         count(c, C_JOBS_FAILED, 1);
@@ -989,6 +1009,8 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
         return 1;
     }
     count(c, o.event, 1);
+    int cell = job_cell(o.event);
+    if (cell >= 0) job_count(job, cell);
     if (o.out_packets) {
         count(c, C_PACKETS_OUT, o.out_packets);
         count(c, C_BYTES_OUT, o.out_bytes);
@@ -1751,6 +1773,21 @@ static PyObject *Core_counters(Core *self, PyObject *Py_UNUSED(ignored)) {
     return d;
 }
 
+/* job_counters(job_id) -> (packets, drops, retransmissions, rounds) of the packets handled here. */
+static PyObject *Core_job_counters(Core *self, PyObject *arg) {
+    CHECK_INIT(self);
+    long job_id = PyLong_AsLong(arg);
+    if (job_id == -1 && PyErr_Occurred()) return NULL;
+    uint64_t v[J_N];
+    lock(self); /* the serving thread may remove (free) the job meanwhile */
+    job_t *job = need_job(self, job_id);
+    if (job) memcpy(v, job->counts, sizeof(v));
+    unlock(self);
+    if (!job) return NULL;
+    return Py_BuildValue("(KKKK)", (unsigned long long)v[J_PACKETS], (unsigned long long)v[J_DROPS],
+                         (unsigned long long)v[J_RETRANSMISSIONS], (unsigned long long)v[J_ROUNDS]);
+}
+
 /* events() -> [(kind, job_or_ip, a, b, c)]: what the Python side logs. */
 static PyObject *Core_events(Core *self, PyObject *Py_UNUSED(ignored)) {
     CHECK_INIT(self);
@@ -1849,6 +1886,8 @@ static PyMethodDef Core_methods[] = {
     {"flush", (PyCFunction)Core_flush, METH_O, "flush(fd)"},
     {"take_output", (PyCFunction)Core_take_output, METH_NOARGS, "take_output() -> [(datagram, (ip, port))]"},
     {"counters", (PyCFunction)Core_counters, METH_NOARGS, "counters() -> {name: value}, non-zero only"},
+    {"job_counters", (PyCFunction)Core_job_counters, METH_O,
+     "job_counters(job_id) -> (packets, drops, retransmissions, rounds) of the packets the core handled"},
     {"answered", (PyCFunction)Core_answered, METH_NOARGS,
      "answered() -> the datagram (run's number) last answered with an ERROR"},
     {"set_idle_horizon", (PyCFunction)Core_set_idle_horizon, METH_O,

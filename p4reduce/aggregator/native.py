@@ -27,11 +27,12 @@ from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.engine import AggregatorEngine, Member, _Job
 from p4reduce.protocol import ErrorCode, Mode
+from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
 if TYPE_CHECKING:
     from p4reduce._engine import Core  # compiled: typed Any
-else:  # 4: ABI_VERSION in p4reduce/_engine.c
-    Core = load_extension("_engine", 4, "AggregatorServer(engine='python') runs the reference model instead.").Core
+else:  # 5: ABI_VERSION in p4reduce/_engine.c
+    Core = load_extension("_engine", 5, "AggregatorServer(engine='python') runs the reference model instead.").Core
 
 
 class NativeCounters(Counters):
@@ -162,6 +163,15 @@ class NativeEngine(AggregatorEngine):
         self.core.reset_job(job_id)
         spec = self.job(job_id)
         self._jobs[job_id] = _NativeJob(spec, self.buffers, self.core, self._group_session(spec))
+
+    def job_counters(self, job_id: int) -> dict[str, int]:
+        """The Python engine's part (packets it handled) plus the core's (the rest), as
+        NativeCounters; from any thread (the core reads its part under its mutex)."""
+        values = super().job_counters(job_id)
+        if self.is_native(job_id):
+            for name, value in zip(JOB_EVENT_NAMES, self.core.job_counters(job_id), strict=True):
+                values[name] += value
+        return values
 
     def remove_job(self, job_id: int) -> None:
         native = self.is_native(job_id)
