@@ -327,6 +327,8 @@ class Harness:
         nat_out = self.nat.process(batch)
         assert nat_out == ref_out
         assert self.nat.engine.counters.snapshot() == self.ref.engine.counters.snapshot()
+        for spec in self.specs:  # the core's part of each job's counters plus the Python engine's
+            assert self.nat.engine.job_counters(spec.job_id) == self.ref.engine.job_counters(spec.job_id)
         for datagram, addr in ref_out:
             for packet in split_datagram(memoryview(datagram))[0]:
                 h = AggHeader.unpack(packet)
@@ -596,6 +598,13 @@ def test_clean_traffic_reaches_every_path_that_completes_allreduces():
     counters = h.nat.engine.counters.snapshot()
     assert counters == h.ref.engine.counters.snapshot()
     assert counters["allreduces_completed"] == 8 and counters["completed"] > 20
+    per_job = [h.nat.engine.job_counters(spec.job_id) for spec in specs]
+    assert per_job == [h.ref.engine.job_counters(spec.job_id) for spec in specs]
+    # Every packet but the tails that are no whole packet is some job's; without loss
+    # nothing is refused, and every round is counted.
+    assert sum(c["packets"] for c in per_job) == counters["packets_in"] - counters.get("drop_truncated", 0)
+    assert sum(c["rounds"] for c in per_job) == counters["completed"]
+    assert all(c["drops"] == 0 and c["rounds"] > 10 for c in per_job)
     h.compare_state()
 
 
