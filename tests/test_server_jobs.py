@@ -5,6 +5,7 @@ native core runs a batch without the GIL; the jobs already running keep exact su
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -51,10 +52,15 @@ def test_jobs_come_and_go_under_traffic(engine):
         runner = threading.Thread(target=lambda: run_workers(traffic, 2), daemon=True)
         runner.start()
         try:
-            for round_ in range(40):  # ids 2..9 over and over, while job 1 runs
+            # Ids 2..9 over and over while job 1 runs: at least 40 changes, and on until
+            # job 1 has finished 3 allreduces meanwhile (its first one may take longer).
+            deadline = time.monotonic() + 60
+            round_ = 0
+            while round_ < 40 or (len(sums) < 3 and time.monotonic() < deadline and runner.is_alive()):
                 job = 2 + round_ % 8
                 server.add_job(JobSpec(job, 2, num_slots=4, block_size=16, slot_base=8))
                 server.remove_job(job)
+                round_ += 1
         finally:
             stop.set()
             runner.join(60)
