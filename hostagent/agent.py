@@ -37,7 +37,7 @@ from p4reduce.protocol import (
     MsgType,
     fingerprint,
 )
-from p4reduce.protocol.auth import authentic
+from p4reduce.protocol.auth import MAC_LEN, authentic
 
 if TYPE_CHECKING:
     from p4reduce.hostagent.service import LeaseKeeper
@@ -143,7 +143,18 @@ class HostAgent:
         self._expected_session = placement.session if placement is not None and placement.target == "switch" else 0
         try:
             for address in config.endpoints:
-                self._endpoints.append(Endpoint(address, config.bind, config.key))
+                self._endpoints.append(
+                    Endpoint(
+                        address,
+                        config.bind,
+                        config.key,
+                        config.transport,
+                        config.interface,
+                        config.gateway_mac,
+                        config.spin_us,
+                    )
+                )
+            self._message_size = self._datagram_size()
             if placement is not None and self._jobs is not None:
                 port = self._endpoints[0].sock.getsockname()[1]
                 service.register(self._jobs, placement, config.worker_id, port)
@@ -169,12 +180,30 @@ class HostAgent:
         # This process's identity towards the aggregators (their JOINs give sessions).
         self._incarnation = secrets.randbits(32)
         self._failed: str | None = None
+        self._oversize_noted = False  # transport "packet": the warning of fastpath.note_oversize given
         self._rto = RtoEstimator(config.timeout, config.timeout, config.max_timeout)
         # Streams in flight, learned across allreduces like the timeout (hostagent/window.py).
         self._window = StreamWindow(config.num_slots)
         self.last_stats = AllreduceStats()
         # One call at a time: rounds, epochs and sockets belong to one allreduce (see the class).
         self._busy = threading.RLock()
+
+    def _datagram_size(self) -> int:
+        """The message size this worker announces in its JOIN: WorkerConfig.message_size, at
+        most what one frame carries on a raw transport (its interface's MTU less 28 bytes),
+        where one packet must fit."""
+        cfg = self.config
+        limits = [e.max_datagram for e in self._endpoints if e.max_datagram is not None]
+        if not limits:
+            return cfg.message_size
+        packet = HEADER_LEN + 4 * cfg.block_size + (MAC_LEN if cfg.key is not None else 0)
+        if packet > min(limits):
+            route = next(e.route for e in self._endpoints if e.route is not None)
+            raise ValueError(
+                f"block_size {cfg.block_size}: a {packet}-byte packet exceeds the {min(limits)} bytes one frame "
+                f"carries on {route.interface} (MTU {route.mtu}); transport 'packet' sends a datagram per frame"
+            )
+        return min(cfg.message_size, min(limits)) if cfg.message_size else 0
 
     @property
     def address(self) -> tuple[str, int]:
@@ -280,7 +309,7 @@ class HostAgent:
             cfg.num_slots,
             cfg.mode.code,
             cfg.num_workers,
-            blocks=cfg.message_size,
+            blocks=self._message_size,
         ).pack()
         for index, e in enumerate(self._endpoints):
             if e.session is not None:
@@ -335,7 +364,7 @@ class HostAgent:
             # A job with a multicast group: the session of the group's results (spec 6.1).
             e.group_session = int.from_bytes(raw[HEADER_LEN : HEADER_LEN + 4], "big") if answer.count == 1 else 0
             e.session = answer.session
-            e.pack_up_to = message_limit(cfg.message_size, answer.blocks)
+            e.pack_up_to = message_limit(self._message_size, answer.blocks)
 
     def _exchange(
         self, endpoint: Endpoint, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float, what: str

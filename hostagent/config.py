@@ -10,6 +10,10 @@ from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 
 ENGINES = ("native", "python")
+# How the worker's datagrams travel (docs/library.md, "Transports"): "udp", a UDP socket per
+# aggregator; "packet", AF_PACKET rings on the interface towards it (p4reduce.transport.packet);
+# "xdp", AF_XDP sockets (not implemented yet).
+TRANSPORTS = ("udp", "packet", "xdp")
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,16 @@ class WorkerConfig:
     controller: tuple[str, int] | str | None = None
     job_name: str = ""
     lease: float = 0.0
+    # How datagrams travel: "udp" (a UDP socket per aggregator), "packet" (memory-mapped
+    # AF_PACKET rings: the native engine builds and parses the Ethernet/IPv4/UDP frames
+    # itself, bypassing the kernel's UDP/IP stack and qdisc; needs CAP_NET_RAW) or "xdp"
+    # (not implemented yet). For "packet": `interface` (default: that of the route to the
+    # aggregator), `gateway_mac` (default: the next hop's in the neighbour table, else
+    # asked by ARP) and `spin_us`, how long the engine polls the RX ring before it blocks.
+    transport: str = "udp"
+    interface: str | None = None
+    gateway_mac: str | None = None
+    spin_us: int = 20
 
     @property
     def endpoints(self) -> tuple[tuple[str, int], ...]:
@@ -96,6 +110,28 @@ class WorkerConfig:
             raise ValueError("failure_timeout must be >= timeout")
         if self.controller is not None:
             self._check_service_fields()
+        self._check_transport()
+
+    def _check_transport(self) -> None:
+        if self.transport not in TRANSPORTS:
+            raise ValueError(f"transport {self.transport!r}: use one of {', '.join(TRANSPORTS)}")
+        if self.transport == "xdp":
+            raise ValueError("transport 'xdp' (AF_XDP) is not implemented yet: use 'packet' or 'udp'")
+        if self.transport == "udp" and (self.interface is not None or self.gateway_mac is not None):
+            raise ValueError("interface and gateway_mac are options of transport 'packet'")
+        if self.transport == "packet" and self.engine != "native":
+            raise ValueError(f"transport 'packet' needs engine 'native' (engine {self.engine!r} reads UDP sockets)")
+        if self.interface is not None and not 0 < len(self.interface) < 16:
+            raise ValueError(f"interface {self.interface!r}: an interface name is 1 to 15 characters")
+        if self.gateway_mac is not None:
+            from p4reduce.transport.packet import format_mac, parse_mac
+
+            try:
+                object.__setattr__(self, "gateway_mac", format_mac(parse_mac(self.gateway_mac)))
+            except ValueError as exc:
+                raise ValueError(f"gateway_mac: {exc}") from None
+        if not 0 <= self.spin_us <= 10_000:
+            raise ValueError(f"spin_us {self.spin_us}: 0..10000 microseconds")
 
     def _check_service_fields(self) -> None:
         controller = self.controller

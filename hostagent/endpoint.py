@@ -4,6 +4,11 @@ what the JOIN agreed with that aggregator (session, datagram size).
 A job's streams may be spread over several aggregators (sharded aggregation:
 stream s goes to endpoint s mod k); each is joined separately and has its own
 session.
+
+With WorkerConfig(transport="packet") the endpoint's datagrams travel on an AF_PACKET
+ring (`ring`, p4reduce.transport.packet) instead: the UDP socket only keeps the port
+(a drop-all filter empties it), and everything this module sends and receives for the
+agent (JOIN, RESET) goes through the ring, as the native engine's rounds do.
 """
 
 from __future__ import annotations
@@ -12,27 +17,47 @@ import select
 import socket
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from p4reduce.protocol import AggHeader, MalformedPacket
 from p4reduce.protocol.auth import JobKey, authentic
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 
+if TYPE_CHECKING:
+    from p4reduce.transport.packet import Route
+
 SOCKET_BUFFER_BYTES = 8 << 20
 
 
 class Endpoint:
-    def __init__(self, address: tuple[str, int], bind: tuple[str, int], key: JobKey | None = None) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        bind: tuple[str, int],
+        key: JobKey | None = None,
+        transport: str = "udp",
+        interface: str | None = None,
+        gateway_mac: str | None = None,
+        spin_us: int = 20,
+    ) -> None:
         """`key`: the job's, when it is authenticated: what is sent is sealed, and `exchange`
-        takes only answers with a valid MAC."""
+        takes only answers with a valid MAC. `transport` "packet": the datagrams go on an
+        AF_PACKET ring on `interface` to `gateway_mac` (defaults: WorkerConfig's)."""
         self.key = key
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.ring: Any = None  # a p4reduce._native_worker.PacketRing with transport "packet"
+        self.route: Route | None = None  # where the ring's frames go
         try:
             for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
                 self.sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
             self.sock.bind(bind)
             # Connected: the kernel drops datagrams from anyone but this aggregator.
             self.sock.connect(address)
+            if transport == "packet":
+                from p4reduce.transport.packet import open_ring
+
+                self.ring, self.route = open_ring(self.sock, interface, gateway_mac, spin_us)
         except BaseException:
             self.sock.close()
             raise
@@ -40,22 +65,50 @@ class Endpoint:
         self.peer: tuple[str, int] = self.sock.getpeername()
         self.receiver = BatchReceiver(self.sock)
         self.sender = BatchSender(self.sock)
+        self._queued: list[bytes | bytearray] = []  # transport "packet": what flush() sends
         self.session: int | None = None  # from the JOINED answer
         self.group_session = 0  # of the results it sends to the job's multicast group (JOINED)
         self.pack_up_to = 0  # datagram size agreed in JOIN/JOINED (0: a packet per datagram)
+
+    @property
+    def max_datagram(self) -> int | None:
+        """The largest datagram the transport carries (an interface's MTU less 28 bytes
+        with transport "packet"); None: the UDP socket's (IP fragments beyond the MTU)."""
+        return None if self.ring is None else int(self.ring.max_payload)
 
     def send(self, packet: bytes | bytearray) -> int:
         """Queue a packet (sealed for an authenticated job); `flush` hands the queue to the
         kernel in one call. Returns the bytes queued."""
         if self.key is not None:
             packet = self.key.seal(packet)
-        self.sender.add((packet,), self.peer, self.pack_up_to)
+        if self.ring is not None:
+            self._queued.append(packet)
+        else:
+            self.sender.add((packet,), self.peer, self.pack_up_to)
         return len(packet)
 
     def flush(self) -> None:
         # Refused datagrams (full buffer, aggregator not up yet) are covered by
         # the retransmission timers.
-        self.sender.flush()
+        if self.ring is not None:
+            for packet in self._queued:
+                self.ring.send(packet)
+            self._queued.clear()
+        else:
+            self.sender.flush()
+
+    def _recv(self, buf: bytearray) -> memoryview | None:
+        """One datagram received from the aggregator, or None."""
+        if self.ring is not None:
+            got = self.ring.recv()
+            if got is None or tuple(got[1]) != self.peer:  # the ring is not connected: check the source
+                return None
+            return memoryview(got[0])
+        try:
+            n = self.sock.recv_into(buf)
+        except (BlockingIOError, ConnectionRefusedError):
+            return None
+        return memoryview(buf)[:n]
 
     def exchange(
         self,
@@ -69,23 +122,25 @@ class Endpoint:
         header and bytes; None on timeout."""
         deadline = time.monotonic() + timeout
         buf = bytearray(65535)
+        readable = self.ring if self.ring is not None else self.sock
         while time.monotonic() < deadline:
             on_send(self.send(request))
             self.flush()
             until = min(deadline, time.monotonic() + interval())
             while time.monotonic() < until:
-                ready, _, _ = select.select([self.sock], [], [], until - time.monotonic())
+                ready, _, _ = select.select([readable], [], [], until - time.monotonic())
                 if not ready:
                     break
-                try:
-                    n = self.sock.recv_into(buf)
-                except (BlockingIOError, ConnectionRefusedError):
-                    continue
-                if (answer := _accepted(memoryview(buf)[:n], accept, self.key)) is not None:
-                    return answer
+                while (datagram := self._recv(buf)) is not None:
+                    if (answer := _accepted(datagram, accept, self.key)) is not None:
+                        return answer
+                    if self.ring is None:
+                        break  # one recv per select, as before
         return None
 
     def close(self) -> None:
+        if self.ring is not None:
+            self.ring.close()
         self.sock.close()
 
 

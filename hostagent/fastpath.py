@@ -70,6 +70,8 @@ def probe_offload(cfg: WorkerConfig, sockets: list[socket.socket]) -> UdpOffload
     buffer as one datagram: GRO must stay off) and with WorkerConfig(udp_offload=False)."""
     if cfg.engine != "native":
         return UdpOffload.off("Python engine")
+    if cfg.transport != "udp":
+        return UdpOffload.off(f"transport {cfg.transport!r}: a datagram per frame")
     probes = [probe_udp_offload(s, cfg.udp_offload) for s in sockets]
     return UdpOffload(
         all(p.gso for p in probes), all(p.gro for p in probes), {k: v for p in probes for k, v in p.why_not.items()}
@@ -93,7 +95,9 @@ def make_run(
     results come by feed() (receiver i: endpoint i's socket, then the multicast group's)."""
     cfg = agent.config
     endpoints = agent._endpoints
-    receivers = [(e.sock.fileno() if sockets else -1, [_peer(e.peer)]) for e in endpoints]
+    # Each endpoint's socket, or its PacketRing (transport "packet"): the Run sends and receives on it.
+    socks: list[object] = [(e.ring if e.ring is not None else e.sock.fileno()) if sockets else -1 for e in endpoints]
+    receivers = [(sock, [_peer(e.peer)]) for sock, e in zip(socks, endpoints, strict=True)]
     if agent._group_sock is not None:
         receivers.append((agent._group_sock.fileno() if sockets else -1, [_peer(e.peer) for e in endpoints]))
     # GSO only towards software aggregators (they announced a datagram size in JOINED): a
@@ -119,7 +123,7 @@ def make_run(
         group_sessions=[e.group_session for e in endpoints],
         key=None if cfg.key is None else cfg.key.raw,
         limits=[e.pack_up_to for e in endpoints],
-        send_fds=[e.sock.fileno() if sockets else -1 for e in endpoints],
+        send_fds=socks,
         receivers=receivers,
         first_block=first_block,
         shard_blocks=shard_blocks,
@@ -141,6 +145,24 @@ def note_gso_refused(agent: HostAgent, run: Run) -> None:
             agent.config.worker_id,
             why,
         )
+
+
+def note_oversize(agent: HostAgent) -> None:
+    """Transport "packet": say once why frames larger than the interface's MTU were dropped."""
+    if agent._oversize_noted:
+        return
+    for e in agent._endpoints:
+        if e.ring is not None and e.ring.rx_oversize:
+            agent._oversize_noted = True
+            log.warning(
+                "job %d worker %d: %d frame(s) from %s:%d larger than the MTU were dropped: a sender's UDP GSO "
+                "buffer that a virtual link (veth) carried unsegmented; turn GSO off on the sender's side "
+                "(p4reduce aggregator --no-udp-offload, or `ip link set DEV gso_max_segs 1` on its interface)",
+                agent.config.job_id,
+                agent.config.worker_id,
+                e.ring.rx_oversize,
+                *e.peer,
+            )
 
 
 def stream_view(run: Run, index: int) -> SimpleNamespace:
@@ -221,3 +243,4 @@ def run_allreduce(agent: HostAgent, run: Run, stats: AllreduceStats) -> None:
     finally:
         add_counters(run, stats)
         note_gso_refused(agent, run)
+        note_oversize(agent)

@@ -42,11 +42,12 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "_packet_ring.h" /* WorkerConfig(transport="packet") */
 #include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_udp.h" /* UDP GSO and GRO */
 #include "_wire.h"
 
-#define ABI_VERSION 5 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 6 /* p4reduce/_native_worker.py refuses a build of another version */
 
 #define HEADER_LEN 36
 #define PROTOCOL_VERSION 2
@@ -68,6 +69,7 @@
 #define RECV_BATCH 64
 #define RECV_BUFSIZE 65536
 #define FLUSH_BYTES (128 << 10) /* as BatchSender.full: hand the queue to the kernel */
+#define RING_BUDGET 256 /* datagrams a poll takes from one RX ring before it sends the replies */
 
 enum { S_WAITING, S_ACTIVE, S_DONE };
 /* What a stream (re)sends on timeout: nothing, DATA with its block's values,
@@ -101,7 +103,8 @@ typedef struct {
 } gmsg_t;
 
 typedef struct { /* one aggregator endpoint's outgoing datagrams */
-    int fd;         /* connected socket; -1: kept for take_output() */
+    int fd;         /* connected socket (or the ring's); -1: kept for take_output() */
+    PacketRingObject *ring; /* transport "packet": the datagrams go into its TX ring */
     uint32_t limit; /* payload packed up to (0: a packet per datagram) */
     uint32_t session;
     uint32_t group_session; /* what its results to the job's multicast group carry (JOINED) */
@@ -125,6 +128,7 @@ typedef struct {
 
 typedef struct { /* a socket results arrive on, and whom it may hear */
     int fd;
+    PacketRingObject *ring; /* transport "packet": its RX ring instead of recvmmsg */
     int endpoint; /* the endpoint whose socket it is; -1: the multicast group's */
     int npeers;
     peer_t *peers;
@@ -167,6 +171,8 @@ typedef struct {
      * sent one datagram at a time instead, GRO buffers received and their datagrams */
     uint64_t gso_sends, gso_segments, gso_fallbacks, gro_buffers, gro_segments;
     int gso_errno; /* why the kernel refused a segmented send (GSO then off for that endpoint) */
+    uint32_t spin_us; /* transport "packet": how long a poll spins on the RX rings before it blocks */
+    int nrings;
     int err;
     long long err_code, err_detail, err_epoch;
     char err_msg[256];
@@ -363,9 +369,41 @@ static void count_gso(RunObject *r, const out_t *o, size_t from, size_t to) {
     }
 }
 
+/* Transport "packet": each queued datagram into a TX frame of the endpoint's ring, then one
+ * kick. A datagram finding the ring full (after a wait for the frames in flight) is dropped,
+ * as a full socket buffer drops it: the timers cover it. */
+static int ring_flush(RunObject *r, out_t *o) {
+    pring_t *ring = &o->ring->ring;
+    int rc = 0;
+    if (pring_usable(o->ring)) {
+        for (size_t i = 0; i < o->ndgrams; i++) {
+            const dgram_t *d = &o->dgrams[i];
+            if (d->len > pring_max_payload(ring)) { /* JOIN's message size keeps datagrams below it */
+                r->err = ERR_VALUE;
+                snprintf(r->err_msg, sizeof r->err_msg, "a %zu-byte datagram exceeds the %zu bytes of a %u-byte MTU",
+                         d->len, pring_max_payload(ring), ring->mtu);
+                rc = -1;
+                break;
+            }
+            unsigned char *p = pring_tx_frame(ring);
+            if (p) {
+                memcpy(p, o->buf + d->start, d->len);
+                pring_tx_commit(ring, d->len);
+            }
+        }
+        pring_kick(ring, 0);
+    }
+    o->used = 0;
+    o->ndgrams = 0;
+    return rc;
+}
+
 static int out_flush(RunObject *r, out_t *o) {
     if (o->fd < 0 || !o->ndgrams) {
         return 0;
+    }
+    if (o->ring) {
+        return ring_flush(r, o);
     }
     if (out_room(o) < 0) {
         return -1;
@@ -496,7 +534,7 @@ static int emit(RunObject *r, stream_t *s, int kind) {
     r->packets_sent++;
     r->payload_bytes_sent += size;
     if (o->fd >= 0 && o->used >= FLUSH_BYTES && out_flush(r, o) < 0) {
-        r->err = ERR_MEMORY;
+        if (r->err == ERR_NONE) r->err = ERR_MEMORY;
         return -1;
     }
     return 0;
@@ -505,7 +543,7 @@ static int emit(RunObject *r, stream_t *s, int kind) {
 static int flush_all(RunObject *r) {
     for (int i = 0; i < r->nouts; i++) {
         if (out_flush(r, &r->outs[i]) < 0) {
-            r->err = ERR_MEMORY;
+            if (r->err == ERR_NONE) r->err = ERR_MEMORY;
             return -1;
         }
     }
@@ -966,27 +1004,78 @@ static int ensure_recv(RunObject *r) {
     return 0;
 }
 
-/* Without the GIL: wait up to `wait` seconds for a socket, take one batch from
- * each readable one, handle it, send the replies. */
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Whether a frame waits in some receiver's RX ring. */
+static int rings_ready(const RunObject *r) {
+    for (int i = 0; i < r->nins; i++) {
+        const in_t *in = &r->ins[i];
+        if (in->ring && pring_usable(in->ring) && pring_rx_ready(&in->ring->ring)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A batch of the datagrams waiting in receiver `in`'s RX ring, handled as recvmmsg's are. */
+static void drain_ring(RunObject *r, const in_t *in, double rto) {
+    pring_t *ring = &in->ring->ring;
+    const unsigned char *payload;
+    size_t len;
+    uint32_t ip;
+    uint16_t port;
+    const double now = monotonic();
+    for (int k = 0; k < RING_BUDGET && r->err == ERR_NONE && pring_rx_next(ring, &payload, &len, &ip, &port); k++) {
+        process_buffer(r, in, payload, len, 0, ip, port, now, rto);
+        pring_rx_release(ring);
+    }
+}
+
+/* Without the GIL: wait up to `wait` seconds for a socket (first spinning up to spin_us on
+ * the RX rings, if any), take one batch from each readable one, handle it, send the replies. */
 static void poll_nogil(RunObject *r, double wait, double rto) {
     struct pollfd *fds = r->pfds;
     const int nfds = r->nins;
     for (int i = 0; i < nfds; i++) {
-        fds[i].fd = r->ins[i].fd;
+        const in_t *in = &r->ins[i];
+        fds[i].fd = in->ring && !pring_usable(in->ring) ? -1 : in->fd;
         fds[i].events = POLLIN;
         fds[i].revents = 0;
     }
-    struct timespec ts;
     if (wait < 0) {
         wait = 0;
     }
+    int ringed = r->nrings && rings_ready(r);
+    if (r->nrings && !ringed && r->spin_us && wait > 0) {
+        const double spin = (double)r->spin_us * 1e-6;
+        const double end = monotonic() + (spin < wait ? spin : wait);
+        while (!(ringed = rings_ready(r)) && monotonic() < end) {
+            cpu_relax();
+        }
+    }
+    if (ringed) {
+        wait = 0; /* only look at the other sockets */
+    }
+    struct timespec ts;
     ts.tv_sec = (time_t)wait;
     ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
     int ready = ppoll(fds, (nfds_t)nfds, &ts, NULL);
-    if (ready <= 0) {
+    if (ready < 0 || (ready == 0 && !ringed)) {
         return; /* timeout, or EINTR: the caller checks signals and timers */
     }
     for (int i = 0; i < nfds && r->err == ERR_NONE; i++) {
+        if (r->ins[i].ring) {
+            if (fds[i].fd >= 0) {
+                drain_ring(r, &r->ins[i], rto);
+            }
+            continue;
+        }
         if (!fds[i].revents) {
             continue;
         }
@@ -1305,6 +1394,7 @@ static void Run_dealloc(RunObject *r) {
     if (r->held & 8) PyBuffer_Release(&r->exps);
     free(r->streams);
     for (int i = 0; i < r->nouts; i++) {
+        if (r->outs[i].ring) pring_unuse(r->outs[i].ring);
         free(r->outs[i].buf);
         free(r->outs[i].dgrams);
         free(r->outs[i].msgs);
@@ -1314,6 +1404,7 @@ static void Run_dealloc(RunObject *r) {
     }
     free(r->outs);
     for (int i = 0; i < r->nins; i++) {
+        if (r->ins[i].ring) pring_unuse(r->ins[i].ring);
         free(r->ins[i].peers);
     }
     free(r->ins);
@@ -1369,6 +1460,25 @@ static long long seq_int(PyObject *seq, Py_ssize_t i) {
     long long v = PyLong_AsLongLong(o);
     Py_DECREF(o);
     return v;
+}
+
+/* A socket's fd (an int; -1: none) or a PacketRing (its fd; *ring then holds it). */
+static int take_socket(RunObject *r, PyObject *o, PacketRingObject **ring, long long *fd) {
+    if (PyObject_TypeCheck(o, &PacketRingType)) {
+        PacketRingObject *pr = (PacketRingObject *)o;
+        if (!pring_usable(pr)) {
+            PyErr_SetString(PyExc_ValueError, "the packet ring is closed");
+            return -1;
+        }
+        pring_use(pr);
+        *ring = pr;
+        *fd = pr->ring.fd;
+        if (pr->ring.spin_us > r->spin_us) r->spin_us = pr->ring.spin_us;
+        r->nrings++;
+        return 0;
+    }
+    *fd = PyLong_AsLongLong(o);
+    return *fd == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
 static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
@@ -1462,8 +1572,13 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     for (Py_ssize_t e = 0; e < ne; e++) {
         out_t *o = &r->outs[e];
-        long long session = seq_int(sessions, e), limit = seq_int(limits, e), fd = seq_int(send_fds, e);
+        long long session = seq_int(sessions, e), limit = seq_int(limits, e), fd;
         if (PyErr_Occurred()) goto error;
+        PyObject *sock = PySequence_GetItem(send_fds, e);
+        if (!sock) goto error;
+        const int taken = take_socket(r, sock, &o->ring, &fd);
+        Py_DECREF(sock);
+        if (taken < 0) goto error;
         o->session = (uint32_t)session;
         o->group_session = group_sessions ? (uint32_t)seq_int(group_sessions, e) : 0;
         if (PyErr_Occurred()) goto error;
@@ -1500,17 +1615,21 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         goto error;
     }
     for (Py_ssize_t i = 0; i < ni; i++) {
-        PyObject *item = PySequence_GetItem(receivers, i), *peers;
-        int fd;
+        PyObject *item = PySequence_GetItem(receivers, i), *peers = NULL, *sock;
         if (!item) goto error;
-        int ok = PyArg_ParseTuple(item, "iO", &fd, &peers);
-        Py_DECREF(item);
-        if (!ok) goto error;
-        Py_ssize_t np = PySequence_Size(peers);
-        if (np < 0) goto error;
         in_t *in = &r->ins[i];
         r->nins = (int)i + 1;
-        in->fd = fd;
+        long long fd = -1;
+        /* (item holds sock and peers until it is released) */
+        int ok = PyArg_ParseTuple(item, "OO", &sock, &peers) && take_socket(r, sock, &in->ring, &fd) == 0;
+        Py_XINCREF(peers);
+        Py_DECREF(item);
+        Py_ssize_t np = ok ? PySequence_Size(peers) : -1;
+        if (np < 0) {
+            Py_XDECREF(peers);
+            goto error;
+        }
+        in->fd = (int)fd;
         in->endpoint = i < ne ? (int)i : -1; /* the endpoints' sockets, then the group's */
         in->peers = calloc(np ? np : 1, sizeof *in->peers);
         if (!in->peers) {
@@ -1521,14 +1640,21 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
             PyObject *peer = PySequence_GetItem(peers, k);
             unsigned long ip;
             int port;
-            if (!peer) goto error;
+            if (!peer) {
+                Py_DECREF(peers);
+                goto error;
+            }
             ok = PyArg_ParseTuple(peer, "ki", &ip, &port);
             Py_DECREF(peer);
-            if (!ok) goto error;
+            if (!ok) {
+                Py_DECREF(peers);
+                goto error;
+            }
             in->peers[k].ip = (uint32_t)ip;
             in->peers[k].port = (uint16_t)port;
             in->npeers = (int)k + 1;
         }
+        Py_DECREF(peers);
     }
     return (PyObject *)r;
 error:
@@ -1574,9 +1700,9 @@ PyDoc_STRVAR(Run_doc,
 "`num_workers`: what fixed point scales by; `rounds`: each used stream's slot\n"
 "round; per aggregator endpoint (stream s goes to s mod len): its session, the\n"
 "agreed datagram payload size (0: a packet per datagram) and its connected\n"
-"socket's fd (-1: datagrams stay queued for take_output()); `receivers`: a\n"
-"(fd, [(IPv4 as int, port), ...]) per socket results arrive on, with the sources\n"
-"it accepts (fd -1: only feed() uses it). `gso`: send each endpoint's runs of\n"
+"socket's fd or its PacketRing (-1: datagrams stay queued for take_output());\n"
+"`receivers`: a (fd or PacketRing, [(IPv4 as int, port), ...]) per socket results\n"
+"arrive on, with the sources it accepts (fd -1: only feed() uses it). `gso`: send each endpoint's runs of\n"
 "equal-size datagrams as UDP_SEGMENT messages (off for good on an endpoint\n"
 "where the kernel refuses one). Received UDP_GRO buffers are split whenever a\n"
 "socket has UDP_GRO on.");
@@ -1593,7 +1719,7 @@ static PyTypeObject RunType = {
 };
 
 static int exec_module(PyObject *m) {
-    if (PyType_Ready(&RunType) < 0) {
+    if (PyType_Ready(&RunType) < 0 || pring_add_to_module(m) < 0) {
         return -1;
     }
     if (!Failed) {

@@ -255,6 +255,9 @@ def _cmd_worker(args: argparse.Namespace) -> int:
         message_size=args.message_size,
         udp_offload=not args.no_udp_offload,
         key=JobKey.from_file(args.key_file) if args.key_file else None,
+        transport=args.transport,
+        interface=args.interface,
+        gateway_mac=args.gateway_mac,
     )
     # Everything the command line names is checked before anything is sent.
     output = a.output_file("--output", args.output) if args.output else None
@@ -505,6 +508,28 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not use UDP GSO/GRO even where the kernel has them (e.g. a path whose "
         "MTU is below the datagrams' size)",
+    )
+    wk.add_argument(
+        "--transport",
+        choices=("udp", "packet", "xdp"),
+        default="udp",
+        help="how datagrams travel: udp (a UDP socket per aggregator), packet (AF_PACKET "
+        "rings on the interface towards it, the native engine building the frames; needs "
+        "CAP_NET_RAW), xdp (AF_XDP; not implemented yet) (default: %(default)s)",
+    )
+    wk.add_argument(
+        "--interface",
+        metavar="IF",
+        default=None,
+        help="--transport packet: the interface to send on (default: that of the route to the aggregator)",
+    )
+    wk.add_argument(
+        "--gateway-mac",
+        metavar="MAC",
+        default=None,
+        help="--transport packet: the next hop's MAC (default: the neighbour table's entry for "
+        "the route's next hop, e.g. a static ARP entry of the switch's aggregation address, "
+        "else an ARP request)",
     )
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file (default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")
