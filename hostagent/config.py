@@ -16,6 +16,29 @@ ENGINES = ("native", "python")
 TRANSPORTS = ("udp", "packet", "xdp")
 
 
+def check_transport(transport: str, engine: str, interface: str | None, gateway_mac: str | None) -> str | None:
+    """ValueError (one line) unless the transport options go together; returns gateway_mac
+    normalized (aa:bb:cc:dd:ee:ff)."""
+    if transport not in TRANSPORTS:
+        raise ValueError(f"transport {transport!r}: use one of {', '.join(TRANSPORTS)}")
+    if transport == "xdp":
+        raise ValueError("transport 'xdp' (AF_XDP) is not implemented yet: use 'packet' or 'udp'")
+    if transport == "udp" and (interface is not None or gateway_mac is not None):
+        raise ValueError("interface and gateway_mac are options of transport 'packet'")
+    if transport == "packet" and engine != "native":
+        raise ValueError(f"transport 'packet' needs engine 'native' (engine {engine!r} reads UDP sockets)")
+    if interface is not None and not 0 < len(interface) < 16:
+        raise ValueError(f"interface {interface!r}: an interface name is 1 to 15 characters")
+    if gateway_mac is None:
+        return None
+    from p4reduce.transport.packet import format_mac, parse_mac
+
+    try:
+        return format_mac(parse_mac(gateway_mac))
+    except ValueError as exc:
+        raise ValueError(f"gateway_mac: {exc}") from None
+
+
 @dataclass(frozen=True)
 class WorkerConfig:
     job_id: int
@@ -113,23 +136,8 @@ class WorkerConfig:
         self._check_transport()
 
     def _check_transport(self) -> None:
-        if self.transport not in TRANSPORTS:
-            raise ValueError(f"transport {self.transport!r}: use one of {', '.join(TRANSPORTS)}")
-        if self.transport == "xdp":
-            raise ValueError("transport 'xdp' (AF_XDP) is not implemented yet: use 'packet' or 'udp'")
-        if self.transport == "udp" and (self.interface is not None or self.gateway_mac is not None):
-            raise ValueError("interface and gateway_mac are options of transport 'packet'")
-        if self.transport == "packet" and self.engine != "native":
-            raise ValueError(f"transport 'packet' needs engine 'native' (engine {self.engine!r} reads UDP sockets)")
-        if self.interface is not None and not 0 < len(self.interface) < 16:
-            raise ValueError(f"interface {self.interface!r}: an interface name is 1 to 15 characters")
-        if self.gateway_mac is not None:
-            from p4reduce.transport.packet import format_mac, parse_mac
-
-            try:
-                object.__setattr__(self, "gateway_mac", format_mac(parse_mac(self.gateway_mac)))
-            except ValueError as exc:
-                raise ValueError(f"gateway_mac: {exc}") from None
+        gateway_mac = check_transport(self.transport, self.engine, self.interface, self.gateway_mac)
+        object.__setattr__(self, "gateway_mac", gateway_mac)
         if not 0 <= self.spin_us <= 10_000:
             raise ValueError(f"spin_us {self.spin_us}: 0..10000 microseconds")
 

@@ -554,6 +554,20 @@ def test_options_from_environment():
         Options.from_env({"P4REDUCE_CONTROLLER": "a:1", "P4REDUCE_AGGREGATOR": "b:2"})
 
 
+def test_transport_options_from_environment():
+    assert Options.from_env({}).transport == "udp"
+    opts = Options.from_env(
+        {"P4REDUCE_TRANSPORT": "Packet", "P4REDUCE_INTERFACE": "eth1", "P4REDUCE_GATEWAY_MAC": "02-AA-00-00-00-01"}
+    )
+    assert (opts.transport, opts.interface, opts.gateway_mac) == ("packet", "eth1", "02:aa:00:00:00:01")
+    with pytest.raises(ValueError, match=r"P4REDUCE_TRANSPORT/.*: transport 'xdp' \(AF_XDP\) is not implemented yet"):
+        Options.from_env({"P4REDUCE_TRANSPORT": "xdp"})
+    with pytest.raises(ValueError, match="P4REDUCE_TRANSPORT/.*: interface and gateway_mac are options of transport"):
+        Options.from_env({"P4REDUCE_INTERFACE": "eth1"})
+    with pytest.raises(ValueError, match="gateway_mac: 'zz' is not a MAC address"):
+        Options(transport="packet", gateway_mac="zz")
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 32])
 def test_sum_codec_is_exact_with_wraparound(n):
     """Lane sums, as the aggregator computes them in int32, give the dtype's wrapped sum."""

@@ -251,6 +251,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             placed.num_slots,
         )
 
+    def _transport_options(self) -> dict[str, Any]:
+        """WorkerConfig's transport options from the group's Options."""
+        o = self.options
+        return {"transport": o.transport, "interface": o.interface, "gateway_mac": o.gateway_mac}
+
     def _worker_config(self, timeout: datetime.timedelta, failure_timeout: float) -> WorkerConfig:
         """This rank's worker: of the job the job service places, of the job at the
         configured aggregators, or of the embedded aggregator's job."""
@@ -264,6 +269,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 job_name=self._job_name(timeout),
                 failure_timeout=failure_timeout,
                 key=options.key,
+                **self._transport_options(),
             )
         if options.embedded:
             addresses: tuple[tuple[str, int], ...] = (self._embedded_aggregator(timeout),)
@@ -283,6 +289,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             failure_timeout=failure_timeout,
             message_size=options.message_size,
             key=options.key,
+            **self._transport_options(),
         )
 
     def _job_name(self, timeout: datetime.timedelta) -> str:

@@ -61,6 +61,12 @@ class Options:
     # rank 0 draws one and shares it through the group's store.
     controller: tuple[str, int] | None = None
     job_name: str | None = None
+    # How each rank's datagrams travel (WorkerConfig.transport, docs/library.md "Transports"):
+    # "udp", or "packet" (AF_PACKET rings; needs CAP_NET_RAW) on `interface` (default: the
+    # route's) to `gateway_mac` (default: the neighbour table's, else asked by ARP).
+    transport: str = "udp"
+    interface: str | None = None
+    gateway_mac: str | None = None
 
     def __post_init__(self) -> None:
         from p4reduce.torch.lossy import check_threshold
@@ -77,6 +83,11 @@ class Options:
                 raise ValueError("a controller or aggregators: the job service says where the job aggregates")
         if self.failure_timeout is not None and self.failure_timeout <= 0:
             raise ValueError(f"failure_timeout {self.failure_timeout} must be positive")
+        from p4reduce.hostagent.config import check_transport
+
+        # (the workers' engine is always the native one: WorkerConfig's default)
+        gateway_mac = check_transport(self.transport, "native", self.interface, self.gateway_mac)
+        object.__setattr__(self, "gateway_mac", gateway_mac)
 
     @property
     def embedded(self) -> bool:
@@ -89,8 +100,10 @@ class Options:
         P4REDUCE_SLOT_BASE, P4REDUCE_MESSAGE_SIZE, P4REDUCE_FAILURE_TIMEOUT (seconds) and
         P4REDUCE_HOST (where an embedded aggregator listens), P4REDUCE_ENGINE (its engine:
         native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off), P4REDUCE_KEY_FILE
-        (an authenticated job's key file), P4REDUCE_CONTROLLER (HOST:PORT of the job service)
-        and P4REDUCE_JOB_NAME (the job's name there); unset ones keep the defaults."""
+        (an authenticated job's key file), P4REDUCE_CONTROLLER (HOST:PORT of the job service),
+        P4REDUCE_JOB_NAME (the job's name there), P4REDUCE_TRANSPORT (udp or packet),
+        P4REDUCE_INTERFACE and P4REDUCE_GATEWAY_MAC (transport packet's interface and next
+        hop's MAC); unset ones keep the defaults."""
         env = os.environ if environ is None else environ
         kwargs: dict[str, object] = {}
         ints = {
@@ -141,6 +154,24 @@ class Options:
             from p4reduce.torch.lossy import check_threshold
 
             kwargs["lossy_threshold"] = check_threshold(text, f"{ENV_PREFIX}LOSSY_THRESHOLD")
+        transport = {"TRANSPORT": "transport", "INTERFACE": "interface", "GATEWAY_MAC": "gateway_mac"}
+        for suffix, field in transport.items():
+            text = env.get(ENV_PREFIX + suffix, "").strip()
+            if text:
+                kwargs[field] = text.lower() if suffix == "TRANSPORT" else text
+        if any(field in kwargs for field in transport.values()):
+            from p4reduce.hostagent.config import check_transport
+
+            try:
+                check_transport(
+                    str(kwargs.get("transport", "udp")),
+                    "native",
+                    kwargs.get("interface"),  # type: ignore[arg-type]
+                    kwargs.get("gateway_mac"),  # type: ignore[arg-type]
+                )
+            except ValueError as exc:
+                names = "/".join(ENV_PREFIX + suffix for suffix in transport)
+                raise ValueError(f"{names}: {exc}") from None
         text = env.get(ENV_PREFIX + "KEY_FILE", "").strip()
         if text:
             try:
