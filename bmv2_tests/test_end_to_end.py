@@ -1,5 +1,7 @@
 """Real host agents (`p4reduce worker` processes in network namespaces) joining the
-job at the switch and doing allreduces through the P4 program on simple_switch_grpc."""
+job at the switch and doing allreduces through the P4 program on simple_switch_grpc,
+over each transport: UDP sockets, and AF_PACKET rings (`--transport packet`: the worker
+builds the frames itself, and the switch must see the same packets)."""
 
 from __future__ import annotations
 
@@ -28,8 +30,12 @@ def hosts(tmp_path, pipeline):
         yield sw, workers, namespaces
 
 
+TRANSPORTS = ["udp", "packet"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("dtype, density, loss", [("int32", 0.3, 0.0), ("float32", 0.05, 0.0), ("int32", 0.3, 0.05)])
-def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, loss):
+def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, loss, transport):
     sw, workers, namespaces = hosts
     sw.install({"jobs": [job_dict(1, workers, slot_base=0, num_slots=8)]})
     if loss:
@@ -59,6 +65,7 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
             "2",
             "--output",
             str(tmp_path / f"r{w.worker_id}.npy"),
+            transport=transport,
         )
         for w, ns in zip(workers, namespaces, strict=True)
     ]
@@ -94,13 +101,14 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
         assert counters["result_unicast"] + counters["retransmit_dropped"] > 0
 
 
-def test_a_worker_configured_otherwise_fails_at_join(hosts):
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_worker_configured_otherwise_fails_at_join(hosts, transport):
     """The switch answers JOIN with its own geometry: a worker started with another
     slot count stops before sending any DATA, naming the field."""
     sw, workers, namespaces = hosts
     sw.install({"jobs": [job_dict(1, workers, slot_base=0, num_slots=8)]})
     w, ns = workers[0], namespaces[0]
-    proc = worker_process(w, ns, len(workers), "--slots", "4", "--elements", "100")
+    proc = worker_process(w, ns, len(workers), "--slots", "4", "--elements", "100", transport=transport)
     try:
         _, err = proc.communicate(timeout=60)
     finally:
@@ -113,9 +121,9 @@ def test_a_worker_configured_otherwise_fails_at_join(hosts):
     assert counters["joined"] >= 1 and counters["data_counted"] == counters["bad_session"] == 0
 
 
-def worker_process(w, ns: str, num_workers: int, *args: str) -> subprocess.Popen:
+def worker_process(w, ns: str, num_workers: int, *args: str, transport: str = "udp") -> subprocess.Popen:
     """`p4reduce worker` for `w` in namespace `ns`, dense mode, B = 32, 8 slots from 0
-    (a later `--slots` in `args` wins)."""
+    (a later `--slots` in `args` wins), over `transport`."""
     return subprocess.Popen(
         [
             "ip",
@@ -142,6 +150,8 @@ def worker_process(w, ns: str, num_workers: int, *args: str) -> subprocess.Popen
             "32",
             "--slots",
             "8",
+            "--transport",
+            transport,
             *args,
         ],
         stdout=subprocess.PIPE,

@@ -47,6 +47,7 @@ FIELDS = [
     "topo",
     "multicast",
     "service",
+    "transport",
     "workers",
     "elements",
     "density",
@@ -212,11 +213,23 @@ def _start_service(host, slots: int, switch: dict | None = None) -> subprocess.P
     return proc
 
 
-def _start_worker(host, options: list[str]) -> subprocess.Popen:
-    """`p4reduce worker OPTIONS` on `host`, its JSON report lines on stdout."""
+def _start_worker(host, options: list[str], transport: str = "udp") -> subprocess.Popen:
+    """`p4reduce worker OPTIONS --transport TRANSPORT` on `host`, its JSON report lines on stdout."""
     return host.popen(
-        [PY, "-m", "p4reduce", "worker", *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [PY, "-m", "p4reduce", "worker", *options, "--transport", transport],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
+
+
+def wire_segmentation(host) -> None:
+    """The host's UDP GSO buffers leave its interfaces as MTU-sized frames, as a NIC puts them
+    on a real link: a veth carries them whole, larger than a --transport packet worker's ring
+    frames (which then drops them)."""
+    for intf in host.intfList():
+        if intf.name != "lo":
+            host.cmd(f"ip link set dev {intf.name} gso_max_segs 1")
 
 
 def _start_aggregator(host, job: str):
@@ -290,6 +303,7 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
                 ["--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{h.IP()}:{BMV2_UDP_BASE + r}"]
                 + ["--job", "1", "--rank", str(r), "--workers", str(n), "--mode", "dense", "--slots", str(args.slots)]
                 + _tensor_options(args, r, 32, density, outputs[r]),
+                args.transport,
             )
             for r, h in enumerate(topo.workers)
         ]
@@ -323,6 +337,7 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
                 + ["--slots", str(args.slots)]
                 + _tensor_options(args, r, args.block_size, density, outputs[r])  # data per global rank
                 + (["--group", MULTICAST_GROUP] if args.multicast else []),
+                args.transport,
             )
         )
     inputs = [worker_tensor(r, placement[r][1], args.elements, args.block_size, density) for r in range(n)]
@@ -353,6 +368,7 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
                 ["--controller", f"{topo.root.IP()}:{SERVICE_PORT}", "--job-name", name]
                 + ["--rank", str(r), "--workers", str(n)]
                 + _tensor_options(args, r, block_size, density, outputs[r]),
+                args.transport,
             )
             for r, h in enumerate(topo.workers)
         ]
@@ -516,6 +532,13 @@ def main() -> int:
         help="run the job service (p4reduce controller serve), which programs the BMv2 switch (or places "
         "the jobs on its fallback aggregator with lxbr): workers get only its address and a job name",
     )
+    ap.add_argument(
+        "--transport",
+        choices=["udp", "packet"],
+        default="udp",
+        help="the workers' transport: udp sockets, or packet (AF_PACKET rings: the worker builds "
+        "the frames; software aggregators then send MTU-sized frames, as on a real link)",
+    )
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
     _require_mininet()
@@ -537,6 +560,10 @@ def main() -> int:
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     topo = build_topology(args)
+    if args.transport != "udp":
+        for h in [topo.root, *(agg for agg, _ in topo.leaves)]:
+            if h is not None:  # the hosts of software aggregators (the job service's fallback)
+                wire_segmentation(h)
     rows = []
     tensor_mbit = args.elements * 32 / 1e6
     try:
@@ -545,6 +572,7 @@ def main() -> int:
             topo=args.topo,
             multicast=args.multicast,
             service=args.service,
+            transport=args.transport,
             workers=args.workers,
             elements=args.elements,
             block_size=args.block_size,

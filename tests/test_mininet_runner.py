@@ -41,6 +41,9 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
         ["--switch", "bmv2", "--service"],
         # nftables drop on the worker links (this kernel has no netem)
         ["--switch", "bmv2", "--loss", "0.02"],
+        # the workers on AF_PACKET rings: 4 of them through the P4 switch, and to a software aggregator
+        ["--switch", "bmv2", "--transport", "packet", "--workers", "4"],
+        ["--switch", "lxbr", "--transport", "packet"],
     ],
 )
 def test_runner_writes_csv(tmp_path, extra):

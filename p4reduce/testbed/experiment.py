@@ -32,6 +32,9 @@ class NetnsRun:
     seed: int = 0
     timeout: float = 0.02  # min retransmission timeout of the workers
     message_size: int = 1472  # datagrams fit the veth links' 1500-byte MTU
+    transport: str = "udp"  # the workers' (WorkerConfig.transport)
+    # Per rank, a tensor length other than `elements` (a mismatch the job must fail on).
+    elements_by_rank: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass
@@ -49,9 +52,13 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
     with Testbed(cfg.workers + 1) as tb, tempfile.TemporaryDirectory() as tmp:
         agg_host, worker_hosts = tb.hosts[0], tb.hosts[1:]
         mechanism = "none"
+        if cfg.transport != "udp":
+            # What a NIC does on a real link: the aggregator's UDP GSO buffers leave as frames of
+            # the MTU. A veth would carry them whole, larger than the workers' ring frames.
+            tb.wire_segmentation(agg_host)
         if impairment is not None:
             for h in worker_hosts:
-                mechanism = tb.impair(h, impairment)
+                mechanism = tb.impair(h, impairment, qdisc_bypass=cfg.transport != "udp")
         job = (
             f"1:{cfg.workers}:mode={cfg.mode},block_size={cfg.block_size},num_slots={cfg.slots},"
             f"message_size={cfg.message_size}"
@@ -62,10 +69,10 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
             stdout=subprocess.PIPE,
             text=True,
         )
+        procs: list[subprocess.Popen[str]] = []
         try:
             assert agg.stdout is not None  # stdout=PIPE
             agg.stdout.readline()  # banner: the socket is bound
-            procs = []
             for rank, h in enumerate(worker_hosts):
                 argv = [
                     py,
@@ -87,7 +94,7 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
                     "--slots",
                     str(cfg.slots),
                     "--elements",
-                    str(cfg.elements),
+                    str(dict(cfg.elements_by_rank).get(rank, cfg.elements)),
                     "--density",
                     str(cfg.density),
                     "--dtype",
@@ -100,6 +107,8 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
                     str(cfg.timeout),
                     "--message-size",
                     str(cfg.message_size),
+                    "--transport",
+                    cfg.transport,
                     "--output",
                     f"{tmp}/r{rank}.npy",
                 ]
@@ -112,6 +121,10 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
                     raise RuntimeError(f"worker {rank} failed: {err.strip()[-500:]}")
                 reports.append([json.loads(line) for line in out.splitlines() if line.startswith("{")])
         finally:
+            for p in procs:  # none left behind when one failed
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
             agg.terminate()
             agg_out, _ = agg.communicate(timeout=10)
         lines = [line for line in agg_out.splitlines() if line.startswith("{")]

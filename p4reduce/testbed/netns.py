@@ -126,11 +126,18 @@ class Testbed:
     def popen(self, host: Host, argv: list[str], **kwargs: object) -> subprocess.Popen[Any]:
         return subprocess.Popen(self.command(host, argv), **kwargs)  # type: ignore[call-overload]
 
-    def impair(self, host: Host, imp: Impairment) -> str:
+    def wire_segmentation(self, host: Host) -> None:
+        """The host's UDP GSO buffers leave its interface as MTU-sized frames, as a NIC puts
+        them on a real link (a veth would carry them whole to the bridge and beyond)."""
+        _run("ip", "-n", host.netns, "link", "set", "dev", host.iface, "gso_max_segs", "1")
+
+    def impair(self, host: Host, imp: Impairment, qdisc_bypass: bool = False) -> str:
         """Apply `imp` to both directions of the host's link (the egress of each
-        veth end); returns the mechanism used."""
+        veth end); returns the mechanism used. `qdisc_bypass`: the host sends past its
+        qdisc (AF_PACKET rings), where netem cannot see its frames; nftables' egress hook
+        does."""
         ends = [(host.netns, host.iface), (self.bridge_ns, host.outer)]
-        if netem_supported():
+        if netem_supported() and not qdisc_bypass:
             args = ["netem"]
             if imp.delay_ms or imp.jitter_ms:
                 args += ["delay", f"{imp.delay_ms}ms", f"{imp.jitter_ms}ms"]
@@ -144,7 +151,11 @@ class Testbed:
                 _run("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev, "root", *args)
             return "netem"
         if imp.needs_netem():
-            raise TestbedUnavailable("delay/jitter need sch_netem, which this kernel lacks")
+            raise TestbedUnavailable(
+                "delay/jitter need sch_netem, which this kernel lacks"
+                if not qdisc_bypass
+                else "delay/jitter need sch_netem, which frames sent past the qdisc (AF_PACKET rings) skip"
+            )
         if (imp.loss or imp.duplicate) and shutil.which("nft") is None:
             raise TestbedUnavailable("loss/duplication without netem need nftables (`nft`)")
         for ns, dev in ends:
