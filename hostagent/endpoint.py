@@ -39,7 +39,7 @@ class Endpoint:
         transport: str = "udp",
         interface: str | None = None,
         gateway_mac: str | None = None,
-        spin_us: int = 20,
+        spin_us: int = 0,
     ) -> None:
         """`key`: the job's, when it is authenticated: what is sent is sealed, and `exchange`
         takes only answers with a valid MAC. `transport` "packet": the datagrams go on an

@@ -395,7 +395,7 @@ static PyObject *PacketRing_new(PyTypeObject *type, PyObject *args, PyObject *kw
     Py_buffer src_mac, dst_mac;
     const char *local_host, *peer_host;
     int local_port, peer_port;
-    unsigned mtu, rx_frames = 1024, tx_frames = 512, spin_us = 20;
+    unsigned mtu, rx_frames = 1024, tx_frames = 512, spin_us = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iy*y*(si)(si)I|III:PacketRing", kwlist, &ifindex, &src_mac,
                                      &dst_mac, &local_host, &local_port, &peer_host, &peer_port, &mtu, &rx_frames,
                                      &tx_frames, &spin_us)) {
@@ -616,7 +616,7 @@ static PyGetSetDef PacketRing_getset[] = {
 
 PyDoc_STRVAR(PacketRing_doc,
 "PacketRing(ifindex, src_mac, dst_mac, local, peer, mtu, rx_frames=1024, tx_frames=512,\n"
-"           spin_us=20)\n--\n\n"
+"           spin_us=0)\n--\n\n"
 "One UDP flow (local (host, port) <-> peer (host, port)) on AF_PACKET TPACKET_V2\n"
 "rings bound to interface `ifindex`: frames go to `dst_mac` (the next hop) from\n"
 "`src_mac` (the interface's); only IPv4/UDP to `local` reaches the RX ring (classic\n"

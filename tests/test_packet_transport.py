@@ -140,6 +140,7 @@ def test_a_bad_ihl_is_refused():
         ({"transport": "packet", "gateway_mac": "02:00:00:00:01"}, "gateway_mac: '02:00:00:00:01' is not a MAC"),
         ({"transport": "packet", "interface": "x" * 16}, "an interface name is 1 to 15 characters"),
         ({"transport": "packet", "spin_us": -1}, "spin_us -1: 0..10000 microseconds"),
+        ({"spin_us": 10}, "spin_us is an option of transport 'packet'"),
     ],
 )
 def test_configuration_errors_say_what_is_wrong_in_one_line(kwargs, message):
@@ -159,6 +160,7 @@ def test_a_gateway_mac_is_normalized():
         (["--transport", "xdp"], "transport 'xdp' (AF_XDP) is not implemented yet"),
         (["--interface", "eth0"], "interface and gateway_mac are options of transport 'packet'"),
         (["--transport", "packet", "--gateway-mac", "nope"], "gateway_mac: 'nope' is not a MAC address"),
+        (["--spin-us", "10"], "spin_us is an option of transport 'packet'"),
     ],
 )
 def test_worker_cli_errors(args, message):
@@ -477,3 +479,41 @@ def test_drop_all_needs_a_socket():
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as t:
             t.sendto(b"x", s.getsockname())
         assert select.select([s], [], [], 0.2)[0] == []
+
+
+@needs_veth
+@pytest.mark.parametrize("spin_us", [0, 50])
+def test_an_agent_allreduces_over_the_ring(spin_us):
+    """A HostAgent with transport "packet" to a software aggregator across the veth pair:
+    exact sums over several allreduces, the engine spinning on the ring or not; the JOIN
+    announced one frame's worth (the aggregator's interface segments its GSO buffers, as a
+    NIC does)."""
+    with _veth_pair() as (a, b):
+        _ip("-n", b, "link", "set", "dev", "vb", "gso_max_segs", "1")
+        agg = subprocess.Popen(
+            ["ip", "netns", "exec", b, sys.executable, "-m", "p4reduce", "aggregator"]
+            + ["--bind", f"{PEER[0]}:{PEER[1]}", "--job", "1:1:block_size=64,num_slots=16"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            agg.stdout.readline()  # bound
+            out = _in_netns(
+                a,
+                f"""
+import numpy as np
+from p4reduce.hostagent import HostAgent, WorkerConfig
+cfg = WorkerConfig(1, 0, 1, aggregator={PEER!r}, block_size=64, num_slots=16, transport="packet",
+                   spin_us={spin_us})
+x = np.zeros(50_000, dtype=np.int32)
+x[::7] = np.arange(x[::7].size)
+with HostAgent(cfg) as agent:
+    ok = all((agent.allreduce(x) == x).all() for _ in range(3))
+    ring = agent._endpoints[0].ring.counters()
+    print(ok, agent._endpoints[0].pack_up_to, ring["rx_refused"], ring["rx_oversize"], ring["rx_frames"] > 0)
+""",
+            )
+        finally:
+            agg.terminate()
+            agg.wait()
+    assert out.split() == ["True", "1472", "0", "0", "True"]

@@ -258,6 +258,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
         transport=args.transport,
         interface=args.interface,
         gateway_mac=args.gateway_mac,
+        spin_us=args.spin_us,
     )
     # Everything the command line names is checked before anything is sent.
     output = a.output_file("--output", args.output) if args.output else None
@@ -530,6 +531,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="--transport packet: the next hop's MAC (default: the neighbour table's entry for "
         "the route's next hop, e.g. a static ARP entry of the switch's aggregation address, "
         "else an ARP request)",
+    )
+    wk.add_argument(
+        "--spin-us",
+        type=a.int_range(0, 10_000),
+        default=0,
+        metavar="US",
+        help="--transport packet: how long the engine polls the receive ring before it blocks "
+        "(default: %(default)s, block at once)",
     )
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file (default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")

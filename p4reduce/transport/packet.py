@@ -26,7 +26,7 @@ _ARPHRD_ETHER = 1
 _ETH_P_ARP = 0x0806
 _ATF_COM = 0x02  # /proc/net/arp flags: a complete entry
 ARP_WAIT = 1.0  # seconds an ARP request for the next hop waits for its answer
-DEFAULT_SPIN_US = 20  # how long the native engine polls the RX ring before it blocks
+DEFAULT_SPIN_US = 0  # how long the native engine polls the RX ring before it blocks (WorkerConfig.spin_us)
 
 
 @dataclass(frozen=True)
