@@ -3,6 +3,7 @@
 checked against gloo.
 
     python3 examples/fsdp_backend.py --workers 2 --steps 40
+    python3 examples/fsdp_backend.py --workers 2 --steps 40 --device cuda --rtol 1e-4   # on GPUs
 
 Trains a small bag-of-words classifier (embedding table + MLP, layer widths that do not
 divide by the number of ranks, so FSDP pads its shards) with every layer and the root
@@ -59,10 +60,20 @@ def batches(rank: int, steps: int, batch: int, vocab: int, words: int, classes: 
         yield ids, offsets, labels
 
 
+def rank_device(rank: int, kind: str) -> torch.device:
+    """This rank's device: the CPU, or a GPU (ranks share them round robin)."""
+    if kind == "cpu":
+        return torch.device("cpu")
+    device = torch.device("cuda", rank % torch.cuda.device_count())
+    torch.cuda.set_device(device)
+    return device
+
+
 def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) -> dict:
+    device = rank_device(rank, args.device)
     dist.init_process_group(backend, rank=rank, world_size=world_size)
     torch.manual_seed(0)
-    model = BagClassifier(args.vocab, args.dim, args.hidden, args.classes)
+    model = BagClassifier(args.vocab, args.dim, args.hidden, args.classes).to(device)
     for layer in (model.embed, model.hidden, model.out):
         fully_shard(layer)
     fully_shard(model)
@@ -73,6 +84,7 @@ def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) ->
     for step, (ids, offsets, labels) in enumerate(
         batches(rank, args.steps, args.batch, args.vocab, args.words, args.classes)
     ):
+        ids, offsets, labels = ids.to(device), offsets.to(device), labels.to(device)
         opt.zero_grad()
         loss = loss_fn(model(ids, offsets), labels)
         loss.backward()
@@ -117,12 +129,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slots", type=int, default=64, help="p4reduce streams in flight (P4REDUCE_SLOTS)")
     ap.add_argument("--log-every", type=int, default=10)
     ap.add_argument(
+        "--device",
+        choices=["cpu", "cuda"],
+        default="cpu",
+        help="where the model trains: cuda puts each rank on a GPU (round robin; the collectives stage their "
+        "tensors through host memory)",
+    )
+    ap.add_argument(
         "--rtol",
         type=float,
         default=1e-6,
         help="largest allowed relative difference of a step's loss from gloo's (every rank)",
     )
     args = ap.parse_args(argv)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        ap.error("--device cuda: torch.cuda.is_available() is False")
     ref = run_ranks(train, args.workers, args=("gloo", args))
     got = run_ranks(
         train,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from p4reduce.hostagent import fastpath, fixedpoint
-from p4reduce.hostagent.blocks import BlockPlan
+from p4reduce.hostagent.blocks import BlockList, BlockPlan
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
 from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
@@ -71,6 +71,10 @@ class AllreduceStats:
     gso_segments: int = 0
     gro_buffers: int = 0
     gro_segments: int = 0
+    # Bytes a device tensor's blocks crossed PCIe (p4reduce.torch.device): to the host
+    # (the non-zero blocks and their indices) and back (the sum's non-zero blocks)
+    device_to_host_bytes: int = 0
+    host_to_device_bytes: int = 0
     seconds: float = 0.0
     per_slot_retries: dict[int, int] = field(default_factory=dict)
 
@@ -100,6 +104,8 @@ class AllreduceStats:
             "gso_segments",
             "gro_buffers",
             "gro_segments",
+            "device_to_host_bytes",
+            "host_to_device_bytes",
             "seconds",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -422,6 +428,45 @@ class HostAgent:
             out[...] = 0
         self._collective(plan, flat, _BlockTarget(out.reshape(-1)), started)
         return out
+
+    @_serialized
+    def allreduce_blocks(self, blocks: BlockList, scratch: np.ndarray | None = None) -> BlockList:
+        """`allreduce` of a tensor given by its non-zero blocks (a BlockList of
+        block_size = the job's), returning the sum's non-zero blocks the same way: what a
+        GPU hands over after finding its non-zero blocks on the device, so that only those
+        cross PCIe (p4reduce.torch.device). The tensor is not scanned: the list's indices
+        say which blocks are non-zero and its exponents (or its packed rows) what they
+        scale to; the other workers may call `allreduce` with the dense tensor.
+
+        `scratch` (blocks.numel elements, the dtype, C-contiguous) holds the dense tensor
+        and then the sum while the allreduce runs (default: allocated); the BlockList
+        returned shares no memory with it.
+        """
+        self._check_usable()
+        started = time.perf_counter()
+        cfg = self.config
+        if blocks.dtype not in SUPPORTED_DTYPES:
+            raise TypeError(f"allreduce_blocks supports float32 and int32 blocks, not {blocks.dtype}")
+        if blocks.block_size != cfg.block_size:
+            raise ValueError(
+                f"allreduce_blocks: blocks of {blocks.block_size} elements, the job's are {cfg.block_size}"
+            )
+        if blocks.dtype == np.int32:
+            fixedpoint.check_int_input(blocks.values.reshape(-1), cfg.scale_workers)
+        else:  # the packed rows only (every other block is zero), named by the tensor's index
+            finite = np.isfinite(blocks.values)
+            if not finite.all():
+                row, col = np.argwhere(~finite)[0]
+                raise fixedpoint.nonfinite_input(int(blocks.indices[row]) * blocks.block_size + int(col))
+        if scratch is None:
+            scratch = np.empty(blocks.numel, dtype=blocks.dtype)
+        elif scratch.shape != (blocks.numel,) or scratch.dtype != blocks.dtype or not scratch.flags.c_contiguous:
+            raise ValueError(f"allreduce_blocks: scratch must be {blocks.numel} contiguous {blocks.dtype} elements")
+        flat = blocks.dense(out=scratch)
+        plan = BlockPlan.from_blocks(blocks, cfg.num_slots, flat)
+        self._collective(plan, flat, _BlockTarget(flat), started)  # summed in place
+        summed = BlockList.of(flat, cfg.block_size)
+        return summed
 
     @_serialized
     def reduce_scatter(

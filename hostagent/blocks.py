@@ -5,6 +5,10 @@ one native pass over the tensor (p4reduce._native.scan, C, without the GIL on
 large tensors); `BlockPlan.build_reference` is the numpy model it matches, kept
 readable and used by the tests only. The tensor is not copied except for a
 zero-padded last block.
+
+`BlockList` is a tensor given by its non-zero blocks alone (indices and packed
+values, as a GPU's block scan hands them over): `BlockPlan.from_blocks` plans it
+without scanning the tensor, and the sum comes back as a BlockList too.
 """
 
 from __future__ import annotations
@@ -74,6 +78,25 @@ class BlockPlan:
             exps[idx] = fixedpoint.exponent_bytes(hi)
         return plan
 
+    @classmethod
+    def from_blocks(cls, blocks: BlockList, num_slots: int, flat: np.ndarray) -> BlockPlan:
+        """The plan of `blocks`, whose dense tensor `flat` (blocks.numel elements, zeros but
+        at blocks.indices) the caller has filled: nothing is scanned; the exponents are the
+        list's, or those of its packed rows."""
+        size = blocks.block_size
+        nfull = flat.size // size
+        body = flat[: nfull * size].reshape(nfull, size)
+        tail = None
+        if flat.size % size:
+            tail = np.zeros(size, dtype=flat.dtype)
+            tail[: flat.size % size] = flat[nfull * size :]
+        nonzero = np.zeros(blocks.num_blocks, dtype=bool)
+        nonzero[blocks.indices] = True
+        exps = np.full(blocks.num_blocks, EXP_BIAS, dtype=np.uint8)
+        if flat.dtype == np.float32:
+            exps[blocks.indices] = blocks.exponents()
+        return cls(body, tail, nonzero, exps, min(num_slots, blocks.num_blocks), flat)
+
     @property
     def num_blocks(self) -> int:
         return self.nonzero.size
@@ -102,3 +125,84 @@ class BlockPlan:
     def stream_blocks(self, stream: int, num_slots: int) -> list[int]:
         """This worker's non-zero blocks of `stream`, ascending, then NONE."""
         return [int(b) for b in np.flatnonzero(self.nonzero[stream::num_slots]) * num_slots + stream] + [NONE]
+
+
+@dataclass
+class BlockList:
+    """A flat tensor of `numel` elements given by its non-zero blocks: `indices` (int64,
+    strictly ascending, each below ceil(numel / block_size)) and `values` (k, block_size)
+    packed in that order, a cut last block zero-padded; every other block is zero.
+    `exps`: float32 blocks' biased exponents when already known (computed where the
+    values were, e.g. on a GPU); None: computed from `values` when needed."""
+
+    numel: int
+    block_size: int
+    indices: np.ndarray
+    values: np.ndarray
+    exps: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.block_size < 1 or self.numel < 0:
+            raise ValueError(f"BlockList: block_size {self.block_size} and numel {self.numel} must be >= 1 and >= 0")
+        self.indices = np.asarray(self.indices)
+        self.values = np.asarray(self.values)
+        k = self.indices.shape[0] if self.indices.ndim == 1 else -1
+        if k < 0 or self.indices.dtype.kind not in "iu":
+            raise ValueError(
+                f"BlockList: indices must be a 1-D integer array, got {self.indices.dtype} {self.indices.shape}"
+            )
+        if self.values.shape != (k, self.block_size):
+            raise ValueError(
+                f"BlockList: values must be ({k}, {self.block_size}) for {k} indices, got {self.values.shape}"
+            )
+        if k and (self.indices[0] < 0 or self.indices[-1] >= self.num_blocks or (np.diff(self.indices) <= 0).any()):
+            raise ValueError(f"BlockList: indices must be strictly ascending block numbers in 0..{self.num_blocks - 1}")
+        if self.exps is not None:
+            self.exps = np.asarray(self.exps, dtype=np.uint8)
+            if self.exps.shape != (k,):
+                raise ValueError(f"BlockList: exps must be ({k},), got {self.exps.shape}")
+
+    @property
+    def num_blocks(self) -> int:
+        return -(-self.numel // self.block_size)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.values.dtype
+
+    @classmethod
+    def of(cls, flat: np.ndarray, block_size: int) -> BlockList:
+        """The non-zero blocks of a flat float32/int32 array (one native scan, as
+        BlockPlan.build; what a device scan computes on a GPU); the values are copies."""
+        flat = np.ascontiguousarray(flat).reshape(-1)
+        nblocks = -(-flat.size // block_size)
+        nonzero = np.empty(nblocks, dtype=bool)
+        exps = np.empty(nblocks, dtype=np.uint8)
+        _native.scan(flat, block_size, nonzero, exps)  # a NaN/Inf index is not this one's business
+        indices = np.flatnonzero(nonzero).astype(np.int64)
+        nfull = flat.size // block_size
+        values = np.zeros((indices.size, block_size), dtype=flat.dtype)
+        whole = indices < nfull
+        values[whole] = flat[: nfull * block_size].reshape(nfull, block_size)[indices[whole]]
+        if not whole.all():  # the cut last block, zero-padded
+            values[-1, : flat.size - nfull * block_size] = flat[nfull * block_size :]
+        return cls(flat.size, block_size, indices, values, exps[indices] if flat.dtype == np.float32 else None)
+
+    def exponents(self) -> np.ndarray:
+        """float32: each block's biased exponent (given, or from its values)."""
+        if self.exps is not None:
+            return self.exps
+        return fixedpoint.block_exponents(self.values)
+
+    def dense(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The flat tensor: zeros, and the blocks at their places (into `out`, numel long)."""
+        if out is None:
+            out = np.zeros(self.numel, dtype=self.values.dtype)
+        else:
+            out[...] = 0
+        nfull = self.numel // self.block_size
+        whole = self.indices < nfull
+        out[: nfull * self.block_size].reshape(nfull, self.block_size)[self.indices[whole]] = self.values[whole]
+        if not whole.all():  # the cut last block: its own elements only
+            out[nfull * self.block_size :] = self.values[-1, : self.numel - nfull * self.block_size]
+        return out

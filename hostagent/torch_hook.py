@@ -20,6 +20,10 @@ agent sends or skips) whose largest |gradient| is under T before the allreduce, 
 what it zeroed as this rank's residual, per parameter, added back into the same gradient
 at the next step (error feedback, p4reduce.torch.lossy). ``state.blocks_dropped`` counts
 the blocks left out. T = 0 is the lossless hook, bit for bit.
+
+GPU buckets stay on the GPU: their non-zero blocks are found there and only those cross
+PCIe, both ways (p4reduce.torch.device); the residuals of lossy mode stay there too.
+``state.totals.device_to_host_bytes`` / ``host_to_device_bytes`` count the copies.
 """
 
 # No `from __future__ import annotations`: DDP checks the hook's annotations
@@ -31,6 +35,7 @@ import torch
 from torch._C._distributed_c10d import GradBucket  # dist.GradBucket, as torch's stubs name it
 
 from p4reduce.hostagent.agent import AllreduceStats, HostAgent
+from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.lossy import ErrorFeedback, check_threshold
 
 
@@ -45,6 +50,7 @@ class P4ReduceHookState:
     # next step (0: lossless). Must be finite and >= 0.
     lossy_threshold: float = 0.0
     feedback: ErrorFeedback | None = field(default=None, repr=False)
+    stager: DeviceStager | None = field(default=None, repr=False)  # GPU buckets (made when first needed)
     # One thread: buckets are reduced one after another, in DDP's order, on every rank.
     _comm: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="p4reduce-ddp"), repr=False
@@ -69,11 +75,36 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures
     grad = bucket.buffer()
     if grad.dtype != torch.float32:
         raise TypeError(f"p4reduce_hook supports float32 gradients, not {grad.dtype}")
+    fut: torch.futures.Future[torch.Tensor] = torch.futures.Future()
+    pieces = _residual_pieces(bucket, grad.numel()) if state.feedback is not None else None
+    if grad.device.type != "cpu":
+        if state.stager is None:
+            state.stager = DeviceStager(state.agent)
+        stager = state.stager
+        order = DeviceOrder([grad])  # after the backward kernels that wrote the bucket
+
+        def reduce_on_device() -> None:
+            try:
+                order.inputs_ready()
+                flat = grad.detach().view(-1)  # the bucket's own memory, reduced in place
+                if pieces is not None and state.feedback is not None:
+                    state.feedback.apply_pieces(pieces, flat)
+                stats = stager.allreduce(flat)
+                if state.average:
+                    flat.div_(state.agent.config.scale_workers)
+                order.outputs_written()
+                state.buckets += 1
+                state.dense_bytes += grad.numel() * 4
+                state.totals.accumulate(stats)
+                fut.set_result(grad)
+            except BaseException as exc:  # noqa: BLE001 - handed to DDP through the Future
+                fut.set_exception(exc)  # type: ignore[arg-type]  # torch's stub types it as a result
+
+        state._comm.submit(reduce_on_device)
+        return fut
     # Reduced in place like DDP's own allreduce hook: for a CPU bucket `host`
     # shares the bucket's memory, so nothing is allocated or copied.
     host = grad.detach().cpu().contiguous()
-    fut: torch.futures.Future[torch.Tensor] = torch.futures.Future()
-    pieces = _residual_pieces(bucket, grad.numel()) if state.feedback is not None else None
 
     def reduce() -> None:
         try:

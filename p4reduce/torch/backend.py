@@ -26,6 +26,13 @@ DDP's default hook divides a bucket by the world size before its all_reduce. Eve
 float32 all_reduce of the group is lossy, so keep metrics on another group. Other
 collectives, and other dtypes, stay lossless.
 
+Device (CUDA) tensors: a float32/int32 all_reduce finds its non-zero blocks on the
+device and moves only those across PCIe, both ways (p4reduce.torch.device; the lossy
+residuals stay on the device); the other collectives and dtypes stage the tensor through
+host memory whole and write the result back to its device. `stats()` counts the bytes
+copied each way. Device tensors are ordered with the caller's CUDA streams
+(p4reduce.torch.device.DeviceOrder).
+
 Zero blocks are never sent, so an all-gather costs each rank the non-zero bytes of its
 own shard, and a broadcast costs the non-zero bytes of the source's tensor. Anything
 else (reduce, gather, scatter, all_to_all, send/recv, coalescing) raises
@@ -63,6 +70,7 @@ from p4reduce.torch.codec import (
     read_from_lanes,
     tensor_bytes,
 )
+from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
 
@@ -131,6 +139,15 @@ class P4ReduceStats:
         self.per_collective.setdefault(name, AllreduceStats()).accumulate(stats)
         self.per_collective_bytes[name] = self.per_collective_bytes.get(name, 0) + tensor_bytes
 
+    def staged(self, name: str, inputs: Sequence[torch.Tensor], outputs: Sequence[torch.Tensor]) -> None:
+        """Count a collective's device tensors copied whole to the host (inputs) and back
+        (outputs): what the collectives other than a float32/int32 all_reduce cost PCIe."""
+        d2h = sum(t.numel() * t.element_size() for t in inputs if t.device.type != "cpu")
+        h2d = sum(t.numel() * t.element_size() for t in outputs if t.device.type != "cpu")
+        for s in (self.totals, self.per_collective.setdefault(name, AllreduceStats())):
+            s.device_to_host_bytes += d2h
+            s.host_to_device_bytes += h2d
+
     def progress(self) -> str:
         """The running totals, for a training loop's progress line."""
         return (
@@ -144,6 +161,8 @@ class P4ReduceStats:
             density=self.totals.density,
             wire=self.totals.wire_bytes_sent,
             tensors=self.tensor_bytes,
+            device_to_host=self.totals.device_to_host_bytes,
+            host_to_device=self.totals.host_to_device_bytes,
             collectives=dict(self.collectives),
             summary=self.summary(),
         )
@@ -233,6 +252,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self.feedback = (
             ErrorFeedback(options.lossy_threshold, placed.block_size) if options.lossy_threshold > 0 else None
         )
+        self.stager = DeviceStager(self.agent)  # device tensors' all_reduce
         self._queue: queue.SimpleQueue[tuple[str, Callable[[], None], Future[list[Any]], list[Any]] | None] = (
             queue.SimpleQueue()
         )
@@ -432,11 +452,22 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 future.set_result(result)
             self._sequence += 1
 
-    def _submit(self, name: str, run: Callable[[], None], result: list[Any]) -> P4ReduceWork:
+    def _submit(
+        self, name: str, run: Callable[[], None], result: list[Any], touches: Sequence[torch.Tensor] = ()
+    ) -> P4ReduceWork:
+        """Queue `run` for the communication thread; `touches`: every tensor it reads or
+        writes (device tensors are ordered with the caller's streams: DeviceOrder)."""
         if self._closed:
             raise RuntimeError(f"p4reduce {name}: the process group has been shut down")
         future: Future[list[Any]] = Future()
-        self._queue.put((name, run, future, result))
+        order = DeviceOrder(touches)
+
+        def ordered() -> None:
+            order.inputs_ready()
+            run()
+            order.outputs_written()
+
+        self._queue.put((name, ordered if order.devices else run, future, result))
         return P4ReduceWork(future, name)
 
     def _allreduce(self, values: np.ndarray, in_place: bool, name: str, tensor_bytes: int) -> np.ndarray:
@@ -456,6 +487,22 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         if average:
             np.divide(summed, self.size(), out=summed)
         return codec.decode(summed, flat.numel())
+
+    def _device_sum(self, tensor: torch.Tensor, average: bool, name: str, feedback: ErrorFeedback | None) -> None:
+        """Sum (or average) of a float32/int32 device tensor, in place, moving only its
+        non-zero blocks across PCIe (p4reduce.torch.device)."""
+        t = tensor.detach()
+        flat = t.view(-1) if t.is_contiguous() else t.contiguous().view(-1)
+        if feedback is not None:  # on this thread only: the residuals need no lock
+            feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
+            self.stats.blocks_dropped = feedback.blocks_dropped
+            self.stats.blocks_offered = feedback.blocks_seen
+        stats = self.stager.allreduce(flat)
+        self.stats.count(name, flat.numel() * flat.element_size(), stats)
+        if average:
+            flat.div_(self.size())
+        if flat.data_ptr() != t.data_ptr():
+            t.copy_(flat.view(t.shape))
 
     def _scatter(
         self, flat: torch.Tensor, sizes: Sequence[int], codec: SumCodec, average: bool, name: str
@@ -513,6 +560,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         feedback = self.feedback if tensor.dtype == torch.float32 else None  # lossy mode
 
         def run() -> None:
+            if tensor.device.type != "cpu" and codec.direct:
+                self._device_sum(tensor, average, name, feedback)
+                return
             flat, write_back = _host_flat(tensor)
             if feedback is not None:  # on this thread only: the residuals need no lock
                 feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
@@ -521,8 +571,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             result = self._sum(flat, codec, average, True, name)
             if write_back or result.data_ptr() != flat.data_ptr():
                 tensor.detach().copy_(result.view(tensor.shape))
+            self.stats.staged(name, [tensor], [tensor])
 
-        return self._submit(name, run, [tensor])
+        return self._submit(name, run, [tensor], [tensor])
 
     def allreduce_coalesced(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
         name = "all_reduce_coalesced"
@@ -539,8 +590,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             for t in tensors:
                 t.detach().copy_(result[offset : offset + t.numel()].view(t.shape))
                 offset += t.numel()
+            self.stats.staged(name, tensors, tensors)
 
-        return self._submit(name, run, list(tensors))
+        return self._submit(name, run, list(tensors), tensors)
 
     def reduce_scatter_single(
         self,
@@ -562,8 +614,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             flat, _ = _host_flat(input)
             shard = self._scatter(flat, [output.numel()] * self.size(), codec, average, name)
             output.detach().copy_(shard.view(output.shape))
+            self.stats.staged(name, [input], [output])
 
-        return self._submit(name, run, [output])
+        return self._submit(name, run, [output], [input, output])
 
     # c10d calls the base form with (output, input, opts), as reduce_scatter_single takes them.
     _reduce_scatter_base = reduce_scatter_single  # type: ignore[assignment]
@@ -589,8 +642,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             flat = torch.cat([t.detach().reshape(-1).cpu() for t in inputs])
             shard = self._scatter(flat, [t.numel() for t in inputs], codec, average, name)
             output.detach().copy_(shard.view(output.shape))
+            self.stats.staged(name, inputs, [output])
 
-        return self._submit(name, run, [output])
+        return self._submit(name, run, [output], [*inputs, output])
 
     def all_gather_single(
         self,
@@ -612,8 +666,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             raw = tensor_bytes(flat)
             gathered = self._place(raw.size * self.size(), [(self.rank() * raw.size, raw)], name)
             _write_bytes(output, gathered, 0)
+            self.stats.staged(name, [input], [output])
 
-        return self._submit(name, run, [output])
+        return self._submit(name, run, [output], [input, output])
 
     _allgather_base = all_gather_single
 
@@ -643,8 +698,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             for o, size in zip(outputs, sizes, strict=True):
                 _write_bytes(o, gathered, start)
                 start += size
+            self.stats.staged(name, [tensor], outputs)
 
-        return self._submit(name, run, [list(outputs)])
+        return self._submit(name, run, [list(outputs)], [tensor, *outputs])
 
     def broadcast(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
         name = "broadcast"
@@ -660,8 +716,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             received = self._place(raw.size, mine, name)
             if self.rank() != root:
                 _write_bytes(tensor, received, 0)
+            self.stats.staged(name, [tensor], [tensor] if self.rank() != root else [])
 
-        return self._submit(name, run, [tensor])
+        return self._submit(name, run, [tensor], [tensor])
 
     def barrier(self, opts: object = None) -> P4ReduceWork:
         name = "barrier"
@@ -738,7 +795,7 @@ def register() -> None:
     """Register the "p4reduce" backend with torch.distributed (done by `import p4reduce.torch`)."""
     if getattr(dist.Backend, BACKEND_NAME.upper(), None) == BACKEND_NAME:
         return
-    dist.Backend.register_backend(BACKEND_NAME, _create, extended_api=True, devices=["cpu"])
+    dist.Backend.register_backend(BACKEND_NAME, _create, extended_api=True, devices=["cpu", "cuda"])
 
 
 def stats(group: dist.ProcessGroup | None = None) -> P4ReduceStats:

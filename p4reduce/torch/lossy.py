@@ -43,7 +43,7 @@ def block_maxima(flat: torch.Tensor, block_size: int) -> torch.Tensor:
     n = flat.numel()
     nfull = n // block_size
     nblocks = -(-n // block_size)
-    out = torch.zeros(nblocks, dtype=flat.dtype)
+    out = torch.zeros(nblocks, dtype=flat.dtype, device=flat.device)
     if nfull:
         torch.amax(flat[: nfull * block_size].view(nfull, block_size).abs(), dim=1, out=out[:nfull])
     if nblocks > nfull:
@@ -65,7 +65,7 @@ def threshold_blocks(flat: torch.Tensor, block_size: int, threshold: float) -> t
     if not dropped:
         return None, 0, int(nonzero.sum())
     mask = drop.repeat_interleave(block_size)[: flat.numel()]
-    residual = torch.where(mask, flat, torch.zeros((), dtype=flat.dtype))
+    residual = torch.where(mask, flat, torch.zeros((), dtype=flat.dtype, device=flat.device))
     flat.masked_fill_(mask, 0)
     return residual, dropped, int(nonzero.sum())
 
