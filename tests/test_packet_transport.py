@@ -517,3 +517,40 @@ with HostAgent(cfg) as agent:
             agg.terminate()
             agg.wait()
     assert out.split() == ["True", "1472", "0", "0", "True"]
+
+
+ROUTES = """Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT
+eth0\t00000000\t010200C0\t0003\t0\t0\t100\t00000000\t0\t0\t0
+eth1\t00000000\tFE0062C0\t0003\t0\t0\t50\t00000000\t0\t0\t0
+eth0\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0
+eth1\t000062C0\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0
+eth2\t000962C0\t00000000\t0000\t0\t0\t0\t00FFFFFF\t0\t0\t0
+"""
+
+
+@pytest.mark.parametrize(
+    "peer, expected",
+    [
+        ("192.0.2.7", ("eth0", "192.0.2.7")),  # connected: the peer is the next hop
+        ("192.98.3.4", ("eth1", "192.98.3.4")),  # the longest prefix
+        ("192.98.9.4", ("eth1", "192.98.9.4")),  # (eth2's /24 is down)
+        ("198.51.100.1", ("eth1", "192.98.0.254")),  # the default route of the lower metric
+    ],
+)
+def test_the_route_is_the_main_tables_longest_match(monkeypatch, tmp_path, peer, expected):
+    from p4reduce.transport import packet
+
+    (tmp_path / "route").write_text(ROUTES)
+    real_open = open
+    monkeypatch.setattr(packet, "local_ip_towards", lambda address: "10.0.0.1")
+    monkeypatch.setattr(
+        "builtins.open", lambda path, *a, **k: real_open(tmp_path / "route" if path == "/proc/net/route" else path)
+    )
+    assert packet.kernel_route(peer) == expected
+
+
+def test_a_local_route_is_refused():
+    from p4reduce.transport.packet import kernel_route
+
+    with pytest.raises(OSError, match="the route to 127.0.0.1 is local"):
+        kernel_route("127.0.0.1")

@@ -10,15 +10,14 @@ found, WorkerConfig's `interface` and `gateway_mac` say them.
 
 from __future__ import annotations
 
+import ipaddress
 import select
-import shutil
 import socket
 import struct
-import subprocess
 import time
 from dataclasses import dataclass
 
-from p4reduce.transport.interfaces import _ifreq, _interface_mac
+from p4reduce.transport.interfaces import _ifreq, _interface_mac, local_ip_towards
 
 _SIOCGIFMTU = 0x8921  # linux/sockios.h
 _SIOCGIFHWADDR = 0x8927
@@ -62,25 +61,40 @@ def format_mac(mac: bytes) -> str:
     return ":".join(f"{b:02x}" for b in mac)
 
 
+_RTF_UP, _RTF_GATEWAY = 0x1, 0x2
+
+
+def _routes() -> list[tuple[str, int, int, int, int, int]]:
+    """The main routing table of this network namespace (/proc/net/route): (interface,
+    destination, gateway, flags, mask, metric), addresses as host-order integers."""
+    routes = []
+    with open("/proc/net/route") as f:
+        for line in f.read().splitlines()[1:]:
+            cols = line.split()
+            if len(cols) < 8:
+                continue
+            dest, gateway, flags, metric, mask = (int(cols[i], 16) for i in (1, 2, 3, 6, 7))
+            swap = socket.ntohl  # the kernel prints them in network byte order as read on this host
+            routes.append((cols[0], swap(dest), swap(gateway), flags, swap(mask), metric))
+    return routes
+
+
 def kernel_route(peer_ip: str) -> tuple[str, str]:
-    """(interface, next hop) of the kernel's route to `peer_ip` (`ip route get`)."""
-    if shutil.which("ip") is None:
-        raise OSError(
-            "transport 'packet' asks iproute2's `ip` for the route: install it, or set interface and gateway_mac"
-        )
-    proc = subprocess.run(["ip", "-o", "-4", "route", "get", peer_ip], capture_output=True, text=True)
-    if proc.returncode:
-        raise OSError(f"no route to {peer_ip}: {proc.stderr.strip()}")
-    words = proc.stdout.split()
-    if words and words[0] in ("local", "broadcast", "multicast", "unreachable", "prohibit", "blackhole"):
-        raise OSError(
-            f"the route to {peer_ip} is {words[0]} ({proc.stdout.strip()}): transport 'packet' needs one "
-            "through an Ethernet interface"
-        )
-    fields = dict(zip(words[1::2], words[2::2], strict=False))
-    if "dev" not in fields:
-        raise OSError(f"no interface in the route to {peer_ip}: {proc.stdout.strip()}")
-    return fields["dev"], fields.get("via", peer_ip)
+    """(interface, next hop) of the route to `peer_ip`: the longest match of the main routing
+    table (policy routing aside: set interface and gateway_mac for that), its gateway or the
+    peer itself on a connected route."""
+    peer = int(ipaddress.IPv4Address(peer_ip))
+    if ipaddress.IPv4Address(peer_ip).is_loopback or local_ip_towards((peer_ip, 9)) == peer_ip:
+        raise OSError(f"the route to {peer_ip} is local: transport 'packet' needs one through an Ethernet interface")
+    best: tuple[int, int, str, int] | None = None  # (prefix length, -metric, interface, gateway)
+    for iface, dest, gateway, flags, mask, metric in _routes():
+        if flags & _RTF_UP and peer & mask == dest:
+            key = (bin(mask).count("1"), -metric, iface, gateway if flags & _RTF_GATEWAY else 0)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    if best is None:
+        raise OSError(f"no route to {peer_ip} in the main routing table: set interface and gateway_mac")
+    return best[2], str(ipaddress.IPv4Address(best[3])) if best[3] else peer_ip
 
 
 def interface_mtu(name: str) -> int:
@@ -143,7 +157,7 @@ def resolve_route(
     local_ip: str, peer_ip: str, interface: str | None = None, gateway_mac: str | None = None, arp: bool = True
 ) -> Route:
     """The Route of the frames from `local_ip` to `peer_ip`: the interface (given, or the
-    kernel's route's), its MAC and MTU, and the next hop's MAC (given, else the neighbour
+    main routing table's), its MAC and MTU, and the next hop's MAC (given, else the neighbour
     table's, else asked by ARP)."""
     next_hop = peer_ip
     if interface is None or gateway_mac is None:
