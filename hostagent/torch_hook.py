@@ -35,6 +35,7 @@ import torch
 from torch._C._distributed_c10d import GradBucket  # dist.GradBucket, as torch's stubs name it
 
 from p4reduce.hostagent.agent import AllreduceStats, HostAgent
+from p4reduce.torch import device as device_path
 from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.lossy import ErrorFeedback, check_threshold
 
@@ -77,7 +78,7 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures
         raise TypeError(f"p4reduce_hook supports float32 gradients, not {grad.dtype}")
     fut: torch.futures.Future[torch.Tensor] = torch.futures.Future()
     pieces = _residual_pieces(bucket, grad.numel()) if state.feedback is not None else None
-    if grad.device.type != "cpu":
+    if device_path.on_device(grad):
         if state.stager is None:
             state.stager = DeviceStager(state.agent)
         stager = state.stager

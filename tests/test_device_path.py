@@ -117,3 +117,48 @@ def test_the_device_path_refuses_what_the_dense_path_refuses():
             x = torch.arange(64.0)
             stager.allreduce(x)  # one worker: the sum is the tensor
             assert x.tolist() == list(range(64))
+
+
+@pytest.mark.parametrize("lossy", [0.0, 0.5])
+def test_the_ddp_hooks_device_branch_reduces_like_its_host_branch(monkeypatch, lossy):
+    """The hook's device branch (CPU tensors sent down it): the same averaged buckets, bit
+    for bit, as the host branch, lossy residuals kept where the bucket lives."""
+    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    from p4reduce.torch import device as device_path
+
+    class Bucket:
+        def __init__(self, tensor: torch.Tensor) -> None:
+            self._tensor = tensor
+
+        def buffer(self) -> torch.Tensor:
+            return self._tensor
+
+        def parameters(self) -> list[torch.Tensor]:
+            return [self._tensor]
+
+    rng = np.random.default_rng(11)
+    grads = [[sparse_tensor(rng, 997, 0.2, np.float32) for _ in range(2)] for _ in range(3)]  # step, rank
+
+    def train(via_device: bool) -> list[list[np.ndarray]]:
+        monkeypatch.setattr(device_path, "on_device", lambda t: via_device)
+        with AggregatorServer([JobSpec(1, 2, num_slots=8, block_size=B)], port=0) as server:
+            agents = _agents(server, 2)
+            states = [P4ReduceHookState(a, lossy_threshold=lossy) for a in agents]
+            buffers = [torch.zeros(997) for _ in range(2)]  # DDP reuses its bucket's memory
+
+            def step(rank: int, g: np.ndarray) -> np.ndarray:
+                buffers[rank].copy_(torch.from_numpy(g))
+                return p4reduce_hook(states[rank], Bucket(buffers[rank])).wait().numpy().copy()
+
+            try:
+                return [run_workers(lambda r, s=s: step(r, grads[s][r]), 2) for s in range(3)]
+            finally:
+                for s in states:
+                    s.close()
+                for a in agents:
+                    a.close()
+
+    host, device = train(False), train(True)
+    for step_host, step_device in zip(host, device, strict=True):
+        for h, d in zip(step_host, step_device, strict=True):
+            assert h.tobytes() == d.tobytes()

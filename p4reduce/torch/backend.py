@@ -62,6 +62,7 @@ from torch.futures import Future
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import AllreduceStats, HostAgent, WorkerConfig
 from p4reduce.protocol import MAX_WORKERS
+from p4reduce.torch import device as device_path
 from p4reduce.torch.codec import (
     SumCodec,
     check_average_dtype,
@@ -560,7 +561,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         feedback = self.feedback if tensor.dtype == torch.float32 else None  # lossy mode
 
         def run() -> None:
-            if tensor.device.type != "cpu" and codec.direct:
+            if device_path.on_device(tensor) and codec.direct:
                 self._device_sum(tensor, average, name, feedback)
                 return
             flat, write_back = _host_flat(tensor)

@@ -84,6 +84,12 @@ def block_exponents(values: torch.Tensor) -> torch.Tensor:
     return (e.to(torch.int32) + EXP_BIAS).clamp(0, 255).to(torch.uint8)
 
 
+def on_device(tensor: torch.Tensor) -> bool:
+    """Does `tensor` take the device path (it lives off the CPU)? The backend and the DDP
+    hook ask here, so that tests can send CPU tensors down the same path."""
+    return tensor.device.type != "cpu"
+
+
 class DeviceOrder:
     """Orders a collective that another thread runs with the caller's CUDA work.
 
@@ -236,4 +242,4 @@ def _scatter(
         flat[tail_start:] = values[-1, : flat.numel() - tail_start]
 
 
-__all__ = ["DeviceBlocks", "DeviceOrder", "DeviceStager", "block_exponents", "scan_blocks"]
+__all__ = ["on_device", "DeviceBlocks", "DeviceOrder", "DeviceStager", "block_exponents", "scan_blocks"]
