@@ -1,12 +1,14 @@
-"""The TNA (Tofino 1) program in p4src/tna: p4c's frontend and midend accept it, and its
-constants agree with p4reduce.protocol and with the spec (docs/protocol.md section 8,
-"TNA (Tofino)").
+"""The TNA (Tofino 1) program in p4src/tna: the Tofino backend compiles it to what
+p4src/tna/build holds, p4c's frontend and midend accept it, and its constants agree with
+p4reduce.protocol and with the spec (docs/protocol.md section 8, "TNA (Tofino)").
 
-The p4test check needs p4c's `p4test` and the open TNA headers (tna.p4 and the files it
-includes, from p4lang/p4c backends/tofino/bf-p4c/p4include). Point P4REDUCE_TNA_INCLUDE at
-the directory holding tna.p4 (and P4TEST at p4test if it is not on PATH); otherwise a few
-conventional install places are tried, and the test skips saying what is missing. The
-constant checks need nothing but this checkout.
+The compile needs the Tofino backend, `p4c-barefoot` (p4lang/p4c built with
+-DENABLE_TOFINO=ON): P4C_BAREFOOT, else p4c-barefoot on PATH, else the one next to a
+`bf-p4c` driver on PATH (a p4c build directory). The p4test check needs p4c's `p4test` and
+the open TNA headers (tna.p4 and the files it includes, from p4lang/p4c
+backends/tofino/bf-p4c/p4include): P4REDUCE_TNA_INCLUDE, else the p4include next to the
+backend, else a few conventional install places. Each test skips saying what is missing;
+the constant checks need nothing but this checkout.
 """
 
 from __future__ import annotations
@@ -48,6 +50,27 @@ _CONVENTIONAL_INCLUDES = [
 ]
 
 
+def _backend() -> tuple[pathlib.Path | None, str]:
+    """The Tofino backend (p4c-barefoot), or None and why it was not found."""
+    configured = os.environ.get("P4C_BAREFOOT")
+    if configured:
+        if os.access(configured, os.X_OK):
+            return pathlib.Path(configured), ""
+        return None, f"P4C_BAREFOOT={configured} is not executable"
+    found = shutil.which("p4c-barefoot")
+    if found:
+        return pathlib.Path(found), ""
+    driver = shutil.which("bf-p4c")
+    if driver:  # p4c's driver, linked from a build directory that holds the backend
+        beside = pathlib.Path(driver).resolve().parent / "p4c-barefoot"
+        if os.access(beside, os.X_OK):
+            return beside, ""
+    return None, (
+        "no Tofino backend: set P4C_BAREFOOT to p4c-barefoot (p4lang/p4c built with "
+        "-DENABLE_TOFINO=ON) or put it on PATH"
+    )
+
+
 def _tna_include() -> tuple[pathlib.Path | None, str]:
     """The TNA headers' directory, or None and why it was not found."""
     configured = os.environ.get("P4REDUCE_TNA_INCLUDE")
@@ -57,6 +80,9 @@ def _tna_include() -> tuple[pathlib.Path | None, str]:
             return path, ""
         return None, f"P4REDUCE_TNA_INCLUDE={configured} has no tna.p4"
     candidates = list(_CONVENTIONAL_INCLUDES)
+    backend, _ = _backend()
+    if backend is not None:  # a p4c build directory, or <prefix>/bin of an installation
+        candidates[:0] = [str(backend.parent / "p4include"), str(backend.parent.parent / "share" / "p4c" / "p4include")]
     if os.environ.get("SDE_INSTALL"):
         candidates.insert(0, os.path.join(os.environ["SDE_INSTALL"], "share", "p4c", "p4include"))
     for candidate in candidates:
@@ -103,6 +129,44 @@ def test_p4test_accepts_the_program_without_warnings():
     assert run.stdout.strip() == "" and run.stderr.strip() == "", run.stdout + run.stderr
 
 
+# The files of p4src/tna/build a compile writes (make -C p4src/tna), all text.
+_BUILD_FILES = ("p4reduce_tna.p4info.txtpb", "bfrt.json", "resources.txt")
+
+
+def test_committed_build_is_the_backends_output(tmp_path):
+    """p4src/tna/build is what the Tofino backend makes of the committed program, and it fits."""
+    backend, why = _backend()
+    if backend is None:
+        pytest.skip(why)
+    include, why = _tna_include()
+    if include is None:
+        pytest.skip(why)
+    if not shutil.which("make"):
+        pytest.skip("make is not installed (the compile is p4src/tna/Makefile's default target)")
+    run = subprocess.run(
+        ["make", "-s", "-C", str(TNA), f"BUILD={tmp_path}", f"P4C_BAREFOOT={backend}", f"TNA_INCLUDE={include}"],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    for name in _BUILD_FILES:
+        fresh = (tmp_path / name).read_text()
+        assert fresh == (TNA / "build" / name).read_text(), f"p4src/tna/build/{name} is stale: run make -C p4src/tna"
+
+
+def test_committed_resources_say_it_fits():
+    """The committed report: Tofino 1's 12 stages, 4 stateful ALUs per stage, one per register."""
+    report = (TNA / "build" / "resources.txt").read_text()
+    stages = re.search(r"^MAU stages: (\d+); used by ingress: (\d+)", report, re.M)
+    assert stages and int(stages[1]) == 12 and int(stages[2]) <= 12
+    registers = re.findall(r"^  registers \(one stateful ALU each\): (.*)$", report, re.M)
+    per_stage = [len(line.split(", ")) for line in registers]
+    assert max(per_stage) <= 4
+    p4 = _constants()
+    assert sum(per_stage) == 1 + 4 + p4["VALUE_PAIRS"]  # seen bitmap, 4 per-round registers, the pairs
+
+
 def test_wire_constants_match_the_protocol():
     p4 = _constants()
     assert p4["AGG_UDP_PORT"] == AGG_UDP_PORT == 48864
@@ -138,6 +202,14 @@ def test_event_codes_match_the_v1model_contract():
     events = {name: value for name, value in p4.items() if name.startswith("EV_")}
     assert events == {f"EV_{name.upper()}": i for i, name in enumerate(switch.EVENT_NAMES)}
     assert p4["NUM_EVENTS"] == switch.NUM_EVENTS and max(events.values()) < p4["NUM_EVENTS"]
+
+
+def test_job_event_codes_match_the_v1model_contract():
+    p4 = _constants()
+    cells = {name: value for name, value in p4.items() if name.startswith("JOB_EV_")}
+    assert cells == {f"JOB_EV_{name.upper()}": i for i, name in enumerate(switch.JOB_EVENT_NAMES)}
+    assert p4["NUM_JOB_EVENTS"] == switch.NUM_JOB_EVENTS
+    assert p4["JOB_EVENTS_SIZE"] == p4["NUM_SLOTS"] * p4["NUM_JOB_EVENTS"]
 
 
 def test_spec_lists_the_tna_constants():

@@ -1,20 +1,27 @@
 // Admission of aggregation packets (docs/protocol.md section 6 step 1 and
-// section 8). The sender's identity comes from where and how the packet
-// entered (port, MAC, IP, UDP source port), as installed by the control plane;
-// the entry gives the job, the worker, its bit in the seen bitmap, the job's
-// worker count, multicast group, slot range and session.
+// section 8), stage 0. The sender's identity comes from where and how the
+// packet entered (port, MAC, IP, UDP source port), as installed by the control
+// plane; the entry gives the job, the worker, its bit in the seen bitmap, the
+// job's worker count, multicast group, slot range and session.
 //
-// Every check the next stage makes is prepared here as one ALU operation of
-// the entry's action (an XOR or a saturating subtraction of a header field and
-// action data), so that what follows compares each with 0 only (gateways),
-// and the seen bitmap can run right after them. The checks themselves, in the
-// order the v1model program makes them, are the `if` chain at the top of
-// Ingress (p4reduce_tna.p4), each rejection counted under its event.
+// Everything admission needs is prepared in stage 0, by tables that do not
+// depend on each other (so the backend places them side by side):
+//   workers      the entry, and every check that compares the header with it
+//                as one ALU operation (an XOR or a saturating subtraction), so
+//                that what follows matches each result against 0;
+//   format       the checks of the header alone (version, type, count,
+//                lengths, IPv4 checksum, parser error) as one ternary table;
+//   round_kind   bootstrap or data round, end of stream or not.
+// Stage 1 decides, in the order the v1model program checks, with one ternary
+// table that also marks the seen bitmap (seen_bitmap.p4). A chain of `if`s
+// setting one flag would cost a stage per `if` on Tofino (each is a table that
+// writes the flag after the previous one).
 #ifndef P4REDUCE_TNA_ADMISSION_P4
 #define P4REDUCE_TNA_ADMISSION_P4
 
-control Admission(in header_t hdr, inout ingress_metadata_t ig_md,
-                  in ingress_intrinsic_metadata_t ig_intr_md, out bool admitted) {
+control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
+                  in ingress_intrinsic_metadata_t ig_intr_md,
+                  in ingress_intrinsic_metadata_from_parser_t ig_prsr_md) {
     // The control plane keeps worker_bit == 1 << worker_id and
     // slot_base < slot_end <= NUM_SLOTS; the data plane checks worker_id <
     // num_workers <= MAX_WORKERS and the slot against both the entry and NUM_SLOTS.
@@ -23,20 +30,19 @@ control Admission(in header_t hdr, inout ingress_metadata_t ig_md,
     action set_worker(job_id_t job_id, worker_id_t worker_id, worker_bitmap_t worker_bit,
                       bit<8> num_workers, MulticastGroupId_t mgid,
                       bit<16> slot_base, bit<16> slot_end, bit<32> session) {
-        ig_md.job_id = job_id;
-        ig_md.worker_id = worker_id;
+        ig_md.admitted = 1;
         ig_md.worker_bit = worker_bit;
         ig_md.num_workers = num_workers;
         ig_md.mgid = mgid;
-        ig_md.slot_base = slot_base;
-        ig_md.slot_end = slot_end;
-        ig_md.session = session;
+        ig_md.pool = slot_base;
+        ig_md.slot_base = (bit<32>) slot_base;
+        ig_md.slot_end = (bit<32>) slot_end;
         ig_md.job_diff = hdr.agg.job_id ^ job_id;
         ig_md.worker_diff = hdr.agg.worker_id ^ worker_id;
         ig_md.session_diff = hdr.agg.session ^ session;
         ig_md.rank_room = num_workers |-| hdr.agg.worker_id;
-        ig_md.below_base = slot_base |-| (bit<16>) hdr.agg.slot;
-        ig_md.end_room = slot_end |-| (bit<16>) hdr.agg.slot;
+        ig_md.below_base = slot_base |-| ig_md.slot;
+        ig_md.end_room = slot_end |-| ig_md.slot;
         ig_md.block_room = hdr.agg.blocks |-| hdr.agg.block;
         ig_md.next_room = hdr.agg.blocks |-| hdr.agg.next_block;
     }
@@ -49,12 +55,70 @@ control Admission(in header_t hdr, inout ingress_metadata_t ig_md,
             hdr.udp.src_port: exact;
         }
         actions = { set_worker; @defaultonly NoAction; }
-        const default_action = NoAction;  // a miss is an unknown worker
+        const default_action = NoAction;  // a miss is an unknown worker (admitted stays 0)
         size = WORKER_TABLE_SIZE;
     }
 
+    action set_malformed(bit<1> malformed) {
+        ig_md.malformed = malformed;
+    }
+
+    // The well-formed shapes; anything else is malformed (event 7): a wrong
+    // version or type, a count not in {0, B} or values cut short (the parser
+    // takes values only for DATA with count B), lengths that do not say header
+    // (+ B values), a bad IPv4 checksum, a parser error, values in a bootstrap round.
+    table format {
+        key = {
+            hdr.agg.version: ternary;
+            hdr.agg.msg_type: ternary;
+            hdr.agg.count: ternary;
+            hdr.vals_a.isValid(): ternary;
+            hdr.vals_b.isValid(): ternary;
+            hdr.udp.length: ternary;
+            hdr.ipv4.total_len: ternary;
+            hdr.agg.block: ternary;
+            ig_md.checksum_ok: ternary;
+            ig_prsr_md.parser_err: ternary;
+        }
+        actions = { set_malformed; }
+        const entries = {
+            (_, _, _, true, true, _, _, BLOCK_NONE, _, _) : set_malformed(1);
+            (PROTOCOL_VERSION, MSG_DATA, VALUES_PER_PACKET, true, true,
+             UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN,
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN, _, true, 0) : set_malformed(0);
+            (PROTOCOL_VERSION, MSG_DATA, 0, _, _, UDP_HDR_LEN + AGG_HDR_LEN,
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, true, 0) : set_malformed(0);
+            (PROTOCOL_VERSION, MSG_JOIN, 0, _, _, UDP_HDR_LEN + AGG_HDR_LEN,
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, true, 0) : set_malformed(0);
+        }
+        const default_action = set_malformed(1);
+        size = 4;
+    }
+
+    action set_round_kind(bit<1> data_round, bit<1> next_announced) {
+        ig_md.data_round = data_round;
+        ig_md.next_announced = next_announced;
+    }
+
+    table round_kind {
+        key = {
+            hdr.agg.block: ternary;
+            hdr.agg.next_block: ternary;
+        }
+        actions = { set_round_kind; }
+        const entries = {
+            (BLOCK_NONE, BLOCK_NONE) : set_round_kind(0, 0);
+            (BLOCK_NONE, _) : set_round_kind(0, 1);
+            (_, BLOCK_NONE) : set_round_kind(1, 0);
+        }
+        const default_action = set_round_kind(1, 1);
+        size = 3;
+    }
+
     apply {
-        admitted = workers.apply().hit;
+        workers.apply();
+        format.apply();
+        round_kind.apply();
     }
 }
 

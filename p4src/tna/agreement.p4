@@ -22,9 +22,52 @@
 #ifndef P4REDUCE_TNA_AGREEMENT_P4
 #define P4REDUCE_TNA_AGREEMENT_P4
 
+// One entry per owner: flags SCATTER | owner << OWNER_SHIFT, whatever bits 1..0.
+#define SCATTER_ENTRY(OWNER) \
+    (FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& SCATTER_MASK : scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT));
+#define FOR_ALL_OWNERS(M) \
+    M(8w0)  M(8w1)  M(8w2)  M(8w3)  M(8w4)  M(8w5)  M(8w6)  M(8w7) \
+    M(8w8)  M(8w9)  M(8w10) M(8w11) M(8w12) M(8w13) M(8w14) M(8w15) \
+    M(8w16) M(8w17) M(8w18) M(8w19) M(8w20) M(8w21) M(8w22) M(8w23) \
+    M(8w24) M(8w25) M(8w26) M(8w27) M(8w28) M(8w29) M(8w30) M(8w31)
+#define MAX_WORKERS_ENTRIES 32
+
 struct round_agreement_t {
     bit<32> fingerprint;  // agreement key (fingerprint ^ SCATTER/owner bits) of the round's first counted packet
     bit<32> verdict;      // VERDICT_AGREE or VERDICT_MISMATCH
+}
+
+// What the round's packets must agree on: fingerprint ^ SCATTER/owner bits.
+// Header only, so it runs in stage 0 for every aggregation packet.
+control AgreementKey(in header_t hdr, inout ingress_metadata_t ig_md) {
+    // The SCATTER/owner bits come from a constant table rather than from
+    // `flags & SCATTER_MASK`: an ALU operation between flags and fingerprint
+    // would force both into equally aligned containers (Tofino ALU operands),
+    // which the aggregation header's byte layout does not allow. Reserved bits
+    // (owner bits without SCATTER) are ignored, as the spec says.
+    action scatter_bits(bit<8> bits) {
+        ig_md.scatter = bits;
+        ig_md.agreement_key = hdr.agg.fingerprint ^ (bit<32>) bits;
+    }
+
+    action no_scatter() {
+        ig_md.scatter = 0;
+        ig_md.agreement_key = hdr.agg.fingerprint;
+    }
+
+    table scatter {
+        key = { hdr.agg.flags: ternary; }
+        actions = { scatter_bits; no_scatter; }
+        const entries = {
+            FOR_ALL_OWNERS(SCATTER_ENTRY)
+        }
+        const default_action = no_scatter();
+        size = MAX_WORKERS_ENTRIES;
+    }
+
+    apply {
+        scatter.apply();
+    }
 }
 
 control Agreement(in header_t hdr, inout ingress_metadata_t ig_md) {
@@ -80,18 +123,7 @@ control Agreement(in header_t hdr, inout ingress_metadata_t ig_md) {
         size = 3;
     }
 
-    // Reserved bits (owner bits without SCATTER) are ignored, as the spec says.
-    action scatter_bits() { ig_md.scatter = hdr.agg.flags & SCATTER_MASK; }
-    action no_scatter() { ig_md.scatter = 0; }
-    action make_key() { ig_md.agreement_key = hdr.agg.fingerprint ^ (bit<32>) ig_md.scatter; }
-
     apply {
-        if (hdr.agg.flags[2:2] == 1) {
-            scatter_bits();
-        } else {
-            no_scatter();
-        }
-        make_key();
         verdict.apply();
     }
 }

@@ -77,6 +77,11 @@ header values_h {
     value_t v28; value_t v29; value_t v30; value_t v31;
 }
 
+// map_result = (the seen bitmap's output) & worker_bit is one ALU operation,
+// which needs its operands in whole, equally aligned containers (the backend
+// otherwise splits them into bytes at different offsets).
+@pa_container_size("ingress", "ig_md.map_result", 32)
+@pa_container_size("ingress", "ig_md.worker_bit", 32)
 struct header_t {
     bridged_h  bridged;
     ethernet_h ethernet;
@@ -91,25 +96,38 @@ struct ingress_metadata_t {
     // From the parser.
     bit<1>  harvest;            // second pass of a RESULT (from the recirculation port)
     bool    checksum_ok;        // the IPv4 header checksum verifies (only meaningful with IPv4)
-    // Action data of the sender's entry in admission.workers.
-    job_id_t job_id;
-    worker_id_t worker_id;
+    // Copies of hdr.agg's pool, made by the parser: the MAU compares and slices
+    // these, never the 15-bit header field (which shares its container with
+    // `shadow` and must stay whole for the deparser).
+    bit<1>  shadow;
+    bit<16> slot;
+    // Stage 0, from the header alone (admission.p4).
+    bit<1>  malformed;          // fails a format check (version, type, count, lengths, checksum, parser)
+    bit<1>  data_round;         // block != NONE
+    bit<1>  next_announced;     // next_block != NONE
+    // Stage 0, the sender's entry in admission.workers (its action data).
+    bit<1>  admitted;           // the entry matched
     worker_bitmap_t worker_bit; // 1 << worker_id, installed by the controller
     bit<8>  num_workers;
     MulticastGroupId_t mgid;
-    bit<16> slot_base;
-    bit<16> slot_end;           // one past the job's last slot
-    bit<32> session;
-    // Admission checks, each one ALU operation in the admission action, so
-    // that the next stage only compares them with 0.
+    bit<16> pool;               // slot_base: JOINED's shadow (0) and slot; the job's job_events cells
+    // For JOINED's next_block = slot_end - slot_base, one 32-bit subtraction (an
+    // ALU takes its operands from containers of the destination's size).
+    bit<32> slot_base;
+    bit<32> slot_end;           // one past the job's last slot
+    // Admission checks, each one ALU operation of the entry's action, so that
+    // stage 1 only matches them against 0 (seen_bitmap.p4's admit table).
     bit<16> job_diff;           // header job_id ^ entry's: 0 if equal
     bit<8>  worker_diff;        // header worker_id ^ entry's: 0 if equal
-    bit<32> session_diff;       // header session ^ job's: 0 if equal
+    bit<32> session_diff;       // header session ^ job's: 0 if equal (JOINED: the job's, a JOIN carries 0)
     bit<8>  rank_room;          // num_workers |-| worker_id: 0 if not a rank of the job
     bit<16> below_base;         // slot_base |-| slot: 0 if slot >= slot_base
     bit<16> end_room;           // slot_end |-| slot: 0 if slot >= slot_end
     bit<32> block_room;         // blocks |-| block: 0 if block is beyond the tensor
     bit<32> next_room;          // blocks |-| next_block: 0 if next_block is beyond it
+    // Stage 1: what admission decided (seen_bitmap.p4).
+    bit<1>  accepted;           // counted, or a retransmission: the round's registers run
+    bit<1>  answer_join;        // a JOIN of an admitted worker: answer with JOINED
     // The round's registers.
     slot_index_t slot_index;    // the seen bitmap's index (slot)
     cell_index_t cell;          // every other register's index (shadow ++ slot)
@@ -121,9 +139,11 @@ struct ingress_metadata_t {
     bit<32> agreement_key;      // fingerprint ^ scatter: what the round's packets must agree on
     bit<32> min_next_block;     // the round's smallest announced next block so far
     bit<32> next_block_diff;    // min_next_block ^ this packet's next_block: 0 = announces the minimum
-    // Counting (one cell of Ingress.events per packet).
+    // Counting: one cell of Ingress.events per packet, and for an admitted
+    // packet one cell of its job's in Ingress.job_events.
     event_t event;
     bit<1>  count_event;
+    job_event_t job_event;
 }
 
 struct egress_metadata_t {

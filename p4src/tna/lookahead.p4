@@ -7,11 +7,11 @@
 //
 //   min_block (stage s)      32 bits per cell: the running minimum of
 //                            next_block. Returns the minimum after this packet.
-//   block_exp (stage s + 2)  a pair per cell: the block that minimum belongs to,
+//   block_exp (stage s + 1)  a pair per cell: the block that minimum belongs to,
 //                            and the largest exponent announced for it so far.
 //                            Only packets whose next_block equals the minimum
-//                            returned by min_block update it (stage s + 1
-//                            computes that equality): a packet that announces a
+//                            returned by min_block update it (min_block's
+//                            action computes that equality): a packet that announces a
 //                            new, smaller block replaces both words, one that
 //                            ties keeps the larger exponent. Returns the exponent.
 //
@@ -56,9 +56,22 @@ control Lookahead(inout header_t hdr, inout ingress_metadata_t ig_md) {
         }
     };
 
-    action open_block() { ig_md.min_next_block = open_min.execute(ig_md.cell); }
-    action min_of_blocks() { ig_md.min_next_block = take_min.execute(ig_md.cell); }
-    action read_block() { ig_md.min_next_block = read_min.execute(ig_md.cell); }
+    // Does this packet announce the minimum? Computed from the stateful ALU's
+    // output in the same action (no stage of its own).
+    action open_block() {
+        ig_md.min_next_block = open_min.execute(ig_md.cell);
+        ig_md.next_block_diff = ig_md.min_next_block ^ hdr.agg.next_block;
+    }
+
+    action min_of_blocks() {
+        ig_md.min_next_block = take_min.execute(ig_md.cell);
+        ig_md.next_block_diff = ig_md.min_next_block ^ hdr.agg.next_block;
+    }
+
+    action read_block() {
+        ig_md.min_next_block = read_min.execute(ig_md.cell);
+        ig_md.next_block_diff = ig_md.min_next_block ^ hdr.agg.next_block;
+    }
 
     table next_block_min {
         key = {
@@ -72,11 +85,6 @@ control Lookahead(inout header_t hdr, inout ingress_metadata_t ig_md) {
             (_, _) : read_block();
         }
         size = 3;
-    }
-
-    // --- between the two: does this packet announce the minimum? ---
-    action compare_with_min() {
-        ig_md.next_block_diff = ig_md.min_next_block ^ hdr.agg.next_block;
     }
 
     // --- block_exp ---
@@ -128,7 +136,6 @@ control Lookahead(inout header_t hdr, inout ingress_metadata_t ig_md) {
 
     apply {
         next_block_min.apply();
-        compare_with_min();
         next_exp_max.apply();
     }
 }

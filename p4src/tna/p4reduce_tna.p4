@@ -10,26 +10,30 @@
 // a second pass through the pipe's recirculation port (values.p4). A JOIN is
 // answered with JOINED (the job's geometry and session). Everything else is
 // L2-forwarded. Constants: docs/protocol.md section 8, "TNA (Tofino)";
-// stage and resource plan: README.md in this directory.
+// the Tofino backend's placement: README.md here and build/resources.txt.
 //
 // One file per pipeline concern, applied in this order:
 //   types.p4, headers.p4   typedefs, enums, constants; headers and metadata
 //   parser.p4        ports 68 (harvest) / Ethernet / IPv4 / UDP 48864 -> agg (+ values)
-//   admission.p4     who sent it (port, MAC, IP, UDP port -> job, worker, ...)
-//   seen_bitmap.p4   first arrival, later arrival or retransmission
+//   admission.p4     who sent it (port, MAC, IP, UDP port -> job, worker, ...), header checks
+//   seen_bitmap.p4   admission's decision; first arrival, later arrival or retransmission
 //   countdown.p4     is the round complete
 //   agreement.p4     same allreduce (fingerprint) as the round's first packet
 //   lookahead.p4     minimum next_block, then the largest exponent among its announcers
 //   values.p4        overwrite / add / read the 64 sums (32 pairs)
-//   next_step.p4     consume, multicast, unicast, harvest, JOINED; L2 forwarding
+//   next_step.p4     the round's outcome (consume, multicast, unicast, harvest), JOINED; L2
 //   egress.p4        per-copy RESULT / JOINED addressing
 // Every register is touched through exactly one RegisterAction per packet pass,
 // chosen by the table of its control.
 //
-// Checked with p4c's frontend and midend (p4test) against the open TNA headers:
-//   make -C p4src/tna check TNA_INCLUDE=<p4c>/backends/tofino/bf-p4c/p4include
+// Compiled by the Tofino backend (make -C p4src/tna, which writes build/), and
+// checked with p4c's frontend and midend (make -C p4src/tna check).
 #include <core.p4>
+#if __TARGET_TOFINO__ == 2
+#include <t2na.p4>  // compiles (make tofino2), but see README.md: the harvest pass is Tofino 1's
+#else
 #include <tna.p4>
+#endif
 
 #include "types.p4"
 #include "headers.p4"
@@ -49,17 +53,23 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
                 inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
                 inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     // One cell per packet (the first pass of a RESULT counts it; the harvest
-    // pass counts nothing), incremented in the last stage.
+    // pass counts nothing), incremented at the end of the pipeline.
     Counter<bit<32>, event_t>(NUM_EVENTS, CounterType_t.PACKETS) events;
+    // Per job (the v1model program's `job_events`): NUM_JOB_EVENTS cells at the
+    // sender's slot_base * NUM_JOB_EVENTS, one per admitted packet (types.p4).
+    Counter<bit<32>, bit<15>>(JOB_EVENTS_SIZE, CounterType_t.PACKETS) job_events;
 
     Admission() admission;
+    AgreementKey() agreement_key;
     ZeroValues() zero_values;
     SeenBitmap() seen_bitmap;
     Countdown() countdown;
     Agreement() agreement;
     Lookahead() lookahead;
     Values() values;
-    NextStep() next_step;
+    RoundOutcome() round_outcome;
+    Joined() joined;
+    Harvested() harvested;
     Forwarding() forwarding;
 
     // Every packet that leaves ingress carries the bridged header; a harvest
@@ -77,8 +87,8 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
     // The registers' indexes: the seen bitmap pair by slot, all others by
     // shadow copy and slot. Admission rejects slots >= NUM_SLOTS first.
     action locate_cell() {
-        ig_md.slot_index = hdr.agg.slot[SLOT_BITS - 1:0];
-        ig_md.cell = hdr.agg.shadow ++ hdr.agg.slot[SLOT_BITS - 1:0];
+        ig_md.slot_index = ig_md.slot[SLOT_BITS - 1:0];
+        ig_md.cell = ig_md.shadow ++ ig_md.slot[SLOT_BITS - 1:0];
     }
 
     action note_event(event_t event) {
@@ -95,18 +105,15 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
         events.count(ig_md.event);
     }
 
-    apply {
-        bool admitted = false;
-        bool forwarded = false;
-        bool has_values = hdr.vals_a.isValid() && hdr.vals_b.isValid();  // all B values parsed
-        bool data_round = false;  // meaningful once hdr.agg is valid
-        if (hdr.agg.block != BLOCK_NONE) {  // a test, not an assignment: Tofino sets no bool from a compare
-            data_round = true;
-        }
-        bool touch_values = false;   // values.p4 runs: a data round, or the harvest pass
-        bool decided = false;        // next_step.p4 runs
-        step_t step = STEP_CONSUME;
+    action count_job_event() {
+        job_events.count(ig_md.pool[SLOT_BITS - 1:0] ++ ig_md.job_event);
+    }
 
+    // Stages (README.md has the compiler's placement): 0 the worker entry and
+    // the header checks, 1 admission's decision and the seen bitmap, 2 the
+    // countdown, agreement and look-ahead minimum, 3 the exponent and the
+    // outcome; the value pairs from stage 2 on.
+    apply {
         if (ig_md.harvest == 0) {
             start_bridged();
         }
@@ -114,122 +121,42 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
 
         if (ig_md.harvest == 1) {
             // Second pass of a data-round RESULT built in the first pass.
-            touch_values = true;
-            step = STEP_HARVESTED;
-            decided = true;
+            harvested.apply(hdr, ig_md, ig_tm_md);
         } else if (!hdr.agg.isValid()) {
             if (hdr.udp.isValid() && hdr.udp.dst_port == AGG_UDP_PORT) {
                 drop_with(EV_MALFORMED);  // shorter than the aggregation header
             } else {
+                bool forwarded;
                 forwarding.apply(hdr, ig_dprsr_md, ig_tm_md, forwarded);
                 if (forwarded) {
                     note_event(EV_FORWARDED);
                 }
             }
         } else {
-            // Admission (docs/protocol.md section 8): the entry in stage 0,
-            // these comparisons with 0 and constants right after it.
-            admission.apply(hdr, ig_md, ig_intr_md, admitted);
-            // Malformed: one test per gateway (Tofino's gateways compare a few bytes each;
-            // one condition of all of them is "too complex").
-            bool malformed = false;
-            if (hdr.agg.version != PROTOCOL_VERSION) { malformed = true; }
-            if (hdr.agg.msg_type != MSG_DATA && hdr.agg.msg_type != MSG_JOIN) { malformed = true; }
-            if (hdr.agg.count != 0 && !has_values) { malformed = true; }  // count not in {0, B}, truncated
-            if (has_values) {
-                if (hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN) { malformed = true; }
-                if (hdr.ipv4.total_len != IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN) {
-                    malformed = true;
-                }
-                if (!data_round) { malformed = true; }  // a bootstrap round is header-only
-            } else {
-                if (hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN) { malformed = true; }
-                if (hdr.ipv4.total_len != IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN) { malformed = true; }
-            }
-            if (!ig_md.checksum_ok) { malformed = true; }
-            if (ig_prsr_md.parser_err != 0) { malformed = true; }
-            // A block outside the tensor the packet announces (one test per gateway too).
-            bool outside = false;
-            if (data_round && ig_md.block_room == 0) { outside = true; }
-            if (hdr.agg.next_block != BLOCK_NONE) {
-                if (ig_md.next_room == 0) { outside = true; }
-            }
-            if (!admitted) {
-                drop_with(EV_UNKNOWN_WORKER);
-            } else if (malformed) {
-                drop_with(EV_MALFORMED);
-            } else if (ig_md.job_diff != 0 || ig_md.worker_diff != 0
-                       || ig_md.rank_room == 0                 // not a rank of the job
-                       || hdr.agg.worker_id >= MAX_WORKERS) {  // no bit in the seen bitmap
-                drop_with(EV_IDENTITY_MISMATCH);
-            } else if (hdr.agg.msg_type == MSG_JOIN) {
-                // A JOIN has no session yet and touches no register. Its slot is
-                // not checked either: JOINED names the entry's slot_base.
-                note_event(EV_JOINED);
-                step = STEP_JOINED;
-                decided = true;
-            } else if (ig_md.session_diff != 0) {
-                drop_with(EV_BAD_SESSION);  // joined before the job was reset (or never)
-            } else if (ig_md.below_base != 0 || ig_md.end_room == 0
-                       || hdr.agg.slot >= NUM_SLOTS) {   // beyond the registers, whatever the entry says
-                drop_with(EV_BAD_SLOT);
-            } else if (outside) {
-                drop_with(EV_MALFORMED);  // a block outside the tensor the packet announces
-            } else {
+            // Stage 0: everything that depends on the header and the entry only.
+            admission.apply(hdr, ig_md, ig_intr_md, ig_prsr_md);
+            agreement_key.apply(hdr, ig_md);
+            zero_values.apply(hdr);
+            // Stage 1: admission's decision (drops counted there), seen bitmap.
+            seen_bitmap.apply(hdr, ig_md, ig_dprsr_md);
+            if (ig_md.accepted == 1) {
                 // Counted, or a retransmission: the round's registers.
-                if (data_round && !has_values) {
-                    zero_values.apply(hdr);
-                }
-                if (data_round) {
-                    touch_values = true;
-                }
-                seen_bitmap.apply(hdr, ig_md);
                 countdown.apply(ig_md);
                 agreement.apply(hdr, ig_md);
                 lookahead.apply(hdr, ig_md);
-                decided = true;
-                if (ig_md.map_result != 0) {
-                    // Already counted in this round.
-                    if (ig_md.remaining != 0) {
-                        drop_with(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
-                        decided = false;
-                    } else if (ig_md.verdict == VERDICT_STALE) {
-                        // A finished round of another allreduce: not this packet's
-                        // result. Nothing was counted and no register of the round
-                        // changed (the seen bitmap cleared the sender's bit in the
-                        // other shadow copy, as any packet of it with this bit does).
-                        drop_with(EV_STALE);
-                        decided = false;
-                    } else {
-                        note_event(EV_RESULT_UNICAST);  // complete; this worker lost the result
-                        if (data_round) {
-                            step = STEP_HARVEST_UNICAST;
-                        } else {
-                            step = STEP_UNICAST;
-                        }
-                    }
-                } else if (ig_md.remaining == 0) {
-                    note_event(EV_RESULT_MULTICAST);
-                    if (data_round) {
-                        step = STEP_HARVEST_MULTICAST;
-                    } else {
-                        step = STEP_MULTICAST;
-                    }
-                } else {
-                    note_event(EV_DATA_COUNTED);
-                    step = STEP_CONSUME;
-                }
+                round_outcome.apply(hdr, ig_md, ig_intr_md, ig_dprsr_md, ig_tm_md);
+            } else if (ig_md.answer_join == 1) {
+                joined.apply(hdr, ig_md, ig_intr_md, ig_tm_md);
             }
         }
 
-        if (touch_values) {
-            values.apply(hdr, ig_md);
-        }
-        if (decided) {
-            next_step.apply(hdr, ig_md, ig_intr_md, ig_dprsr_md, ig_tm_md, step);
-        }
+        // The value pairs' keys say whether they run (values.p4).
+        values.apply(hdr, ig_md);
         if (ig_md.count_event == 1) {
             count_event();
+        }
+        if (ig_md.admitted == 1) {
+            count_job_event();
         }
     }
 }

@@ -8,8 +8,19 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
 
     state start {
         pkt.extract(ig_intr_md);
-        // Every metadata field starts at its default value (0, false).
-        ig_md = { harvest = 0, ... };  // checksum_ok: set once, in parse_ipv4 (Tofino assigns a field once per parser)
+        // Only the flags read on paths that never set them start at 0 here;
+        // every other field is written before any read whose value matters.
+        // Zeroing all of them (`ig_md = { ... }`) makes each live from the
+        // parser on, and the backend can then not share PHV containers between
+        // fields whose uses never overlap, which ingress needs: the 64 values
+        // fill 2048 of its 3200 MAU-visible PHV bits, and with every field
+        // zeroed the allocation fails. (So `make check` turns p4test's
+        // uninitialized-out-param warning off.) checksum_ok: set in parse_ipv4.
+        ig_md.harvest = 0;
+        ig_md.admitted = 0;
+        ig_md.accepted = 0;
+        ig_md.answer_join = 0;
+        ig_md.count_event = 0;
         // The 64-bit port metadata is not used (and p4test cannot check writing
         // a struct from port_metadata_unpack): skip it.
         pkt.advance(PORT_METADATA_SIZE);
@@ -51,6 +62,8 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
 
     state parse_agg {
         pkt.extract(hdr.agg);
+        ig_md.shadow = hdr.agg.shadow;
+        ig_md.slot = (bit<16>) hdr.agg.slot;
         // Only DATA carries values, and only B of them. Any other count (or
         // values behind a JOIN) leaves the values invalid with count != 0, and
         // admission drops the packet as malformed.
@@ -75,6 +88,8 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
         pkt.extract(hdr.ipv4);
         pkt.extract(hdr.udp);
         pkt.extract(hdr.agg);
+        ig_md.shadow = hdr.agg.shadow;  // the RESULT keeps the round's pool: the pairs' cell
+        ig_md.slot = (bit<16>) hdr.agg.slot;
         pkt.extract(hdr.vals_a);
         pkt.extract(hdr.vals_b);
         transition accept;

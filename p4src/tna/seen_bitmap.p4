@@ -1,3 +1,5 @@
+// Admission's decision and the seen bitmap, stage 1.
+//
 // Which workers have been counted in the round, per slot and shadow copy
 // (docs/protocol.md section 6 step 2), SwitchML-style: one 64-bit register
 // cell per slot holds both shadow copies. A packet with shadow bit v ORs its
@@ -6,6 +8,15 @@
 // of the round held in 1-v, so by the time set 1-v is reused every bit in it
 // is clear again (self-cleaning; no control-plane clearing between rounds).
 // The action returns set v as it was before this packet.
+//
+// The table that marks the bitmap is also the one that decides admission, so
+// that the bitmap runs one stage after the worker entry: its key is every
+// check stage 0 prepared (admission.p4), and its constant entries apply them in
+// the v1model program's order (unknown worker, malformed, identity, JOIN,
+// session, slot, block outside the tensor), each rejection with its event. A
+// check whose failure shows as a non-zero value cannot be one ternary entry,
+// so the entries list what passes: an entry is reached only when every entry
+// above it missed, which is how "all checks before this one passed" is written.
 #ifndef P4REDUCE_TNA_SEEN_BITMAP_P4
 #define P4REDUCE_TNA_SEEN_BITMAP_P4
 
@@ -14,7 +25,14 @@ struct bitmap_pair_t {
     worker_bitmap_t set1;   // shadow copy 1
 }
 
-control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md) {
+// Key values: the identity checks that pass when their field is 0 (job_diff,
+// worker_diff, worker_id < MAX_WORKERS) and the slot checks of that kind
+// (below_base, slot < NUM_SLOTS).
+#define IDENTITY_OK 0, 0, 8w0 &&& ~(MAX_WORKERS - 1)
+#define SLOT_OK 0, 16w0 &&& ~((bit<16>) NUM_SLOTS - 1)
+
+control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md,
+                   inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
     Register<bitmap_pair_t, slot_index_t>(NUM_SLOTS) seen;
 
     RegisterAction<bitmap_pair_t, slot_index_t, worker_bitmap_t>(seen) mark_set0 = {
@@ -33,32 +51,79 @@ control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md) {
         }
     };
 
-    action seen_in_set0() {
+    // Counted, or a retransmission (map_result != 0: this worker was already
+    // counted in the round). map_result comes from the stateful ALU's output in
+    // the same action.
+    action accept_set0() {
         ig_md.bitmap_before = mark_set0.execute(ig_md.slot_index);
-    }
-
-    action seen_in_set1() {
-        ig_md.bitmap_before = mark_set1.execute(ig_md.slot_index);
-    }
-
-    table mark {
-        key = { hdr.agg.shadow: exact; }
-        actions = { seen_in_set0; seen_in_set1; }
-        const entries = {
-            0 : seen_in_set0();
-            1 : seen_in_set1();
-        }
-        size = 2;
-    }
-
-    // The next stage: was this worker already counted in the round?
-    action check_retransmission() {
         ig_md.map_result = ig_md.bitmap_before & ig_md.worker_bit;
+        ig_md.accepted = 1;
+    }
+
+    action accept_set1() {
+        ig_md.bitmap_before = mark_set1.execute(ig_md.slot_index);
+        ig_md.map_result = ig_md.bitmap_before & ig_md.worker_bit;
+        ig_md.accepted = 1;
+    }
+
+    action reject(event_t event) {
+        ig_dprsr_md.drop_ctl = 1;
+        ig_md.event = event;
+        ig_md.count_event = 1;
+        ig_md.job_event = JOB_EV_DROPS;  // counted for the job only if admitted
+    }
+
+    // A JOIN has no session yet and touches no register. Its slot is not
+    // checked either: JOINED names the entry's slot_base (next_step.p4).
+    action join() {
+        ig_md.answer_join = 1;
+        ig_md.event = EV_JOINED;
+        ig_md.count_event = 1;
+        ig_md.job_event = JOB_EV_PACKETS;
+    }
+
+    table admit {
+        key = {
+            ig_md.admitted: ternary;
+            ig_md.malformed: ternary;
+            ig_md.job_diff: ternary;
+            ig_md.worker_diff: ternary;
+            hdr.agg.worker_id: ternary;
+            ig_md.rank_room: ternary;
+            hdr.agg.msg_type: ternary;
+            ig_md.session_diff: ternary;
+            ig_md.below_base: ternary;
+            ig_md.slot: ternary;
+            ig_md.end_room: ternary;
+            ig_md.data_round: ternary;
+            ig_md.block_room: ternary;
+            ig_md.next_announced: ternary;
+            ig_md.next_room: ternary;
+            ig_md.shadow: ternary;
+        }
+        actions = { accept_set0; accept_set1; reject; join; }
+        const entries = {
+            // adm mal identity     rank job  session slot     end  data room next room shadow
+            (0, _, _, _, _,          _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_UNKNOWN_WORKER);
+            (1, 1, _, _, _,          _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_MALFORMED);
+            (1, 0, IDENTITY_OK,      0, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_IDENTITY_MISMATCH);
+            (1, 0, IDENTITY_OK,      _, MSG_JOIN, _, _, _,      _, _, _, _, _, _) : join();
+            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   0, _, _, _, _, _) : reject(EV_BAD_SLOT);
+            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, 1, 0, _, _, _) : reject(EV_MALFORMED);
+            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, _, _, 1, 0, _) : reject(EV_MALFORMED);
+            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, _, _, _, _, 0) : accept_set0();
+            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, _, _, _, _, 1) : accept_set1();
+            (1, 0, IDENTITY_OK,      _, _,        0, _, _,      _, _, _, _, _, _) : reject(EV_BAD_SLOT);
+            (1, 0, IDENTITY_OK,      _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_BAD_SESSION);
+        }
+        // Admitted, well-formed, and the header's job or worker is not the
+        // entry's, or its worker id has no bit in the bitmap.
+        const default_action = reject(EV_IDENTITY_MISMATCH);
+        size = 16;
     }
 
     apply {
-        mark.apply();
-        check_retransmission();
+        admit.apply();
     }
 }
 

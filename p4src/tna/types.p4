@@ -94,6 +94,21 @@ const event_t EV_BAD_SESSION = 10;        // not the job's current session (old 
 const event_t EV_STALE = 11;              // retransmission of another allreduce: not answered
 #define NUM_EVENTS 16
 
+// --- Cells of the counter Ingress.job_events (docs/protocol.md section 8) ---
+// NUM_JOB_EVENTS cells per job at slot_base * NUM_JOB_EVENTS (live jobs' slot
+// ranges never overlap). Same codes as the v1model program, but one cell per
+// packet, as in `events`: a Tofino counter counts once per packet, so
+// JOB_EV_PACKETS here counts the admitted packets that are in no other cell
+// (consumed DATA, JOINs answered), and the v1model program's cell 0 is the sum
+// of the four.
+typedef bit<2> job_event_t;
+const job_event_t JOB_EV_PACKETS = 0;          // admitted, consumed or answered with JOINED
+const job_event_t JOB_EV_DROPS = 1;            // admitted, then rejected (events 5, 6, 7, 10)
+const job_event_t JOB_EV_RETRANSMISSIONS = 2;  // re-sent from the stored result, dropped (round open) or stale
+const job_event_t JOB_EV_ROUNDS = 3;           // the packet that completed a round (result multicast)
+#define NUM_JOB_EVENTS 4
+#define JOB_EVENTS_SIZE 32768                  // NUM_SLOTS * NUM_JOB_EVENTS
+
 // Table sizes (entries).
 #define WORKER_TABLE_SIZE 1024
 #define L2_TABLE_SIZE 1024

@@ -55,19 +55,25 @@ control ValuePair(inout value_t first, inout value_t second, in ingress_metadata
     action resend() { second = read_second.execute(ig_md.cell); }
     action harvest() { first = read_first.execute(ig_md.cell); }
 
+    // Applied to every packet: the key says whether the pair runs (a harvest
+    // pass, or an accepted packet of a data round), so that no gateway ties
+    // the 32 tables to the stage where admission decides.
     table pair {
         key = {
             ig_md.harvest: ternary;
+            ig_md.accepted: ternary;
+            ig_md.data_round: ternary;
             ig_md.bitmap_before: ternary;
             ig_md.map_result: ternary;
         }
-        actions = { open; add; resend; harvest; }
+        actions = { open; add; resend; harvest; @defaultonly NoAction; }
         const entries = {
-            (1, _, _) : harvest();   // second pass: the first words
-            (0, 0, _) : open();
-            (0, _, 0) : add();
-            (0, _, _) : resend();    // retransmission
+            (1, _, _, _, _) : harvest();   // second pass: the first words
+            (0, 1, 1, 0, _) : open();
+            (0, 1, 1, _, 0) : add();
+            (0, 1, 1, _, _) : resend();    // retransmission
         }
+        const default_action = NoAction;
         size = 4;
     }
 
@@ -98,7 +104,9 @@ control Values(inout header_t hdr, in ingress_metadata_t ig_md) {
 // Dense mode: a worker without data at the round's block sends DATA with
 // count = 0. It contributes zeros, and it may be the packet that completes
 // the round, so it gets zeroed values first: then every data-round RESULT
-// carries the 64 sums, whichever packet completes it.
+// carries the 64 sums, whichever packet completes it. Decided from the header
+// alone, in stage 0, before the pairs read the values: a packet that admission
+// then rejects is dropped with its zeros.
 control ZeroValues(inout header_t hdr) {
     action add_zero_values() {
         hdr.vals_a.setValid();
@@ -107,8 +115,23 @@ control ZeroValues(inout header_t hdr) {
         hdr.agg.count = VALUES_PER_PACKET;
     }
 
+    table zero_values {
+        key = {
+            hdr.agg.msg_type: ternary;
+            hdr.agg.count: ternary;
+            hdr.agg.block: ternary;
+        }
+        actions = { add_zero_values; NoAction; }
+        const entries = {
+            (MSG_DATA, 0, BLOCK_NONE) : NoAction();  // a bootstrap round carries no values
+            (MSG_DATA, 0, _) : add_zero_values();
+        }
+        const default_action = NoAction;
+        size = 2;
+    }
+
     apply {
-        add_zero_values();
+        zero_values.apply();
     }
 }
 
