@@ -258,7 +258,8 @@ def _aggregators(data: dict[str, Any]) -> tuple[RemoteAggregator, ...]:
 
 def _jobs(data: Any, largest: int) -> JobDefaults:
     d = check_keys("jobs", data, set(), {"num_slots", "lease_seconds", "max_lease_seconds"})
-    num_slots = check_int("jobs.num_slots", d.get("num_slots", JobDefaults.num_slots), 1, largest)
+    # Not given: the default, or all of the largest pool when that is smaller.
+    num_slots = check_int("jobs.num_slots", d.get("num_slots", min(JobDefaults.num_slots, largest)), 1, largest)
     max_lease = _seconds("jobs.max_lease_seconds", d.get("max_lease_seconds", JobDefaults.max_lease_seconds))
     lease = _seconds("jobs.lease_seconds", d.get("lease_seconds", JobDefaults.lease_seconds), max_lease)
     return JobDefaults(num_slots, lease, max_lease)

@@ -247,13 +247,14 @@ class JobCoordinator:
         return True
 
     def _undo(self, job: Job) -> None:
-        """Take a removed job off its target (a failed job's target has nothing left of it)."""
+        """Take a removed job off its target. A failed switch job has nothing left there (a
+        reconnection clears the pool); a software aggregator that stopped answering may only
+        have been out of reach, so it is told too, now or when it answers again."""
         if job.target is Target.SOFTWARE:
-            if job.failed is None:
-                try:
-                    self.fallbacks[job.aggregator].remove(job)
-                except AggregatorLost:
-                    self._fallback_down(job.aggregator, self.fallbacks[job.aggregator].down)
+            try:
+                self.fallbacks[job.aggregator].remove(job)
+            except AggregatorLost:
+                self._fallback_down(job.aggregator, self.fallbacks[job.aggregator].down)
         elif job.failed is None:
             assert self.switch is not None
             try:

@@ -54,6 +54,9 @@ class RemoteFallback:
         self._channel = grpc.insecure_channel(config.name)
         self._stub = pb_grpc.AggregatorAdminStub(self._channel)
         self._last_check = -float("inf")
+        # Jobs removed while it did not answer: removed from it when it answers again (it may
+        # only have been out of reach, and would keep their slots).
+        self._orphans: set[int] = set()
 
     @property
     def name(self) -> str:
@@ -103,11 +106,19 @@ class RemoteFallback:
         self._call("AdmitWorker", pb.AdmitWorkerRequest(job_id=job.job_id, rank=rank, ip=ip, udp_port=udp_port))
 
     def remove(self, job: Job) -> None:
-        try:
-            self._call("RemoveJob", pb.RemoveJobRequest(job_id=job.job_id))
-        except RefusedByAggregator as exc:  # NOT_FOUND: it restarted since; nothing to remove
-            log.warning("aggregator %s: job %d: %s", self.name, job.job_id, exc)
+        """Stop serving `job` there; while it does not answer, as soon as it answers again."""
+        if self.down is not None:
+            self._orphans.add(job.job_id)
+            log.info("aggregator %s: job %d (%r) removed once it answers again", self.name, job.job_id, job.name)
+            return
+        self._remove(job.job_id)
         log.info("aggregator %s: job %d (%r) removed", self.name, job.job_id, job.name)
+
+    def _remove(self, job_id: int) -> None:
+        try:
+            self._call("RemoveJob", pb.RemoveJobRequest(job_id=job_id))
+        except RefusedByAggregator as exc:  # NOT_FOUND: it restarted since; nothing to remove
+            log.info("aggregator %s: job %d: %s", self.name, job_id, exc)
 
     def counters(self) -> dict[str, int]:
         """Its packet counters (all its jobs together)."""
@@ -132,6 +143,12 @@ class RemoteFallback:
         if self.down is not None:
             log.info("aggregator %s: serves on port %d (%d jobs)", self.name, info.port, info.jobs)
         self._port, self.down = info.port, None
+        for job_id in sorted(self._orphans):
+            try:
+                self._remove(job_id)
+            except AggregatorLost:
+                return  # gone again: the rest next time
+            self._orphans.discard(job_id)
 
     def _call(self, method: str, request: Any) -> Any:
         if self.down is not None:

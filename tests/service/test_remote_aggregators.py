@@ -190,3 +190,31 @@ def test_aggregator_command_with_admin_and_no_job():
 def test_aggregator_command_names_what_is_missing(capsys, argv, says):
     assert cli(["aggregator", "--bind", "127.0.0.1:0", *argv]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_an_aggregator_out_of_reach_for_a_while_is_told_of_the_jobs_released_meanwhile():
+    """Its admin API goes away (a network blip, say) while it keeps serving: its jobs fail,
+    and a job released meanwhile is removed from it once it answers again, so that its
+    slots can take a new job."""
+    with running_aggregator() as running, service_over(admin_entry(running, slots=[0, 8])) as service:
+        aggregator = running.server
+        with JobClient(service.address) as client:
+            job = client.create_job("blip", 2, num_slots=8)
+            port = running.admin.address[1]
+            running.admin.stop()
+
+            def lost() -> bool:
+                try:
+                    client.keep_alive(job.job_id)
+                except JobServiceError as exc:
+                    return exc.cause.startswith(AGGREGATOR_LOST)
+                return False
+
+            wait_until(lost, "KeepAlive answered 'aggregator lost'", timeout=10)
+            client.release_job(job.job_id)
+            assert [s.job_id for s in aggregator.engine.jobs()] == [job.job_id]  # out of reach: still there
+            running.admin = AdminServer(aggregator, ("127.0.0.1", port)).start()  # back
+            wait_until(lambda: aggregator.engine.jobs() == [], "the released job to be removed from it", timeout=10)
+            again = client.create_job("after", 2, num_slots=8)  # the same slots, free on both sides
+            assert again.address == aggregator.address
+            assert [s.job_id for s in aggregator.engine.jobs()] == [again.job_id]
