@@ -59,103 +59,6 @@
 #define SEND_TIMEOUT_US 100000 /* how long a full TX ring waits for its frames to leave */
 
 /* ---------------------------------------------------------------------------
- * Frames
- */
-
-static inline void wr16(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)(v >> 8);
-    p[1] = (unsigned char)v;
-}
-static inline void wr32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
-static inline uint32_t rd16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static inline uint32_t rd32(const unsigned char *p) {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* The Internet checksum of an IPv4 header (`len` bytes, its checksum field included). */
-static uint32_t ip_checksum(const unsigned char *p, size_t len) {
-    uint32_t sum = 0;
-    for (size_t i = 0; i + 1 < len; i += 2) {
-        sum += rd16(p + i);
-    }
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return ~sum & 0xffff;
-}
-
-size_t frame_build(unsigned char *f, const uint8_t dst_mac[6], const uint8_t src_mac[6], uint32_t src_ip,
-                   uint16_t src_port, uint32_t dst_ip, uint16_t dst_port, uint16_t ip_id, size_t len) {
-    memcpy(f, dst_mac, 6);
-    memcpy(f + 6, src_mac, 6);
-    wr16(f + 12, ETH_P_IP);
-    unsigned char *ip = f + ETH_LEN;
-    ip[0] = 0x45; /* version 4, 20-byte header */
-    ip[1] = 0;    /* DSCP/ECN as the kernel's default socket */
-    wr16(ip + 2, (uint32_t)(IP_OVERHEAD + len));
-    wr16(ip + 4, ip_id);
-    wr16(ip + 6, 0x4000); /* DF, no fragment offset */
-    ip[8] = 64;           /* TTL */
-    ip[9] = IPPROTO_UDP;
-    wr16(ip + 10, 0);
-    wr32(ip + 12, src_ip);
-    wr32(ip + 16, dst_ip);
-    wr16(ip + 10, ip_checksum(ip, IPV4_LEN));
-    unsigned char *udp = ip + IPV4_LEN;
-    wr16(udp, src_port);
-    wr16(udp + 2, dst_port);
-    wr16(udp + 4, (uint32_t)(UDP_LEN + len));
-    wr16(udp + 6, 0); /* no checksum (IPv4 allows it; Ethernet's CRC covers the link) */
-    return FRAME_OVERHEAD + len;
-}
-
-int frame_parse(const unsigned char *f, size_t len, uint32_t dst_ip, uint16_t dst_port, const unsigned char **payload,
-                size_t *payload_len, uint32_t *src_ip, uint16_t *src_port) {
-    if (len < ETH_LEN + IPV4_LEN) {
-        return FRAME_SHORT;
-    }
-    const unsigned char *ip = f + ETH_LEN;
-    if (rd16(f + 12) != ETH_P_IP || ip[0] >> 4 != 4) {
-        return FRAME_NOT_IPV4;
-    }
-    const size_t ihl = (size_t)(ip[0] & 0xf) * 4, total = rd16(ip + 2);
-    if (ihl < IPV4_LEN) {
-        return FRAME_BAD_IHL;
-    }
-    /* The IPv4 packet within the frame (which may carry Ethernet padding after it). */
-    if (total < ihl + UDP_LEN || ETH_LEN + total > len) {
-        return FRAME_SHORT;
-    }
-    if (ip_checksum(ip, ihl) != 0) {
-        return FRAME_CHECKSUM;
-    }
-    if (ip[9] != IPPROTO_UDP) {
-        return FRAME_NOT_UDP;
-    }
-    if (rd16(ip + 6) & 0x3fff) {
-        return FRAME_FRAGMENT;
-    }
-    const unsigned char *udp = ip + ihl;
-    if (rd32(ip + 16) != dst_ip || rd16(udp + 2) != dst_port) {
-        return FRAME_NOT_MINE;
-    }
-    const size_t ulen = rd16(udp + 4);
-    if (ulen < UDP_LEN || ulen > total - ihl) {
-        return FRAME_UDP_LENGTH;
-    }
-    *payload = udp + UDP_LEN;
-    *payload_len = ulen - UDP_LEN;
-    *src_ip = rd32(ip + 12);
-    *src_port = (uint16_t)rd16(udp);
-    return FRAME_OK;
-}
-
-/* ---------------------------------------------------------------------------
  * The rings
  */
 
@@ -353,39 +256,34 @@ void pring_unuse(PacketRingObject *o) {
     Py_DECREF(o);
 }
 
+/* The table a Run calls (p4reduce/_ring.h). */
+#define PR(o) (&((PacketRingObject *)(o))->ring)
+static int ops_usable(PyObject *o) { return pring_usable((PacketRingObject *)o); }
+static int ops_fd(PyObject *o) { return PR(o)->fd; }
+static uint32_t ops_spin_us(PyObject *o) { return PR(o)->spin_us; }
+static size_t ops_max_payload(PyObject *o) { return pring_max_payload(PR(o)); }
+static unsigned char *ops_tx_frame(PyObject *o) { return pring_tx_frame(PR(o)); }
+static void ops_tx_commit(PyObject *o, size_t len) { pring_tx_commit(PR(o), len); }
+static int ops_kick(PyObject *o, int wait) { return pring_kick(PR(o), wait); }
+static int ops_rx_ready(PyObject *o) { return pring_rx_ready(PR(o)); }
+static int ops_rx_next(PyObject *o, const unsigned char **payload, size_t *len, uint32_t *ip, uint16_t *port) {
+    return pring_rx_next(PR(o), payload, len, ip, port);
+}
+static void ops_rx_release(PyObject *o) { pring_rx_release(PR(o)); }
+static void ops_use(PyObject *o) { pring_use((PacketRingObject *)o); }
+static void ops_unuse(PyObject *o) { pring_unuse((PacketRingObject *)o); }
+#undef PR
+
+const ring_ops_t pring_ops = {"packet",      ops_usable,   ops_fd,       ops_spin_us,    ops_max_payload,
+                              ops_tx_frame,  ops_tx_commit, ops_kick,    ops_rx_ready,   ops_rx_next,
+                              ops_rx_release, ops_use,      ops_unuse};
+
 static int closed(PacketRingObject *self) {
     if (!pring_usable(self)) {
         PyErr_SetString(PyExc_ValueError, "the packet ring is closed");
         return 1;
     }
     return 0;
-}
-
-/* "a.b.c.d" -> host order; -1 with ValueError. */
-static int parse_ip(const char *s, uint32_t *ip) {
-    struct in_addr a;
-    if (inet_pton(AF_INET, s, &a) != 1) {
-        PyErr_Format(PyExc_ValueError, "not an IPv4 address: %s", s);
-        return -1;
-    }
-    *ip = ntohl(a.s_addr);
-    return 0;
-}
-
-static int parse_mac(Py_buffer *b, const char *name, uint8_t mac[6]) {
-    if (b->len != 6) {
-        PyErr_Format(PyExc_ValueError, "%s must be 6 bytes", name);
-        return -1;
-    }
-    memcpy(mac, b->buf, 6);
-    return 0;
-}
-
-static PyObject *address(uint32_t ip, uint16_t port) {
-    char host[INET_ADDRSTRLEN];
-    struct in_addr a = {htonl(ip)};
-    inet_ntop(AF_INET, &a, host, sizeof host);
-    return Py_BuildValue("(sI)", host, (unsigned)port);
 }
 
 static PyObject *PacketRing_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {

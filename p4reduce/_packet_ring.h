@@ -16,24 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ETH_LEN 14
-#define IPV4_LEN 20
-#define UDP_LEN 8
-#define FRAME_OVERHEAD (ETH_LEN + IPV4_LEN + UDP_LEN) /* before the UDP payload */
-#define IP_OVERHEAD (IPV4_LEN + UDP_LEN)              /* a datagram's payload: at most MTU - 28 */
-
-/* Why frame_parse refused a frame (0: taken). */
-enum {
-    FRAME_OK = 0,
-    FRAME_SHORT = -1,     /* shorter than its headers or than what they announce */
-    FRAME_NOT_IPV4 = -2,  /* EtherType or IP version */
-    FRAME_BAD_IHL = -3,   /* IPv4 header length below 20 bytes */
-    FRAME_CHECKSUM = -4,  /* IPv4 header checksum */
-    FRAME_NOT_UDP = -5,   /* protocol */
-    FRAME_FRAGMENT = -6,  /* MF set or a fragment offset */
-    FRAME_NOT_MINE = -7,  /* destination address or port */
-    FRAME_UDP_LENGTH = -8 /* UDP length below 8 or beyond the IPv4 packet */
-};
+#include "_frame.h"
+#include "_ring.h"
 
 typedef struct {
     int fd; /* the AF_PACKET socket, -1 once closed */
@@ -68,18 +52,11 @@ void pring_use(PacketRingObject *o);
 void pring_unuse(PacketRingObject *o);
 static inline int pring_usable(const PacketRingObject *o) { return o->ring.fd >= 0 && !o->closing; }
 
+/* PacketRing's functions for a Run (p4reduce/_ring.h). */
+extern const ring_ops_t pring_ops;
+
 /* Adds PacketRing, build_frame, parse_frame and drop_all to the module. */
 int pring_add_to_module(PyObject *m);
-
-/* Builds Ethernet/IPv4/UDP headers in the first FRAME_OVERHEAD bytes of `f`, for a payload of
- * `len` bytes that follows them; returns the frame's length. Addresses in host order. */
-size_t frame_build(unsigned char *f, const uint8_t dst_mac[6], const uint8_t src_mac[6], uint32_t src_ip,
-                   uint16_t src_port, uint32_t dst_ip, uint16_t dst_port, uint16_t ip_id, size_t len);
-
-/* An Ethernet frame of `len` bytes: FRAME_OK and its UDP payload and source when it is an
- * unfragmented IPv4/UDP datagram to dst_ip:dst_port, else why not (FRAME_*). */
-int frame_parse(const unsigned char *f, size_t len, uint32_t dst_ip, uint16_t dst_port, const unsigned char **payload,
-                size_t *payload_len, uint32_t *src_ip, uint16_t *src_port);
 
 static inline size_t pring_max_payload(const pring_t *r) { return r->mtu - IP_OVERHEAD; }
 

@@ -43,6 +43,7 @@
 #include <time.h>
 
 #include "_packet_ring.h" /* WorkerConfig(transport="packet") */
+#include "_ring.h"        /* a raw transport's flow: PacketRing, or p4reduce._xdp's XskSocket */
 #include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_udp.h" /* UDP GSO and GRO */
 #include "_wire.h"
@@ -104,7 +105,7 @@ typedef struct {
 
 typedef struct { /* one aggregator endpoint's outgoing datagrams */
     int fd;         /* connected socket (or the ring's); -1: kept for take_output() */
-    PacketRingObject *ring; /* transport "packet": the datagrams go into its TX ring */
+    ring_ref_t ring; /* transports "packet", "xdp": the datagrams go into its TX ring */
     uint32_t limit; /* payload packed up to (0: a packet per datagram) */
     uint32_t session;
     uint32_t group_session; /* what its results to the job's multicast group carry (JOINED) */
@@ -128,7 +129,7 @@ typedef struct {
 
 typedef struct { /* a socket results arrive on, and whom it may hear */
     int fd;
-    PacketRingObject *ring; /* transport "packet": its RX ring instead of recvmmsg */
+    ring_ref_t ring; /* transports "packet", "xdp": its RX ring instead of recvmmsg */
     int endpoint; /* the endpoint whose socket it is; -1: the multicast group's */
     int npeers;
     peer_t *peers;
@@ -373,25 +374,28 @@ static void count_gso(RunObject *r, const out_t *o, size_t from, size_t to) {
  * kick. A datagram finding the ring full (after a wait for the frames in flight) is dropped,
  * as a full socket buffer drops it: the timers cover it. */
 static int ring_flush(RunObject *r, out_t *o) {
-    pring_t *ring = &o->ring->ring;
+    PyObject *ring = o->ring.obj;
+    const ring_ops_t *ops = o->ring.ops;
     int rc = 0;
-    if (pring_usable(o->ring)) {
+    if (ops->usable(ring)) {
+        const size_t max = ops->max_payload(ring);
         for (size_t i = 0; i < o->ndgrams; i++) {
             const dgram_t *d = &o->dgrams[i];
-            if (d->len > pring_max_payload(ring)) { /* JOIN's message size keeps datagrams below it */
+            if (d->len > max) { /* JOIN's message size keeps datagrams below it */
                 r->err = ERR_VALUE;
-                snprintf(r->err_msg, sizeof r->err_msg, "a %zu-byte datagram exceeds the %zu bytes of a %u-byte MTU",
-                         d->len, pring_max_payload(ring), ring->mtu);
+                snprintf(r->err_msg, sizeof r->err_msg,
+                         "a %zu-byte datagram exceeds the %zu bytes a frame of transport '%s' carries (the MTU less 28)",
+                         d->len, max, ops->transport);
                 rc = -1;
                 break;
             }
-            unsigned char *p = pring_tx_frame(ring);
+            unsigned char *p = ops->tx_frame(ring);
             if (p) {
                 memcpy(p, o->buf + d->start, d->len);
-                pring_tx_commit(ring, d->len);
+                ops->tx_commit(ring, d->len);
             }
         }
-        pring_kick(ring, 0);
+        ops->kick(ring, 0);
     }
     o->used = 0;
     o->ndgrams = 0;
@@ -402,7 +406,7 @@ static int out_flush(RunObject *r, out_t *o) {
     if (o->fd < 0 || !o->ndgrams) {
         return 0;
     }
-    if (o->ring) {
+    if (o->ring.obj) {
         return ring_flush(r, o);
     }
     if (out_room(o) < 0) {
@@ -1016,7 +1020,7 @@ static inline void cpu_relax(void) {
 static int rings_ready(const RunObject *r) {
     for (int i = 0; i < r->nins; i++) {
         const in_t *in = &r->ins[i];
-        if (in->ring && pring_usable(in->ring) && pring_rx_ready(&in->ring->ring)) {
+        if (in->ring.obj && in->ring.ops->usable(in->ring.obj) && in->ring.ops->rx_ready(in->ring.obj)) {
             return 1;
         }
     }
@@ -1025,15 +1029,16 @@ static int rings_ready(const RunObject *r) {
 
 /* A batch of the datagrams waiting in receiver `in`'s RX ring, handled as recvmmsg's are. */
 static void drain_ring(RunObject *r, const in_t *in, double rto) {
-    pring_t *ring = &in->ring->ring;
+    PyObject *ring = in->ring.obj;
+    const ring_ops_t *ops = in->ring.ops;
     const unsigned char *payload;
     size_t len;
     uint32_t ip;
     uint16_t port;
     const double now = monotonic();
-    for (int k = 0; k < RING_BUDGET && r->err == ERR_NONE && pring_rx_next(ring, &payload, &len, &ip, &port); k++) {
+    for (int k = 0; k < RING_BUDGET && r->err == ERR_NONE && ops->rx_next(ring, &payload, &len, &ip, &port); k++) {
         process_buffer(r, in, payload, len, 0, ip, port, now, rto);
-        pring_rx_release(ring);
+        ops->rx_release(ring);
     }
 }
 
@@ -1044,7 +1049,7 @@ static void poll_nogil(RunObject *r, double wait, double rto) {
     const int nfds = r->nins;
     for (int i = 0; i < nfds; i++) {
         const in_t *in = &r->ins[i];
-        fds[i].fd = in->ring && !pring_usable(in->ring) ? -1 : in->fd;
+        fds[i].fd = in->ring.obj && !in->ring.ops->usable(in->ring.obj) ? -1 : in->fd;
         fds[i].events = POLLIN;
         fds[i].revents = 0;
     }
@@ -1070,7 +1075,7 @@ static void poll_nogil(RunObject *r, double wait, double rto) {
         return; /* timeout, or EINTR: the caller checks signals and timers */
     }
     for (int i = 0; i < nfds && r->err == ERR_NONE; i++) {
-        if (r->ins[i].ring) {
+        if (r->ins[i].ring.obj) {
             if (fds[i].fd >= 0) {
                 drain_ring(r, &r->ins[i], rto);
             }
@@ -1394,7 +1399,7 @@ static void Run_dealloc(RunObject *r) {
     if (r->held & 8) PyBuffer_Release(&r->exps);
     free(r->streams);
     for (int i = 0; i < r->nouts; i++) {
-        if (r->outs[i].ring) pring_unuse(r->outs[i].ring);
+        if (r->outs[i].ring.obj) r->outs[i].ring.ops->unuse(r->outs[i].ring.obj);
         free(r->outs[i].buf);
         free(r->outs[i].dgrams);
         free(r->outs[i].msgs);
@@ -1404,7 +1409,7 @@ static void Run_dealloc(RunObject *r) {
     }
     free(r->outs);
     for (int i = 0; i < r->nins; i++) {
-        if (r->ins[i].ring) pring_unuse(r->ins[i].ring);
+        if (r->ins[i].ring.obj) r->ins[i].ring.ops->unuse(r->ins[i].ring.obj);
         free(r->ins[i].peers);
     }
     free(r->ins);
@@ -1462,20 +1467,50 @@ static long long seq_int(PyObject *seq, Py_ssize_t i) {
     return v;
 }
 
-/* A socket's fd (an int; -1: none) or a PacketRing (its fd; *ring then holds it). */
-static int take_socket(RunObject *r, PyObject *o, PacketRingObject **ring, long long *fd) {
+/* The ring functions of `o`: PacketRing's, or those its type hands over as the capsule
+ * `_ring_ops` (p4reduce._xdp's XskSocket); NULL without an error for anything else. */
+static const ring_ops_t *ring_ops_of(PyObject *o) {
     if (PyObject_TypeCheck(o, &PacketRingType)) {
-        PacketRingObject *pr = (PacketRingObject *)o;
-        if (!pring_usable(pr)) {
-            PyErr_SetString(PyExc_ValueError, "the packet ring is closed");
+        return &pring_ops;
+    }
+    if (PyLong_Check(o)) {
+        return NULL;
+    }
+    PyObject *capsule = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_ring_ops");
+    if (!capsule) {
+        PyErr_Clear();
+        return NULL;
+    }
+    const ring_ops_t *ops = PyCapsule_GetPointer(capsule, RING_OPS_CAPSULE);
+    Py_DECREF(capsule);
+    if (!ops) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s's ring functions are of another version (rebuild p4reduce)",
+                     Py_TYPE(o)->tp_name);
+    }
+    return ops;
+}
+
+/* A socket's fd (an int; -1: none) or a raw transport's ring (PacketRing, XskSocket: its
+ * fd; *ring then holds it). */
+static int take_socket(RunObject *r, PyObject *o, ring_ref_t *ring, long long *fd) {
+    const ring_ops_t *ops = ring_ops_of(o);
+    if (ops) {
+        if (!ops->usable(o)) {
+            PyErr_Format(PyExc_ValueError, "the %s ring is closed", ops->transport);
             return -1;
         }
-        pring_use(pr);
-        *ring = pr;
-        *fd = pr->ring.fd;
-        if (pr->ring.spin_us > r->spin_us) r->spin_us = pr->ring.spin_us;
+        ops->use(o);
+        ring->obj = o;
+        ring->ops = ops;
+        *fd = ops->fd(o);
+        const uint32_t spin = ops->spin_us(o);
+        if (spin > r->spin_us) r->spin_us = spin;
         r->nrings++;
         return 0;
+    }
+    if (PyErr_Occurred()) {
+        return -1;
     }
     *fd = PyLong_AsLongLong(o);
     return *fd == -1 && PyErr_Occurred() ? -1 : 0;
