@@ -21,7 +21,7 @@ import pathlib
 import sys
 from typing import Any
 
-# Per-stage resources: (column title, resources.json key, how to count its uses).
+# Per-stage resources: (column title, resources.json key).
 _STAGE_COLUMNS = [
     ("SALU", "meter_alus"),
     ("stats ALU", "statistic_alus"),
@@ -50,14 +50,14 @@ def _used(stage: dict[str, Any], key: str) -> int:
 def _capacity(stage: dict[str, Any], key: str) -> int:
     part = stage[key]
     if key in ("meter_alus", "statistic_alus"):
-        return part["nAlus"]
+        return int(part["nAlus"])
     if key in ("rams", "tcams"):
-        return part["nRows"] * part["nColumns"]
+        return int(part["nRows"] * part["nColumns"])
     if key == "map_rams":
-        return part["nRows"] * 6  # Tofino: 6 map RAMs per SRAM row (resources.json omits it)
+        return int(part["nRows"]) * 6  # Tofino: 6 map RAMs per SRAM row (resources.json omits it)
     if key == "gateways":
-        return part["nRows"] * part["nUnits"]
-    return part["size"]
+        return int(part["nRows"] * part["nUnits"])
+    return int(part["size"])
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -78,8 +78,8 @@ def _stage_report(resources: dict[str, Any]) -> list[str]:
     stages = sorted(resources["mau"]["mau_stages"], key=lambda s: s["stage_number"])
     header = ["stage"] + [title for title, _ in _STAGE_COLUMNS]
     rows = [header]
-    totals = collections.Counter()
-    capacity = collections.Counter()
+    totals: collections.Counter[str] = collections.Counter()
+    capacity: collections.Counter[str] = collections.Counter()
     for stage in stages:
         row = [str(stage["stage_number"])]
         for title, key in _STAGE_COLUMNS:
@@ -114,7 +114,7 @@ def _placement(resources: dict[str, Any], gress_of: dict[str, str]) -> list[str]
 
 def _memories(resources: dict[str, Any], context: dict[str, Any]) -> list[str]:
     """SRAM, map RAM and TCAM blocks of each table, register and counter, summed over stages."""
-    blocks: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    blocks: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     stages: dict[str, set[int]] = collections.defaultdict(set)
     for stage in resources["mau"]["mau_stages"]:
         for kind, key, items in (
@@ -146,18 +146,18 @@ def _memories(resources: dict[str, Any], context: dict[str, Any]) -> list[str]:
 
 
 def _phv(phv: dict[str, Any], target: str) -> list[str]:
-    available = collections.Counter()
+    available: collections.Counter[int] = collections.Counter()
     for group in phv["resources"]:
         if group["group_type"] == "mau":
             available[group["bit_width"]] += group["num_containers"]
-    used = collections.Counter()
-    bits = collections.Counter()
+    used: collections.Counter[tuple[str, str, int]] = collections.Counter()
+    bits: collections.Counter[tuple[str, str, int]] = collections.Counter()
     for container in phv["containers"]:
         if not container["slices"]:
             continue
         key = (container["gress"], container["container_type"], container["bit_width"])
         used[key] += 1
-        occupied = set()
+        occupied: set[int] = set()
         for piece in container["slices"]:
             occupied.update(range(piece["slice_info"]["lsb"], piece["slice_info"]["msb"] + 1))
         bits[key] += len(occupied)
