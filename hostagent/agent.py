@@ -207,7 +207,8 @@ class HostAgent:
             route = next(e.route for e in self._endpoints if e.route is not None)
             raise ValueError(
                 f"block_size {cfg.block_size}: a {packet}-byte packet exceeds the {min(limits)} bytes one frame "
-                f"carries on {route.interface} (MTU {route.mtu}); transport 'packet' sends a datagram per frame"
+                f"carries on {route.interface} (MTU {route.mtu}); transport {cfg.transport!r} sends a datagram "
+                "per frame"
             )
         return min(cfg.message_size, min(limits)) if cfg.message_size else 0
 

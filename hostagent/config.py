@@ -12,7 +12,7 @@ from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 ENGINES = ("native", "python")
 # How the worker's datagrams travel (docs/library.md, "Transports"): "udp", a UDP socket per
 # aggregator; "packet", AF_PACKET rings on the interface towards it (p4reduce.transport.packet);
-# "xdp", AF_XDP sockets (not implemented yet).
+# "xdp", an AF_XDP socket and XDP program there (p4reduce.transport.xdp; an optional build).
 TRANSPORTS = ("udp", "packet", "xdp")
 
 
@@ -21,12 +21,15 @@ def check_transport(transport: str, engine: str, interface: str | None, gateway_
     normalized (aa:bb:cc:dd:ee:ff)."""
     if transport not in TRANSPORTS:
         raise ValueError(f"transport {transport!r}: use one of {', '.join(TRANSPORTS)}")
-    if transport == "xdp":
-        raise ValueError("transport 'xdp' (AF_XDP) is not implemented yet: use 'packet' or 'udp'")
     if transport == "udp" and (interface is not None or gateway_mac is not None):
-        raise ValueError("interface and gateway_mac are options of transport 'packet'")
-    if transport == "packet" and engine != "native":
-        raise ValueError(f"transport 'packet' needs engine 'native' (engine {engine!r} reads UDP sockets)")
+        raise ValueError("interface and gateway_mac are options of transports 'packet' and 'xdp'")
+    if transport != "udp" and engine != "native":
+        raise ValueError(f"transport {transport!r} needs engine 'native' (engine {engine!r} reads UDP sockets)")
+    if transport == "xdp":
+        from p4reduce.transport.xdp import available
+
+        if (why := available()) is not None:  # built without AF_XDP: said, never another transport instead
+            raise ValueError(why)
     if interface is not None and not 0 < len(interface) < 16:
         raise ValueError(f"interface {interface!r}: an interface name is 1 to 15 characters")
     if gateway_mac is None:
@@ -92,7 +95,9 @@ class WorkerConfig:
     # How datagrams travel: "udp" (a UDP socket per aggregator), "packet" (memory-mapped
     # AF_PACKET rings: the native engine builds and parses the Ethernet/IPv4/UDP frames
     # itself, bypassing the kernel's UDP/IP stack and qdisc; needs CAP_NET_RAW) or "xdp"
-    # (not implemented yet). For "packet": `interface` (default: that of the route to the
+    # (an AF_XDP socket with a UMEM, and an XDP program on the interface that hands it the
+    # worker's flow; needs root and p4reduce built with libxdp/libbpf). For "packet" and
+    # "xdp": `interface` (default: that of the route to the
     # aggregator), `gateway_mac` (default: the next hop's in the neighbour table, else
     # asked by ARP) and `spin_us`, how long the engine polls the RX ring before it blocks
     # (0: at once; measured on a 2-core VM, spinning only took CPU from the aggregator and
@@ -144,7 +149,7 @@ class WorkerConfig:
         if not 0 <= self.spin_us <= 10_000:
             raise ValueError(f"spin_us {self.spin_us}: 0..10000 microseconds")
         if self.spin_us and self.transport == "udp":
-            raise ValueError("spin_us is an option of transport 'packet'")
+            raise ValueError("spin_us is an option of transports 'packet' and 'xdp'")
 
     def _check_service_fields(self) -> None:
         controller = self.controller

@@ -8,7 +8,9 @@ session.
 With WorkerConfig(transport="packet") the endpoint's datagrams travel on an AF_PACKET
 ring (`ring`, p4reduce.transport.packet) instead: the UDP socket only keeps the port
 (a drop-all filter empties it), and everything this module sends and receives for the
-agent (JOIN, RESET) goes through the ring, as the native engine's rounds do.
+agent (JOIN, RESET) goes through the ring, as the native engine's rounds do. With
+transport="xdp" the same happens on an AF_XDP socket (p4reduce.transport.xdp), which
+offers the ring's methods (send, recv, fileno, max_payload, close).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class Endpoint:
         AF_PACKET ring on `interface` to `gateway_mac` (defaults: WorkerConfig's)."""
         self.key = key
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.ring: Any = None  # a p4reduce._native_worker.PacketRing with transport "packet"
+        # a p4reduce._native_worker.PacketRing with transport "packet", a p4reduce._xdp.XskSocket with "xdp"
+        self.ring: Any = None
         self.route: Route | None = None  # where the ring's frames go
         try:
             for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
@@ -58,6 +61,10 @@ class Endpoint:
                 from p4reduce.transport.packet import open_ring
 
                 self.ring, self.route = open_ring(self.sock, interface, gateway_mac, spin_us)
+            elif transport == "xdp":
+                from p4reduce.transport.xdp import open_xsk
+
+                self.ring, self.route = open_xsk(self.sock, interface, gateway_mac, spin_us)
         except BaseException:
             self.sock.close()
             raise

@@ -95,7 +95,8 @@ def make_run(
     results come by feed() (receiver i: endpoint i's socket, then the multicast group's)."""
     cfg = agent.config
     endpoints = agent._endpoints
-    # Each endpoint's socket, or its PacketRing (transport "packet"): the Run sends and receives on it.
+    # Each endpoint's socket, or its PacketRing / XskSocket (transports "packet", "xdp"): the Run sends and
+    # receives on it.
     socks: list[object] = [(e.ring if e.ring is not None else e.sock.fileno()) if sockets else -1 for e in endpoints]
     receivers = [(sock, [_peer(e.peer)]) for sock, e in zip(socks, endpoints, strict=True)]
     if agent._group_sock is not None:
@@ -148,7 +149,7 @@ def note_gso_refused(agent: HostAgent, run: Run) -> None:
 
 
 def note_oversize(agent: HostAgent) -> None:
-    """Transport "packet": say once why frames larger than the interface's MTU were dropped."""
+    """Transports "packet" and "xdp": say once why frames larger than the interface's MTU were dropped."""
     if agent._oversize_noted:
         return
     for e in agent._endpoints:

@@ -133,14 +133,14 @@ def test_a_bad_ihl_is_refused():
     "kwargs, message",
     [
         ({"transport": "tcp"}, "transport 'tcp': use one of udp, packet, xdp"),
-        ({"transport": "xdp"}, "transport 'xdp' (AF_XDP) is not implemented yet: use 'packet' or 'udp'"),
+        ({"transport": "xdp", "engine": "python"}, "transport 'xdp' needs engine 'native'"),
         ({"transport": "packet", "engine": "python"}, "transport 'packet' needs engine 'native'"),
-        ({"interface": "eth0"}, "interface and gateway_mac are options of transport 'packet'"),
-        ({"gateway_mac": "02:00:00:00:00:01"}, "interface and gateway_mac are options of transport 'packet'"),
+        ({"interface": "eth0"}, "interface and gateway_mac are options of transports 'packet' and 'xdp'"),
+        ({"gateway_mac": "02:00:00:00:00:01"}, "interface and gateway_mac are options of transports 'packet'"),
         ({"transport": "packet", "gateway_mac": "02:00:00:00:01"}, "gateway_mac: '02:00:00:00:01' is not a MAC"),
         ({"transport": "packet", "interface": "x" * 16}, "an interface name is 1 to 15 characters"),
         ({"transport": "packet", "spin_us": -1}, "spin_us -1: 0..10000 microseconds"),
-        ({"spin_us": 10}, "spin_us is an option of transport 'packet'"),
+        ({"spin_us": 10}, "spin_us is an option of transports 'packet' and 'xdp'"),
     ],
 )
 def test_configuration_errors_say_what_is_wrong_in_one_line(kwargs, message):
@@ -157,10 +157,9 @@ def test_a_gateway_mac_is_normalized():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--transport", "xdp"], "transport 'xdp' (AF_XDP) is not implemented yet"),
-        (["--interface", "eth0"], "interface and gateway_mac are options of transport 'packet'"),
+        (["--interface", "eth0"], "interface and gateway_mac are options of transports 'packet' and 'xdp'"),
         (["--transport", "packet", "--gateway-mac", "nope"], "gateway_mac: 'nope' is not a MAC address"),
-        (["--spin-us", "10"], "spin_us is an option of transport 'packet'"),
+        (["--spin-us", "10"], "spin_us is an option of transports 'packet' and 'xdp'"),
     ],
 )
 def test_worker_cli_errors(args, message):

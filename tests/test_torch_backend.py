@@ -560,8 +560,8 @@ def test_transport_options_from_environment():
         {"P4REDUCE_TRANSPORT": "Packet", "P4REDUCE_INTERFACE": "eth1", "P4REDUCE_GATEWAY_MAC": "02-AA-00-00-00-01"}
     )
     assert (opts.transport, opts.interface, opts.gateway_mac) == ("packet", "eth1", "02:aa:00:00:00:01")
-    with pytest.raises(ValueError, match=r"P4REDUCE_TRANSPORT/.*: transport 'xdp' \(AF_XDP\) is not implemented yet"):
-        Options.from_env({"P4REDUCE_TRANSPORT": "xdp"})
+    with pytest.raises(ValueError, match=r"P4REDUCE_TRANSPORT/.*: transport 'tcp': use one of udp, packet, xdp"):
+        Options.from_env({"P4REDUCE_TRANSPORT": "tcp"})
     with pytest.raises(ValueError, match="P4REDUCE_TRANSPORT/.*: interface and gateway_mac are options of transport"):
         Options.from_env({"P4REDUCE_INTERFACE": "eth1"})
     with pytest.raises(ValueError, match="gateway_mac: 'zz' is not a MAC address"):

@@ -516,19 +516,20 @@ def build_parser() -> argparse.ArgumentParser:
         default="udp",
         help="how datagrams travel: udp (a UDP socket per aggregator), packet (AF_PACKET "
         "rings on the interface towards it, the native engine building the frames; needs "
-        "CAP_NET_RAW), xdp (AF_XDP; not implemented yet) (default: %(default)s)",
+        "CAP_NET_RAW), xdp (an AF_XDP socket and XDP program on that interface; needs root and "
+        "p4reduce built with libxdp/libbpf) (default: %(default)s)",
     )
     wk.add_argument(
         "--interface",
         metavar="IF",
         default=None,
-        help="--transport packet: the interface to send on (default: that of the route to the aggregator)",
+        help="--transport packet/xdp: the interface to send on (default: that of the route to the aggregator)",
     )
     wk.add_argument(
         "--gateway-mac",
         metavar="MAC",
         default=None,
-        help="--transport packet: the next hop's MAC (default: the neighbour table's entry for "
+        help="--transport packet/xdp: the next hop's MAC (default: the neighbour table's entry for "
         "the route's next hop, e.g. a static ARP entry of the switch's aggregation address, "
         "else an ARP request)",
     )
@@ -537,7 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=a.int_range(0, 10_000),
         default=0,
         metavar="US",
-        help="--transport packet: how long the engine polls the receive ring before it blocks "
+        help="--transport packet/xdp: how long the engine polls the receive ring before it blocks "
         "(default: %(default)s, block at once)",
     )
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file (default: a synthetic tensor)")

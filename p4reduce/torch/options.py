@@ -62,7 +62,8 @@ class Options:
     controller: tuple[str, int] | None = None
     job_name: str | None = None
     # How each rank's datagrams travel (WorkerConfig.transport, docs/library.md "Transports"):
-    # "udp", or "packet" (AF_PACKET rings; needs CAP_NET_RAW) on `interface` (default: the
+    # "udp", "packet" (AF_PACKET rings; needs CAP_NET_RAW) or "xdp" (AF_XDP; root, an optional
+    # build) on `interface` (default: the
     # route's) to `gateway_mac` (default: the neighbour table's, else asked by ARP).
     transport: str = "udp"
     interface: str | None = None

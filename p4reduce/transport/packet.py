@@ -79,13 +79,15 @@ def _routes() -> list[tuple[str, int, int, int, int, int]]:
     return routes
 
 
-def kernel_route(peer_ip: str) -> tuple[str, str]:
+def kernel_route(peer_ip: str, transport: str = "packet") -> tuple[str, str]:
     """(interface, next hop) of the route to `peer_ip`: the longest match of the main routing
     table (policy routing aside: set interface and gateway_mac for that), its gateway or the
     peer itself on a connected route."""
     peer = int(ipaddress.IPv4Address(peer_ip))
     if ipaddress.IPv4Address(peer_ip).is_loopback or local_ip_towards((peer_ip, 9)) == peer_ip:
-        raise OSError(f"the route to {peer_ip} is local: transport 'packet' needs one through an Ethernet interface")
+        raise OSError(
+            f"the route to {peer_ip} is local: transport '{transport}' needs one through an Ethernet interface"
+        )
     best: tuple[int, int, str, int] | None = None  # (prefix length, -metric, interface, gateway)
     for iface, dest, gateway, flags, mask, metric in _routes():
         if flags & _RTF_UP and peer & mask == dest:
@@ -101,10 +103,12 @@ def interface_mtu(name: str) -> int:
     return int(struct.unpack_from("i", _ifreq(name, _SIOCGIFMTU), 16)[0])
 
 
-def _check_ethernet(name: str) -> None:
+def _check_ethernet(name: str, transport: str = "packet") -> None:
     family = struct.unpack_from("H", _ifreq(name, _SIOCGIFHWADDR), 16)[0]
     if family != _ARPHRD_ETHER:
-        raise OSError(f"interface {name} is not Ethernet (ARP hardware type {family}): transport 'packet' needs one")
+        raise OSError(
+            f"interface {name} is not Ethernet (ARP hardware type {family}): transport '{transport}' needs one"
+        )
 
 
 def neighbour_mac(ip: str, interface: str) -> bytes | None:
@@ -154,20 +158,25 @@ def arp_request(interface: str, mac: bytes, src_ip: str, target: str, wait: floa
 
 
 def resolve_route(
-    local_ip: str, peer_ip: str, interface: str | None = None, gateway_mac: str | None = None, arp: bool = True
+    local_ip: str,
+    peer_ip: str,
+    interface: str | None = None,
+    gateway_mac: str | None = None,
+    arp: bool = True,
+    transport: str = "packet",
 ) -> Route:
     """The Route of the frames from `local_ip` to `peer_ip`: the interface (given, or the
     main routing table's), its MAC and MTU, and the next hop's MAC (given, else the neighbour
-    table's, else asked by ARP)."""
+    table's, else asked by ARP). `transport`: the one named in errors ("packet", "xdp")."""
     next_hop = peer_ip
     if interface is None or gateway_mac is None:
-        routed, next_hop = kernel_route(peer_ip)
+        routed, next_hop = kernel_route(peer_ip, transport)
         interface = interface or routed
     try:
         ifindex = socket.if_nametoindex(interface)
     except OSError:
-        raise OSError(f"transport 'packet': no interface {interface!r} in this network namespace") from None
-    _check_ethernet(interface)
+        raise OSError(f"transport '{transport}': no interface {interface!r} in this network namespace") from None
+    _check_ethernet(interface, transport)
     mac = bytes.fromhex(_interface_mac(interface).replace(":", ""))
     if gateway_mac is not None:
         hop_mac: bytes | None = parse_mac(gateway_mac)
@@ -177,7 +186,7 @@ def resolve_route(
         )
     if hop_mac is None:
         raise OSError(
-            f"transport 'packet': no MAC for the next hop {next_hop} on {interface} (the neighbour table has "
+            f"transport '{transport}': no MAC for the next hop {next_hop} on {interface} (the neighbour table has "
             f"none and it did not answer ARP): add a static entry (ip neigh replace {next_hop} lladdr MAC dev "
             f"{interface}) or set gateway_mac (--gateway-mac, P4REDUCE_GATEWAY_MAC)"
         )
