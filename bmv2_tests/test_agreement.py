@@ -40,8 +40,10 @@ def test_a_disagreeing_round_is_flagged_for_every_worker(switch, tap, odd):
         tap.send(w.host_if, frame(w, data(w, 0, NONE, 0, fp=fp)))
         if w.worker_id < 2:  # keep the order: the first packet sets the stored fingerprint
             wait_for_counters(switch, data_counted=w.worker_id + 1)
-    got = results(tap.collect(expect=3, timeout=10), workers)
-    assert sorted(w.worker_id for w, _ in got) == [0, 1, 2]
+    frames = tap.collect(expect=3, timeout=10)
+    got = results(frames, workers)
+    # On failure, say what came (every frame, not only answers) and what the switch counted.
+    assert sorted(w.worker_id for w, _ in got) == [0, 1, 2], ([(i, f.hex()) for i, f in frames], switch.counters())
     last = AggHeader.unpack(data(workers[2], 0, NONE, 0, fp=fps[2]))
     for w, payload in got:  # the completing packet's header, flagged
         h = AggHeader.unpack(payload)
