@@ -58,7 +58,9 @@ def run(cfg: NetnsRun, impairment: Impairment | None = None, time_limit: float =
             tb.wire_segmentation(agg_host)
         if impairment is not None:
             for h in worker_hosts:
-                mechanism = tb.impair(h, impairment, qdisc_bypass=cfg.transport != "udp")
+                # AF_XDP frames skip the worker's own egress hooks: impaired on their way to the aggregator.
+                upstream = agg_host if cfg.transport == "xdp" else None
+                mechanism = tb.impair(h, impairment, qdisc_bypass=cfg.transport != "udp", upstream=upstream)
         job = (
             f"1:{cfg.workers}:mode={cfg.mode},block_size={cfg.block_size},num_slots={cfg.slots},"
             f"message_size={cfg.message_size}"

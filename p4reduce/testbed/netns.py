@@ -131,12 +131,17 @@ class Testbed:
         them on a real link (a veth would carry them whole to the bridge and beyond)."""
         _run("ip", "-n", host.netns, "link", "set", "dev", host.iface, "gso_max_segs", "1")
 
-    def impair(self, host: Host, imp: Impairment, qdisc_bypass: bool = False) -> str:
+    def impair(self, host: Host, imp: Impairment, qdisc_bypass: bool = False, upstream: Host | None = None) -> str:
         """Apply `imp` to both directions of the host's link (the egress of each
         veth end); returns the mechanism used. `qdisc_bypass`: the host sends past its
         qdisc (AF_PACKET rings), where netem cannot see its frames; nftables' egress hook
-        does."""
-        ends = [(host.netns, host.iface), (self.bridge_ns, host.outer)]
+        does. `upstream`: the host's frames skip its own egress hooks too (AF_XDP sends
+        straight to the driver): they are impaired where they leave the bridge towards
+        `upstream` instead (nftables, matched by source address)."""
+        ends: list[tuple[str, str, str | None]] = [(host.netns, host.iface, None), (self.bridge_ns, host.outer, None)]
+        if upstream is not None:
+            qdisc_bypass = True
+            ends[0] = (self.bridge_ns, upstream.outer, host.ip)
         if netem_supported() and not qdisc_bypass:
             args = ["netem"]
             if imp.delay_ms or imp.jitter_ms:
@@ -147,7 +152,7 @@ class Testbed:
                 args += ["duplicate", f"{imp.duplicate * 100}%"]
             if imp.rate_mbit:
                 args += ["rate", f"{imp.rate_mbit}mbit"]
-            for ns, dev in ends:
+            for ns, dev, _ in ends:
                 _run("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev, "root", *args)
             return "netem"
         if imp.needs_netem():
@@ -158,8 +163,8 @@ class Testbed:
             )
         if (imp.loss or imp.duplicate) and shutil.which("nft") is None:
             raise TestbedUnavailable("loss/duplication without netem need nftables (`nft`)")
-        for ns, dev in ends:
-            if imp.rate_mbit:
+        for ns, dev, source in ends:
+            if imp.rate_mbit and source is None:
                 _run(
                     "ip",
                     "netns",
@@ -180,7 +185,7 @@ class Testbed:
                     "50ms",
                 )
             if imp.loss or imp.duplicate:
-                _run("ip", "netns", "exec", ns, "nft", "-f", "-", input_=nft_egress(dev, imp))
+                _run("ip", "netns", "exec", ns, "nft", "-f", "-", input_=nft_egress(dev, imp, source))
         return "nftables"
 
 
@@ -195,16 +200,18 @@ def nft_drop_both_ways(dev: str, loss: float) -> str:
     return f"table netdev p4r_loss_{dev.replace('-', '_')} {{\n{chains}}}\n"
 
 
-def nft_egress(dev: str, imp: Impairment) -> str:
-    """Random drop, then random duplication, of UDP leaving `dev`."""
+def nft_egress(dev: str, imp: Impairment, source: str | None = None) -> str:
+    """Random drop, then random duplication, of UDP leaving `dev` (from `source` only, if given)."""
     rules = []
+    match = "ip protocol udp" + (f" ip saddr {source}" if source else "")
     if imp.loss:
-        rules.append(f"ip protocol udp numgen random mod 1000000 < {round(imp.loss * 1e6)} drop")
+        rules.append(f"{match} numgen random mod 1000000 < {round(imp.loss * 1e6)} drop")
     if imp.duplicate:
-        rules.append(f'ip protocol udp numgen random mod 1000000 < {round(imp.duplicate * 1e6)} dup to "{dev}"')
+        rules.append(f'{match} numgen random mod 1000000 < {round(imp.duplicate * 1e6)} dup to "{dev}"')
     body = "\n    ".join(rules)
+    name = dev.replace("-", "_") + ("_" + source.replace(".", "_") if source else "")
     return (
-        f"table netdev p4r_impair_{dev.replace('-', '_')} {{\n"
+        f"table netdev p4r_impair_{name} {{\n"
         f"  chain egress {{\n"
         f'    type filter hook egress device "{dev}" priority 0;\n'
         f"    {body}\n  }}\n}}\n"

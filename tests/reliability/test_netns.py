@@ -1,6 +1,7 @@
 """Real worker and aggregator processes in network namespaces, with lossy links, over
-each worker transport: UDP sockets, and AF_PACKET rings (transport "packet": the worker
-builds and parses the Ethernet/IPv4/UDP frames itself; same guarantees).
+each worker transport: UDP sockets, AF_PACKET rings (transport "packet": the worker
+builds and parses the Ethernet/IPv4/UDP frames itself; same guarantees), and AF_XDP
+sockets (transport "xdp", where p4reduce._xdp was built; skipped with the reason where not).
 
 Uses tc netem when the kernel has it, nftables random drop/duplication otherwise
 (delay/reorder scenarios need netem and skip with the reason when it is absent; frames
@@ -14,6 +15,7 @@ import pytest
 from p4reduce.testbed.experiment import NetnsRun, run
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.netns import TestbedUnavailable, missing_requirements, netem_supported
+from p4reduce.transport.xdp import available
 
 pytestmark = pytest.mark.skipif(missing_requirements() is not None, reason=f"netns tests: {missing_requirements()}")
 
@@ -27,7 +29,11 @@ SCENARIOS = {
     "delay2ms+jitter": Impairment(delay_ms=2, jitter_ms=1),
     "reorder+loss5": Impairment(delay_ms=1, jitter_ms=1, loss=0.05),
 }
-TRANSPORTS = ["udp", "packet"]
+TRANSPORTS = [
+    "udp",
+    "packet",
+    pytest.param("xdp", marks=pytest.mark.skipif(available() is not None, reason=str(available()))),
+]
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -39,7 +45,7 @@ def test_allreduce_exact_over_impaired_links(name, mode, dtype, transport):
         pytest.skip(
             "delay/reorder need sch_netem; this kernel is built without it"
             if transport == "udp"
-            else "delay/reorder need sch_netem, which frames sent past the qdisc (AF_PACKET rings) skip"
+            else "delay/reorder need sch_netem, which frames sent past the qdisc (AF_PACKET rings, AF_XDP) skip"
         )
     try:
         res = run(NetnsRun(workers=3, mode=mode, dtype=dtype, elements=12_000, iterations=2, transport=transport), imp)
