@@ -534,10 +534,11 @@ def main() -> int:
     )
     ap.add_argument(
         "--transport",
-        choices=["udp", "packet"],
+        choices=["udp", "packet", "xdp"],
         default="udp",
-        help="the workers' transport: udp sockets, or packet (AF_PACKET rings: the worker builds "
-        "the frames; software aggregators then send MTU-sized frames, as on a real link)",
+        help="the workers' transport: udp sockets, packet (AF_PACKET rings) or xdp (AF_XDP, when "
+        "p4reduce was built with libxdp): the worker builds the frames; software aggregators then "
+        "send MTU-sized frames, as on a real link",
     )
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()

@@ -44,6 +44,8 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
         # the workers on AF_PACKET rings: 4 of them through the P4 switch, and to a software aggregator
         ["--switch", "bmv2", "--transport", "packet", "--workers", "4"],
         ["--switch", "lxbr", "--transport", "packet"],
+        # and on AF_XDP sockets (skipped where p4reduce was built without libxdp)
+        ["--switch", "bmv2", "--transport", "xdp", "--workers", "4"],
     ],
 )
 def test_runner_writes_csv(tmp_path, extra):
@@ -51,6 +53,11 @@ def test_runner_writes_csv(tmp_path, extra):
     worker, numpy's within the bound): a wrong one fails it with a non-zero exit."""
     if "bmv2" in extra and shutil.which("simple_switch_grpc") is None:
         pytest.skip("simple_switch_grpc is not installed")
+    if "xdp" in extra:
+        from p4reduce.transport.xdp import available
+
+        if available() is not None:
+            pytest.skip(str(available()))
     out = tmp_path / "run"
     proc = subprocess.run(
         [
