@@ -202,3 +202,27 @@ def test_stale_or_unknown_joined_from_upstream_is_dropped():
     unknown = join._replace(msg_type=MsgType.JOINED, job_id=3, session=77)  # a job we are no leaf of
     assert engine.handle(unknown.pack(), from_upstream=True).event == "upstream_unknown"
     assert engine.upstream_joins(), "still not joined: it goes on asking"
+
+
+def test_a_leafs_stream_ends_with_its_parents_result_not_with_its_local_round():
+    """streams_completed / allreduces_completed of a leaf job count when the parent's RESULT
+    ends a stream, not when the local round's partial sum goes up."""
+    engine, result = _leaf_waiting_for_its_parent()
+    from p4reduce.protocol import NONE
+
+    assert engine.counters.snapshot().get("streams_completed", 0) == 0  # the bootstrap went up, no more
+    assert engine.handle(result.pack(), from_upstream=True).event == "completed"  # on to block 0
+    assert engine.counters.snapshot().get("streams_completed", 0) == 0
+    # Slot 1: nobody holds a block; the parent's bootstrap RESULT ends its stream.
+    from p4reduce.protocol import EXP_BIAS, AggHeader, MsgType
+
+    up = None
+    for w in range(2):
+        boot = AggHeader(MsgType.DATA, 1, w, 1, 0, 0, NONE, NONE, EXP_BIAS, EXP_BIAS, session=100 + w, blocks=4,
+                         fingerprint=77)  # fmt: skip
+        up = engine.handle(boot.pack(), ("10.0.0.1", 1000 + w)).replies or up
+    assert engine.counters.snapshot().get("streams_completed", 0) == 0
+    ended = AggHeader.unpack(up[0].payload)._replace(msg_type=MsgType.RESULT, worker_id=1)
+    handled = engine.handle(ended.pack(), from_upstream=True)
+    assert handled.stream_done == (1, 1, 0) and handled.allreduce_done is None  # slot 0 still runs
+    assert engine.counters.snapshot()["streams_completed"] == 1

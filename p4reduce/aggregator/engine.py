@@ -371,11 +371,15 @@ class AggregatorEngine:
             if h.slot in job.spec.slot_range() and job.failure is None:
                 slot = job.slot(h.slot)
                 assert isinstance(slot, RelaySlot)
+                round_before = slot.round
                 try:
                     event, packets = slot.on_upstream(h, payload)
                 except JobFailure as exc:  # the parent's RESULT contradicts the protocol
                     return self._fail(job, exc.code, exc.detail, h)
-                return Handled(event, None, [Outgoing(job.spec.job_id, w, p) for w, p in packets])
+                handled = Handled(event, None, [Outgoing(job.spec.job_id, w, p) for w, p in packets])
+                if event == "completed" and slot.round != round_before and slot.block == NONE:
+                    self._stream_ended(job, handled, h.slot, h.epoch, slot.blocks)
+                return handled
         return Handled("upstream_unknown")
 
     def _dispatch(self, h: AggHeader, payload: bytes | memoryview, source: Address) -> Handled:
@@ -411,6 +415,7 @@ class AggregatorEngine:
             return self._error(job, h, source, *job.failure)
         slot = job.slot(h.slot)
         slot.heard(self.clock(), self.idle_horizon)
+        round_before = slot.round
         try:
             if h.msg_type == MsgType.QUERY:
                 event, packets = slot.on_query(h)
@@ -427,11 +432,18 @@ class AggregatorEngine:
             failed = self._fail(job, failure.code, failure.detail, h)
             return Handled(event, (h.job_id, h.worker_id), replies, failed=failed.failed)
         handled = Handled(event, (h.job_id, h.worker_id), replies)
-        if event == "completed" and slot.block == NONE:  # the round ended the stream
-            handled.stream_done = (h.job_id, h.slot, h.epoch)
-            if job.stream_ended(h.epoch, slot.blocks):
-                handled.allreduce_done = (h.job_id, h.epoch)
+        # A round that moved the slot on to NONE ended the stream. (A leaf's local round
+        # completes without moving on: its partial sum went up, and the parent's RESULT ends
+        # the stream, in _from_parent.)
+        if event == "completed" and slot.round != round_before and slot.block == NONE:
+            self._stream_ended(job, handled, h.slot, h.epoch, slot.blocks)
         return handled
+
+    @staticmethod
+    def _stream_ended(job: _Job, handled: Handled, slot: int, epoch: int, blocks: int) -> None:
+        handled.stream_done = (job.spec.job_id, slot, epoch)
+        if job.stream_ended(epoch, blocks):
+            handled.allreduce_done = (job.spec.job_id, epoch)
 
     def _seal(self, handled: Handled) -> None:
         """Every packet an authenticated job sends carries its MAC (docs/protocol.md 6.3)."""
