@@ -1,5 +1,5 @@
 """The host agent's per-round state machine in C (extension `p4reduce._worker`,
-sources p4reduce/_worker.c and p4reduce/_packet_ring.c): `Run`, one allreduce's
+sources p4reduce/_worker*.c and p4reduce/_packet_ring.c): `Run`, one allreduce's
 streams, and `Failed`, what it raises where the Python engine raises
 (p4reduce.hostagent.fastpath turns it into the same exceptions). The readable
 model it is tested against is p4reduce.hostagent.stream.Stream driven by
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from p4reduce._native import load_extension
 
-_worker = load_extension("_worker", 6)  # 6: ABI_VERSION in p4reduce/_worker.c
+_worker = load_extension("_worker", 6)  # 6: ABI_VERSION in p4reduce/_worker_py.c
 Failed, Run, PacketRing = _worker.Failed, _worker.Run, _worker.PacketRing
 build_frame, parse_frame, drop_all = _worker.build_frame, _worker.parse_frame, _worker.drop_all
 

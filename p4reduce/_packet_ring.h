@@ -3,9 +3,10 @@
  * (p4reduce/_packet_ring.c, compiled into p4reduce._worker): an AF_PACKET socket with
  * memory-mapped TPACKET_V2 RX and TX rings on one interface, carrying one UDP flow
  * (this worker's IP and port <-> one aggregator's), Ethernet/IPv4/UDP built and
- * parsed here. p4reduce/_worker.c's Run fills the TX ring and drains the RX ring
- * with the GIL released; Python (hostagent/endpoint.py) uses the same ring through
- * the PacketRing type for the JOIN handshake.
+ * parsed here. p4reduce._worker's Run fills the TX ring (p4reduce/_worker_out.c) and
+ * drains the RX ring (p4reduce/_worker_recv.c) with the GIL released; Python
+ * (hostagent/endpoint.py) uses the same ring through the PacketRing type for the JOIN
+ * handshake.
  */
 #ifndef P4REDUCE_PACKET_RING_H
 #define P4REDUCE_PACKET_RING_H

@@ -1,5 +1,5 @@
 /*
- * p4reduce/_ring.h: what p4reduce/_worker.c's Run needs of a raw transport's flow, the
+ * p4reduce/_ring.h: what p4reduce._worker's Run needs of a raw transport's flow, the
  * same for an AF_PACKET ring (PacketRing, p4reduce/_packet_ring.c, in p4reduce._worker)
  * and an AF_XDP socket (XskSocket, p4reduce/_xdp.c, the optional p4reduce._xdp): a table
  * of functions on the Python object. PacketRing's table is linked in; another type
