@@ -3,8 +3,8 @@
  * source (each extension compiles its own copy): big-endian wire values,
  * fixed-point conversion into and out of datagrams (docs/protocol.md section 5).
  *
- * Included by p4reduce/_kernels.c (the per-block kernels), p4reduce/_worker.c
- * (the host agent's state machine) and p4reduce/_engine.c (the aggregator's slots). No Python API here: everything runs
+ * Included by p4reduce/_kernels.c (the per-block kernels), p4reduce/_worker.h
+ * (the host agent's state machine) and p4reduce/_engine.h (the aggregator's slots). No Python API here: everything runs
  * without the GIL. p4reduce.hostagent.fixedpoint's reference_* functions are
  * the readable model these match bit for bit (tests/test_native.py).
  * Include <Python.h> first (Py_ssize_t, PY_BIG_ENDIAN).

@@ -31,7 +31,7 @@ from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
 if TYPE_CHECKING:
     from p4reduce._engine import Core  # compiled: typed Any
-else:  # 5: ABI_VERSION in p4reduce/_engine.c
+else:  # 5: ABI_VERSION in p4reduce/_engine_py.c
     Core = load_extension("_engine", 5, "AggregatorServer(engine='python') runs the reference model instead.").Core
 
 
