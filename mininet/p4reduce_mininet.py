@@ -161,7 +161,8 @@ def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
     for p in procs:
         out, err = p.communicate(timeout=600)
         if p.returncode:
-            raise RuntimeError(f"{what} failed: {err[-400:]}")
+            how = f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit {p.returncode}"
+            raise RuntimeError(f"{what} failed ({how}): {err[-400:]}")
         reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")])
     return reports
 

@@ -476,12 +476,22 @@ static PyObject *Xsk_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     char log[4096];
     log[0] = 0;
     int rc;
+    /* Opened in the object itself, never in a copy: libxdp keeps pointers to the ring
+     * structs it was given (the socket's rx/tx, the UMEM's fill/completion) and unmaps the
+     * rings through them when the socket is deleted; rings opened in a local struct and
+     * copied would leave it unmapping whatever the old stack frame holds by then. */
+    self = (XskObject *)type->tp_alloc(type, 0);
+    if (!self) {
+        goto done;
+    }
+    self->s = s; /* the parameters; no ring exists yet */
     Py_BEGIN_ALLOW_THREADS
-    rc = xsk_open(&s, m, &what, log, sizeof log);
+    rc = xsk_open(&self->s, m, &what, log, sizeof log);
     Py_END_ALLOW_THREADS
     if (rc < 0) {
         const int e = errno;
-        xsk_close(&s);
+        xsk_close(&self->s);
+        Py_CLEAR(self); /* (its dealloc closes again: nothing is left open) */
         if (e == EPERM || e == EACCES) {
             PyErr_Format(PyExc_PermissionError,
                          "transport 'xdp' needs CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF (run as root): %s: %s", what,
@@ -497,12 +507,6 @@ static PyObject *Xsk_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         }
         goto done;
     }
-    self = (XskObject *)type->tp_alloc(type, 0);
-    if (!self) {
-        xsk_close(&s);
-        goto done;
-    }
-    self->s = s;
 done:
     PyBuffer_Release(&src_mac);
     PyBuffer_Release(&dst_mac);
