@@ -20,11 +20,10 @@ from p4reduce.aggregator.config import JobSpec, WorkerAddress
 from p4reduce.aggregator.server import AggregatorServer
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
-from p4reduce.protocol import Mode
+from p4reduce.jobapi.client import MODES
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
-_MODES = {pb.SPARSE: Mode.SPARSE, pb.DENSE: Mode.DENSE}
 
 
 class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # generated, untyped
@@ -42,12 +41,12 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
 
     def AddJob(self, request: Any, context: grpc.ServicerContext) -> Any:
         def add() -> Any:
-            if request.mode not in _MODES:  # proto3 enums are open: any number arrives
+            if request.mode not in MODES:  # proto3 enums are open: any number arrives
                 raise ValueError(f"mode: {request.mode} is neither SPARSE nor DENSE")
             spec = JobSpec(  # JobSpec checks every field, naming the bad one (ValueError)
                 request.job_id,
                 request.num_workers,
-                mode=_MODES[request.mode],
+                mode=MODES[request.mode],
                 slot_base=request.slot_base,
                 num_slots=request.num_slots,
                 block_size=request.block_size,

@@ -30,7 +30,9 @@ _T = TypeVar("_T")
 SWITCH_LOST = "switch lost"
 AGGREGATOR_LOST = "aggregator lost"  # a running software aggregator the service used
 
-_MODES = {Mode.SPARSE: jobs_pb2.SPARSE, Mode.DENSE: jobs_pb2.DENSE}
+# A Mode as jobs.proto's enum, and back (MODE_UNSPECIFIED is no Mode: a request's "any").
+MODE_CODES = {Mode.SPARSE: jobs_pb2.SPARSE, Mode.DENSE: jobs_pb2.DENSE}
+MODES = {code: mode for mode, code in MODE_CODES.items()}
 _TARGETS = {jobs_pb2.SWITCH: "switch", jobs_pb2.SOFTWARE: "software"}
 
 
@@ -69,7 +71,7 @@ class Placement:
 
     @classmethod
     def from_proto(cls, msg: Any) -> Placement:
-        if msg.target not in _TARGETS or msg.mode not in (jobs_pb2.SPARSE, jobs_pb2.DENSE):
+        if msg.target not in _TARGETS or msg.mode not in MODES:
             raise ValueError(f"job service answered job {msg.job_id} with target {msg.target} and mode {msg.mode}")
         return cls(
             job_id=msg.job_id,
@@ -78,7 +80,7 @@ class Placement:
             host=msg.host,
             port=msg.port,
             mac=msg.mac,
-            mode=Mode.SPARSE if msg.mode == jobs_pb2.SPARSE else Mode.DENSE,
+            mode=MODES[msg.mode],
             block_size=msg.block_size,
             slot_base=msg.slot_base,
             num_slots=msg.num_slots,
@@ -154,7 +156,7 @@ class JobClient:
         request = jobs_pb2.CreateJobRequest(
             name=name,
             num_workers=num_workers,
-            mode=jobs_pb2.MODE_UNSPECIFIED if mode is None else _MODES[Mode(mode)],
+            mode=jobs_pb2.MODE_UNSPECIFIED if mode is None else MODE_CODES[Mode(mode)],
             block_size=block_size,
             num_slots=num_slots,
             lease_seconds=lease_seconds,

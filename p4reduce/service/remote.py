@@ -19,13 +19,12 @@ import grpc
 from p4reduce.jobapi import AGGREGATOR_LOST
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
-from p4reduce.protocol import Mode
+from p4reduce.jobapi.client import MODE_CODES
 from p4reduce.service.config import RemoteAggregator
 from p4reduce.service.errors import AggregatorLost, ServiceError
 from p4reduce.service.registry import Job
 
 log = logging.getLogger(__name__)
-_MODE_CODES = {Mode.SPARSE: pb.SPARSE, Mode.DENSE: pb.DENSE}
 # Answers that mean the aggregator is not there (any other is its verdict on the request).
 _GONE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
 
@@ -92,7 +91,7 @@ class RemoteFallback:
         request = pb.AddJobRequest(
             job_id=job.job_id,
             num_workers=job.num_workers,
-            mode=_MODE_CODES[job.mode],
+            mode=MODE_CODES[job.mode],
             block_size=job.block_size,
             slot_base=job.slot_base,
             num_slots=job.num_slots,

@@ -18,7 +18,7 @@ import grpc
 
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
-from p4reduce.protocol import Mode
+from p4reduce.jobapi.client import MODE_CODES, MODES
 from p4reduce.service.config import ServiceConfig
 from p4reduce.service.coordinator import JobCoordinator
 from p4reduce.service.errors import InvalidArgument, ServiceError
@@ -28,8 +28,6 @@ from p4reduce.service.registry import Job, JobWish, Target
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-_MODES = {pb.MODE_UNSPECIFIED: None, pb.SPARSE: Mode.SPARSE, pb.DENSE: Mode.DENSE}
-_MODE_CODES = {Mode.SPARSE: pb.SPARSE, Mode.DENSE: pb.DENSE}
 _TARGETS = {Target.SWITCH: pb.SWITCH, Target.SOFTWARE: pb.SOFTWARE}
 
 
@@ -49,12 +47,13 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
 
     def CreateJob(self, request: Any, context: grpc.ServicerContext) -> Any:
         def create() -> Any:
-            if request.mode not in _MODES:  # proto3 enums are open: any number arrives
+            unspecified = request.mode == pb.MODE_UNSPECIFIED
+            if not unspecified and request.mode not in MODES:  # proto3 enums are open: any number arrives
                 raise InvalidArgument("mode", f"{request.mode} is neither SPARSE nor DENSE")
             wish = JobWish(
                 request.name,
                 request.num_workers,
-                _MODES[request.mode],
+                None if unspecified else MODES[request.mode],
                 request.block_size,
                 request.num_slots,
                 request.lease_seconds,
@@ -114,7 +113,7 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
             host=host,
             port=port,
             mac=mac,
-            mode=_MODE_CODES[job.mode],
+            mode=MODE_CODES[job.mode],
             block_size=job.block_size,
             slot_base=job.slot_base,
             num_slots=job.num_slots,
