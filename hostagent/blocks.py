@@ -36,30 +36,21 @@ class BlockPlan:
     @classmethod
     def build(cls, flat: np.ndarray, block_size: int, num_slots: int) -> BlockPlan:
         """Raises ValueError, naming the first bad element, if a float32 tensor holds NaN or Inf."""
-        nfull = flat.size // block_size
         nblocks = -(-flat.size // block_size)
         nonzero = np.empty(nblocks, dtype=bool)
         exps = np.empty(nblocks, dtype=np.uint8)
         bad = _native.scan(flat, block_size, nonzero, exps)
         if bad >= 0:
             raise fixedpoint.nonfinite_input(bad)
-        body = flat[: nfull * block_size].reshape(nfull, block_size)
-        tail = None
-        if flat.size % block_size:
-            tail = np.zeros(block_size, dtype=flat.dtype)
-            tail[: flat.size % block_size] = flat[nfull * block_size :]
+        body, tail = _body_and_tail(flat, block_size)
         return cls(body, tail, nonzero, exps, min(num_slots, nblocks), flat)
 
     @classmethod
     def build_reference(cls, flat: np.ndarray, block_size: int, num_slots: int) -> BlockPlan:
         """`build` in numpy: only the non-zero blocks are touched after one `any` pass,
         exponents and finiteness checks run on those rows alone."""
-        nfull = flat.size // block_size
-        body = flat[: nfull * block_size].reshape(nfull, block_size)
-        tail = None
-        if flat.size % block_size:
-            tail = np.zeros(block_size, dtype=flat.dtype)
-            tail[: flat.size % block_size] = flat[nfull * block_size :]
+        body, tail = _body_and_tail(flat, block_size)
+        nfull = body.shape[0]
         nblocks = nfull + (tail is not None)
         nonzero = np.empty(nblocks, dtype=bool)
         nonzero[:nfull] = body.any(axis=1)
@@ -83,13 +74,7 @@ class BlockPlan:
         """The plan of `blocks`, whose dense tensor `flat` (blocks.numel elements, zeros but
         at blocks.indices) the caller has filled: nothing is scanned; the exponents are the
         list's, or those of its packed rows."""
-        size = blocks.block_size
-        nfull = flat.size // size
-        body = flat[: nfull * size].reshape(nfull, size)
-        tail = None
-        if flat.size % size:
-            tail = np.zeros(size, dtype=flat.dtype)
-            tail[: flat.size % size] = flat[nfull * size :]
+        body, tail = _body_and_tail(flat, blocks.block_size)
         nonzero = np.zeros(blocks.num_blocks, dtype=bool)
         nonzero[blocks.indices] = True
         exps = np.full(blocks.num_blocks, EXP_BIAS, dtype=np.uint8)
@@ -125,6 +110,18 @@ class BlockPlan:
     def stream_blocks(self, stream: int, num_slots: int) -> list[int]:
         """This worker's non-zero blocks of `stream`, ascending, then NONE."""
         return [int(b) for b in np.flatnonzero(self.nonzero[stream::num_slots]) * num_slots + stream] + [NONE]
+
+
+def _body_and_tail(flat: np.ndarray, block_size: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """The whole blocks of a flat tensor as a (n, B) view, and a zero-padded copy of its cut
+    last block (None when B divides the length)."""
+    nfull = flat.size // block_size
+    body = flat[: nfull * block_size].reshape(nfull, block_size)
+    if flat.size % block_size == 0:
+        return body, None
+    tail = np.zeros(block_size, dtype=flat.dtype)
+    tail[: flat.size - nfull * block_size] = flat[nfull * block_size :]
+    return body, tail
 
 
 @dataclass
@@ -180,12 +177,10 @@ class BlockList:
         exps = np.empty(nblocks, dtype=np.uint8)
         _native.scan(flat, block_size, nonzero, exps)  # a NaN/Inf index is not this one's business
         indices = np.flatnonzero(nonzero).astype(np.int64)
-        nfull = flat.size // block_size
-        values = np.zeros((indices.size, block_size), dtype=flat.dtype)
-        whole = indices < nfull
-        values[whole] = flat[: nfull * block_size].reshape(nfull, block_size)[indices[whole]]
-        if not whole.all():  # the cut last block, zero-padded
-            values[-1, : flat.size - nfull * block_size] = flat[nfull * block_size :]
+        body, tail = _body_and_tail(flat, block_size)
+        values = body[indices[indices < body.shape[0]]]  # (fancy indexing copies)
+        if tail is not None and nonzero[-1]:  # the cut last block, zero-padded, is last
+            values = np.concatenate([values, tail[None, :]])
         return cls(flat.size, block_size, indices, values, exps[indices] if flat.dtype == np.float32 else None)
 
     def exponents(self) -> np.ndarray:
