@@ -34,7 +34,7 @@ from _report import MarkdownReport, add_markdown_option
 
 import p4reduce.torch as p4torch  # registers the backend
 from p4reduce.testbed.synthetic import worker_tensor
-from p4reduce.torch.launch import run_ranks
+from p4reduce.torch.launch import rank_device, run_ranks
 
 SEED = 29
 
@@ -45,8 +45,7 @@ def data(rank: int, elements: int, block: int, density: float) -> np.ndarray:
 
 
 def bench_rank(rank: int, n: int, backend: str, args: argparse.Namespace) -> dict:
-    device = torch.device("cuda", rank % torch.cuda.device_count())
-    torch.cuda.set_device(device)
+    device = rank_device(rank, "cuda")
     dist.init_process_group(backend, rank=rank, world_size=n)
     out: dict = {}
     for density in args.densities:

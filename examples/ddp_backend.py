@@ -30,7 +30,7 @@ import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 import p4reduce.torch as p4torch  # registers the "p4reduce" backend
-from p4reduce.torch.launch import run_ranks
+from p4reduce.torch.launch import rank_device, run_ranks
 
 BLOCK_SIZE = 256
 
@@ -55,15 +55,6 @@ def batches(rank: int, steps: int, batch: int, items: int, per_user: int):
         offsets = torch.arange(0, batch * per_user, per_user)
         labels = ((ids.view(batch, per_user) % 7 == 0).float().mean(1) > 0.14).float()
         yield ids, offsets, labels
-
-
-def rank_device(rank: int, kind: str) -> torch.device:
-    """This rank's device: the CPU, or a GPU (ranks share them round robin)."""
-    if kind == "cpu":
-        return torch.device("cpu")
-    device = torch.device("cuda", rank % torch.cuda.device_count())
-    torch.cuda.set_device(device)
-    return device
 
 
 def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) -> dict:

@@ -32,7 +32,7 @@ import torch.nn as nn
 from torch.distributed.fsdp import fully_shard
 
 import p4reduce.torch as p4torch  # registers the "p4reduce" backend
-from p4reduce.torch.launch import run_ranks
+from p4reduce.torch.launch import rank_device, run_ranks
 
 BLOCK_SIZE = 1024
 
@@ -58,15 +58,6 @@ def batches(rank: int, steps: int, batch: int, vocab: int, words: int, classes: 
         offsets = torch.arange(0, batch * words, words)
         labels = (ids.view(batch, words) % classes).mode(dim=1).values
         yield ids, offsets, labels
-
-
-def rank_device(rank: int, kind: str) -> torch.device:
-    """This rank's device: the CPU, or a GPU (ranks share them round robin)."""
-    if kind == "cpu":
-        return torch.device("cpu")
-    device = torch.device("cuda", rank % torch.cuda.device_count())
-    torch.cuda.set_device(device)
-    return device
 
 
 def train(rank: int, world_size: int, backend: str, args: argparse.Namespace) -> dict:

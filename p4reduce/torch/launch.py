@@ -21,6 +21,18 @@ from typing import Any
 from p4reduce.testbed.ports import free_port
 
 
+def rank_device(rank: int, kind: str) -> Any:
+    """Rank `rank`'s torch device for `kind` "cpu" or "cuda": the CPU, or a GPU (ranks share
+    the GPUs round robin), made the rank's current CUDA device."""
+    import torch
+
+    if kind == "cpu":
+        return torch.device("cpu")
+    device = torch.device("cuda", rank % torch.cuda.device_count())
+    torch.cuda.set_device(device)
+    return device
+
+
 class RankFailed(RuntimeError):
     """A rank raised or died; the message carries its traceback or exit code."""
 
