@@ -416,7 +416,7 @@ static inline int from_upstream(Core *c, uint32_t ip, uint16_t port) {
 static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port) {
     if (len < HEADER_LEN || (p[0] & ~VERSION_AUTH) != PROTOCOL_VERSION || (p[1] != T_DATA && p[1] != T_QUERY))
         return 0;
-    job_t *job = c->jobs[be16(p + 2)];
+    job_t *job = c->jobs[get16(p + 2)];
     if (!job) return 0;
     /* an authenticated job's packets sealed with a valid MAC, any other job's not sealed */
     if (job->keyed ? !mac_ok(job->key, p, len) : (p[0] & VERSION_AUTH) != 0) return 0;

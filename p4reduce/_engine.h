@@ -26,6 +26,7 @@
 
 #include "_udp.h"  /* UDP GSO and GRO */
 #include "_siphash.h" /* the MAC of authenticated jobs */
+#include "_be.h"
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
 
 #define HEADER_LEN 36
@@ -223,14 +224,6 @@ typedef struct {
 /* ---------------------------------------------------------------------------
  * Helpers
  */
-static inline uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static inline uint32_t be32(const uint8_t *p) {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static inline void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static inline void put32(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
 static inline void count(Core *c, int i, uint64_t v) {
     /* One writer (the thread holding the mutex); readers load without it. */
     __atomic_store_n(&c->counters[i], c->counters[i] + v, __ATOMIC_RELAXED);
@@ -261,21 +254,21 @@ typedef struct {
 
 static inline void parse(const uint8_t *p, hdr_t *h) {
     h->type = p[1];
-    h->job = be16(p + 2);
+    h->job = get16(p + 2);
     h->worker = p[4];
     h->flags = p[5];
-    uint16_t pool = be16(p + 6);
+    uint16_t pool = get16(p + 6);
     h->slot = pool & 0x7FFF;
     h->shadow = (uint8_t)(pool >> 15);
-    h->epoch = be32(p + 8);
-    h->block = be32(p + 12);
-    h->next_block = be32(p + 16);
+    h->epoch = get32(p + 8);
+    h->block = get32(p + 12);
+    h->next_block = get32(p + 16);
     h->exp = p[20];
     h->next_exp = p[21];
-    h->count = be16(p + 22);
-    h->session = be32(p + 24);
-    h->blocks = be32(p + 28);
-    h->fingerprint = be32(p + 32);
+    h->count = get16(p + 22);
+    h->session = get32(p + 24);
+    h->blocks = get32(p + 28);
+    h->fingerprint = get32(p + 32);
 }
 
 static inline void write_header(uint8_t *p, uint8_t type, uint32_t job, uint8_t worker, uint8_t flags,

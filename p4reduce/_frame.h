@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_be.h"
+
 #define ETH_LEN 14
 #define IPV4_LEN 20
 #define UDP_LEN 8
@@ -36,26 +38,11 @@ enum {
     FRAME_UDP_LENGTH = -8 /* UDP length below 8 or beyond the IPv4 packet */
 };
 
-static inline void wr16(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)(v >> 8);
-    p[1] = (unsigned char)v;
-}
-static inline void wr32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
-static inline uint32_t rd16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static inline uint32_t rd32(const unsigned char *p) {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* The Internet checksum of an IPv4 header (`len` bytes, its checksum field included). */
 static inline uint32_t ip_checksum(const unsigned char *p, size_t len) {
     uint32_t sum = 0;
     for (size_t i = 0; i + 1 < len; i += 2) {
-        sum += rd16(p + i);
+        sum += get16(p + i);
     }
     while (sum >> 16) {
         sum = (sum & 0xffff) + (sum >> 16);
@@ -67,24 +54,24 @@ static inline size_t frame_build(unsigned char *f, const uint8_t dst_mac[6], con
                    uint16_t src_port, uint32_t dst_ip, uint16_t dst_port, uint16_t ip_id, size_t len) {
     memcpy(f, dst_mac, 6);
     memcpy(f + 6, src_mac, 6);
-    wr16(f + 12, ETH_P_IP);
+    put16(f + 12, ETH_P_IP);
     unsigned char *ip = f + ETH_LEN;
     ip[0] = 0x45; /* version 4, 20-byte header */
     ip[1] = 0;    /* DSCP/ECN as the kernel's default socket */
-    wr16(ip + 2, (uint32_t)(IP_OVERHEAD + len));
-    wr16(ip + 4, ip_id);
-    wr16(ip + 6, 0x4000); /* DF, no fragment offset */
+    put16(ip + 2, (uint32_t)(IP_OVERHEAD + len));
+    put16(ip + 4, ip_id);
+    put16(ip + 6, 0x4000); /* DF, no fragment offset */
     ip[8] = 64;           /* TTL */
     ip[9] = IPPROTO_UDP;
-    wr16(ip + 10, 0);
-    wr32(ip + 12, src_ip);
-    wr32(ip + 16, dst_ip);
-    wr16(ip + 10, ip_checksum(ip, IPV4_LEN));
+    put16(ip + 10, 0);
+    put32(ip + 12, src_ip);
+    put32(ip + 16, dst_ip);
+    put16(ip + 10, ip_checksum(ip, IPV4_LEN));
     unsigned char *udp = ip + IPV4_LEN;
-    wr16(udp, src_port);
-    wr16(udp + 2, dst_port);
-    wr16(udp + 4, (uint32_t)(UDP_LEN + len));
-    wr16(udp + 6, 0); /* no checksum (IPv4 allows it; Ethernet's CRC covers the link) */
+    put16(udp, src_port);
+    put16(udp + 2, dst_port);
+    put16(udp + 4, (uint32_t)(UDP_LEN + len));
+    put16(udp + 6, 0); /* no checksum (IPv4 allows it; Ethernet's CRC covers the link) */
     return FRAME_OVERHEAD + len;
 }
 
@@ -94,10 +81,10 @@ static inline int frame_parse(const unsigned char *f, size_t len, uint32_t dst_i
         return FRAME_SHORT;
     }
     const unsigned char *ip = f + ETH_LEN;
-    if (rd16(f + 12) != ETH_P_IP || ip[0] >> 4 != 4) {
+    if (get16(f + 12) != ETH_P_IP || ip[0] >> 4 != 4) {
         return FRAME_NOT_IPV4;
     }
-    const size_t ihl = (size_t)(ip[0] & 0xf) * 4, total = rd16(ip + 2);
+    const size_t ihl = (size_t)(ip[0] & 0xf) * 4, total = get16(ip + 2);
     if (ihl < IPV4_LEN) {
         return FRAME_BAD_IHL;
     }
@@ -111,21 +98,21 @@ static inline int frame_parse(const unsigned char *f, size_t len, uint32_t dst_i
     if (ip[9] != IPPROTO_UDP) {
         return FRAME_NOT_UDP;
     }
-    if (rd16(ip + 6) & 0x3fff) {
+    if (get16(ip + 6) & 0x3fff) {
         return FRAME_FRAGMENT;
     }
     const unsigned char *udp = ip + ihl;
-    if (rd32(ip + 16) != dst_ip || rd16(udp + 2) != dst_port) {
+    if (get32(ip + 16) != dst_ip || get16(udp + 2) != dst_port) {
         return FRAME_NOT_MINE;
     }
-    const size_t ulen = rd16(udp + 4);
+    const size_t ulen = get16(udp + 4);
     if (ulen < UDP_LEN || ulen > total - ihl) {
         return FRAME_UDP_LENGTH;
     }
     *payload = udp + UDP_LEN;
     *payload_len = ulen - UDP_LEN;
-    *src_ip = rd32(ip + 12);
-    *src_port = (uint16_t)rd16(udp);
+    *src_ip = get32(ip + 12);
+    *src_port = (uint16_t)get16(udp);
     return FRAME_OK;
 }
 

@@ -30,6 +30,7 @@
 #include "_ring.h"        /* a raw transport's flow: PacketRing, or p4reduce._xdp's XskSocket */
 #include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_udp.h" /* UDP GSO and GRO */
+#include "_be.h"
 #include "_wire.h"
 
 #define HEADER_LEN 36
@@ -165,21 +166,6 @@ typedef struct {
 /* ---------------------------------------------------------------------------
  * Wire helpers
  */
-
-static inline uint32_t get16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static inline uint32_t get32(const unsigned char *p) {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static inline void put16(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)(v >> 8);
-    p[1] = (unsigned char)v;
-}
-static inline void put32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
 
 static inline double monotonic(void) {
     struct timespec ts;
