@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 
 import pytest
 from scapy.layers.inet import IP, TCP, UDP
@@ -480,6 +481,26 @@ def test_drop_all_needs_a_socket():
         assert select.select([s], [], [], 0.2)[0] == []
 
 
+@contextlib.contextmanager
+def _one_worker_aggregator(ns: str) -> Iterator[None]:
+    """`p4reduce aggregator` at PEER in namespace `ns` serving job 1 (one worker, 64-value
+    blocks, 16 slots), bound when this yields; its interface segments its GSO buffers, as
+    a NIC does (a veth would carry one frame larger than the MTU, which a ring drops)."""
+    _ip("-n", ns, "link", "set", "dev", "vb", "gso_max_segs", "1")
+    agg = subprocess.Popen(
+        ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "aggregator"]
+        + ["--bind", f"{PEER[0]}:{PEER[1]}", "--job", "1:1:block_size=64,num_slots=16"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        agg.stdout.readline()  # bound
+        yield
+    finally:
+        agg.terminate()
+        agg.wait()
+
+
 @needs_veth
 @pytest.mark.parametrize("spin_us", [0, 50])
 def test_an_agent_allreduces_over_the_ring(spin_us):
@@ -487,19 +508,10 @@ def test_an_agent_allreduces_over_the_ring(spin_us):
     exact sums over several allreduces, the engine spinning on the ring or not; the JOIN
     announced one frame's worth (the aggregator's interface segments its GSO buffers, as a
     NIC does)."""
-    with _veth_pair() as (a, b):
-        _ip("-n", b, "link", "set", "dev", "vb", "gso_max_segs", "1")
-        agg = subprocess.Popen(
-            ["ip", "netns", "exec", b, sys.executable, "-m", "p4reduce", "aggregator"]
-            + ["--bind", f"{PEER[0]}:{PEER[1]}", "--job", "1:1:block_size=64,num_slots=16"],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            agg.stdout.readline()  # bound
-            out = _in_netns(
-                a,
-                f"""
+    with _veth_pair() as (a, b), _one_worker_aggregator(b):
+        out = _in_netns(
+            a,
+            f"""
 import numpy as np
 from p4reduce.hostagent import HostAgent, WorkerConfig
 cfg = WorkerConfig(1, 0, 1, aggregator={PEER!r}, block_size=64, num_slots=16, transport="packet",
@@ -511,10 +523,7 @@ with HostAgent(cfg) as agent:
     ring = agent._endpoints[0].ring.counters()
     print(ok, agent._endpoints[0].pack_up_to, ring["rx_refused"], ring["rx_oversize"], ring["rx_frames"] > 0)
 """,
-            )
-        finally:
-            agg.terminate()
-            agg.wait()
+        )
     assert out.split() == ["True", "1472", "0", "0", "True"]
 
 

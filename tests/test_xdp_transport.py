@@ -20,7 +20,7 @@ from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.inet6 import IPv6
 from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
-from test_packet_transport import DST_MAC, ME, PEER, SRC_MAC, _frame, _ip, _missing, _veth_pair
+from test_packet_transport import DST_MAC, ME, PEER, SRC_MAC, _frame, _missing, _one_worker_aggregator, _veth_pair
 from test_packet_transport import _in_netns as _in_netns_bare
 
 from p4reduce.hostagent import WorkerConfig
@@ -272,19 +272,10 @@ except ValueError as e:
 def test_an_agent_allreduces_over_the_socket(mode):
     """A HostAgent with transport "xdp" to a software aggregator across the veth pair: exact
     sums over several allreduces; the JOIN announced one frame's worth."""
-    with _veth_pair() as (a, b):
-        _ip("-n", b, "link", "set", "dev", "vb", "gso_max_segs", "1")
-        agg = subprocess.Popen(
-            ["ip", "netns", "exec", b, sys.executable, "-m", "p4reduce", "aggregator"]
-            + ["--bind", f"{PEER[0]}:{PEER[1]}", "--job", "1:1:block_size=64,num_slots=16"],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            agg.stdout.readline()  # bound
-            out = _in_netns(
-                a,
-                f"""
+    with _veth_pair() as (a, b), _one_worker_aggregator(b):
+        out = _in_netns(
+            a,
+            f"""
 import functools
 import numpy as np
 from p4reduce.transport import xdp
@@ -300,8 +291,5 @@ with HostAgent(cfg) as agent:
     c = s.counters()
     print(ok, agent._endpoints[0].pack_up_to, c["rx_refused"], s.rx_oversize, c["rx_frames"] > 0, s.mode)
 """,
-            )
-        finally:
-            agg.terminate()
-            agg.wait()
+        )
     assert out.split() == ["True", "1472", "0", "0", "True", mode]
