@@ -21,6 +21,7 @@ from p4reduce.aggregator.server import AggregatorServer
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.jobapi.client import MODES
+from p4reduce.jobapi.listen import listen
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -133,13 +134,7 @@ class AdminServer:
         self._grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
         pb_grpc.add_AggregatorAdminServicer_to_server(AdminServicer(aggregator), self._grpc)
         host, port = bind
-        try:
-            bound = self._grpc.add_insecure_port(f"{host}:{port}")
-        except RuntimeError as exc:  # grpcio >= 1.60 raises where older ones returned 0
-            raise OSError(f"cannot listen on {host}:{port}: {exc}") from None
-        if bound == 0:
-            raise OSError(f"cannot listen on {host}:{port}")
-        self.address = (host, bound)
+        self.address = (host, listen(self._grpc, host, port))
 
     def start(self) -> AdminServer:
         self._grpc.start()

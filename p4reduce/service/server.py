@@ -19,6 +19,7 @@ import grpc
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.jobapi.client import MODE_CODES, MODES
+from p4reduce.jobapi.listen import listen
 from p4reduce.service.config import ServiceConfig
 from p4reduce.service.coordinator import JobCoordinator
 from p4reduce.service.errors import InvalidArgument, ServiceError
@@ -171,13 +172,7 @@ class JobServer:
             self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=self._threads))
             pb_grpc.add_JobServiceServicer_to_server(JobServicer(self.coordinator), self._server)
             host, port = self.bind
-            try:
-                bound = self._server.add_insecure_port(f"{host}:{port}")
-            except RuntimeError as exc:  # grpcio >= 1.60 raises where older ones returned 0
-                raise OSError(f"cannot listen on {host}:{port}: {exc}") from None
-            if bound == 0:
-                raise OSError(f"cannot listen on {host}:{port}")
-            self.address = (host, bound)
+            self.address = (host, listen(self._server, host, port))
             self._server.start()
             if self.metrics_bind is not None:
                 self._metrics = MetricsServer(self.coordinator.snapshot, self.metrics_bind).start()

@@ -1,0 +1,21 @@
+"""Where the servers of jobs.proto's services (the job service, an aggregator's admin API)
+take their port."""
+
+from __future__ import annotations
+
+import grpc
+
+
+def listen(server: grpc.Server, host: str, port: int) -> int:
+    """Add an insecure port at host:port (0: any) to `server`; the port it got, or OSError
+    naming the address."""
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError as exc:  # grpcio >= 1.60 raises where older ones returned 0
+        raise OSError(f"cannot listen on {host}:{port}: {exc}") from None
+    if bound == 0:
+        raise OSError(f"cannot listen on {host}:{port}")
+    return int(bound)
+
+
+__all__ = ["listen"]
