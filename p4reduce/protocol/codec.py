@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 AGG_UDP_PORT = 0xBEE0  # 48864
-NONE = 0xFFFFFFFF  # "no block": bootstrap round's block, end-of-stream look-ahead
+NONE = 0xFFFFFFFF  # "no block": an empty opening DATA's block, end-of-stream look-ahead
 ALL_WORKERS = 0xFF  # worker_id of a RESULT sent once to a job's IP multicast group
 MAX_WORKERS = 32
 MAX_SLOTS = 1 << 15  # 15 bits of slot index in `pool`
@@ -50,6 +50,7 @@ class MsgType(enum.IntEnum):
 class Flags(enum.IntFlag):
     NONE = 0
     OVERFLOW = 1  # RESULT: an int32 sum of this block overflowed
+    OPENING = 1  # DATA (the same bit): the opening round of its stream (docs/protocol.md 3)
     MISMATCH = 2  # RESULT: the round's packets disagree on epoch, blocks, fingerprint or owner
     SCATTER = 4  # DATA (echoed in RESULT): a reduce-scatter; bits 3..7 are the block's owner
 
@@ -203,7 +204,9 @@ class AggHeader(NamedTuple):
             HEADER.unpack_from(buf)
         )
         if ver & ~VERSION_AUTH != PROTOCOL_VERSION:
-            raise MalformedPacket("bad_version", str(ver))
+            raise MalformedPacket(
+                "bad_version", f"protocol version {ver & ~VERSION_AUTH}, this side speaks version {PROTOCOL_VERSION}"
+            )
         if mtype not in _MSG_TYPES:
             raise MalformedPacket("bad_type", str(mtype))
         if len(buf) != HEADER_LEN + 4 * count + (MAC_LEN if ver & VERSION_AUTH else 0):
@@ -236,6 +239,12 @@ _MSG_TYPES = frozenset(int(t) for t in MsgType)
 def lookahead_key(next_block: int, next_exp: int) -> int:
     """Min over keys = smallest next block, ties -> largest exponent."""
     return next_block << 8 | (255 - next_exp)
+
+
+def is_repeat(header: AggHeader) -> bool:
+    """A RESULT that asks the holders of its block to send it again at `next_exp`
+    (the holders' exponents disagreed in the opening round, docs/protocol.md 3)."""
+    return header.block == header.next_block != NONE
 
 
 def split_key(key: int) -> tuple[int, int]:
