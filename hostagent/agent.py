@@ -892,7 +892,8 @@ class AllreduceTimeout(TimeoutError):
         self.slot, self.block, self.round = stream.slot, stream.block, stream.round
         bitmap = stream.missing_workers
         self.missing_workers = None if bitmap is None else [w for w in range(cfg.num_workers) if bitmap >> w & 1]
-        what = "bootstrap" if stream.block == NONE else f"block {stream.block}"
+        opening = getattr(stream, "opening", False) or stream.block == NONE
+        what = "the opening round" if opening else f"block {stream.block}"
         if self.missing_workers is not None:
             why = f"the aggregator is still waiting for worker(s) {self.missing_workers}"
         else:

@@ -17,6 +17,7 @@ from p4reduce.protocol import (
     Mode,
     MsgType,
     encode,
+    is_repeat,
     packet_buffer,
     scatter_flags,
     wire_values,
@@ -25,6 +26,7 @@ from p4reduce.protocol import (
 # Plain ints: IntFlag arithmetic is slow on the per-result path.
 _OVERFLOW = int(Flags.OVERFLOW)
 _MISMATCH = int(Flags.MISMATCH)
+_OPENING = int(Flags.OPENING)
 
 
 class ProtocolError(RuntimeError):
@@ -111,8 +113,11 @@ class Stream:
         self._deliver = deliver
         self._delivered = delivered
         self._previous: _Accepted | None = None  # the previous round of this allreduce
-        self.block = NONE  # current round; NONE = bootstrap
+        # The current round's block and exponent; in the opening round this worker's own
+        # first block and its exponent (the aggregator's RESULT names the round's block).
+        self.block = NONE
         self.exp = EXP_BIAS
+        self.opening = True
         self.done = False
         self.overflow = False
         self.pending: bytes | bytearray | None = None  # what to (re)send on timeout
@@ -130,6 +135,8 @@ class Stream:
         nxt = self._mine[self._pos]
         owner = self.owner(self.block)
         flags = 0 if owner is None or msg_type != MsgType.DATA else scatter_flags(owner)
+        if self.opening:
+            flags |= _OPENING
         return AggHeader(
             msg_type,
             self.job_id,
@@ -148,9 +155,29 @@ class Stream:
             self.fingerprint,
         )
 
-    def start(self) -> bytes:
-        """The bootstrap DATA packet announcing this worker's first block."""
-        self.pending = encode(self._header(MsgType.DATA, 0))
+    def start(self) -> bytes | bytearray:
+        """The opening DATA: this worker's first block of the stream at its own exponent,
+        with the look-ahead after it (header-only with block NONE if it holds none)."""
+        first = self._mine[0]
+        if first == NONE:
+            self.pending = encode(self._header(MsgType.DATA, 0))
+            return self.pending
+        self.block, self.exp = first, self._exps[first]
+        self._pos = 1
+        return self._send_values(first)
+
+    def _send_values(self, block: int) -> bytes | bytearray:
+        """DATA with this worker's values of `block` at the round's exponent."""
+        header = self._header(MsgType.DATA, self._block_size)
+        if self._encode is not None:  # the native kernels write the datagram in place
+            self.pending = buf = bytearray(HEADER_LEN + 4 * self._block_size)
+            header.pack_into(buf)
+            self._encode(block, self.exp, memoryview(buf)[HEADER_LEN:])
+        else:
+            assert self._quantize is not None, "a Stream that sends DATA needs quantize or encode"
+            self.pending, wire = packet_buffer(header)
+            wire[:] = self._quantize(block, self.exp)
+        self.pending_is_query = False
         return self.pending
 
     def on_pending(self, h: AggHeader) -> None:
@@ -167,8 +194,8 @@ class Stream:
         Results of other rounds (duplicates, re-sends of rounds already done) are ignored,
         unless one repeats the previous round with other contents.
         """
-        if self.done or h.shadow != self.round & 1 or h.block != self.block:
-            self._check_repeat(h, payload, source)
+        if self.done or h.shadow != self.round & 1 or (h.block != self.block and not self.opening):
+            self._check_duplicate(h, payload, source)
             return None
         if h.flags & _MISMATCH:
             # The round's packets disagreed (the RESULT repeats whichever packet came last,
@@ -176,12 +203,15 @@ class Stream:
             raise JobFailed(self.job_id, self.worker_id, ErrorCode.TENSOR, -1, self.epoch)
         if h.epoch != self.epoch or h.fingerprint != self.fingerprint:
             return None
+        repeat = is_repeat(h)
+        if self.opening:
+            self._take_opening(h, repeat, source)
         nxt, mine = h.next_block, self._mine[self._pos]
         if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream):
             raise self._bad(
                 h, source, f"next_block {nxt} is outside stream {self.stream} of a {self.blocks}-block tensor"
             )
-        if nxt != NONE and self.block != NONE and nxt <= self.block:
+        if nxt != NONE and self.block != NONE and nxt <= self.block and not repeat:
             raise self._bad(h, source, f"next_block {nxt} goes back from block {self.block}")
         if nxt > mine:
             raise self._bad(
@@ -192,7 +222,10 @@ class Stream:
                 h, source, f"next_exp {h.next_exp} is below this worker's {self._exps[mine]} for block {mine}"
             )
         delivered = False
-        if h.block != NONE:
+        if repeat:
+            if h.count:
+                raise self._bad(h, source, f"count {h.count} in a REPEAT")
+        elif h.block != NONE:
             owner = self.owner(h.block)
             if owner is not None and owner != self.worker_id:
                 # Another rank's block of a reduce-scatter: a header-only RESULT from an
@@ -221,17 +254,7 @@ class Stream:
             return None
         if mine == self.block:
             self._pos += 1
-            header = self._header(MsgType.DATA, self._block_size)
-            if self._encode is not None:  # the native kernels write the datagram in place
-                self.pending = buf = bytearray(HEADER_LEN + 4 * self._block_size)
-                header.pack_into(buf)
-                self._encode(mine, self.exp, memoryview(buf)[HEADER_LEN:])
-            else:
-                assert self._quantize is not None, "a Stream that sends DATA needs quantize or encode"
-                self.pending, wire = packet_buffer(header)
-                wire[:] = self._quantize(mine, self.exp)
-            self.pending_is_query = False
-            return self.pending
+            return self._send_values(mine)
         if self.mode is Mode.DENSE:
             self.pending = encode(self._header(MsgType.DATA, 0))
             self.pending_is_query = False
@@ -241,7 +264,27 @@ class Stream:
         self.pending_is_query = True
         return None
 
-    def _check_repeat(self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int]) -> None:
+    def _take_opening(self, h: AggHeader, repeat: bool, source: tuple[str, int]) -> None:
+        """The RESULT of the opening round names the round's block: the smallest any worker
+        holds (so not past this worker's own), at this worker's exponent if it is its own
+        (else its values were not summed), unless it is a REPEAT of it. From here on the
+        stream is at that block's data round; this worker's first block is still to send
+        unless it was that block and the round is not repeated."""
+        first = self._mine[0]
+        if h.block > first:
+            raise self._bad(h, source, f"block {_name(h.block)} past this worker's first block {_name(first)}")
+        if h.block == first != NONE and not repeat and h.exp != self.exp:
+            raise self._bad(h, source, f"exp {h.exp} for block {first}, which this worker sent at {self.exp}")
+        if h.block != NONE and (h.block >= self.blocks or h.block % self.num_slots != self.stream):
+            raise self._bad(h, source, f"block {h.block} outside stream {self.stream} of a {self.blocks}-block tensor")
+        if h.block == NONE and h.next_block != NONE:
+            raise self._bad(h, source, f"next_block {h.next_block} after an empty opening round")
+        if repeat or h.block != first:
+            self._pos = 0
+        self.block, self.exp = h.block, h.exp
+        self.opening = False
+
+    def _check_duplicate(self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int]) -> None:
         """A RESULT of the previous round again (a lost-and-re-sent copy) must be the same."""
         prev = self._previous
         if (

@@ -5,7 +5,7 @@ import pytest
 from conftest import SESSION, joined_engine
 
 from p4reduce.aggregator import AggregatorEngine, JobSpec
-from p4reduce.protocol import NONE, AggHeader, MsgType, encode
+from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, decode_values, encode
 
 
 def data(
@@ -23,6 +23,7 @@ def data(
     msg=MsgType.DATA,
     blocks=64,
     fingerprint=7,
+    flags=0,
 ):
     count = 0 if values is None else len(values)
     h = AggHeader(
@@ -37,11 +38,23 @@ def data(
         exp,
         next_exp,
         count,
+        flags,
         session=SESSION,
         blocks=blocks,
         fingerprint=fingerprint,
     )
     return encode(h, None if values is None else np.asarray(values))
+
+
+def opening(worker, block, nxt, *, shadow=0, values=None, **kw):
+    """A worker's opening DATA: its own first block (values unless it holds none)."""
+    if values is None and block != NONE:
+        values = [worker + 1, worker + 1]
+    return data(worker, shadow, block, nxt, values=values, flags=Flags.OPENING, **kw)
+
+
+def result(handled, i=0):
+    return AggHeader.unpack(handled.replies[i].payload)
 
 
 @pytest.fixture
@@ -53,13 +66,15 @@ def engine():
     "payload, reason",
     [
         (b"\x01\x01", "truncated"),
-        (data(0, 0, NONE, 4, job=7), "unknown_job"),
-        (data(2, 0, NONE, 4), "bad_worker"),
-        (data(0, 0, NONE, 4, slot=4), "bad_slot"),
-        (data(0, 0, 4, 8, values=[1, 2, 3]), "bad_count"),
-        (data(0, 0, NONE, 4, values=[1, 2]), "bad_count"),  # bootstrap carries no values
-        (data(0, 0, NONE, 4, msg=MsgType.RESULT), "bad_type"),
-        (data(0, 1, NONE, 4), "stale"),  # wrong shadow copy for a fresh slot
+        (opening(0, 4, NONE, job=7), "unknown_job"),
+        (opening(2, 4, NONE), "bad_worker"),
+        (opening(0, 4, NONE, slot=4), "bad_slot"),
+        (opening(0, 4, 8, values=[1, 2, 3]), "bad_count"),
+        (opening(0, NONE, NONE, values=[1, 2]), "bad_count"),  # no block, no values
+        (opening(0, 4, NONE, msg=MsgType.RESULT), "bad_type"),
+        (opening(0, 4, NONE, shadow=1), "stale"),  # wrong shadow copy for a fresh slot
+        (data(0, 0, 4, NONE, values=[1, 2]), "stale"),  # a data round's DATA: the slot is opening
+        (bytes([2]) + opening(0, 4, NONE)[1:], "bad_version"),  # protocol version 2
     ],
 )
 def test_bad_input_dropped_and_counted(engine, payload, reason):
@@ -67,54 +82,111 @@ def test_bad_input_dropped_and_counted(engine, payload, reason):
     assert handled.event == reason and handled.replies == []
     assert {k: v for k, v in engine.counters.drops().items()} == {reason: 1}
     # The slot still works afterwards.
-    engine.handle(data(0, 0, NONE, NONE))
-    assert len(engine.handle(data(1, 0, NONE, NONE)).replies) == 2
+    engine.handle(opening(0, NONE, NONE))
+    assert len(engine.handle(opening(1, NONE, NONE)).replies) == 2
 
 
-def test_sparse_round_waits_only_for_announced_holders(engine):
-    engine.handle(data(0, 0, NONE, 4, next_exp=130))
-    done = engine.handle(data(1, 0, NONE, 8, next_exp=120))
-    assert AggHeader.unpack(done.replies[0].payload).next_block == 4
-    # Worker 1 did not announce block 4: it may not contribute there.
-    assert engine.handle(data(1, 1, 4, 8, exp=130, values=[5, 5])).event == "unexpected"
+def test_opening_round_sums_the_smallest_block_and_looks_ahead(engine):
+    engine.handle(opening(0, 8, NONE, exp=130, values=[1, 2]))
+    done = engine.handle(opening(1, 4, 12, exp=129, next_exp=131, values=[5, 6]))
+    h = result(done)
+    # Worker 1's block 4 is the round's; worker 0 still holds 8, worker 1 announced 12.
+    assert (h.block, h.exp, h.next_block, h.next_exp, h.count) == (4, 129, 8, 130, 2)
+    assert list(decode_values(done.replies[0].payload, 2)) == [5, 6]
+    # Sparse: only worker 0 announced block 8.
+    assert engine.handle(data(1, 1, 8, 12, exp=130, values=[1, 1])).event == "unexpected"
+    done = engine.handle(data(0, 1, 8, NONE, exp=130, values=[1, 2]))
+    assert (result(done).block, result(done).next_block) == (8, 12)
+
+
+def test_opening_round_adds_equal_keys_and_overwrites_on_a_smaller_one():
+    engine = joined_engine([JobSpec(1, 3, mode="sparse", slot_base=0, num_slots=4, block_size=2)])
+    engine.handle(opening(0, 8, NONE, exp=130, values=[100, 100]))  # left out: 4 comes later
+    engine.handle(opening(1, 4, NONE, exp=129, values=[1, 2]))
+    done = engine.handle(opening(2, 4, 8, exp=129, next_exp=131, values=[10, 20]))
+    h = result(done)
+    assert (h.block, h.exp, h.next_block, h.next_exp) == (4, 129, 8, 131)
+    assert list(decode_values(done.replies[0].payload, 2)) == [11, 22]
+
+
+def test_opening_round_repeats_when_holders_disagree_on_the_exponent(engine):
+    engine.handle(opening(0, 4, NONE, exp=129, values=[1, 2]))
+    done = engine.handle(opening(1, 4, 8, exp=131, next_exp=120, values=[3, 4]))
+    h = result(done)
+    assert (h.block, h.next_block, h.exp, h.next_exp, h.count) == (4, 4, 131, 131, 0)
+    # The repeat is a data round of block 4 at the larger exponent, both holders expected.
     assert engine.handle(data(0, 1, 4, NONE, exp=129, values=[1, 2])).event == "bad_exp"
-    done = engine.handle(data(0, 1, 4, NONE, exp=130, values=[1, 2]))
-    assert done.event == "completed"
-    h = AggHeader.unpack(done.replies[1].payload)
-    assert (h.block, h.next_block, h.next_exp, h.worker_id) == (4, 8, 120, 1)
+    engine.handle(data(0, 1, 4, NONE, exp=131, values=[1, 2]))
+    done = engine.handle(data(1, 1, 4, 8, exp=131, next_exp=120, values=[3, 4]))
+    h = result(done)
+    assert (h.block, h.exp, h.next_block, h.next_exp) == (4, 131, 8, 120)
+    assert list(decode_values(done.replies[0].payload, 2)) == [4, 6]
+
+
+def test_header_only_opening_with_a_block_forces_a_repeat(engine):
+    engine.handle(opening(0, 4, NONE, exp=129, values=[1, 2]))
+    h = result(engine.handle(data(1, 0, 4, NONE, exp=129, flags=Flags.OPENING)))
+    assert (h.block, h.next_block, h.count) == (4, 4, 0)
+
+
+def test_empty_stream_ends_in_its_opening_round(engine):
+    engine.handle(opening(0, NONE, NONE))
+    done = engine.handle(opening(1, NONE, NONE))
+    h = result(done)
+    assert (h.block, h.next_block, h.count) == (NONE, NONE, 0)
+    assert done.stream_done is not None
+
+
+@pytest.mark.parametrize(
+    "packet",
+    [
+        opening(0, 5, NONE),  # block 5 is in stream 1, the slot serves stream 0
+        opening(0, 64, NONE),  # outside the 64-block tensor
+        opening(0, 4, 4),  # the look-ahead does not move forward
+        opening(0, NONE, 4),  # a look-ahead after no block
+    ],
+)
+def test_opening_blocks_outside_the_stream_fail_the_job(engine, packet):
+    assert engine.handle(packet).failed is not None
+
+
+def test_retransmitted_opening_data_gets_the_opening_result(engine):
+    engine.handle(opening(0, 8, NONE, exp=130))
+    done = engine.handle(opening(1, 4, NONE, exp=129))
+    again = engine.handle(opening(0, 8, NONE, exp=130))
+    assert again.event == "resent" and [r.worker_id for r in again.replies] == [0]
+    assert again.replies[0].payload == done.replies[0].payload
 
 
 def test_query_answered_only_once_round_is_done(engine):
-    engine.handle(data(0, 0, NONE, 4))
-    engine.handle(data(1, 0, NONE, 8))
-    assert engine.handle(data(1, 1, 4, 8, msg=MsgType.QUERY)).event == "pending"
-    engine.handle(data(0, 1, 4, NONE, values=[1, 2]))
-    reply = engine.handle(data(1, 1, 4, 8, msg=MsgType.QUERY))
+    engine.handle(opening(0, 4, 8))
+    engine.handle(opening(1, 12, NONE))
+    assert engine.handle(data(1, 1, 8, 12, msg=MsgType.QUERY)).event == "pending"
+    engine.handle(data(0, 1, 8, NONE, values=[1, 2]))
+    reply = engine.handle(data(1, 1, 8, 12, msg=MsgType.QUERY))
     assert reply.event == "resent" and [r.worker_id for r in reply.replies] == [1]
 
 
 def test_overflow_flagged(engine):
     engine = joined_engine([JobSpec(1, 2, num_slots=1, block_size=1)])
-    engine.handle(data(0, 0, NONE, 0))
-    engine.handle(data(1, 0, NONE, 0))
-    engine.handle(data(0, 1, 0, NONE, values=[2**31 - 1]))
-    h = AggHeader.unpack(engine.handle(data(1, 1, 0, NONE, values=[1])).replies[0].payload)
-    assert h.flags == 1
+    engine.handle(opening(0, 0, NONE, values=[2**31 - 1]))
+    h = result(engine.handle(opening(1, 0, NONE, values=[1])))
+    assert h.flags == Flags.OVERFLOW
 
 
-def test_stale_bootstrap_of_previous_epoch_is_answered_not_counted(engine):
-    # Epoch 0: worker 0 has nothing (announces NONE) and loses the bootstrap result.
-    engine.handle(data(0, 0, NONE, NONE))
-    engine.handle(data(1, 0, NONE, 4))
-    engine.handle(data(1, 1, 4, NONE, values=[3, 3]))
-    # The slot now waits for epoch 1's bootstrap at round 2 (shadow 0 again).
-    replay = engine.handle(data(0, 0, NONE, NONE, epoch=0))
+def test_stale_opening_of_previous_epoch_is_answered_not_counted(engine):
+    # Epoch 0: worker 0 has nothing (sends NONE) and loses the opening result.
+    engine.handle(opening(0, NONE, NONE))
+    engine.handle(opening(1, 4, 8))
+    engine.handle(data(1, 1, 8, NONE, values=[3, 3]))
+    # The slot now waits for epoch 1's opening round at round 2 (shadow 0 again).
+    replay = engine.handle(opening(0, NONE, NONE, epoch=0))
     assert replay.event == "resent"
-    assert AggHeader.unpack(replay.replies[0].payload).epoch == 0
-    engine.handle(data(0, 0, NONE, NONE, epoch=1))
-    done = engine.handle(data(1, 0, NONE, NONE, epoch=1))
+    assert result(replay).epoch == 0
+    engine.handle(opening(0, NONE, NONE, epoch=1))
+    done = engine.handle(opening(1, NONE, NONE, epoch=1))
     assert done.event == "completed"
-    assert AggHeader.unpack(done.replies[0].payload).epoch == 1
+    assert result(done).epoch == 1
 
 
 def test_jobs_with_overlapping_slots_rejected():

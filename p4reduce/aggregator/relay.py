@@ -6,7 +6,10 @@ look-ahead keys; the parent's RESULT comes back and the leaf fans it out to its
 workers. Look-ahead composes: a leaf is expected by its parent in a round
 exactly when one of its workers announced that block. The leaf keeps no
 timers: its workers' retransmissions and queries are forwarded upstream while
-the parent has not answered.
+the parent has not answered. An opening round goes up as the leaf's opening DATA
+(its workers' smallest block; header-only when they disagreed on its exponent,
+which lets the parent call a REPEAT), and the parent's answer decides the block
+for every local worker (docs/protocol.md, Hierarchical aggregation).
 """
 
 from __future__ import annotations
@@ -26,12 +29,16 @@ from p4reduce.protocol import (
     NONE,
     AggHeader,
     ErrorCode,
+    Flags,
     Mode,
     MsgType,
+    is_repeat,
+    lookahead_key,
     split_key,
 )
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
+END = lookahead_key(NONE, 0)
 _JOB_ID = struct.Struct("!H")
 _JOB_ID_OFFSET = 2
 _SESSION = struct.Struct("!I")
@@ -84,6 +91,7 @@ class RelaySlot(SlotState):
         self.membership = membership
         self.forwarded: bytearray | None = None  # this round's partial sum, sent upstream
         self.announced: int | None = None  # the look-ahead of the last partial sum sent up
+        self.opened = END  # an opening round's (block, exp) sent up, as a key
 
     def _to_parent(self, packet: bytearray) -> list[tuple[int, Parts]]:
         """`packet` with the leaf's session at the parent; a JOIN first if it has none
@@ -100,7 +108,16 @@ class RelaySlot(SlotState):
         if self.mismatch is not None:
             # Local workers disagree: they get the flagged RESULT here, and the leaf's job fails.
             return super()._complete(last)
-        next_block, next_exp = split_key(min(self.keys))
+        block, exp, flags = self.block, self.exp, 0
+        if block == NONE:  # the opening round: our smallest block, and the look-ahead after it
+            self.opened = self.first_key
+            block, exp = split_key(self.first_key)
+            flags = Flags.OPENING
+            next_block, next_exp = self.opening_decision()
+            count = 0 if block == NONE or self.repeat else self.block_size
+        else:
+            next_block, next_exp = split_key(min(self.keys))
+            count = self.block_size
         up = self.upstream
         header = AggHeader(
             MsgType.DATA,
@@ -109,12 +126,12 @@ class RelaySlot(SlotState):
             self.slot,
             self.round & 1,
             self.epoch,
-            self.block,
+            block,
             next_block,
-            self.exp,
+            exp,
             next_exp,
-            0 if self.block == NONE else self.block_size,
-            0,
+            count,
+            flags,
             0,
             self.blocks,
             self.fingerprint,
@@ -154,22 +171,27 @@ class RelaySlot(SlotState):
     def _check_parent_result(self, h: AggHeader) -> None:
         """The checks a worker makes of its aggregator's RESULT (hostagent/stream.py): the
         values the round needs, and a next block in this stream, after this one and not past
-        the one this leaf announced. The leaf's job fails with UPSTREAM otherwise."""
-        wanted = 0 if self.block == NONE else self.block_size
-        nxt = h.next_block
-        announced = self.announced
-        if (
-            h.count != wanted
-            or (
-                nxt != NONE
-                and (
-                    nxt >= self.blocks
-                    or nxt % self.num_slots != self.stream
-                    or (self.block != NONE and nxt <= self.block)
-                )
-            )
-            or (announced is not None and nxt > announced)
-        ):
+        the one this leaf announced; of an opening round's, a block not past the leaf's own
+        and, at the leaf's own, its exponent or a REPEAT. The leaf's job fails with UPSTREAM
+        otherwise."""
+        block, nxt = h.block, h.next_block
+        limit = self.announced
+        if self.block == NONE:
+            own_block, own_exp = split_key(self.opened)
+            repeat = is_repeat(h)
+            bad = block > own_block or (block == own_block != NONE and not repeat and h.exp != own_exp)
+            if repeat:
+                bad = bad or h.count != 0 or (block == own_block and h.next_exp < own_exp)
+                nxt = NONE  # the next round is the block itself
+            elif block != own_block:
+                limit = own_block  # our workers still hold their blocks: the stream cannot pass them
+        else:
+            bad = block != self.block
+        wanted = 0 if block == NONE or is_repeat(h) else self.block_size
+        bad = bad or h.count != wanted
+        if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream or nxt <= block):
+            bad = True
+        if bad or (limit is not None and nxt > limit):
             raise JobFailure(ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
 
     def on_upstream(self, h: AggHeader, payload: bytes | memoryview) -> tuple[str, list[tuple[int, Parts]]]:
@@ -178,13 +200,16 @@ class RelaySlot(SlotState):
             return "upstream_ignored", []  # PENDING names the parent's ranks, not ours
         if (
             h.shadow != self.round & 1
-            or h.block != self.block
+            or (h.block != self.block and self.block != NONE)  # an opening round's: any block
             or self.epoch is None
             or h.epoch != self.epoch
             or h.fingerprint != self.fingerprint
+            or (self.block == NONE and self.forwarded is None)  # ours has not gone up yet
         ):
             return "upstream_stale", []
         self._check_parent_result(h)
+        if self.block == NONE:  # what each local worker announced for the round the parent chose
+            self.announced = self.opening_decision(h.block, is_repeat(h))[0]
         result = bytearray(payload)
         _JOB_ID.pack_into(result, _JOB_ID_OFFSET, self.job_id)
         self.forwarded = None

@@ -1,6 +1,9 @@
 """State machine of one aggregation slot (one stream of a job).
 
-Mirrors docs/protocol.md sections 3, 4 and 6. Software has memory to spare, so
+Mirrors docs/protocol.md sections 3, 4 and 6: every allreduce starts a stream
+with its opening round (each worker brings its own first block; the smallest
+wins, and holders that disagree on its exponent make the RESULT a REPEAT),
+then data rounds follow the look-ahead. Software has memory to spare, so
 a slot keeps every result of the running allreduce instead of only the shadow
 copy: that is what lets silent (sparse-mode) workers recover lost results. The
 history is bounded by the tensor: a stream has at most ceil(blocks / slots)
@@ -38,6 +41,8 @@ _WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
 _FLAGS_OFFSET = 5  # `flags`: a SCATTER round's RESULT names the owner of its values
 _COUNT_OFFSET = 22  # `count`: 0 in the header-only copies of a SCATTER round's RESULT
 _SESSION_OFFSET = 24  # `session`: each copy carries its receiver's (the group's for ALL_WORKERS)
+_OPENING = int(Flags.OPENING)
+_SCATTER = int(Flags.SCATTER)
 
 # A datagram as the pieces the kernel gathers (sendmmsg iovecs): per-worker
 # copies of a result share its values and differ only in the header.
@@ -45,7 +50,7 @@ Parts = tuple[Buffer, ...]
 
 
 # A slot between allreduces that hears nothing for this long forgets their epochs and
-# kept results, so its next bootstrap is new whatever its epoch says: fewer than 2^31
+# kept results, so its next opening round is new whatever its epoch says: fewer than 2^31
 # allreduces fit in a minute, so a slot is never idle long enough for the 32-bit epoch
 # to come round (docs/protocol.md 6).
 IDLE_HORIZON = 60.0
@@ -123,13 +128,20 @@ class SlotState:
         self.mismatch: JobFailure | None = None  # the round's packets disagree (flagged RESULT)
         self.scatter = 0  # the SCATTER/owner bits of the round's first counted DATA (scatter_bits)
         self.failure: JobFailure | None = None  # set when a completed round failed the job
-        self.block = NONE  # block of the current round; NONE = bootstrap
+        self.block = NONE  # block of the current round; NONE = the opening round
         self.exp = EXP_BIAS  # agreed exponent of the current round
         self.expected = self.all_workers
         self.seen = 0
         self.acc = np.zeros(block_size, dtype=np.int64)
         self._acc_empty = True  # no values this round yet: the first ones are copied, not added
         self.keys = [END_KEY] * num_workers  # each worker's last announced look-ahead
+        # The opening round (docs/protocol.md 3): each worker's own key(block, exp), the
+        # smallest so far (K1) with the SCATTER/owner bits of its packet, and whether the
+        # holders of K1's block disagree (or one sent no values): a REPEAT.
+        self.own_keys = [END_KEY] * num_workers
+        self.first_key = END_KEY
+        self.first_flags = 0
+        self.repeat = False
         self.history: dict[tuple[int, int], StoredResult] = {}
         self.pool = pool or BufferPool()
         # Results go out once, to the job's IP multicast group, instead of once per worker.
@@ -149,26 +161,42 @@ class SlotState:
         self.heard_at = now
 
     # -- round identification -------------------------------------------------
+    @staticmethod
+    def _opening(h: AggHeader) -> bool:
+        """A DATA of an opening round (every worker's names its own block)."""
+        return h.msg_type == MsgType.DATA and bool(h.flags & _OPENING)
+
     def _is_current(self, h: AggHeader) -> bool:
-        if h.shadow != self.round & 1 or h.block != self.block:
+        if h.shadow != self.round & 1:
             return False
-        if self.block == NONE and self.seen == 0:
-            # A bootstrap round adopts the epoch of its first counted packet,
+        if self.block != NONE:
+            return not self._opening(h) and h.block == self.block and h.epoch == self.epoch
+        if not self._opening(h):
+            return False
+        if self.seen == 0:
+            # An opening round adopts the epoch of its first counted packet,
             # provided it is newer than the allreduce the slot last served.
             return self.epoch is None or epoch_is_newer(h.epoch, self.epoch)
-        if self.block == NONE and h.epoch != self.epoch:
+        if h.epoch != self.epoch:
             # Newer than the allreduce this slot served before: this worker is at another
-            # allreduce than the bootstrap in progress. Counted, and the RESULT says so.
+            # allreduce than the opening round in progress. Counted, and the RESULT says so.
             # (Older ones are late retransmissions, answered from the kept results.)
             return self.previous_epoch is None or epoch_is_newer(h.epoch, self.previous_epoch)
-        return h.epoch == self.epoch
+        return True
+
+    def _in_stream(self, block: int, blocks: int) -> bool:
+        return block < blocks and block % self.num_slots == self.stream
 
     def _check_lookahead(self, h: AggHeader) -> None:
-        """A look-ahead must stay in this stream, inside the tensor, and move forward."""
+        """A block and its look-ahead must stay in this stream, inside the tensor, and
+        the look-ahead must move forward (from the packet's own block in an opening round)."""
+        base = h.block if self.block == NONE else self.block
+        if base != NONE and not self._in_stream(base, h.blocks):
+            raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
         nxt = h.next_block
         if nxt == NONE:
             return
-        if nxt >= h.blocks or nxt % self.num_slots != self.stream or (self.block != NONE and nxt <= self.block):
+        if not self._in_stream(nxt, h.blocks) or base == NONE or nxt <= base:
             raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
 
     def _check_allreduce(self, h: AggHeader) -> None:
@@ -186,24 +214,28 @@ class SlotState:
             problem = JobFailure(ErrorCode.TENSOR, h.worker_id)
         else:
             return
-        if self.block != NONE:  # everyone agreed in the bootstrap: a worker changed mid-way
+        if self.block != NONE:  # everyone agreed in the opening round: a worker changed mid-way
             raise problem
         self.mismatch = self.mismatch or problem
 
     def _check_scatter(self, h: AggHeader) -> None:
-        """Every DATA of a round names the same owner (or none): a later one whose bits differ
-        from the first one's flags the RESULT MISMATCH, like a fingerprint."""
+        """Every DATA of a data round names the same owner (or none): a later one whose bits
+        differ from the first one's flags the RESULT MISMATCH, like a fingerprint. In an
+        opening round each packet names its own block's owner: only SCATTER must agree."""
         bits = scatter_bits(h.flags)
         owner = scatter_owner(bits)
         if owner is not None and owner >= self.num_workers:
             raise JobFailure(ErrorCode.BAD_BLOCKS, h.worker_id)
+        if self.block == NONE:
+            bits &= _SCATTER
         if self.seen == 0:
             self.scatter = bits
         elif bits != self.scatter:
             self.mismatch = self.mismatch or JobFailure(ErrorCode.TENSOR, h.worker_id)
 
     def _resend(self, h: AggHeader) -> tuple[str, list[tuple[int, Parts]]]:
-        stored = self.history.get((h.epoch, h.block))
+        # An opening round's result is kept under NONE: each worker's DATA names its own block.
+        stored = self.history.get((h.epoch, NONE if self._opening(h) else h.block))
         if stored is None or stored.shadow != h.shadow or stored.fingerprint != h.fingerprint:
             return "stale", []
         return "resent", [(h.worker_id, stored.for_worker(h.worker_id, h.session))]
@@ -245,18 +277,22 @@ class SlotState:
             return "unexpected", []
         if self.seen & bit:
             return self._pending(h, "duplicate")
-        if h.exp != self.exp:
+        opening = self.block == NONE
+        if opening:
+            if h.block == NONE and h.count:
+                return "bad_count", []
+        elif h.exp != self.exp:
             return "bad_exp", []
-        if self.block == NONE and h.count:
-            return "bad_count", []
         self._check_allreduce(h)
         self._check_lookahead(h)
         self._check_scatter(h)
         if self.seen == 0:
-            if self.block == NONE:
+            if opening:
                 self.previous_epoch = self.epoch
             self.epoch = h.epoch
-        if values is not None:
+        if opening:
+            self._open(h, values)
+        elif values is not None:
             # The first packet of the round overwrites the sums, later ones add (int64).
             _native.accumulate(values, self.acc, self._acc_empty)
             self._acc_empty = False
@@ -266,12 +302,53 @@ class SlotState:
             return "counted", []
         return "completed", self._complete(h)
 
+    def _open(self, h: AggHeader, values: np.ndarray | None) -> None:
+        """One packet of the opening round (docs/protocol.md 3, the table): the smallest
+        key(block, exp) so far (K1) decides whether its values overwrite the sums, add to
+        them or are left out; holders of K1's block at another exponent, or without
+        values, make the round a REPEAT. (K2 follows from the keys at the end.)"""
+        own = lookahead_key(h.block, h.exp)
+        self.own_keys[h.worker_id] = own
+        first, smallest = self.seen == 0, self.first_key
+        no_values = values is None and h.block != NONE
+        if first or own >> 8 < smallest >> 8:
+            self.first_key, self.first_flags, self.repeat = own, scatter_bits(h.flags), no_values
+            self._take(values, overwrite=True)
+        elif own >> 8 == smallest >> 8:
+            self.repeat = self.repeat or own != smallest or no_values
+            if own < smallest:
+                self.first_key, self.first_flags = own, scatter_bits(h.flags)
+                self._take(values, overwrite=True)
+            elif own == smallest:
+                self._take(values, overwrite=False)
+
+    def _take(self, values: np.ndarray | None, *, overwrite: bool) -> None:
+        if overwrite:
+            self._acc_empty = True
+        if values is not None:
+            _native.accumulate(values, self.acc, self._acc_empty)
+            self._acc_empty = False
+
+    def opening_decision(self, chosen: int | None = None, repeat: bool | None = None) -> tuple[int, int]:
+        """The look-ahead after an opening round whose block is `chosen` (this slot's K1
+        block unless a parent decided), and set what each worker announced for it: its own
+        block for a REPEAT or when it does not hold `chosen`, else its next block (K2)."""
+        if chosen is None:
+            chosen = self.first_key >> 8
+        if repeat is None:
+            repeat = self.repeat
+        for w in range(self.num_workers):
+            own = self.own_keys[w]
+            if repeat or own >> 8 != chosen:
+                self.keys[w] = own
+        return split_key(min(self.keys))
+
     def _round_packet(self, header: AggHeader) -> bytearray:
-        """`header` followed by the round's sums (none for a bootstrap round).
+        """`header` followed by the round's sums (none when `count` is 0).
 
         Sums wrap to int32 like the switch's; the OVERFLOW flag tells the workers.
         """
-        if self.block == NONE:
+        if header.count == 0:
             return bytearray(header.pack())
         if self._acc_empty:
             self.acc[:] = 0
@@ -285,10 +362,19 @@ class SlotState:
     def _complete(self, last: AggHeader) -> list[tuple[int, Parts]]:
         """The round's RESULT. Like the switch's, it repeats the epoch, blocks, fingerprint
         and SCATTER/owner bits of the packet that completed the round (each copy carries
-        its receiver's session); MISMATCH if packets disagreed."""
+        its receiver's session); MISMATCH if packets disagreed. An opening round's is about
+        its smallest block (and carries that block's owner): the data round of that block,
+        a REPEAT of it, or the end of an empty stream."""
         assert self.epoch is not None
-        next_block, next_exp = split_key(min(self.keys))
-        flags = scatter_bits(last.flags)
+        block, exp, flags = self.block, self.exp, scatter_bits(last.flags)
+        if block == NONE:
+            block, exp = split_key(self.first_key)
+            flags = self.first_flags
+            next_block, next_exp = self.opening_decision()
+            if self.repeat and block != NONE:
+                next_block, next_exp = block, exp
+        else:
+            next_block, next_exp = split_key(min(self.keys))
         if self.mismatch is not None:
             flags, self.failure = flags | Flags.MISMATCH, self.mismatch
         header = AggHeader(
@@ -298,11 +384,11 @@ class SlotState:
             self.slot,
             self.round & 1,
             last.epoch,
-            self.block,
+            block,
             next_block,
-            self.exp,
+            exp,
             next_exp,
-            0 if self.block == NONE else self.block_size,
+            0 if block == NONE or next_block == block else self.block_size,
             flags,
             last.session,
             last.blocks,
@@ -313,7 +399,7 @@ class SlotState:
     def _publish(self, result: bytearray, next_block: int, next_exp: int) -> list[tuple[int, Parts]]:
         """Keep the round's RESULT for re-sends, address a copy to every worker, advance."""
         assert self.epoch is not None
-        owner = scatter_owner(result[_FLAGS_OFFSET]) if self.block != NONE else None
+        owner = scatter_owner(result[_FLAGS_OFFSET]) if len(result) > HEADER_LEN else None
         stored = StoredResult(self.round & 1, self.fingerprint, result, owner)
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still
@@ -337,7 +423,7 @@ class SlotState:
         self.scatter = 0
         self._acc_empty = True
         self.block = next_block
-        if next_block == NONE:  # stream finished: next round bootstraps the next allreduce
+        if next_block == NONE:  # stream finished: the next round opens the next allreduce
             self.exp = EXP_BIAS
             self.expected = self.all_workers
             return
