@@ -181,7 +181,7 @@ def test_mismatch_flagged_result_fails_every_worker(golden):
             my_blocks=[3, NONE],
             my_exps={3: 130},
             block_size=32,
-            quantize=None,
+            quantize=lambda b, e: np.zeros(32, np.int32),
             deliver=None,
             session=golden["job"]["session"],
             blocks=100,
@@ -194,15 +194,19 @@ def test_mismatch_flagged_result_fails_every_worker(golden):
 
 # What each golden worker holds in stream 3, as the look-ahead in the golden steps announces it.
 def _golden_worker_blocks(golden, worker):
-    """(blocks, exps, values) reconstructed from the worker's own DATA packets."""
+    """(blocks, exps, values by (block, exponent)) reconstructed from the worker's own DATA
+    packets: its opening DATA names its first block at its own exponent, the look-aheads
+    the others."""
     blocks, exps, values = [], {}, {}
     for step in _stream_steps(golden, "dense", worker):
         h = AggHeader.unpack(bytes.fromhex(step["payload"]))
-        if h.next_block != NONE and h.next_block not in exps:
-            blocks.append(h.next_block)
-            exps[h.next_block] = h.next_exp
+        announced = [(h.block, h.exp)] if h.flags & Flags.OPENING else []
+        for block, exp in announced + [(h.next_block, h.next_exp)]:
+            if block != NONE and block not in exps:
+                blocks.append(block)
+                exps[block] = exp
         if h.count:
-            values[h.block] = decode_values(bytes.fromhex(step["payload"]), h.count)
+            values[h.block, h.exp] = decode_values(bytes.fromhex(step["payload"]), h.count)
     return blocks + [NONE], exps, values
 
 
@@ -221,7 +225,7 @@ def test_host_agent_stream_emits_golden_packets(golden, mode, worker):
         my_blocks=mine,
         my_exps=exps,
         block_size=32,
-        quantize=lambda b, e: values[b],
+        quantize=lambda b, e: values[b, e],
         deliver=lambda b, e, v: delivered.__setitem__(b, (e, v)),
         **_allreduce0(golden),
     )
@@ -245,7 +249,7 @@ def test_host_agent_stream_emits_golden_packets(golden, mode, worker):
     assert stream.done
     for payload in results:
         h = AggHeader.unpack(payload)
-        if h.block != NONE:
+        if h.count:  # not a REPEAT (nor the end of an empty stream)
             assert delivered[h.block][0] == h.exp
             np.testing.assert_array_equal(delivered[h.block][1], decode_values(payload, h.count))
 
@@ -262,7 +266,7 @@ def test_sparse_silent_worker_queries_the_round_it_waits_for(golden):
         my_blocks=mine,
         my_exps=exps,
         block_size=32,
-        quantize=lambda b, e: values[b],
+        quantize=lambda b, e: values[b, e],
         deliver=lambda *a: None,
         **_allreduce0(golden),
     )
@@ -326,7 +330,7 @@ def _scatter_stream(golden, worker, mode, epoch, delivered):
         job_id=1,
         worker_id=worker,
         slot=1,
-        round_=0 if epoch == 0 else 4,
+        round_=0 if epoch == 0 else 3,
         epoch=epoch,
         mode=Mode(mode),
         my_blocks=sorted(values) + [NONE],
@@ -375,10 +379,8 @@ def test_golden_scatter_mismatch_fails_every_worker(golden):
     for e in step["expect"]:
         stream, _, _ = _scatter_stream(golden, e["to_worker"], "dense", 1, {})
         stream.start()
-        boot = next(
-            x for x in golden["scatter"]["steps"] if x["note"].startswith("bootstrap: worker 1 announces block 1")
-        )
-        payload = bytes.fromhex(next(x["payload"] for x in boot["expect"] if x["to_worker"] == e["to_worker"]))
+        opened = next(x for x in golden["scatter"]["steps"] if x["note"].startswith("worker 1 sends block 1 too"))
+        payload = bytes.fromhex(next(x["payload"] for x in opened["expect"] if x["to_worker"] == e["to_worker"]))
         stream.on_result(AggHeader.unpack(payload), payload)
         payload = bytes.fromhex(e["payload"])
         with pytest.raises(JobFailed, match="the workers disagree about allreduce 1"):
