@@ -10,7 +10,7 @@ from conftest import allreduce_all, join_packet
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.server import Datapath, make_engine
-from p4reduce.protocol import NONE, AggHeader, MsgType, encode
+from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, encode
 from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
 ZERO = dict.fromkeys(JOB_EVENT_NAMES, 0)
@@ -30,8 +30,11 @@ class Job:
     def addr(self, w: int) -> tuple[str, int]:
         return (f"10.0.{self.spec.job_id}.{w + 1}", 5000 + w)
 
-    def data(self, w: int, shadow: int, block: int, epoch: int = EPOCH, **fields: int) -> bytes:
-        values = None if block == NONE else np.array([w + 1, 10 * (w + 1)], np.int32)
+    def data(
+        self, w: int, shadow: int, block: int, epoch: int = EPOCH, opening: bool = False, size: int = 2, **fields: int
+    ) -> bytes:
+        """A DATA about `block` (0, the only one, or NONE), an opening round's if `opening`."""
+        values = None if block == NONE else np.array([w + 1, 10 * (w + 1), 0][:size], np.int32)
         h = AggHeader(
             MsgType.DATA,
             self.spec.job_id,
@@ -40,11 +43,11 @@ class Job:
             shadow,
             epoch,
             block,
-            0 if block == NONE else NONE,  # the bootstrap announces block 0, block 0 the end
+            NONE,
             127,
             127,
-            0 if values is None else 2,
-            0,
+            0 if values is None else size,
+            Flags.OPENING if opening else 0,
             session(self.spec.job_id, w),
             1,
             FP,
@@ -65,23 +68,29 @@ def run(path: Datapath, job: Job, *packets: tuple[int, bytes]) -> list[AggHeader
 
 
 def allreduce_with_loss(path: Datapath, job: Job) -> None:
-    """JOINs, a bootstrap and a data round with a duplicate, a retransmission answered from
-    the completed round's result, a QUERY, a DATA with a wrong exponent and a stranger's."""
+    """JOINs, an opening round with a duplicate that ends in a REPEAT (the workers disagree
+    on the block's exponent), the repeated round, a retransmission answered from its result,
+    a late opening DATA answered from the opening's, a DATA of the wrong size and a
+    stranger's."""
     spec = job.spec
     replies = run(path, job, (0, join_packet(spec, 0)), (1, join_packet(spec, 1)))
     assert [r.msg_type for r in replies] == [MsgType.JOINED] * 2
-    run(path, job, (0, job.data(0, 0, NONE)), (1, job.data(1, 0, NONE)))  # bootstrap: a round
-    replies = run(path, job, (0, job.data(0, 1, 0)), (0, job.data(0, 1, 0)), (1, job.data(1, 1, 0)))
-    assert [r.msg_type for r in replies] == [MsgType.PENDING, MsgType.RESULT, MsgType.RESULT]
+    opening = job.data(0, 0, 0, opening=True)
+    replies = run(path, job, (0, opening), (0, opening), (1, job.data(1, 0, 0, opening=True, exp=128)))
+    assert [(r.msg_type, r.next_block) for r in replies] == [(MsgType.PENDING, 0b10), (MsgType.RESULT, 0)] + [
+        (MsgType.RESULT, 0)
+    ]
+    replies = run(path, job, (0, job.data(0, 1, 0, exp=128)), (1, job.data(1, 1, 0, exp=128)))
+    assert [r.msg_type for r in replies] == [MsgType.RESULT, MsgType.RESULT]
     replies = run(
         path,
         job,
-        (1, job.data(1, 1, 0)),  # its RESULT was lost: re-sent from the kept one
-        (0, job.query(0, 0, NONE, EPOCH + 1)),  # the next allreduce's bootstrap is open: PENDING
-        (0, job.data(0, 0, NONE, EPOCH + 1, exp=100)),  # a bootstrap's exponent is 127
-        (1, job.data(1, 0, NONE, EPOCH + 1, session=12345)),  # not the member's session
+        (1, job.data(1, 1, 0, exp=128)),  # its RESULT was lost: re-sent from the kept one
+        (0, job.data(0, 0, 0, EPOCH + 1, opening=True, size=3)),  # not a block's worth of values
+        (0, opening),  # a late copy of its opening DATA: the opening round's RESULT again
+        (1, job.data(1, 0, NONE, EPOCH + 1, opening=True, session=12345)),  # not the member's session
     )
-    assert [r.msg_type for r in replies] == [MsgType.RESULT, MsgType.PENDING, MsgType.ERROR]
+    assert [r.msg_type for r in replies] == [MsgType.RESULT, MsgType.RESULT, MsgType.ERROR]
 
 
 EXPECTED = {"packets": 11, "drops": 2, "retransmissions": 3, "rounds": 2}
@@ -112,9 +121,9 @@ def test_failing_packets_and_a_failed_jobs_packets_are_drops(engine):
     agg = make_engine([job.spec], engine, new_session=session)
     path = Datapath(agg, {})
     run(path, job, (0, join_packet(job.spec, 0)), (1, join_packet(job.spec, 1)))
-    replies = run(path, job, (0, job.data(0, 0, NONE, blocks=0)))  # a stream beyond the tensor: fails the job
+    replies = run(path, job, (0, job.data(0, 0, NONE, opening=True, blocks=0)))  # a stream beyond the tensor: fails
     assert [r.msg_type for r in replies] == [MsgType.ERROR] and agg.failure(4) is not None
-    run(path, job, (1, job.data(1, 0, NONE)), (0, job.query(0, 0, NONE, EPOCH)))  # the job has failed
+    run(path, job, (1, job.data(1, 0, NONE, opening=True)), (0, job.query(0, 0, NONE, EPOCH)))  # the job has failed
     assert agg.job_counters(4) == {"packets": 5, "drops": 3, "retransmissions": 0, "rounds": 0}
 
 
