@@ -100,8 +100,8 @@ def test_sparse_leaf_without_holders_stays_silent_upstream():
     for out in outs:
         np.testing.assert_array_equal(out, one)
     c = spine.counters()
-    # S bootstrap rounds from each leaf + one data packet from leaf 0.
-    assert c["counted"] + c["completed"] == 2 * S + 1
+    # One opening DATA per stream from each leaf; leaf 0's for stream 0 carries block 0.
+    assert c["counted"] + c["completed"] == 2 * S
 
 
 def test_job_spec_upstream_parsing():
@@ -113,11 +113,12 @@ def test_job_spec_upstream_parsing():
 
 def _leaf_waiting_for_its_parent():
     """A leaf engine (job 1, 2 local workers) joined to its parent (job 9, rank 1) whose
-    bootstrap went up announcing block 0: (engine, its job, the parent's bootstrap RESULT)."""
+    opening DATA of slot 0 went up with block 0 and its look-ahead 2 (local worker 0's):
+    (engine, the parent's RESULT for it)."""
     from conftest import join_packet
 
     from p4reduce.aggregator import AggregatorEngine
-    from p4reduce.protocol import EXP_BIAS, NONE, AggHeader, MsgType
+    from p4reduce.protocol import EXP_BIAS, NONE, AggHeader, Flags, MsgType
 
     spec = JobSpec(1, 2, num_slots=2, block_size=4, upstream=Upstream("127.0.0.1", 9999, 9, 1))
     engine = AggregatorEngine([spec], new_session=lambda job, worker: 100 + worker)
@@ -128,37 +129,44 @@ def _leaf_waiting_for_its_parent():
         assert engine.handle(join_packet(spec, w), ("10.0.0.1", 1000 + w)).event == "joined"
     up = None
     for w in range(2):
-        boot = AggHeader(
+        opening = AggHeader(
             MsgType.DATA,
             1,
             w,
             0,
             0,
             0,
-            NONE,
             0 if w == 0 else NONE,
+            2 if w == 0 else NONE,
             EXP_BIAS,
             EXP_BIAS,
+            4 if w == 0 else 0,
+            Flags.OPENING,
             session=100 + w,
             blocks=4,
             fingerprint=77,
         )
-        handled = engine.handle(boot.pack(), ("10.0.0.1", 1000 + w))
+        handled = engine.handle(opening.pack() + bytes(4 * opening.count), ("10.0.0.1", 1000 + w))
         up = handled.replies or up
     sent_up = AggHeader.unpack(up[0].payload)
-    assert (sent_up.session, sent_up.next_block) == (4242, 0)
-    result = sent_up._replace(msg_type=MsgType.RESULT, worker_id=1)
+    assert (sent_up.session, sent_up.block, sent_up.next_block, sent_up.flags) == (4242, 0, 2, Flags.OPENING)
+    result = sent_up._replace(msg_type=MsgType.RESULT, worker_id=1, flags=0)
     return engine, result
+
+
+def _packet(h) -> bytes:
+    """`h` and its count of (zero) values."""
+    return h.pack() + bytes(4 * h.count)
 
 
 def test_leaf_ignores_parent_results_without_its_session():
     engine, result = _leaf_waiting_for_its_parent()
     from p4reduce.protocol import MsgType
 
-    for forged in (result._replace(session=1), result._replace(msg_type=MsgType.ERROR, session=5, block=2)):
-        handled = engine.handle(forged.pack(), from_upstream=True)
+    for forged in (result._replace(session=1), result._replace(msg_type=MsgType.ERROR, session=5, block=2, count=0)):
+        handled = engine.handle(_packet(forged), from_upstream=True)
         assert handled.dropped and handled.event == "upstream_forged"
-    handled = engine.handle(result.pack(), from_upstream=True)
+    handled = engine.handle(_packet(result), from_upstream=True)
     assert handled.event == "completed"
     # each local copy carries its worker's session
     assert sorted(int.from_bytes(out.payload[24:28], "big") for out in handled.replies) == [100, 101]
@@ -170,12 +178,11 @@ def test_leaf_fails_its_job_on_a_parent_result_that_breaks_the_protocol(change):
 
     engine, result = _leaf_waiting_for_its_parent()
     bad = {
-        "early_end": result._replace(next_block=NONE),  # the leaf announced block 0
+        "early_end": result._replace(next_block=NONE),  # the leaf announced block 2
         "other_stream": result._replace(next_block=1),
         "count": result._replace(count=1),
     }[change]
-    payload = bad.pack() + bytes(4 * bad.count)
-    handled = engine.handle(payload, from_upstream=True)
+    handled = engine.handle(_packet(bad), from_upstream=True)
     assert handled.failed == (1, ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
     assert engine.failure(1) == (ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)
 
@@ -184,7 +191,7 @@ def test_a_parents_error_fails_the_leafs_job_with_upstream():
     from p4reduce.protocol import ErrorCode, MsgType
 
     engine, result = _leaf_waiting_for_its_parent()
-    error = result._replace(msg_type=MsgType.ERROR, block=int(ErrorCode.TENSOR), next_block=1)
+    error = result._replace(msg_type=MsgType.ERROR, block=int(ErrorCode.TENSOR), next_block=1, count=0)
     handled = engine.handle(error.pack(), from_upstream=True)
     assert handled.failed == (1, ErrorCode.UPSTREAM, ErrorCode.TENSOR)
     assert engine.failure(1) == (ErrorCode.UPSTREAM, ErrorCode.TENSOR)
@@ -210,19 +217,52 @@ def test_a_leafs_stream_ends_with_its_parents_result_not_with_its_local_round():
     engine, result = _leaf_waiting_for_its_parent()
     from p4reduce.protocol import NONE
 
-    assert engine.counters.snapshot().get("streams_completed", 0) == 0  # the bootstrap went up, no more
-    assert engine.handle(result.pack(), from_upstream=True).event == "completed"  # on to block 0
+    assert engine.counters.snapshot().get("streams_completed", 0) == 0  # the opening went up, no more
+    assert engine.handle(_packet(result), from_upstream=True).event == "completed"  # on to block 2
     assert engine.counters.snapshot().get("streams_completed", 0) == 0
-    # Slot 1: nobody holds a block; the parent's bootstrap RESULT ends its stream.
-    from p4reduce.protocol import EXP_BIAS, AggHeader, MsgType
+    # Slot 1: nobody holds a block; the parent's RESULT to the openings ends its stream.
+    from p4reduce.protocol import EXP_BIAS, AggHeader, Flags, MsgType
 
     up = None
     for w in range(2):
-        boot = AggHeader(MsgType.DATA, 1, w, 1, 0, 0, NONE, NONE, EXP_BIAS, EXP_BIAS, session=100 + w, blocks=4,
-                         fingerprint=77)  # fmt: skip
-        up = engine.handle(boot.pack(), ("10.0.0.1", 1000 + w)).replies or up
+        opening = AggHeader(MsgType.DATA, 1, w, 1, 0, 0, NONE, NONE, EXP_BIAS, EXP_BIAS, 0, Flags.OPENING,
+                            session=100 + w, blocks=4, fingerprint=77)  # fmt: skip
+        up = engine.handle(opening.pack(), ("10.0.0.1", 1000 + w)).replies or up
     assert engine.counters.snapshot().get("streams_completed", 0) == 0
-    ended = AggHeader.unpack(up[0].payload)._replace(msg_type=MsgType.RESULT, worker_id=1)
+    ended = AggHeader.unpack(up[0].payload)._replace(msg_type=MsgType.RESULT, worker_id=1, flags=0)
     handled = engine.handle(ended.pack(), from_upstream=True)
     assert handled.stream_done == (1, 1, 0) and handled.allreduce_done is None  # slot 0 still runs
     assert engine.counters.snapshot()["streams_completed"] == 1
+
+
+def test_leaf_whose_workers_disagree_sends_its_opening_header_only_and_follows_the_repeat():
+    """Local holders of the smallest block at different exponents: the leaf's sum is not
+    usable, so its opening DATA goes up header-only (docs/protocol.md, Hierarchical
+    aggregation) and the parent's REPEAT brings both holders back at the larger exponent."""
+    from conftest import join_packet
+
+    from p4reduce.aggregator import AggregatorEngine
+    from p4reduce.protocol import NONE, AggHeader, Flags, MsgType
+
+    spec = JobSpec(1, 2, num_slots=2, block_size=4, upstream=Upstream("127.0.0.1", 9999, 9, 1))
+    engine = AggregatorEngine([spec], new_session=lambda job, worker: 100 + worker)
+    join = AggHeader.unpack(engine.upstream_joins()[0].payload)
+    engine.handle(join._replace(msg_type=MsgType.JOINED, session=4242).pack(), from_upstream=True)
+    for w in range(2):
+        engine.handle(join_packet(spec, w), ("10.0.0.1", 1000 + w))
+
+    def local(w, exp, flags, shadow=0):
+        h = AggHeader(MsgType.DATA, 1, w, 0, shadow, 0, 2, NONE, exp, 0, 4, flags, session=100 + w, blocks=4,
+                      fingerprint=77)  # fmt: skip
+        return engine.handle(_packet(h), ("10.0.0.1", 1000 + w))
+
+    local(0, 128, Flags.OPENING)
+    up = AggHeader.unpack(local(1, 130, Flags.OPENING).replies[0].payload)
+    assert (up.flags, up.block, up.exp, up.count, up.next_block) == (Flags.OPENING, 2, 130, 0, NONE)
+    repeat = up._replace(msg_type=MsgType.RESULT, worker_id=1, flags=0, next_block=2, next_exp=130)
+    handled = engine.handle(_packet(repeat), from_upstream=True)
+    assert handled.event == "completed" and len(handled.replies) == 2
+    assert local(0, 128, 0, shadow=1).event == "bad_exp"  # the repeat is at 130
+    local(0, 130, 0, shadow=1)
+    up = AggHeader.unpack(local(1, 130, 0, shadow=1).replies[0].payload)
+    assert (up.flags, up.block, up.exp, up.count, up.shadow) == (0, 2, 130, 4, 1)

@@ -113,7 +113,8 @@ class RelaySlot(SlotState):
             self.opened = self.first_key
             block, exp = split_key(self.first_key)
             flags = Flags.OPENING
-            next_block, next_exp = self.opening_decision()
+            # K2 whether or not our holders disagree: the parent decides on a REPEAT.
+            next_block, next_exp = self.opening_decision(repeat=False)
             count = 0 if block == NONE or self.repeat else self.block_size
         else:
             next_block, next_exp = split_key(min(self.keys))
