@@ -77,14 +77,15 @@ static slot_t *get_slot(job_t *job, uint32_t index) {
     s->exp = EXP_BIAS;
     s->expected = job->all_workers;
     s->acc_empty = 1;
-    for (int w = 0; w < MAX_WORKERS; w++) s->keys[w] = END_KEY;
+    for (int w = 0; w < MAX_WORKERS; w++) s->keys[w] = s->own[w] = END_KEY;
+    s->first_key = END_KEY;
     s->hist_sorted = 1;
     job->slots[index] = s;
     return s;
 }
 
 /* SlotState.heard: a slot between allreduces that heard nothing for `horizon` seconds
- * forgets their epochs and kept results, so its next bootstrap is new whatever its epoch
+ * forgets their epochs and kept results, so its next opening round is new whatever its epoch
  * (no epoch horizon: fewer than 2^31 allreduces fit in that time). */
 static void clear_history(slot_t *s);
 static void heard(slot_t *s, double now, double horizon) {
@@ -95,13 +96,20 @@ static void heard(slot_t *s, double now, double horizon) {
     s->heard = now;
 }
 
+/* A DATA of an opening round (each names its sender's own block). */
+static inline int is_opening(const hdr_t *h) { return h->type == T_DATA && (h->flags & F_OPENING); }
+
+/* An opening round takes only opening DATA; a data round the DATA (no OPENING) and QUERYs
+ * of its block and epoch. */
 static int is_current(slot_t *s, const hdr_t *h) {
-    if (h->shadow != (s->round & 1) || h->block != s->block) return 0;
-    if (s->block == NONE_BLOCK && s->seen == 0)
+    if (h->shadow != (s->round & 1)) return 0;
+    if (s->block != NONE_BLOCK) return !is_opening(h) && h->block == s->block && h->epoch == s->epoch;
+    if (!is_opening(h)) return 0;
+    if (s->seen == 0) /* the opening round adopts the epoch of its first packet, if newer */
         return !s->has_epoch || epoch_is_newer(h->epoch, s->epoch);
-    if (s->block == NONE_BLOCK && h->epoch != s->epoch)
+    if (h->epoch != s->epoch) /* a worker at another allreduce: counted, the RESULT says MISMATCH */
         return !s->has_prev || epoch_is_newer(h->epoch, s->prev_epoch);
-    return h->epoch == s->epoch;
+    return 1;
 }
 
 static stored_t *find_stored(slot_t *s, uint32_t epoch, uint32_t block) {
@@ -219,7 +227,8 @@ static inline void copy_for(uint8_t *dst, const job_t *job, const stored_t *st, 
 }
 
 static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o) {
-    stored_t *st = find_stored(s, h->epoch, h->block);
+    /* an opening round's result is kept under block NONE */
+    stored_t *st = find_stored(s, h->epoch, is_opening(h) ? NONE_BLOCK : h->block);
     if (!st || st->shadow != h->shadow || st->fingerprint != h->fingerprint) {
         o->event = C_DROP_STALE;
         return;
@@ -232,21 +241,37 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     if (p) copy_for(p, job, st, h->worker);
 }
 
+/* The opening round's decision (docs/protocol.md 3): b* and e* from K1, each worker's
+ * announcement for the next round, and whether the RESULT carries the sums. */
+static void open_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, uint8_t *bits, uint32_t *cnt) {
+    *block = (uint32_t)(s->first_key >> 8);
+    *exp = (uint8_t)(255 - (s->first_key & 0xFF));
+    *bits = s->first_bits; /* the owner of b* */
+    /* A REPEAT: every worker announces its own key again (the holders of b* are the next
+     * round's, at e*, and the minimum is K1). Else the round was the data round of b*: its
+     * holders announce their next block, the others their own block still. */
+    for (uint32_t w = 0; w < job->n; w++)
+        if (s->repeat || (uint32_t)(s->own[w] >> 8) != *block) s->keys[w] = s->own[w];
+    *cnt = s->repeat || *block == NONE_BLOCK ? 0 : job->block_size;
+}
+
 static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
+    uint32_t block = s->block, cnt = job->block_size;
+    uint8_t exp = s->exp;
+    /* like the switch's: the SCATTER/owner bits of the packet that completed the round */
+    uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
+    if (s->block == NONE_BLOCK) open_decision(job, s, &block, &exp, &flags, &cnt);
     uint64_t key = s->keys[0];
     for (uint32_t w = 1; w < job->n; w++)
         if (s->keys[w] < key) key = s->keys[w];
     uint32_t next_block = (uint32_t)(key >> 8);
     uint8_t next_exp = (uint8_t)(255 - (key & 0xFF));
-    /* like the switch's: the SCATTER/owner bits of the packet that completed the round */
-    uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
     if (s->mismatch_code) {
         flags |= F_MISMATCH;
         o->round_failed = 1;
         o->fail_code = s->mismatch_code;
         o->fail_detail = s->mismatch_detail;
     }
-    uint32_t cnt = s->block == NONE_BLOCK ? 0 : job->block_size;
     uint32_t len = HEADER_LEN + 4 * cnt;
     uint8_t *payload = result_buffer(s, job->block_size);
     if (!payload) { c->nomem = 1; o->event = C_COMPLETED; return; }
@@ -255,11 +280,11 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
         if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)payload + HEADER_LEN, 1)) flags |= F_OVERFLOW;
     }
     write_header(payload, T_RESULT, job->job_id, job->multicast ? ALL_WORKERS : 0, flags, last->slot,
-                 (uint32_t)(s->round & 1), last->epoch, s->block, next_block, s->exp, next_exp, cnt,
+                 (uint32_t)(s->round & 1), last->epoch, block, next_block, exp, next_exp, cnt,
                  last->session, last->blocks, last->fingerprint);
-    /* publish: keep it for re-sends, address a copy to every worker */
-    uint8_t owner = s->block != NONE_BLOCK && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
-    if (s->block == NONE_BLOCK) clear_history(s);
+    /* publish: keep it for re-sends (an opening round's under block NONE), a copy to every worker */
+    uint8_t owner = cnt && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
+    if (s->block == NONE_BLOCK) clear_history(s); /* everyone has started this allreduce */
     stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, payload};
     if (store_result(s, e)) { recycle(s, payload); payload = NULL; c->nomem = 1; }
     const stored_t *st = payload ? &s->hist[s->hist_len - 1] : NULL;
@@ -311,16 +336,44 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
     }
 }
 
+/* An opening DATA counted (docs/protocol.md 3, the table): K1, the repeat bit and the sums
+ * follow how its own key compares with K1 before it; its own and next keys are kept. */
+static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint8_t bits) {
+    uint64_t own = lookahead_key(h->block, h->exp);
+    uint8_t marker = !values && h->block != NONE_BLOCK; /* header-only about a block: h */
+    uint32_t first = (uint32_t)(s->first_key >> 8);
+    int take = 0; /* its values: 0 ignored, 1 added, 2 overwrite the sums */
+    if (s->seen == 0 || h->block < first) {
+        take = 2;
+        s->repeat = marker;
+    } else if (h->block == first) {
+        take = own == s->first_key ? 1 : own < s->first_key ? 2 : 0;
+        if (own != s->first_key || marker) s->repeat = 1;
+    }
+    if (take == 2) {
+        s->first_key = own;
+        s->first_bits = bits;
+        s->acc_empty = 1; /* a header-only packet overwrites them with nothing */
+    }
+    if (take && values) {
+        accumulate((const char *)values, 1, (Py_ssize_t)h->count, (char *)s->acc, s->acc_empty);
+        s->acc_empty = 0;
+    }
+    s->own[h->worker] = own;
+}
+
 static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_t *values, outcome_t *o) {
     if (!is_current(s, h)) { resend(c, job, s, h, o); return; }
+    int opening = s->block == NONE_BLOCK;
     uint32_t bit = 1u << h->worker;
     if (!(s->expected & bit)) { o->event = C_DROP_UNEXPECTED; return; }
     if (s->seen & bit) { pending(c, job, s, h, C_DROP_DUPLICATE, o); return; }
-    if (h->exp != s->exp) { o->event = C_DROP_BAD_EXP; return; }
-    if (s->block == NONE_BLOCK && h->count) { o->event = C_DROP_BAD_COUNT; return; }
+    /* an opening DATA carries its sender's own exponent; a data round's the agreed one */
+    if (!opening && h->exp != s->exp) { o->event = C_DROP_BAD_EXP; return; }
+    if (opening && h->block == NONE_BLOCK && h->count) { o->event = C_DROP_BAD_COUNT; return; }
     uint32_t stream = h->slot - job->slot_base;
     /* the allreduce's epoch, tensor and fingerprint: adopted or compared */
-    if (s->seen == 0 && s->block == NONE_BLOCK) {
+    if (s->seen == 0 && opening) {
         s->blocks = h->blocks;
         s->fingerprint = h->fingerprint;
         s->mismatch_code = 0;
@@ -330,49 +383,54 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
         uint8_t problem = 0;
         if (h->epoch != s->epoch) problem = E_SEQUENCE;
         else if (h->blocks != s->blocks || h->fingerprint != s->fingerprint) problem = E_TENSOR;
-        if (problem) {
-            if (s->block != NONE_BLOCK) { o->fail_code = problem; o->fail_detail = h->worker; return; }
+        if (problem) { /* everyone agreed in the opening round: a worker changed mid-way */
+            if (!opening) { o->fail_code = problem; o->fail_detail = h->worker; return; }
             if (!s->mismatch_code) {
                 s->mismatch_code = problem;
                 s->mismatch_detail = h->worker;
             }
         }
     }
-    /* the look-ahead stays in the stream, inside the tensor, and moves forward */
+    /* an opening DATA's own block and every look-ahead stay in the stream and inside the
+     * tensor; the look-ahead moves forward (past the packet's block: an opening DATA of
+     * block NONE announces NONE) */
     uint32_t nxt = h->next_block;
-    if (nxt != NONE_BLOCK &&
-        (nxt >= h->blocks || nxt % job->num_slots != stream || (s->block != NONE_BLOCK && nxt <= s->block))) {
+    if ((opening && h->block != NONE_BLOCK && (h->block >= h->blocks || h->block % job->num_slots != stream)) ||
+        (nxt != NONE_BLOCK && (nxt >= h->blocks || nxt % job->num_slots != stream || nxt <= h->block))) {
         o->fail_code = E_BAD_BLOCKS;
         o->fail_detail = h->worker;
         return;
     }
-    /* every DATA of a round names the same owner (or none), like a fingerprint */
+    /* every DATA of a data round names the same owner (or none), like a fingerprint; an
+     * opening round's only agree on SCATTER (each names its own block's owner) */
     uint8_t bits = h->flags & F_SCATTER ? h->flags & SCATTER_MASK : 0;
     if (bits && (uint32_t)(h->flags >> OWNER_SHIFT) >= job->n) {
         o->fail_code = E_BAD_BLOCKS;
         o->fail_detail = h->worker;
         return;
     }
+    uint8_t agreed = opening ? bits & F_SCATTER : bits;
     if (s->seen == 0) {
-        s->scatter = bits;
-    } else if (bits != s->scatter && !s->mismatch_code) {
+        s->scatter = agreed;
+    } else if (agreed != s->scatter && !s->mismatch_code) {
         s->mismatch_code = E_TENSOR;
         s->mismatch_detail = h->worker;
     }
+    if (opening) {
+        count_opening(s, h, values, bits);
+    } else if (values) {
+        accumulate((const char *)values, 1, (Py_ssize_t)h->count, (char *)s->acc, s->acc_empty);
+        s->acc_empty = 0;
+    }
     if (s->seen == 0) {
-        if (s->block == NONE_BLOCK) {
+        if (opening) {
             s->prev_epoch = s->epoch;
             s->has_prev = s->has_epoch;
         }
         s->epoch = h->epoch;
         s->has_epoch = 1;
     }
-    if (values) {
-        uint32_t cnt = h->count;
-        accumulate((const char *)values, 1, (Py_ssize_t)cnt, (char *)s->acc, s->acc_empty);
-        s->acc_empty = 0;
-    }
-    s->keys[h->worker] = (uint64_t)h->next_block << 8 | (uint8_t)(255 - h->next_exp);
+    s->keys[h->worker] = lookahead_key(h->next_block, h->next_exp);
     s->seen |= bit;
     if (s->seen != s->expected) { o->event = C_COUNTED; return; }
     complete(c, job, s, h, o);

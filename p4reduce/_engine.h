@@ -30,7 +30,7 @@
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
 
 #define HEADER_LEN 36
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 #define T_DATA 1
 #define T_RESULT 2
 #define T_QUERY 3
@@ -40,6 +40,7 @@
 #define ALL_WORKERS 0xFF
 #define F_OVERFLOW 1
 #define F_MISMATCH 2
+#define F_OPENING 1       /* DATA (the bit of OVERFLOW on a RESULT): the opening round of its stream */
 #define F_SCATTER 4       /* a reduce-scatter's DATA (echoed in RESULT): bits 3..7 the owner */
 #define OWNER_SHIFT 3
 #define SCATTER_MASK 0xFC
@@ -104,11 +105,18 @@ typedef struct {
     uint8_t mismatch_code; /* 0: the round's packets agree */
     uint32_t mismatch_detail;
     uint8_t scatter;       /* SCATTER/owner bits of the round's first counted DATA */
-    uint32_t block;
+    uint32_t block;        /* the data round's block; NONE_BLOCK: the opening round */
     uint8_t exp;
     uint32_t expected, seen;
     uint8_t acc_empty;
-    uint64_t keys[MAX_WORKERS];
+    uint64_t keys[MAX_WORKERS]; /* each worker's announced look-ahead key (in an opening
+                                 * round: the next key of its opening DATA) */
+    /* The opening round (docs/protocol.md 3): K1, the running minimum of the packets' own
+     * keys; the SCATTER/owner bits of the packet that set it; the repeat bit; and each
+     * worker's own key (its block and exponent). */
+    uint64_t first_key;
+    uint8_t first_bits, repeat;
+    uint64_t own[MAX_WORKERS];
     stored_t *hist;
     uint32_t hist_len, hist_cap;
     uint8_t hist_sorted; /* entries: one epoch, blocks ascending after the first */
@@ -240,6 +248,11 @@ static inline int job_cell(int event) {
     case C_RESENT: case C_DROP_STALE: case C_DROP_PENDING: case C_DROP_DUPLICATE: return J_RETRANSMISSIONS;
     default: return J_DROPS; /* unexpected, bad exp, bad count */
     }
+}
+/* docs/protocol.md 3: the minimum key names the smallest block and, among equal blocks, the
+ * largest exponent. */
+static inline uint64_t lookahead_key(uint32_t block, uint8_t exp) {
+    return (uint64_t)block << 8 | (uint8_t)(255 - exp);
 }
 static inline int epoch_is_newer(uint32_t candidate, uint32_t current) {
     uint32_t d = candidate - current;

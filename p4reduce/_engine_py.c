@@ -8,7 +8,7 @@
  */
 #include "_engine.h"
 
-#define ABI_VERSION 5 /* p4reduce/aggregator/native.py refuses a build of another version */
+#define ABI_VERSION 6 /* p4reduce/aggregator/native.py refuses a build of another version */
 
 /* The names of the counters (C_*) and of the I/O statistics (IO_*), p4reduce/_engine.h. */
 static const char *counter_names[C_N] = {
@@ -744,15 +744,19 @@ static PyObject *Core_slot_state(Core *self, PyObject *args) {
     }
     lock(self);
     slot_t *s = job->slots[slot - job->slot_base];
-    PyObject *res = NULL, *keys = NULL, *hist = NULL;
+    PyObject *res = NULL, *keys = NULL, *own = NULL, *hist = NULL;
     if (!s) {
         unlock(self);
         Py_RETURN_NONE;
     }
     keys = PyList_New(job->n);
+    own = PyList_New(job->n);
     hist = PyList_New(s->hist_len);
-    if (!keys || !hist) goto done;
-    for (uint32_t w = 0; w < job->n; w++) PyList_SET_ITEM(keys, w, PyLong_FromUnsignedLongLong(s->keys[w]));
+    if (!keys || !own || !hist) goto done;
+    for (uint32_t w = 0; w < job->n; w++) {
+        PyList_SET_ITEM(keys, w, PyLong_FromUnsignedLongLong(s->keys[w]));
+        PyList_SET_ITEM(own, w, PyLong_FromUnsignedLongLong(s->own[w]));
+    }
     for (uint32_t i = 0; i < s->hist_len; i++) {
         stored_t *e = &s->hist[i];
         PyObject *owner = e->owner == NO_OWNER ? Py_NewRef(Py_None) : PyLong_FromLong(e->owner);
@@ -762,15 +766,18 @@ static PyObject *Core_slot_state(Core *self, PyObject *args) {
     }
     PyObject *epoch = s->has_epoch ? PyLong_FromUnsignedLong(s->epoch) : Py_NewRef(Py_None);
     PyObject *prev = s->has_prev ? PyLong_FromUnsignedLong(s->prev_epoch) : Py_NewRef(Py_None);
-    res = Py_BuildValue("{sKsNsNsIsIsIsIsIsIsOsNsNsI}", "round", (unsigned long long)s->round, "epoch", epoch,
-                        "previous_epoch", prev, "blocks", s->blocks, "fingerprint", s->fingerprint,
-                        "block", s->block, "exp", (unsigned)s->exp, "expected", s->expected,
+    res = Py_BuildValue("{sKsNsNsIsIsIsIsIsIsOsNsNsIsNsKsIsO}", "round", (unsigned long long)s->round,
+                        "epoch", epoch, "previous_epoch", prev, "blocks", s->blocks, "fingerprint",
+                        s->fingerprint, "block", s->block, "exp", (unsigned)s->exp, "expected", s->expected,
                         "seen", s->seen, "acc_empty", s->acc_empty ? Py_True : Py_False, "keys", keys,
-                        "history", hist, "scatter", (unsigned)s->scatter);
-    keys = hist = NULL;
+                        "history", hist, "scatter", (unsigned)s->scatter, "own_keys", own, "first_key",
+                        (unsigned long long)s->first_key, "first_flags", (unsigned)s->first_bits, "repeat",
+                        s->repeat ? Py_True : Py_False);
+    keys = own = hist = NULL;
 done:
     unlock(self);
     Py_XDECREF(keys);
+    Py_XDECREF(own);
     Py_XDECREF(hist);
     return res;
 }

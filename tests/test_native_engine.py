@@ -1,9 +1,10 @@
 """The native data path (p4reduce._engine, NativeEngine) against the Python engine, its
 reference model: the same random traffic through both, every reply compared byte for byte.
 
-Simulated workers follow the protocol (JOIN, bootstrap, data rounds in sparse and dense
-mode, look-aheads, exponents, reduce-scatters naming each block's owner, retransmissions
-and QUERYs after a "timeout"), reacting to
+Simulated workers follow the protocol (JOIN, opening rounds in which each brings its own
+first block at its own exponent -- REPEATs when they disagree --, data rounds in sparse and
+dense mode, look-aheads, exponents, reduce-scatters naming each block's owner,
+retransmissions and QUERYs after a "timeout"), reacting to
 the reference engine's replies; the traffic between them and the engines suffers loss,
 duplication, reordering, replays of old packets (stale epochs and rounds), garbage and
 mutated headers, strangers, RESETs, re-JOINs of new processes and workers that start the
@@ -36,7 +37,20 @@ from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.replies import AnswerLimiter
 from p4reduce.aggregator.server import Datapath
-from p4reduce.protocol import ALL_WORKERS, NONE, AggHeader, ErrorCode, Mode, MsgType, encode, scatter_flags
+from p4reduce.protocol import (
+    ALL_WORKERS,
+    NONE,
+    PROTOCOL_VERSION,
+    AggHeader,
+    ErrorCode,
+    Flags,
+    Mode,
+    MsgType,
+    encode,
+    is_repeat,
+    scatter_flags,
+    wire_values,
+)
 from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.framing import split_datagram
 
@@ -140,14 +154,15 @@ class SimWorker:
         later = [b for b in self.held if b % S == stream and (after == NONE or b > after)]
         return min(later) if later else NONE
 
-    def _data(self, stream: int, block: int, exp: int):
+    def _data(self, stream: int, block: int, exp: int, opening: bool = False):
+        """Its DATA about `block` at `exp` (an opening DATA: its own first block, or NONE)."""
         slot = self.spec.slot_base + stream
-        nxt = self.next_held(stream, block)
+        nxt = self.next_held(stream, block) if block != NONE else NONE
         nexp = self.held[nxt][1] if nxt != NONE else 127
         values = self.held[block][0] if block in self.held else None
-        flags = 0
-        if self.shard_blocks:  # as the host agent's reduce_scatter: the owner, 0 in a bootstrap
-            flags = scatter_flags(0 if block == NONE else block // self.shard_blocks)
+        flags = Flags.OPENING if opening else 0
+        if self.shard_blocks:  # as the host agent's reduce_scatter: the block's owner (0: NONE)
+            flags |= scatter_flags(0 if block == NONE else block // self.shard_blocks)
         return self._send(
             pkt(
                 MsgType.DATA,
@@ -195,8 +210,10 @@ class SimWorker:
         out = []
         self.streams = {}
         for s in self.served(blocks):
-            self.streams[s] = {"block": NONE, "done": False, "last": None}
-            out += self._data(s, NONE, 127)
+            # The opening round: its own first block of the stream at its own exponent.
+            self.streams[s] = {"block": NONE, "opening": True, "done": False, "last": None}
+            first = self.next_held(s, NONE)
+            out += self._data(s, first, self.held[first][1] if first != NONE else 127, opening=True)
             self.streams[s]["last"] = out[-1][0]
         return out
 
@@ -245,12 +262,13 @@ class SimWorker:
             stream is None
             or stream["done"]
             or h.shadow != self.rounds[slot] & 1
-            or h.block != stream["block"]
+            or (h.block != stream["block"] and not stream["opening"])  # an opening's: any block
             or h.epoch != self.epoch & 0xFFFFFFFF
         ):
             return []
         self.rounds[slot] += 1
-        stream["block"], stream["last"] = h.next_block, None
+        # After a REPEAT (next_block == block) the holders send the block again at next_exp.
+        stream["block"], stream["last"], stream["opening"] = h.next_block, None, False
         if h.next_block == NONE:
             stream["done"] = True
             return []
@@ -400,13 +418,18 @@ class Harness:
                         x.incarnation = rng.getrandbits(32)
         elif action == "intrude" and w.session:
             # A member's DATA with values for the round a slot is in now (the model's state):
-            # counted if it is expected there, else `unexpected`; in a bootstrap, `bad_count`.
+            # counted if it is expected there, else `unexpected`; in an opening round about
+            # the stream's first block (counted, or BAD_BLOCKS outside the tensor) or about
+            # NONE (`bad_count`).
             slots = self.ref.engine._jobs[w.spec.job_id].slots
             if slots:
                 s = slots[rng.choice(sorted(slots))]
                 epoch = s.epoch if s.epoch is not None else 0
                 if s.block == NONE and s.seen == 0:
                     epoch += 1
+                block = s.block
+                if s.block == NONE and rng.random() < 0.5:
+                    block = s.stream
                 self.pending.append(
                     (
                         pkt(
@@ -416,14 +439,15 @@ class Harness:
                             s.slot,
                             s.round & 1,
                             epoch,
-                            s.block,
+                            block,
                             NONE,
-                            s.exp,
+                            s.exp if s.block != NONE else rng.choice([127, 130]),
                             127,
                             np.ones(w.spec.block_size, np.int32),
                             w.session,
                             s.blocks,
                             s.fingerprint,
+                            Flags.OPENING if s.block == NONE else 0,
                         ),
                         w.addr,
                     )
@@ -470,7 +494,7 @@ class Harness:
                 }.get(field, 0xFFFFFFFF)
                 new = rng.choice([old + 1, old - 1, rng.randint(0, limit), NONE]) % (limit + 1)
                 h = h._replace(**{field: new})
-            forged = encode(h._replace(version=2), values)
+            forged = encode(h._replace(version=PROTOCOL_VERSION), values)
             if spec.key is not None and rng.random() < 0.5:  # a member's own change (it has the key)
                 forged = spec.key.seal(forged)
             if i is None:
@@ -495,23 +519,30 @@ class Harness:
                 assert (mine is None) == (model is None), slot
                 if model is None:
                     continue
-                assert mine == {
-                    "round": model.round,
-                    "epoch": model.epoch,
-                    "previous_epoch": model.previous_epoch,
-                    "blocks": model.blocks,
-                    "fingerprint": model.fingerprint,
-                    "block": model.block,
-                    "exp": model.exp,
-                    "expected": model.expected,
-                    "seen": model.seen,
-                    "acc_empty": model._acc_empty,
-                    "keys": model.keys,
-                    "scatter": model.scatter,
-                    "history": [
-                        (k, (v.shadow, v.fingerprint, bytes(v.payload), v.owner)) for k, v in model.history.items()
-                    ],
-                }, (j, slot)
+                assert mine == model_state(model), (j, slot)
+
+
+def model_state(model) -> dict:
+    """A SlotState as the core's slot_state() describes its slot."""
+    return {
+        "round": model.round,
+        "epoch": model.epoch,
+        "previous_epoch": model.previous_epoch,
+        "blocks": model.blocks,
+        "fingerprint": model.fingerprint,
+        "block": model.block,
+        "exp": model.exp,
+        "expected": model.expected,
+        "seen": model.seen,
+        "acc_empty": model._acc_empty,
+        "keys": model.keys,
+        "scatter": model.scatter,
+        "own_keys": model.own_keys,
+        "first_key": model.first_key,
+        "first_flags": model.first_flags,
+        "repeat": model.repeat,
+        "history": [(k, (v.shadow, v.fingerprint, bytes(v.payload), v.owner)) for k, v in model.history.items()],
+    }
 
 
 ACTIONS = [
@@ -618,7 +649,21 @@ def test_failures_and_resets_match():
     w = h.workers[0]
     h.pending += w.start(4, 1.0)
     h.pending[-1] = (
-        pkt(MsgType.DATA, spec, 0, 1, 0, 0, NONE, 2, session=w.session, blocks=4, fp=w.fp),
+        pkt(
+            MsgType.DATA,
+            spec,
+            0,
+            1,
+            0,
+            0,
+            1,
+            2,
+            values=np.ones(2, np.int32),
+            session=w.session,
+            blocks=4,
+            fp=w.fp,
+            flags=Flags.OPENING,
+        ),
         w.addr,
     )  # block 2 is stream 0's, not stream 1's
     h.deliver(0, 0, False)
@@ -706,3 +751,182 @@ def test_jobs_are_added_and_removed_on_both_engines(engine):
     assert (answer.msg_type, answer.block) == (MsgType.ERROR, ErrorCode.UNKNOWN_JOB)
     agg.add_job(JobSpec(2, 3, slot_base=2, num_slots=2, block_size=4))  # the slots are free again
     assert agg.job(2).num_workers == 3
+
+
+# -- the opening round, packet by packet (docs/protocol.md 3) -------------------------------
+
+
+class Both:
+    """One job on both engines, its workers joined: each packet goes to both, their replies
+    and the slots' states must be equal; `send` returns the replies (address, header, values)."""
+
+    def __init__(self, spec: JobSpec, blocks: int) -> None:
+        self.spec, self.blocks, self.fp = spec, blocks, 0xF1F0
+        self.paths = [
+            Datapath(AggregatorEngine([spec], new_session=sessions()), {}),
+            Datapath(NativeEngine([spec], new_session=sessions()), {}),
+        ]
+        self.addrs = [(f"10.9.0.{r + 1}", 5000 + r) for r in range(spec.num_workers)]
+        self.sessions = [0] * spec.num_workers
+        for w in range(spec.num_workers):
+            join = pkt(MsgType.JOIN, spec, w, spec.slot_base, 0, 77 + w, spec.block_size, spec.num_slots)
+            join = join[:20] + bytes([spec.mode.code, spec.num_workers]) + join[22:]
+            (_, h, _), *_ = self.send(w, join)
+            assert h.msg_type == MsgType.JOINED
+            self.sessions[w] = h.session
+
+    def send(self, w: int, packet: bytes) -> list[tuple[tuple[str, int], AggHeader, np.ndarray | None]]:
+        ref, nat = (path.process([(packet, self.addrs[w])]) for path in self.paths)
+        assert nat == ref
+        engine = self.paths[0].engine
+        for slot, model in engine._jobs[self.spec.job_id].slots.items():
+            assert self.paths[1].engine.core.slot_state(self.spec.job_id, slot) == model_state(model)
+        out = []
+        for datagram, addr in nat:
+            for p in split_datagram(memoryview(datagram))[0]:
+                h = AggHeader.unpack(p)
+                out.append((addr, h, wire_values(p, h.count).astype(np.int32) if h.count else None))
+        return out
+
+    def data(self, w, block, nxt=NONE, exp=127, nexp=127, values=None, *, opening=True, shadow=0, flags=0, epoch=0):
+        """Worker w's DATA (an opening DATA unless `opening` is False) in slot 0."""
+        flags |= Flags.OPENING if opening else 0
+        values = None if values is None else np.asarray(values, np.int32)
+        return self.send(
+            w,
+            pkt(
+                MsgType.DATA,
+                self.spec,
+                w,
+                0,
+                shadow,
+                epoch,
+                block,
+                nxt,
+                exp,
+                nexp,
+                values,
+                self.sessions[w],
+                self.blocks,
+                self.fp,
+                flags,
+            ),
+        )
+
+    def counters(self) -> dict[str, int]:
+        ref, nat = (path.engine.counters.snapshot() for path in self.paths)
+        assert nat == ref
+        return nat
+
+
+def result(replies, w: int) -> tuple[AggHeader, np.ndarray | None]:
+    """The RESULT copy worker w got among `replies`."""
+    (h, values), *others = [(h, v) for _, h, v in replies if h.msg_type == MsgType.RESULT and h.worker_id == w]
+    assert not others
+    return h, values
+
+
+def test_opening_round_repeat_when_the_holders_of_the_smallest_block_disagree_on_its_exponent():
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=2)
+    assert both.data(0, 0, NONE, 130, 127, [1, 2]) == []
+    replies = both.data(1, 0, 1, 128, 127, [10, 20])
+    for w in (0, 1):  # a REPEAT: header-only, block = next_block, exp = next_exp = the largest
+        h, values = result(replies, w)
+        assert (h.block, h.next_block, h.exp, h.next_exp, h.count, values) == (0, 0, 130, 130, 0, None)
+        assert is_repeat(h)
+    # The next round is the data round of block 0 at 130, both its holders expected.
+    assert both.data(1, 0, 1, 130, 127, [11, 22], opening=False, shadow=1) == []
+    replies = both.data(0, 0, NONE, 130, 127, [3, 4], opening=False, shadow=1)
+    h, values = result(replies, 0)
+    assert (h.block, h.exp, h.next_block, h.next_exp, list(values)) == (0, 130, 1, 127, [14, 26])
+    h, values = result(both.data(1, 1, NONE, 127, 127, [5, 5], opening=False, shadow=0), 1)  # sparse: w1 alone
+    assert (h.block, h.next_block, list(values)) == (1, NONE, [5, 5])
+    assert both.counters()["allreduces_completed"] == 1
+
+
+def test_opening_round_a_smaller_block_from_a_later_packet_overwrites_the_sums():
+    both = Both(JobSpec(9, 3, num_slots=1, block_size=2), blocks=3)
+    assert both.data(0, 2, NONE, 127, 127, [100, 100]) == []  # K1 = block 2
+    assert both.data(1, 1, NONE, 127, 127, [1, 2]) == []  # smaller: overwrites
+    replies = both.data(2, 1, 2, 127, 127, [3, 4])  # the same key: adds
+    for w in range(3):  # the data round of block 1; next the smallest of w2's next and w0's own
+        h, values = result(replies, w)
+        assert (h.block, h.next_block, h.count, list(values)) == (1, 2, 2, [4, 6])
+    assert both.paths[1].engine.core.slot_state(9, 0)["expected"] == 0b101  # block 2's holders
+    assert both.data(0, 2, NONE, 127, 127, [100, 100], opening=False, shadow=1) == []
+    h, values = result(both.data(2, 2, NONE, 127, 127, [7, 7], opening=False, shadow=1), 1)
+    assert (h.block, h.next_block, list(values)) == (2, NONE, [107, 107])
+    assert both.counters()["allreduces_completed"] == 1
+
+
+def test_opening_round_of_workers_that_hold_nothing():
+    both = Both(JobSpec(9, 2, mode="dense", num_slots=1, block_size=2), blocks=2)
+    assert both.data(0, NONE, NONE, 127, 127, [1, 1]) == []  # values without a block
+    assert both.counters()["drop_bad_count"] == 1
+    assert both.data(0, NONE) == []
+    h, values = result(both.data(1, 1, NONE, 126, 127, [5, 6]), 0)
+    assert (h.block, h.exp, h.next_block, h.count, list(values)) == (1, 126, NONE, 2, [5, 6])
+    # The next allreduce's stream is empty: block = next_block = NONE, no values, it ends.
+    assert both.data(0, NONE, shadow=1, epoch=1) == []
+    h, values = result(both.data(1, NONE, shadow=1, epoch=1), 1)
+    assert (h.block, h.next_block, h.count, h.epoch, values) == (NONE, NONE, 0, 1, None)
+    assert both.counters()["allreduces_completed"] == 2
+
+
+def test_opening_round_announcing_past_its_block_fails_the_job():
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=4)
+    replies = both.data(0, NONE, 2)  # nothing held, yet a next block
+    assert [(h.msg_type, h.block) for _, h, _ in replies] == [(MsgType.ERROR, ErrorCode.BAD_BLOCKS)]
+    both = Both(JobSpec(9, 2, num_slots=2, block_size=2), blocks=4)
+    replies = both.data(0, 1, NONE, values=[1, 1])  # block 1 is stream 1's
+    assert [(h.msg_type, h.block) for _, h, _ in replies] == [(MsgType.ERROR, ErrorCode.BAD_BLOCKS)]
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=4)
+    replies = both.data(0, 2, 2, values=[1, 1])  # a look-ahead that does not move forward
+    assert [(h.msg_type, h.block) for _, h, _ in replies] == [(MsgType.ERROR, ErrorCode.BAD_BLOCKS)]
+
+
+def test_opening_round_of_a_reduce_scatter_carries_the_owner_of_the_smallest_block():
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=4)  # shards of 2 blocks
+    assert both.data(0, 2, NONE, values=[1, 1], flags=scatter_flags(1)) == []  # owner bits differ:
+    replies = both.data(1, 1, 3, values=[2, 3], flags=scatter_flags(0))  # no MISMATCH
+    h, values = result(replies, 0)  # block 1's owner gets the values, the other the header
+    assert (h.block, h.flags, h.next_block, list(values)) == (1, scatter_flags(0), 2, [2, 3])
+    h, values = result(replies, 1)
+    assert (h.block, h.flags, h.next_block, h.count, values) == (1, scatter_flags(0), 2, 0, None)
+    # Only SCATTER must agree: one opening DATA without it makes the RESULT MISMATCH.
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=4)
+    both.data(0, 2, NONE, values=[1, 1], flags=scatter_flags(1))
+    h, _ = result(both.data(1, 1, NONE, values=[2, 3]), 0)
+    assert h.flags & Flags.MISMATCH
+    assert both.paths[1].engine.failure(9) == (ErrorCode.TENSOR, 1)
+
+
+def test_retransmitted_opening_data_is_answered_from_the_kept_result():
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=3)
+    both.data(0, 0, 2, 127, 127, [1, 1])
+    replies = both.data(1, 0, 1, 129, 127, [2, 2])
+    first = result(replies, 0)[0]
+    assert is_repeat(first)
+    again = both.data(0, 0, 2, 127, 127, [1, 1])  # its RESULT was lost: the same DATA again
+    assert [h for _, h, _ in again] == [first]
+    # Answered with the kept result whatever block it names, and in later rounds too.
+    assert both.data(1, 0, 1, 129, 127, [2, 2], opening=False, shadow=1) == []
+    assert [h for _, h, _ in both.data(0, 1, NONE, 127, 127, [9, 9])] == [first]
+    # The same DATA without OPENING names the data round of block 0 (at shadow 0: none kept).
+    assert both.data(0, 0, 2, 127, 127, [1, 1], opening=False) == []
+    counters = both.counters()
+    assert (counters["resent"], counters["drop_stale"]) == (2, 1)
+
+
+def test_a_header_only_opening_data_about_a_block_makes_a_repeat():
+    """A leaf's marker (docs/protocol.md, Hierarchical aggregation): its partial sum is not
+    usable, so the holders of the block must send it again."""
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=3)
+    both.data(0, 0, 1, 128, 127)  # header-only, about block 0
+    h, _ = result(both.data(1, 0, NONE, 128, 127, [5, 5]), 1)
+    assert (h.block, h.next_block, h.exp, h.next_exp, h.count) == (0, 0, 128, 128, 0)
+    # About a larger block than the smallest: no repeat, the block announced comes next.
+    both = Both(JobSpec(9, 2, num_slots=1, block_size=2), blocks=3)
+    both.data(0, 1, NONE, 128, 127)
+    h, values = result(both.data(1, 0, NONE, 127, 127, [5, 5]), 1)
+    assert (h.block, h.next_block, h.next_exp, list(values)) == (0, 1, 128, [5, 5])
