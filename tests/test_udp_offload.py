@@ -22,7 +22,7 @@ import pytest
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.server import Datapath
-from p4reduce.protocol import NONE, AggHeader, MsgType, encode
+from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, encode
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.transport.udp_offload import probe_udp_offload, send_datagrams
 
@@ -117,12 +117,13 @@ def test_gso_grouping_delivers_the_same_datagrams_in_order():
 
 
 def _packets(spec: JobSpec, rnd: int, rounds: int, worker: int, rng) -> list[bytes]:
-    """Worker `worker`'s DATA of round `rnd` (0: bootstrap) of every stream."""
+    """Worker `worker`'s DATA of round `rnd` of every stream: the stream's block `rnd`, which
+    every worker holds (round 0: the opening round, about the stream's first block)."""
     out = []
     for s in range(spec.num_slots):
-        block = NONE if rnd == 0 else s + (rnd - 1) * spec.num_slots
-        nxt = s + rnd * spec.num_slots if rnd < rounds else NONE
-        values = None if rnd == 0 else rng.integers(-1000, 1000, spec.block_size, dtype=np.int32)
+        block = s + rnd * spec.num_slots
+        nxt = s + (rnd + 1) * spec.num_slots if rnd + 1 < rounds else NONE
+        values = rng.integers(-1000, 1000, spec.block_size, dtype=np.int32)
         h = AggHeader(
             MsgType.DATA,
             spec.job_id,
@@ -134,7 +135,8 @@ def _packets(spec: JobSpec, rnd: int, rounds: int, worker: int, rng) -> list[byt
             nxt,
             127,
             127,
-            0 if values is None else len(values),
+            len(values),
+            Flags.OPENING if rnd == 0 else 0,
             session=0,
             blocks=spec.num_slots * rounds,
         )
@@ -178,7 +180,7 @@ def test_gro_buffer_is_split_into_the_datagrams_it_carries():
     # torn tails (a packet cut short): after worker 0's last whole packet in round 1, and a
     # whole segment of one in worker 1's round 2.
     batches = []
-    for rnd in range(rounds + 1):
+    for rnd in range(rounds):
         for w in range(2):
             session = (1000 + w).to_bytes(4, "big")
             dgrams = _pack([_with_session(p, session) for p in _packets(spec, rnd, rounds, w, rng)], 3200)
@@ -267,7 +269,7 @@ def _lockstep(message_size: int, offload: bool, multicast: bool, rounds: int = 4
                 s.sendto(_join(spec, w, message_size), server.address)
                 sessions.append(s.recv(65536)[24:28])
             results = [[] for _ in range(W)]
-            for rnd in range(rounds + 1):
+            for rnd in range(rounds):
                 for w, s in enumerate(socks):
                     dgrams = _pack(
                         [_with_session(p, sessions[w]) for p in _packets(spec, rnd, rounds, w, rng)], message_size

@@ -58,7 +58,7 @@ class CheckedWorker(SimWorker):
             and st_ is not None
             and not st_["done"]
             and h.shadow == self.rounds[h.slot] & 1
-            and h.block == st_["block"]
+            and (h.block == st_["block"] or st_["opening"])  # an opening round's: any block
             and h.epoch == self.epoch & 0xFFFFFFFF
         )
         if taken and h.count and not h.flags & Flags.MISMATCH:
