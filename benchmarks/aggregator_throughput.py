@@ -39,7 +39,7 @@ from _report import MarkdownReport, add_markdown_option
 from p4reduce.aggregator import AggregatorEngine, AggregatorServer, JobSpec
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.server import Datapath
-from p4reduce.protocol import NONE, AggHeader, MsgType, encode
+from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, encode
 from p4reduce.transport.batchio import BatchReceiver, BatchSender
 from p4reduce.transport.udp_offload import SOL_UDP, UDP_GRO, send_datagrams
 
@@ -47,17 +47,17 @@ SESSION = 1
 
 
 def build_packets(workers: int, slots: int, rounds: int, block_size: int) -> tuple[JobSpec, list[bytes], list[bytes]]:
-    """JOINs, then every stream's bootstrap and `rounds` data rounds, in arrival order."""
+    """JOINs, then every stream's `rounds` rounds (the first its opening round), in arrival order."""
     spec = JobSpec(1, workers, num_slots=slots, block_size=block_size, message_size=0)
     blocks = slots * rounds
     joins = [AggHeader(MsgType.JOIN, 1, w, 0, 0, w + 1, block_size, slots, 0, workers).pack() for w in range(workers)]
     rng = np.random.default_rng(0)
     values = rng.integers(-1000, 1000, size=(workers, block_size), dtype=np.int32)
     packets = []
-    for r in range(rounds + 1):  # round 0: bootstrap
+    for r in range(rounds):
         for s in range(slots):
-            block = NONE if r == 0 else s + (r - 1) * slots
-            nxt = s + r * slots if r < rounds else NONE
+            block = s + r * slots
+            nxt = s + (r + 1) * slots if r + 1 < rounds else NONE
             for w in range(workers):
                 h = AggHeader(
                     MsgType.DATA,
@@ -70,11 +70,12 @@ def build_packets(workers: int, slots: int, rounds: int, block_size: int) -> tup
                     nxt,
                     127,
                     127,
-                    0 if r == 0 else block_size,
+                    block_size,
+                    Flags.OPENING if r == 0 else 0,
                     session=SESSION,
                     blocks=blocks,
                 )
-                packets.append(encode(h, None if r == 0 else values[w]))
+                packets.append(encode(h, values[w]))
     return spec, joins, packets
 
 
@@ -298,7 +299,7 @@ def main() -> int:
     value_bytes = data_packets * B * 4
     intro = (
         f"{W} workers, {B}-value blocks, {S} streams x {args.rounds} rounds: "
-        f"{data_packets:,} data packets ({value_bytes / 1e6:.1f} MB of values) + bootstraps"
+        f"{data_packets:,} data packets ({value_bytes / 1e6:.1f} MB of values)"
     )
     report = (
         MarkdownReport(
