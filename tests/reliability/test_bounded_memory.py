@@ -22,7 +22,7 @@ from conftest import SESSION, joined_engine, run_workers
 
 from p4reduce.aggregator import JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.protocol import NONE, AggHeader, ErrorCode, MsgType
+from p4reduce.protocol import NONE, AggHeader, ErrorCode, Flags, MsgType
 
 SOURCES, PER_SOURCE = 2000, 100
 
@@ -137,12 +137,23 @@ def _wait_for(stats: queue.Queue, packets: int, limit: float = 60.0) -> dict:
 def test_lookahead_that_never_ends_a_stream_fails_the_job():
     engine = joined_engine([JobSpec(1, 1, num_slots=2, block_size=1)])
 
-    def data(shadow, block, nxt, values=None):
+    def data(shadow, block, nxt, values=None, flags=0):
         return AggHeader(
-            MsgType.DATA, 1, 0, 0, shadow, 0, block, nxt, count=0 if values is None else 1, session=SESSION, blocks=10
+            MsgType.DATA,
+            1,
+            0,
+            0,
+            shadow,
+            0,
+            block,
+            nxt,
+            count=0 if values is None else 1,
+            flags=flags,
+            session=SESSION,
+            blocks=10,
         ).pack() + (b"\0\0\0\1" if values else b"")
 
-    assert engine.handle(data(0, NONE, 2)).event == "completed"
+    assert engine.handle(data(0, 0, 2, values=True, flags=Flags.OPENING)).event == "completed"
     assert engine.handle(data(1, 2, 4, values=True)).event == "completed"
     # Announcing the block it is in again (or any earlier one) would loop forever.
     refused = engine.handle(data(0, 4, 4, values=True))
@@ -154,8 +165,8 @@ def test_lookahead_that_never_ends_a_stream_fails_the_job():
 @pytest.mark.parametrize("nxt", [11, 3, 1 << 31])  # outside the tensor, another stream, far away
 def test_lookahead_outside_the_tensor_or_stream_fails_the_job(nxt):
     engine = joined_engine([JobSpec(1, 1, num_slots=2, block_size=1)])
-    h = AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, nxt, session=SESSION, blocks=10)
-    assert engine.handle(h.pack()).event == "failed"
+    h = AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, 0, nxt, count=1, flags=Flags.OPENING, session=SESSION, blocks=10)
+    assert engine.handle(h.pack() + b"\0\0\0\1").event == "failed"
     assert engine.failure(1) == (ErrorCode.BAD_BLOCKS, 0)
 
 
@@ -164,7 +175,7 @@ def test_lookahead_outside_the_tensor_or_stream_fails_the_job(nxt):
 def test_announced_length_attack_is_refused_and_memory_stays_bounded(engine):
     """A member announcing a tensor of 2^32-16 blocks, then 60,000 one-worker rounds that each
     complete at once: without a cap every RESULT would be kept (+63 MiB); the job's max_blocks
-    (here the default) fails the job with TOO_LARGE at the bootstrap, and memory stays flat."""
+    (here the default) fails the job with TOO_LARGE in the opening round, and memory stays flat."""
     with _aggregator_process("--engine", engine, "--job", "1:1:num_slots=1,block_size=8") as (agg, port, stats):
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as member:
             member.settimeout(5)
@@ -174,16 +185,17 @@ def test_announced_length_attack_is_refused_and_memory_stays_bounded(engine):
             stats.get(timeout=10)
             before = _rss_kib(agg.pid)
             blocks = (1 << 32) - 16
-            member.send(AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, 0, session=session, blocks=blocks).pack())
+            values = bytes(range(32))
+            opening = AggHeader(
+                MsgType.DATA, 1, 0, 0, 0, 0, 0, 1, count=8, flags=Flags.OPENING, session=session, blocks=blocks
+            )
+            member.send(opening.pack() + values)
             error = AggHeader.unpack(member.recv(100))
             assert (error.msg_type, error.block) == (MsgType.ERROR, ErrorCode.TOO_LARGE)
-            values = bytes(range(32))
             sent = 1
-            for b in range(60_000):
+            for b in range(1, 60_001):
                 member.send(
-                    AggHeader(
-                        MsgType.DATA, 1, 0, 0, (b + 1) & 1, 0, b, b + 1, count=8, session=session, blocks=blocks
-                    ).pack()
+                    AggHeader(MsgType.DATA, 1, 0, 0, b & 1, 0, b, b + 1, count=8, session=session, blocks=blocks).pack()
                     + values
                 )
                 sent += 1
@@ -199,7 +211,7 @@ def test_announced_length_attack_is_refused_and_memory_stays_bounded(engine):
 
 def test_a_tensor_above_the_jobs_max_blocks_fails_the_job():
     engine = joined_engine([JobSpec(1, 2, num_slots=2, block_size=1, max_blocks=100)])
-    ok = AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, 0, session=SESSION, blocks=100)
+    ok = AggHeader(MsgType.DATA, 1, 0, 0, 0, 0, NONE, flags=Flags.OPENING, session=SESSION, blocks=100)
     assert engine.handle(ok.pack()).event == "counted"
     engine = joined_engine([JobSpec(1, 2, num_slots=2, block_size=1, max_blocks=100)])
     refused = engine.handle(ok._replace(blocks=101).pack())
