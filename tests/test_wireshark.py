@@ -34,6 +34,7 @@ from p4reduce.protocol import (
     MAX_SLOTS,
     NONE,
     OWNER_SHIFT,
+    PROTOCOL_VERSION,
     VERSION_AUTH,
     AggHeader,
     ErrorCode,
@@ -44,6 +45,7 @@ from p4reduce.protocol import (
     MsgType,
     decode_values,
     encode,
+    is_repeat,
     scatter_flags,
 )
 from p4reduce.protocol.auth import JobKey
@@ -108,7 +110,8 @@ def codec_fields(piece: bytes) -> dict[str, list[object]]:
         "pool": h.pool,
         "auth": int(h.sealed),
         "owner": h.flags >> OWNER_SHIFT,
-        "flags.overflow": int(bool(h.flags & Flags.OVERFLOW)),
+        # bit 0: OPENING on a DATA, OVERFLOW on the other types (docs/protocol.md 2)
+        "flags.opening" if h.msg_type == MsgType.DATA else "flags.overflow": int(bool(h.flags & Flags.OPENING)),
         "flags.mismatch": int(bool(h.flags & Flags.MISMATCH)),
         "flags.scatter": int(bool(h.flags & Flags.SCATTER)),
     }
@@ -276,10 +279,11 @@ def malformed_datagrams() -> list[bytes]:
     good, sealed = _GOOD, _SEALED
     truncated = [good[:1], good[: HEADER_LEN - 1]]
     bad_length = [good[:HEADER_LEN], good[:-1], good + b"\x00", good[:22] + b"\xff\xff" + good[24:]]
-    no_mac = [sealed[:-1], sealed[:-MAC_LEN], bytes([VERSION_AUTH | 2]) + good[1:]]
+    no_mac = [sealed[:-1], sealed[:-MAC_LEN], bytes([VERSION_AUTH | PROTOCOL_VERSION]) + good[1:]]
     tails = [good + good[:10], good + sealed + good[:HEADER_LEN] + b"\x00" * 4]
     bad_type = [good[:1] + bytes([t]) + good[2:] for t in (0, len(MsgType) + 1, 255)]
-    bad_version = [bytes([v]) + good[1:] for v in (1, 3, VERSION_AUTH | 1, 0xFF)]
+    # version 2 (the bootstrap round's), plain and sealed, among others
+    bad_version = [bytes([v]) + good[1:] for v in (1, 2, 4, VERSION_AUTH | 1, VERSION_AUTH | 2, 0xFF)]
     return truncated + bad_length + no_mac + tails + bad_type + bad_version
 
 
@@ -339,6 +343,46 @@ def test_any_port_by_heuristic_but_not_garbage(tmp_path):
     assert garbage == []
 
 
+def info_column(pcap: pathlib.Path) -> list[str]:
+    """The Info column of every frame."""
+    _check_dissector_loads()
+    return tshark("-r", str(pcap), "-T", "fields", "-e", "_ws.col.Info").splitlines()
+
+
+@needs_tshark
+def test_info_column_names_opening_rounds_repeats_and_old_versions(tmp_path):
+    """An opening DATA says `opening`, a REPEAT says `REPEAT`, OVERFLOW only on what is not a
+    DATA; a version 2 packet is malformed, naming its version and this one (as the codec does)."""
+    golden = golden_datagrams()
+    headers = [AggHeader.unpack(payload) for payload, _ in golden]
+    opening = next(i for i, h in enumerate(headers) if h.msg_type == MsgType.DATA and h.flags & Flags.OPENING)
+    data = next(i for i, h in enumerate(headers) if h.msg_type == MsgType.DATA and not h.flags & Flags.OPENING)
+    repeat = next(i for i, h in enumerate(headers) if h.msg_type == MsgType.RESULT and is_repeat(h))
+    result = next(i for i, h in enumerate(headers) if h.msg_type == MsgType.RESULT and not is_repeat(h))
+    values = np.arange(8, dtype=np.int32)
+    overflow = AggHeader(MsgType.RESULT, 1, 0, 3, 0, 7, 35, 67, 129, 130, flags=Flags.OVERFLOW, count=8)
+    old = bytes([2]) + golden[opening][0][1:]
+    old_sealed = bytes([VERSION_AUTH | 2]) + golden[opening][0][1:]
+    datagrams = [golden[i] for i in (opening, data, repeat, result)]
+    datagrams += [(encode(overflow, values), False), (old, True), (old_sealed, True)]
+    info = info_column(write_pcap(tmp_path / "info.pcap", datagrams))
+    assert len(info) == len(datagrams)
+    h = headers[opening]
+    assert info[0] == (
+        f"DATA job {h.job_id} worker {h.worker_id} slot {h.slot} block {h.block} next {h.next_block} opening "
+        f"count {h.count}"
+    )
+    assert "opening" not in info[1] and "REPEAT" not in info[1] and info[1].startswith("DATA ")
+    h = headers[repeat]
+    assert info[2] == f"RESULT job {h.job_id} worker {h.worker_id} slot {h.slot} block {h.block} next {h.block} REPEAT"
+    assert "REPEAT" not in info[3] and "opening" not in info[3] and info[3].startswith("RESULT ")
+    assert info[4] == "RESULT job 1 worker 0 slot 3 block 35 next 67 OVERFLOW count 8"
+    with pytest.raises(MalformedPacket) as exc:
+        AggHeader.unpack(old)
+    assert str(exc.value) == f"bad_version: protocol version 2, this side speaks version {PROTOCOL_VERSION}"
+    assert info[5] == info[6] == f"malformed: {exc.value}"
+
+
 @needs_tshark
 def test_value_tables_and_bit_masks_are_the_codecs():
     names: dict[str, dict[int, str]] = {}
@@ -358,6 +402,7 @@ def test_value_tables_and_bit_masks_are_the_codecs():
             masks[columns[2].removeprefix("p4reduce.")] = int(columns[6], 16)
     assert masks["auth"] == VERSION_AUTH
     assert masks["flags.overflow"] == Flags.OVERFLOW and masks["flags.mismatch"] == Flags.MISMATCH
+    assert masks["flags.opening"] == Flags.OPENING
     assert masks["flags.scatter"] == Flags.SCATTER and masks["owner"] == 0xFF >> OWNER_SHIFT << OWNER_SHIFT
     pool = AggHeader(MsgType.DATA, 0, 0, 0, 0, 0, 0)
     assert masks["shadow"] == pool._replace(shadow=1).pool and masks["slot"] == pool._replace(slot=MAX_SLOTS - 1).pool
@@ -365,6 +410,25 @@ def test_value_tables_and_bit_masks_are_the_codecs():
     scapy_layer = pytest.importorskip("p4reduce.protocol.scapy_layer")
     scapy_names = {f.name for f in scapy_layer.P4Reduce.fields_desc} | {"value"}
     assert set(AggHeader._fields) | {"pool"} | scapy_names <= set(masks)
+
+
+def test_scapy_layer_names_bit_0_and_repeats_as_the_dissector_does():
+    """OPENING on a DATA, OVERFLOW on a RESULT, `opening` and `REPEAT` in the summary."""
+    scapy_layer = pytest.importorskip("p4reduce.protocol.scapy_layer")
+    seen = set()
+    for payload, _ in golden_datagrams():
+        h, pkt = AggHeader.unpack(payload), scapy_layer.P4Reduce(payload)
+        opening = h.msg_type == MsgType.DATA and bool(h.flags & Flags.OPENING)
+        assert ("OPENING" in pkt.flags, "OVERFLOW" in pkt.flags) == (opening, False)
+        assert pkt.is_repeat() == (h.msg_type == MsgType.RESULT and is_repeat(h))
+        assert ("opening" in pkt.summary(), "REPEAT" in pkt.summary()) == (opening, pkt.is_repeat())
+        seen |= {name for name, shown in (("opening", opening), ("REPEAT", pkt.is_repeat())) if shown}
+    assert seen == {"opening", "REPEAT"}
+    overflow = scapy_layer.P4Reduce(msg_type=MsgType.RESULT, flags="OVERFLOW+SCATTER", owner=2)
+    assert bytes(overflow)[5] == scatter_flags(2) | Flags.OVERFLOW
+    assert scapy_layer.P4Reduce(bytes(overflow)).flags == overflow.flags
+    opening = scapy_layer.P4Reduce(msg_type=MsgType.DATA, flags="OPENING")
+    assert bytes(opening)[5] == Flags.OPENING and "OVERFLOW" not in scapy_layer.P4Reduce(bytes(opening)).flags
 
 
 # -- p4reduce wireshark-plugin ---------------------------------------------------------------

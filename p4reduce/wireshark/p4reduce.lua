@@ -1,4 +1,4 @@
--- Wireshark/tshark dissector for the p4reduce wire protocol, version 2 (docs/protocol.md).
+-- Wireshark/tshark dissector for the p4reduce wire protocol, version 3 (docs/protocol.md).
 --
 -- Install: `p4reduce wireshark-plugin --install`, or run `tshark -X lua_script:THIS_FILE ...`.
 -- Decodes UDP port 48864 (the aggregator's) and, heuristically, any UDP datagram that is
@@ -17,7 +17,7 @@ local p4r = Proto("p4reduce", "p4reduce in-network aggregation")
 local AGG_UDP_PORT = 48864
 local HEADER_LEN = 36
 local MAC_LEN = 8
-local PROTOCOL_VERSION = 2
+local PROTOCOL_VERSION = 3
 local VERSION_AUTH = 0x80
 local NONE = 0xFFFFFFFF
 local ALL_WORKERS = 0xFF
@@ -42,6 +42,8 @@ local f = {
     job_id = ProtoField.uint16("p4reduce.job_id", "Job", base.DEC),
     worker_id = ProtoField.uint8("p4reduce.worker_id", "Worker", base.DEC),
     flags = ProtoField.uint8("p4reduce.flags", "Flags", base.HEX),
+    -- bit 0: OPENING on a DATA (the opening round of its stream), OVERFLOW on every other type
+    opening = ProtoField.bool("p4reduce.flags.opening", "OPENING", 8, nil, 0x01),
     overflow = ProtoField.bool("p4reduce.flags.overflow", "OVERFLOW", 8, nil, 0x01),
     mismatch = ProtoField.bool("p4reduce.flags.mismatch", "MISMATCH", 8, nil, 0x02),
     scatter = ProtoField.bool("p4reduce.flags.scatter", "SCATTER", 8, nil, 0x04),
@@ -123,12 +125,22 @@ end
 local function malformed_reason(buf, off, len)
     if len < HEADER_LEN then return string.format("truncated: %d < %d bytes", len, HEADER_LEN) end
     local ver, mtype = buf(off, 1):uint(), buf(off + 1, 1):uint()
-    if ver % VERSION_AUTH ~= PROTOCOL_VERSION then return string.format("bad_version: %d", ver) end
+    if ver % VERSION_AUTH ~= PROTOCOL_VERSION then
+        return string.format("bad_version: protocol version %d, this side speaks version %d", ver % VERSION_AUTH,
+                             PROTOCOL_VERSION)
+    end
     if not MSG_TYPES[mtype] then return string.format("bad_type: %d", mtype) end
     if len ~= packet_size(buf, off) then
         return string.format("bad_length: %d bytes for count=%d", len, buf(off + 22, 2):uint())
     end
     return nil
+end
+
+-- A RESULT with next_block == block ~= NONE: the holders of the block send it again at next_exp
+-- (the codec's is_repeat, docs/protocol.md section 3).
+local function is_repeat(buf, off)
+    local block = buf(off + 12, 4):uint()
+    return block ~= NONE and block == buf(off + 16, 4):uint()
 end
 
 local function summary(buf, off)
@@ -145,7 +157,9 @@ local function summary(buf, off)
                                      block_text(buf(off + 12, 4):uint()), block_text(buf(off + 16, 4):uint()))
     end
     local flags = buf(off + 5, 1):uint()
-    if bit_set(flags, 0) then text = text .. " OVERFLOW" end
+    if mtype == DATA and bit_set(flags, 0) then text = text .. " opening" end
+    if mtype == RESULT and is_repeat(buf, off) then text = text .. " REPEAT" end
+    if mtype ~= DATA and bit_set(flags, 0) then text = text .. " OVERFLOW" end
     if bit_set(flags, 1) then text = text .. " MISMATCH" end
     if buf(off + 22, 2):uint() > 0 then text = text .. string.format(" count %d", buf(off + 22, 2):uint()) end
     if buf(off, 1):uint() >= VERSION_AUTH then text = text .. " sealed" end
@@ -169,13 +183,18 @@ local function add_header(tree, buf, off)
         worker:append_text(" (ALL: the copy to the job's multicast group)")
     end
     local flags = tree:add(f.flags, buf(off + 5, 1))
-    for _, bit in ipairs({ f.overflow, f.mismatch, f.scatter, f.owner }) do flags:add(bit, buf(off + 5, 1)) end
+    local bit0 = f.overflow
+    if mtype == DATA then bit0 = f.opening end
+    for _, bit in ipairs({ bit0, f.mismatch, f.scatter, f.owner }) do flags:add(bit, buf(off + 5, 1)) end
     local pool = tree:add(f.pool, buf(off + 6, 2))
     pool:add(f.shadow, buf(off + 6, 2))
     pool:add(f.slot, buf(off + 6, 2))
     local epoch = tree:add(f.epoch, buf(off + 8, 4))
     local block = add_block(tree, f.block, buf(off + 12, 4))
     local next_block = add_block(tree, f.next_block, buf(off + 16, 4))
+    if mtype == RESULT and is_repeat(buf, off) then
+        next_block:append_text(" (REPEAT: the holders of the block send it again at next_exp)")
+    end
     local exp = tree:add(f.exp, buf(off + 20, 1))
     local next_exp = tree:add(f.next_exp, buf(off + 21, 1))
     tree:add(f.count, buf(off + 22, 2))
