@@ -388,12 +388,12 @@ class Datapath:
             if out.worker_id == UPSTREAM:
                 sender.add(out.parts, self.upstream_of[out.job_id])
                 continue
-            if out.worker_id == ALL_WORKERS:
+            if out.dest is None and out.worker_id == ALL_WORKERS:
                 group = self.engine.job(out.job_id).group
                 assert group is not None
                 sender.add(out.parts, group, self.engine.group_pack_up_to(out.job_id))
                 continue
-            if out.dest is not None:  # JOINED and ERROR: to whoever asked, one per datagram
+            if out.dest is not None:  # JOINED and ERROR: to whoever asked (worker_id as it claimed), one per datagram
                 # (the core may have answered this datagram already: one ERROR per datagram)
                 core = self.core
                 answered = core is not None and datagram is not None and datagram == core.answered()

@@ -20,10 +20,15 @@ JOBS = [
 
 
 def _fresh_engine_with_job2_midway() -> tuple[AggregatorEngine, list[bytes]]:
-    """Job 2 has finished its bootstrap on slot 4; returns the packets that complete round 1."""
+    """Job 2 has finished its opening round on slot 4, a REPEAT of block 0 (worker 0 scaled
+    it with exponent 126, the others with 127); returns the packets that complete round 1."""
     engine = joined_engine(JOBS)
     for w in range(3):
-        engine.handle(AggHeader(MsgType.DATA, 2, w, 4, 0, 0, NONE, 0, session=SESSION, blocks=4).pack())
+        opening = AggHeader(
+            MsgType.DATA, 2, w, 4, 0, 0, 0, NONE, 126 if w == 0 else 127, count=4, flags=Flags.OPENING,
+            session=SESSION, blocks=4,
+        )  # fmt: skip
+        engine.handle(encode(opening, np.array([9] * 4)))
     finish = [
         encode(
             AggHeader(MsgType.DATA, 2, w, 4, 1, 0, 0, NONE, count=4, session=SESSION, blocks=4), np.array([w + 1] * 4)
@@ -117,4 +122,17 @@ def test_server_survives_garbage_and_still_serves():
         assert sum(drops.values()) >= 11
         for a in agents:
             a.close()
+        s.close()
+
+
+def test_a_join_claiming_the_group_rank_is_answered_to_its_sender():
+    """A JOIN whose worker_id is 0xFF (the multicast group's) gets its ERROR UNKNOWN_RANK at
+    the address it came from, also in a job without a group: the server neither crashes nor
+    takes it for a group copy."""
+    with AggregatorServer(JOBS, port=0, engine="python") as srv:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.settimeout(5)
+        s.sendto(AggHeader(MsgType.JOIN, 1, 0xFF, 0, 0, 7, 4, 4, 0, 2).pack(), srv.address)
+        reply = AggHeader.unpack(s.recv(100))
+        assert (reply.msg_type, reply.block, reply.worker_id) == (MsgType.ERROR, 10, 0xFF)
         s.close()
