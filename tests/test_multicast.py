@@ -63,11 +63,12 @@ def test_multicast_results_are_exact_and_sent_once(mode):
 def test_multicast_result_carries_all_workers_id():
     from conftest import SESSION, joined_engine
 
-    from p4reduce.protocol import NONE, MsgType
+    from p4reduce.protocol import NONE, Flags, MsgType
 
     engine = joined_engine([JobSpec(1, 2, num_slots=1, block_size=4, group=GROUP)])
     for w in range(2):
-        done = engine.handle(AggHeader(MsgType.DATA, 1, w, 0, 0, 0, NONE, NONE, session=SESSION, blocks=1).pack())
+        opening = AggHeader(MsgType.DATA, 1, w, 0, 0, 0, NONE, NONE, flags=Flags.OPENING, session=SESSION, blocks=1)
+        done = engine.handle(opening.pack())
     assert [o.worker_id for o in done.replies] == [ALL_WORKERS]
     assert AggHeader.unpack(done.replies[0].payload).worker_id == ALL_WORKERS
 

@@ -36,7 +36,7 @@ def test_header_layout_by_hand():
     assert HEADER_LEN == 36
     assert h.pack() == bytes(
         [
-            2,
+            3,
             1,
             0x01,
             0x02,

@@ -243,10 +243,13 @@ def _data(
     owner: int | None = None,
     shadow: int = 0,
     flags: int | None = None,
+    opening: bool = False,
 ) -> bytes:
     tag = fingerprint(0, 4 * B, np.int32, B, 1, 2, [2 * B, 2 * B])
     if flags is None:
         flags = scatter_flags(0 if block == NONE else (block // 2 if owner is None else owner))
+    if opening:
+        flags |= Flags.OPENING
     h = AggHeader(
         MsgType.DATA,
         1,
@@ -275,31 +278,27 @@ def _replies(handled) -> dict[int, AggHeader]:
 
 def test_engine_sends_values_to_the_owner_only():
     engine = _engine()
-    engine.handle(_data(0, NONE, 2, values=False))
-    boot = _replies(engine.handle(_data(1, NONE, 2, values=False)))
-    assert {w: (h.count, h.flags, n) for w, (h, n) in boot.items()} == {
-        0: (0, Flags.SCATTER, HEADER_LEN),
-        1: (0, Flags.SCATTER, HEADER_LEN),
-    }
-    engine.handle(_data(0, 2, NONE, values=True, shadow=1))
-    done = _replies(engine.handle(_data(1, 2, NONE, values=False, shadow=1)))
-    # Block 2 is rank 1's: the values go to worker 1; worker 0 gets the header only.
+    engine.handle(_data(0, 2, NONE, values=True, opening=True))
+    done = _replies(engine.handle(_data(1, NONE, NONE, values=False, opening=True)))
+    # Block 2 (worker 0's, the smallest) is rank 1's: the values go to worker 1; worker 0
+    # gets the header only. The opening round's RESULT names the owner of its block.
     assert {w: (h.count, n, scatter_owner(h.flags)) for w, (h, n) in done.items()} == {
         0: (0, HEADER_LEN, 1),
         1: (B, HEADER_LEN + 4 * B, 1),
     }
-    assert all(h.block == 2 and h.next_block == NONE for h, _ in done.values())
+    assert all(h.block == 2 and h.next_block == NONE and not h.flags & Flags.OPENING for h, _ in done.values())
     # Re-sends keep it that way.
     for worker, count in ((0, 0), (1, B)):
-        again = _replies(engine.handle(_data(worker, 2, NONE, values=worker == 0, shadow=1)))
+        again = _replies(
+            engine.handle(_data(worker, 2 if worker == 0 else NONE, NONE, values=worker == 0, opening=True))
+        )
         assert again[worker][0].count == count and list(again) == [worker]
 
 
 def test_engine_multicast_unicasts_the_owner_and_sends_one_header_to_the_group():
     engine = _engine("sparse", group=("239.77.1.1", 41000))
-    engine.handle(_data(0, NONE, 1, values=False))
-    engine.handle(_data(1, NONE, NONE, values=False))
-    done = engine.handle(_data(0, 1, NONE, values=True, shadow=1))
+    engine.handle(_data(0, 1, NONE, values=True, opening=True))
+    done = engine.handle(_data(1, NONE, NONE, values=False, opening=True))
     got = [
         (o.worker_id, AggHeader.unpack(o.payload).count, AggHeader.unpack(o.payload).worker_id) for o in done.replies
     ]
@@ -310,8 +309,8 @@ def test_engine_multicast_unicasts_the_owner_and_sends_one_header_to_the_group()
 def test_engine_flags_a_round_whose_owners_disagree(how):
     """Same fingerprint, other owner (a worker that computes it wrongly): MISMATCH for all."""
     engine = _engine()
-    engine.handle(_data(0, NONE, 1, values=False))
-    engine.handle(_data(1, NONE, 1, values=False))
+    engine.handle(_data(0, 0, 1, values=True, opening=True))
+    engine.handle(_data(1, 0, 1, values=True, opening=True))
     engine.handle(_data(0, 1, NONE, values=True, shadow=1))
     wrong = dict(owner=1) if how == "other_owner" else dict(flags=0)
     done = engine.handle(_data(1, 1, NONE, values=True, shadow=1, **wrong))
@@ -320,9 +319,18 @@ def test_engine_flags_a_round_whose_owners_disagree(how):
     assert engine.failure(1) == (ErrorCode.TENSOR, 1)
 
 
+def test_engine_takes_each_opening_datas_own_owner():
+    """In an opening round each packet names its own block's owner: no MISMATCH for that."""
+    engine = _engine()
+    engine.handle(_data(0, 2, NONE, values=True, opening=True))  # rank 1's block
+    done = engine.handle(_data(1, 0, NONE, values=True, opening=True))  # rank 0's, the smallest
+    assert {o.worker_id: scatter_owner(AggHeader.unpack(o.payload).flags) for o in done.replies} == {0: 0, 1: 0}
+    assert engine.failure(1) is None
+
+
 def test_engine_fails_a_job_named_owner_outside_it():
     engine = _engine()
-    engine.handle(_data(0, NONE, 1, values=False))
-    engine.handle(_data(1, NONE, 1, values=False))
+    engine.handle(_data(0, 0, 1, values=True, opening=True))
+    engine.handle(_data(1, 0, 1, values=True, opening=True))
     handled = engine.handle(_data(0, 1, NONE, values=True, shadow=1, owner=5))
     assert engine.failure(1) == (ErrorCode.BAD_BLOCKS, 0) and handled.event == "failed"
