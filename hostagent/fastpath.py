@@ -168,7 +168,7 @@ def note_oversize(agent: HostAgent) -> None:
 
 def stream_view(run: Run, index: int) -> SimpleNamespace:
     """Stream `index`'s state under the Python Stream's attribute names."""
-    slot, round_, block, exp, state, pending, retries, missing, overflow, started, deadline = run.stream(index)
+    slot, round_, block, exp, state, pending, retries, missing, overflow, started, deadline, opening = run.stream(index)
     return SimpleNamespace(
         slot=slot,
         round=round_,
@@ -182,6 +182,7 @@ def stream_view(run: Run, index: int) -> SimpleNamespace:
         overflow=overflow,
         timer_started=started,
         deadline=deadline,
+        opening=opening,
     )
 
 

@@ -24,6 +24,13 @@
  * (the window), timer expiry and the errors stay Python's decisions and
  * exceptions (hostagent/fastpath.py).
  *
+ * Protocol version 3: a stream's first round is its opening round (docs/protocol.md 3).
+ * Its DATA (flag OPENING) carries the worker's own first non-zero block of the stream at
+ * its own exponent (header-only, block NONE, when it holds none); its RESULT, taken
+ * whatever block it names, is the data round of the smallest block any worker holds, a
+ * REPEAT of that block (block = next_block: its holders send it again at next_exp), or
+ * the end of an empty stream.
+ *
  * UDP offload, as p4reduce/_engine.c does it: with Run(gso=True) each endpoint's
  * run of equal-size datagrams goes as one UDP_SEGMENT message (one by one again,
  * for good, once the kernel refuses one), and a UDP_GRO buffer received (the agent
@@ -136,6 +143,43 @@ static int check_repeat(RunObject *r, stream_t *s, const unsigned char *p, uint3
     return 0;
 }
 
+/* What the RESULT of an opening round must also say (docs/protocol.md 7; Stream._take_opening),
+ * before the usual checks: a block not past the worker's own first block b_w (s->block; NONE
+ * only when the worker holds nothing); when it is b_w, the worker's exponent for it unless
+ * REPEAT (else its values were not summed); a block in its stream; after block NONE (the end of
+ * an empty stream) next_block NONE. Sets *m (the worker's next unsent block after the round)
+ * to the block after b_w when the RESULT is the data round of b_w. */
+static int check_opening(RunObject *r, const stream_t *s, const unsigned char *p, uint32_t ip, uint16_t port,
+                         int repeat, uint32_t *m) {
+    const uint32_t slot = get16(p + 6) & 0x7fff, stream = slot - r->slot_base;
+    const uint32_t block = get32(p + 12), next_block = get32(p + 16), own = s->block;
+    const unsigned exp = p[20];
+    char a[16], b[16];
+    if (block > own) { /* (NONE is past every block) */
+        fail_result(r, ip, port, slot, block, "block %s past this worker's first block %s",
+                    block_name(block, a, sizeof a), block_name(own, b, sizeof b));
+        return -1;
+    }
+    if (block == own && own != NONE_BLOCK && !repeat && exp != s->exp) {
+        fail_result(r, ip, port, slot, block, "exp %u for block %u, which this worker sent at %u", exp, own,
+                    (unsigned)s->exp);
+        return -1;
+    }
+    if (block != NONE_BLOCK && (block >= r->nblocks || block % r->num_slots != stream)) {
+        fail_result(r, ip, port, slot, block, "block %u outside stream %u of a %u-block tensor", block, stream,
+                    r->nblocks);
+        return -1;
+    }
+    if (block == NONE_BLOCK && next_block != NONE_BLOCK) {
+        fail_result(r, ip, port, slot, block, "next_block %u after an empty opening round", next_block);
+        return -1;
+    }
+    if (block == own && own != NONE_BLOCK && !repeat) {
+        *m = s->first_next;
+    }
+    return 0;
+}
+
 /* One packet from ip:port on receiver `in` (HostAgent._process_packets and Stream). */
 static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, size_t len, uint32_t ip,
                           uint16_t port, double now, double rto) {
@@ -192,8 +236,9 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         r->ignored_packets++;
         return 0;
     }
-    /* Stream.on_result */
-    if (shadow != (s->round & 1) || block != s->block) {
+    /* Stream.on_result: the RESULT of the current round (slot, shadow bit and block); in the
+     * opening round whatever its block (the aggregator chose it). */
+    if (shadow != (s->round & 1) || (!s->opening && block != s->block)) {
         r->ignored_packets++;
         return check_repeat(r, s, p, ip, port);
     }
@@ -206,14 +251,23 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         r->ignored_packets++;
         return 0;
     }
-    const uint32_t m = mine(r, s), stream = slot - r->slot_base;
+    const uint32_t stream = slot - r->slot_base;
+    uint32_t m = mine(r, s); /* the worker's next unsent block after this round */
+    unsigned exp = s->exp;   /* what the round's values were summed at */
+    const int repeat = block == next_block && block != NONE_BLOCK; /* is_repeat() */
+    if (s->opening) {
+        if (check_opening(r, s, p, ip, port, repeat, &m) < 0) {
+            return -1;
+        }
+        exp = p[20];
+    }
     const unsigned next_exp = p[21];
     if (next_block != NONE_BLOCK && (next_block >= r->nblocks || next_block % r->num_slots != stream)) {
         fail_result(r, ip, port, slot, block, "next_block %u is outside stream %u of a %u-block tensor", next_block,
                     stream, r->nblocks);
         return -1;
     }
-    if (next_block != NONE_BLOCK && block != NONE_BLOCK && next_block <= block) {
+    if (next_block != NONE_BLOCK && block != NONE_BLOCK && next_block <= block && !repeat) {
         fail_result(r, ip, port, slot, block, "next_block %u goes back from block %u", next_block, block);
         return -1;
     }
@@ -230,8 +284,13 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         return -1;
     }
     int delivered = 0;
-    if (block != NONE_BLOCK) {
-        const uint32_t count = get16(p + 22);
+    const uint32_t count = get16(p + 22);
+    if (repeat) { /* no values (and no OVERFLOW): the round is repeated */
+        if (count != 0) {
+            fail_result(r, ip, port, slot, block, "count %u in a REPEAT", count);
+            return -1;
+        }
+    } else if (block != NONE_BLOCK) {
         /* A reduce-scatter: block b belongs to rank b / shard_blocks. */
         const int64_t owner = r->shard_blocks ? (int64_t)(block / r->shard_blocks) : -1;
         if (owner >= 0 && owner != r->worker_id) {
@@ -257,7 +316,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
             char *dst = (char *)r->out.buf + 4 * (size_t)(block - r->first_block) * r->block_size;
             const char *src = (const char *)p + HEADER_LEN;
             if (r->is_float) {
-                r->float_overflow |= dequantize_f32(src, 1, (Py_ssize_t)n, shift_of(r, s->exp), dst);
+                r->float_overflow |= dequantize_f32(src, 1, (Py_ssize_t)n, shift_of(r, (int)exp), dst);
             } else {
                 copy_i32(src, 1, (Py_ssize_t)n, dst, PY_BIG_ENDIAN);
             }
@@ -265,10 +324,18 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         }
         s->overflow |= (flags & F_OVERFLOW) != 0; /* every worker raises, whoever holds the block */
     }
+    if (s->opening) {
+        /* Its data round of its own first block done: the next block is the one after it.
+         * (A smaller block, or a REPEAT: it still holds its first block.) */
+        if (block == s->block && block != NONE_BLOCK && !repeat) {
+            s->cursor = block + r->num_slots;
+        }
+        s->opening = 0;
+    }
     s->has_prev = 1;
     s->prev_shadow = (uint8_t)shadow;
     s->prev_block = block;
-    s->prev_exp = s->exp;
+    s->prev_exp = (uint8_t)exp;
     s->prev_next_block = next_block;
     s->prev_next_exp = (uint8_t)next_exp;
     s->prev_overflow = (flags & F_OVERFLOW) != 0;

@@ -34,7 +34,7 @@
 #include "_wire.h"
 
 #define HEADER_LEN 36
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 #define NONE_BLOCK 0xFFFFFFFFu
 #define ALL_WORKERS 0xFF
 #define T_DATA 1
@@ -44,6 +44,7 @@
 #define T_ERROR 8
 #define T_MAX 8
 #define F_OVERFLOW 1
+#define F_OPENING 1     /* DATA (the same bit): the opening round of its stream (docs/protocol.md 3) */
 #define F_MISMATCH 2
 #define F_SCATTER 4     /* DATA of a reduce-scatter; bits 3..7: the round's block's owner */
 #define OWNER_SHIFT 3
@@ -56,8 +57,9 @@
 #define RING_BUDGET 256 /* datagrams a poll takes from one RX ring before it sends the replies */
 
 enum { S_WAITING, S_ACTIVE, S_DONE };
-/* What a stream (re)sends on timeout: nothing, DATA with its block's values,
- * header-only DATA (bootstrap, dense-mode non-holder), QUERY (sparse-mode non-holder). */
+/* What a stream (re)sends on timeout: nothing, DATA with its block's values (an opening
+ * DATA too), header-only DATA (the opening DATA of a worker holding nothing in the stream,
+ * a dense-mode non-holder), QUERY (sparse-mode non-holder). */
 enum { P_NONE, P_VALUES, P_HEADER, P_QUERY };
 /* Why a call failed. */
 enum { ERR_NONE, ERR_JOB, ERR_PROTOCOL, ERR_TIMEOUT, ERR_OS, ERR_MEMORY, ERR_VALUE };
@@ -69,6 +71,12 @@ typedef struct {
     uint32_t expiries;            /* of this allreduce (AllreduceStats.per_slot_retries) */
     int64_t missing;              /* bitmap of the last PENDING for this round, -1: none */
     uint8_t exp, state, pending, overflow;
+    /* In the opening round (docs/protocol.md 3): block and exp are then the worker's own
+     * first non-zero block b_w of the stream (NONE: it holds nothing) and its exponent,
+     * first_next its next non-zero block after b_w (the opening DATA's look-ahead); the
+     * cursor stays at b_w until a RESULT takes it. */
+    uint8_t opening;
+    uint32_t first_next;
     int endpoint;
     double started, timeout, deadline;
     /* the previous round's RESULT as taken (Stream._previous), to tell a differing copy */
@@ -175,19 +183,33 @@ static inline double monotonic(void) {
 
 static inline int shift_of(const RunObject *r, int exp) { return 30 - r->log2n - (exp - EXP_BIAS); }
 
-/* The worker's next non-zero block of stream `s` not sent yet, or NONE (Stream._mine[_pos]). */
-static inline uint32_t mine(const RunObject *r, stream_t *s) {
+/* The worker's first non-zero block from block `from` on in its stream (from, from + S, ...),
+ * or NONE. */
+static inline uint32_t nonzero_from(const RunObject *r, uint64_t from) {
     const uint8_t *nz = r->nonzero.buf;
-    uint64_t b = s->cursor;
+    uint64_t b = from;
     while (b < r->nblocks && !nz[b]) {
         b += r->num_slots;
     }
-    if (b >= r->nblocks) {
-        s->cursor = r->nblocks; /* stays past the end */
-        return NONE_BLOCK;
-    }
-    s->cursor = (uint32_t)b; /* zero blocks are skipped once */
-    return (uint32_t)b;
+    return b < r->nblocks ? (uint32_t)b : NONE_BLOCK;
+}
+
+/* The worker's next non-zero block of stream `s` not sent yet, or NONE (Stream._mine[_pos]). */
+static inline uint32_t mine(const RunObject *r, stream_t *s) {
+    const uint32_t b = nonzero_from(r, s->cursor);
+    s->cursor = b == NONE_BLOCK ? r->nblocks : b; /* zero blocks are skipped once; NONE stays past the end */
+    return b;
+}
+
+/* Stream s's opening round (docs/protocol.md 3): about its own first non-zero block b_w, at
+ * its own exponent for it (NONE at 127: it holds nothing in the stream), with the block after
+ * b_w as the look-ahead. */
+static inline void open_stream(const RunObject *r, stream_t *s) {
+    const uint32_t b = mine(r, s);
+    s->opening = 1;
+    s->block = b;
+    s->exp = b == NONE_BLOCK ? EXP_BIAS : ((const uint8_t *)r->exps.buf)[b];
+    s->first_next = b == NONE_BLOCK ? NONE_BLOCK : nonzero_from(r, (uint64_t)b + r->num_slots);
 }
 
 /* Elements of block b in the tensor (a cut last block has fewer). */

@@ -214,11 +214,13 @@ static unsigned char *out_reserve(out_t *o, size_t size) {
 }
 
 /* Queue stream s's packet of kind `kind` (Stream._header plus, for P_VALUES, its
- * block quantized at the agreed exponent, a cut last block zero-padded). */
+ * block quantized at the round's exponent, a cut last block zero-padded). In the opening
+ * round: flagged OPENING, its own first block at its own exponent, the look-ahead the block
+ * after it. */
 int wk_emit(RunObject *r, stream_t *s, int kind) {
     const size_t count = kind == P_VALUES ? r->block_size : 0;
     const size_t size = HEADER_LEN + 4 * count + (r->keyed ? MAC_LEN : 0);
-    unsigned flags = 0;
+    unsigned flags = s->opening && kind != P_QUERY ? F_OPENING : 0;
     if (r->shard_blocks && kind != P_QUERY) { /* Stream._header: SCATTER and the owner */
         const uint32_t owner = s->block == NONE_BLOCK ? 0 : s->block / r->shard_blocks;
         if (owner >= MAX_WORKERS) {
@@ -226,7 +228,7 @@ int wk_emit(RunObject *r, stream_t *s, int kind) {
             snprintf(r->err_msg, sizeof r->err_msg, "owner %u outside 0..%d", owner, MAX_WORKERS - 1);
             return -1;
         }
-        flags = F_SCATTER | owner << OWNER_SHIFT;
+        flags |= F_SCATTER | owner << OWNER_SHIFT;
     }
     out_t *o = &r->outs[s->endpoint];
     unsigned char *p = out_reserve(o, size);
@@ -234,7 +236,7 @@ int wk_emit(RunObject *r, stream_t *s, int kind) {
         r->err = ERR_MEMORY;
         return -1;
     }
-    const uint32_t nxt = mine(r, s);
+    const uint32_t nxt = s->opening ? s->first_next : mine(r, s);
     p[0] = PROTOCOL_VERSION;
     p[1] = kind == P_QUERY ? T_QUERY : T_DATA;
     put16(p + 2, r->job_id);

@@ -8,7 +8,7 @@
  */
 #include "_worker.h"
 
-#define ABI_VERSION 6 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 7 /* p4reduce/_native_worker.py refuses a build of another version */
 
 static PyObject *Failed; /* p4reduce._worker.Failed(kind, ...) */
 
@@ -70,8 +70,8 @@ static PyObject *call_result(RunObject *r) {
 
 PyDoc_STRVAR(start_doc,
 "start(count, now, rto, /)\n--\n\n"
-"Start up to `count` more streams, in stream order: queue their bootstrap DATA\n"
-"and set their timers (`now`: time.monotonic(), `rto`: the timeout). Returns how\n"
+"Start up to `count` more streams, in stream order: queue their opening DATA\n"
+"(each its own first non-zero block of the stream, or header-only) and set their timers (`now`: time.monotonic(), `rto`: the timeout). Returns how\n"
 "many started. Nothing is sent before flush().");
 
 static PyObject *Run_start(RunObject *r, PyObject *args) {
@@ -84,11 +84,12 @@ static PyObject *Run_start(RunObject *r, PyObject *args) {
     while (count-- > 0 && r->next_start < r->nstreams) {
         stream_t *s = &r->streams[r->next_start++];
         s->state = S_ACTIVE;
-        s->pending = P_HEADER;
+        open_stream(r, s); /* its first round: the opening round, about its own first block */
+        s->pending = s->block == NONE_BLOCK ? P_HEADER : P_VALUES;
         r->active++;
         started++;
         set_timer(s, now, rto);
-        if (wk_emit(r, s, P_HEADER) < 0) {
+        if (wk_emit(r, s, s->pending) < 0) {
             break;
         }
     }
@@ -305,9 +306,10 @@ static const char *pending_names[] = {"none", "data", "header", "query"};
 PyDoc_STRVAR(stream_doc,
 "stream(index, /)\n--\n\n"
 "Stream `index`'s state: (slot, round, block, exp, state, pending, retries,\n"
-"missing_workers or None, overflow, timer started, timer deadline); state\n"
+"missing_workers or None, overflow, timer started, timer deadline, opening); state\n"
 "'waiting'/'active'/'done', pending what a timeout resends: 'none', 'data',\n"
-"'header' or 'query'.");
+"'header' or 'query'; opening: not past its opening round (block and exp are then\n"
+"the worker's own first block of the stream and its exponent, from start() on).");
 
 static PyObject *Run_stream(RunObject *r, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
@@ -323,9 +325,10 @@ static PyObject *Run_stream(RunObject *r, PyObject *arg) {
     if (!missing) {
         return NULL;
     }
-    return Py_BuildValue("(IKIissINOdd)", s->slot, (unsigned long long)s->round, s->block, (int)s->exp,
+    return Py_BuildValue("(IKIissINOddO)", s->slot, (unsigned long long)s->round, s->block, (int)s->exp,
                          state_names[s->state], pending_names[s->pending], s->retries, missing,
-                         s->overflow ? Py_True : Py_False, s->started, s->deadline);
+                         s->overflow ? Py_True : Py_False, s->started, s->deadline,
+                         s->opening ? Py_True : Py_False);
 }
 
 static PyObject *Run_rounds(RunObject *r, PyObject *unused) {
@@ -678,8 +681,9 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         Py_DECREF(o);
         if (PyErr_Occurred()) goto error;
         s->slot = slot_base + (uint32_t)i;
-        s->block = NONE_BLOCK;
+        s->block = NONE_BLOCK; /* until start(): its opening round's, open_stream() */
         s->exp = EXP_BIAS;
+        s->opening = 1;
         s->cursor = (uint32_t)i;
         s->missing = -1;
         s->endpoint = (int)(i % ne);
