@@ -183,7 +183,7 @@ class RelaySlot(SlotState):
             bad = block > own_block or (block == own_block != NONE and not repeat and h.exp != own_exp)
             if repeat:
                 bad = bad or h.count != 0 or (block == own_block and h.next_exp < own_exp)
-                nxt = NONE  # the next round is the block itself
+                nxt, limit = NONE, None  # the next round is the block itself
             elif block != own_block:
                 limit = own_block  # our workers still hold their blocks: the stream cannot pass them
         else:
