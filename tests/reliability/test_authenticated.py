@@ -13,7 +13,7 @@ from conftest import can_spoof, run_workers, spoof_udp
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.protocol import NONE, AggHeader, MsgType
+from p4reduce.protocol import NONE, PROTOCOL_VERSION, VERSION_AUTH, AggHeader, MsgType
 from p4reduce.protocol.auth import JobKey
 
 B, S = 8, 2
@@ -99,7 +99,8 @@ def test_an_on_path_attacker_who_knows_the_session_still_cannot_forge(key_file, 
             for slot in range(S):
                 for shadow in (0, 1):
                     h = AggHeader(MsgType.RESULT, 1, 0, slot, shadow, 1, NONE, NONE, session=session, blocks=4)
-                    forged.append(bytes([0x82]) + h.pack()[1:] + bytes(8))  # sealed, a made-up MAC
+                    sealed = bytes([VERSION_AUTH | PROTOCOL_VERSION]) + h.pack()[1:]
+                    forged.append(sealed + bytes(8))  # a made-up MAC
                     forged.append(h.pack())  # not sealed
             spoof_udp(srv.address, agents[0].address, forged)
             time.sleep(0.2)
