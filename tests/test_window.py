@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.hostagent.window import DECREASE, FIRST_DECREASE, QUEUE_FACTOR, StreamWindow
-from p4reduce.protocol import NONE, AggHeader, MsgType, decode_values, encode
+from p4reduce.protocol import NONE, AggHeader, Flags, MsgType, decode_values, encode
 
 # -- the policy ---------------------------------------------------------------------------
 
@@ -242,7 +242,13 @@ class OneWorkerSwitch:
                 values = None
                 if h.block != NONE:
                     values = decode_values(raw, self.block_size) if h.count else np.zeros(self.block_size, np.int32)
-                result = h._replace(msg_type=MsgType.RESULT, count=0 if values is None else self.block_size)
+                # The RESULT of a one-worker round: the packet itself (an opening round's too,
+                # whose smallest block is this worker's), OPENING cleared (bit 0 is OVERFLOW there).
+                result = h._replace(
+                    msg_type=MsgType.RESULT,
+                    count=0 if values is None else self.block_size,
+                    flags=h.flags & ~Flags.OPENING,
+                )
                 self._open.discard(h.slot)
                 self.sock.sendto(encode(result, values), addr)
             held.clear()
@@ -266,7 +272,7 @@ def one_worker_agent(switch: OneWorkerSwitch, **cfg) -> HostAgent:
 
 def test_agent_starts_a_window_of_streams_and_releases_more_as_they_finish():
     B, S = 8, 32
-    x = np.arange(1, B * S * 4 + 1, dtype=np.int32)  # 4 rounds + bootstrap in every stream
+    x = np.arange(1, B * S * 4 + 1, dtype=np.int32)  # 4 rounds in every stream, the first its opening
     # The switch answers once it holds 3 DATA (a window of 3 sends no more before an answer);
     # the agent's timeout is far longer than that takes: no retransmission in the burst.
     with OneWorkerSwitch(B, S, hold=3) as switch, one_worker_agent(switch, timeout=10, max_timeout=10) as agent:
@@ -274,11 +280,11 @@ def test_agent_starts_a_window_of_streams_and_releases_more_as_they_finish():
         agent._window = lossy(S, at=4)
         assert agent._window.size == 3
         np.testing.assert_array_equal(agent.allreduce(x), x)
-        # The first burst: the bootstraps of the window's first streams, in stream order.
+        # The first burst: the opening DATA of the window's first streams, in stream order.
         assert switch.first_burst == [0, 1, 2]
         assert switch.max_in_flight <= agent._window.size
         stats = agent.last_stats
-        assert stats.retransmissions == 0 and stats.packets_sent == 1 + S * 5  # JOIN, 5 rounds each
+        assert stats.retransmissions == 0 and stats.packets_sent == 1 + S * 4  # JOIN, 4 rounds each
 
 
 def test_agent_shrinks_its_window_where_bursts_are_lost_and_stays_exact():
