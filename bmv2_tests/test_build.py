@@ -51,6 +51,8 @@ def test_p4info_has_the_control_plane_contract(pipeline):
         "P4ReduceIngress.agreement.fingerprint",
         "P4ReduceIngress.agreement.mismatch",
         "P4ReduceIngress.values.held",
+        "P4ReduceIngress.opening.first_key",
+        "P4ReduceIngress.opening.repeat",
     } | {f"P4ReduceIngress.values.value_{i:02d}" for i in range(32)}
     assert set(registers) == expected
     assert set(registers.values()) == {2 * 1024}

@@ -13,6 +13,11 @@
 // send the values to the owner only. All DATA of a round must name the same
 // owner: the register holds fingerprint XOR those bits, so the same single
 // comparison catches packets that disagree on either.
+//
+// An opening round's DATA each name their own block's owner, so there the
+// register holds fingerprint XOR the OPENING and SCATTER bits (OPENING_MASK):
+// a data-round packet that lands in an opening round (or the reverse) differs
+// in the OPENING bit, and a reduce-scatter against a plain allreduce in SCATTER.
 #ifndef P4REDUCE_AGREEMENT_P4
 #define P4REDUCE_AGREEMENT_P4
 
@@ -22,13 +27,15 @@ control Agreement(inout headers_t hdr, inout metadata_t meta) {
     register<bit<32>>(REGISTER_SIZE) fingerprint;  // of the round's first counted packet
     register<bit<1>>(REGISTER_SIZE) mismatch;      // sticky for the round
 
-    bit<32> key;  // hdr.agg.fingerprint ^ the SCATTER/owner bits
+    bit<32> key;  // hdr.agg.fingerprint ^ the bits the round's packets share
 
-    // Reserved bits (owner bits without SCATTER) are ignored, as the spec says.
+    // Reserved bits (owner bits without SCATTER, bit 1 of DATA) are ignored, as
+    // the spec says. meta.scatter is also what a data round's RESULT carries.
     action scatter_key() {
         meta.scatter = ((hdr.agg.flags & FLAG_SCATTER) == FLAG_SCATTER) ? (hdr.agg.flags & SCATTER_MASK)
                                                                          : 8w0;
-        key = hdr.agg.fingerprint ^ (bit<32>) meta.scatter;
+        key = hdr.agg.fingerprint
+              ^ (bit<32>) ((meta.opening == 1) ? (hdr.agg.flags & OPENING_MASK) : meta.scatter);
     }
 
     // The round's first counted packet stores its fingerprint and clears the

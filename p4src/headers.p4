@@ -1,6 +1,6 @@
 // Constants, headers and metadata of the p4reduce switch program.
 // Wire format: docs/protocol.md section 2 (36-byte aggregation header,
-// protocol version 2); switch constants and control-plane contract: section 8.
+// protocol version 3); switch constants and control-plane contract: section 8.
 // The Python side keeps the same numbers in p4reduce/protocol/codec.py and
 // p4reduce/protocol/switch.py; tests/test_switch_constants.py compares them.
 #ifndef P4REDUCE_HEADERS_P4
@@ -11,17 +11,19 @@ const bit<8>  IPPROTO_UDP = 17;
 
 // --- Protocol (docs/protocol.md sections 1 and 2) ---
 const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0: what workers send DATA to
-const bit<8>  PROTOCOL_VERSION = 2;
+const bit<8>  PROTOCOL_VERSION = 3;
 const bit<8>  MSG_DATA = 1;
 const bit<8>  MSG_RESULT = 2;
 const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
 const bit<8>  MSG_JOINED = 7;
+const bit<8>  FLAG_OPENING = 1;         // DATA flags: the opening round of its stream (opening.p4)
 const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints (or owners) differed
 const bit<8>  FLAG_SCATTER = 4;         // DATA/RESULT flags: a reduce-scatter (section 3.1)
 const bit<8>  SCATTER_MASK = 0xFC;      // SCATTER and the owner (bits 7..3): equal in a round
+const bit<8>  OPENING_MASK = 0x05;      // OPENING and SCATTER: equal in an opening round (owners differ)
 const bit<8>  OWNER_SHIFT = 3;          // owner = flags >> OWNER_SHIFT when SCATTER is set
 const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
-const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
+const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of an empty opening DATA / end of stream
 
 // --- Switch constants (docs/protocol.md section 8) ---
 // The port to the controller (simple_switch_grpc --cpu-port): a JOIN from an unknown
@@ -168,6 +170,14 @@ struct metadata_t {
     bit<8>  scatter;        // this packet's SCATTER/owner bits (flags & SCATTER_MASK, 0 without SCATTER)
     bit<1>  stale;          // a retransmission whose fingerprint is not the stored round's
     bit<1>  held;           // the value registers hold sums of this round (values.p4)
+    bit<1>  opening;        // DATA of an opening round (flag OPENING): opening.p4 decides
+    // Set by opening.p4 for an opening packet only (0 in data rounds: plain rules).
+    bit<48> first_key;      // K1 ++ SCATTER/owner bits of the packet that set it, after this packet
+    bit<1>  repeat;         // the opening round's RESULT is a REPEAT (so far)
+    bit<40> announce;       // the key this packet brings to K2 (lookahead.p4)
+    bit<1>  restart;        // K2 starts over from `announce`
+    bit<1>  overwrite;      // the packet's values (or none) replace the sums (values.p4)
+    bit<1>  ignore;         // its values are not b*'s: the sums are left alone
     // Towards egress: BMv2 copies user metadata into every multicast replica.
     bit<1>  is_answer;      // a RESULT or JOINED leaving the switch: address it to a worker
     bit<1>  unicast;        // to the sender only (re-send, JOINED), not a multicast copy

@@ -16,9 +16,10 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
                  inout standard_metadata_t standard_metadata, in bit<2> step) {
     // An answer comes from the address the workers send to (the packet's
     // destination); egress fills in each copy's destination. Its lengths
-    // follow what is emitted (header only after a bootstrap round and in
-    // JOINED, header + B values after a data round) and are the same for every
-    // copy, so they are set here once rather than per copy in egress.
+    // follow what is emitted (header only in JOINED, a REPEAT and the end of
+    // an empty stream, header + B values otherwise) and are the same for every
+    // copy, so they are set here once rather than per copy in egress (which
+    // shortens only a reduce-scatter's copies for the non-owners).
     action answer_from_aggregator() {
         hdr.ethernet.srcAddr = hdr.ethernet.dstAddr;
         hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
@@ -41,6 +42,36 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
         hdr.agg.flags = meta.scatter | ((meta.mismatch == 1) ? FLAG_MISMATCH : 8w0);
         hdr.agg.next_block = meta.min_key[39:8];
         hdr.agg.next_exp = 8w255 - meta.min_key[7:0];
+    }
+
+    // An opening round's RESULT (docs/protocol.md section 3) is about b* at e*
+    // (K1, opening.p4), whichever block the completing (or re-asking) packet
+    // named, and carries b*'s SCATTER/owner bits.
+    action opening_result() {
+        hdr.agg.block = meta.first_key[47:16];
+        hdr.agg.exp = 8w255 - meta.first_key[15:8];
+        meta.scatter = meta.first_key[7:0];
+    }
+
+    // Set before result_from_aggregator, which takes the lengths from the
+    // values header.
+    action no_values() {
+        hdr.vals.setInvalid();
+        hdr.agg.count = 0;
+    }
+
+    // A REPEAT: header-only, and the next round is b* at e* again.
+    action repeat_result() {
+        no_values();
+        meta.min_key = meta.first_key[47:8];
+    }
+
+    // Nobody holds anything: header-only, and the stream ends. (K2's exponent
+    // byte stays: the largest next_exp announced with NONE, as the software
+    // aggregator answers.)
+    action empty_result() {
+        no_values();
+        meta.min_key = BLOCK_NONE ++ meta.min_key[7:0];
     }
 
     // Back out where it came in, to the sender only.
@@ -92,12 +123,22 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
     apply {
         if (step == STEP_CONSUME) {
             consume();
-        } else if (step == STEP_MULTICAST) {
-            multicast_result();
-        } else if (step == STEP_UNICAST) {
-            unicast_result();
-        } else {
+        } else if (step == STEP_JOINED) {
             joined();
+        } else {
+            if (meta.opening == 1) {
+                opening_result();
+                if (hdr.agg.block == BLOCK_NONE) {
+                    empty_result();
+                } else if (meta.repeat == 1) {
+                    repeat_result();
+                }
+            }
+            if (step == STEP_MULTICAST) {
+                multicast_result();
+            } else {
+                unicast_result();
+            }
         }
     }
 }

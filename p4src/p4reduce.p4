@@ -1,9 +1,10 @@
 // p4reduce: in-network aggregation of block-sparse gradients (v1model / BMv2).
 //
-// The switch ("dense" mode) side of docs/protocol.md, version 2: per slot and
+// The switch ("dense" mode) side of docs/protocol.md, version 3: per slot and
 // shadow copy a seen bitmap, a countdown, a running minimum of the workers'
-// look-ahead keys, 32 value registers and the round's fingerprint with a
-// mismatch bit. A completed round is multicast to the job's workers (flagged
+// look-ahead keys, 32 value registers, the round's fingerprint with a
+// mismatch bit, and an opening round's smallest (block, exponent) with its
+// repeat bit. A completed round is multicast to the job's workers (flagged
 // MISMATCH if its packets disagreed); a worker that retransmits into a
 // completed round of its own allreduce gets the stored result by unicast.
 // A JOIN is answered with JOINED (the job's geometry and session). Everything
@@ -15,6 +16,7 @@
 //   seen_bitmap.p4   first arrival, later arrival or retransmission
 //   countdown.p4     is the round complete
 //   agreement.p4     same allreduce (fingerprint) as the round's first packet
+//   opening.p4       opening round only: b* so far, and what lookahead/values do
 //   lookahead.p4     running minimum of next_block / next_exp
 //   values.p4        overwrite / add / read the 32 sums
 //   next_step.p4     consume, multicast, unicast, JOINED; L2 forwarding
@@ -32,6 +34,7 @@
 #include "seen_bitmap.p4"
 #include "countdown.p4"
 #include "agreement.p4"
+#include "opening.p4"
 #include "lookahead.p4"
 #include "values.p4"
 #include "next_step.p4"
@@ -47,6 +50,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
     SeenBitmap() seen_bitmap;
     Countdown() countdown;
     Agreement() agreement;
+    Opening() opening;
     Lookahead() lookahead;
     Values() values;
     NextStep() next_step;
@@ -95,6 +99,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
         // shadow * NUM_SLOTS + slot; worker_check guarantees slot < NUM_SLOTS.
         meta.index = ((bit<32>) hdr.agg.shadow << SLOT_BITS) | (bit<32>) hdr.agg.slot;
         meta.other_index = meta.index ^ NUM_SLOTS;
+        meta.opening = ((hdr.agg.flags & FLAG_OPENING) == FLAG_OPENING) ? 1w1 : 1w0;
     }
 
     // Both cells in one action: BMv2 runs each apply-level statement as a
@@ -155,10 +160,11 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                         // does; nothing was counted and no register of this round changed.
                         drop_retransmission(EV_STALE);
                     } else {
-                        lookahead.apply(hdr, meta);
-                        if (hdr.agg.block != BLOCK_NONE) {  // a data round: values too
-                            values.apply(hdr, meta);
+                        if (meta.opening == 1) {
+                            opening.apply(hdr, meta);  // before the registers it decides for
                         }
+                        lookahead.apply(hdr, meta);
+                        values.apply(hdr, meta);
                         if (meta.retransmission == 1) {
                             step = STEP_UNICAST;  // round complete (remaining == 0), this worker lost it
                             resend_result();

@@ -83,7 +83,7 @@ control P4ReduceDeparser(packet_out pkt, in headers_t hdr) {
         pkt.emit(hdr.ipv4);
         pkt.emit(hdr.udp);
         pkt.emit(hdr.agg);
-        pkt.emit(hdr.vals);  // absent in bootstrap results (count = 0)
+        pkt.emit(hdr.vals);  // absent in header-only packets (count = 0)
     }
 }
 

@@ -13,11 +13,19 @@
 // to them when it is 1 (int32 wrap-around; the workers' fixed point rules out
 // overflow, docs/protocol.md section 5).
 //
-// Whichever packet completes a data round becomes its RESULT and must leave
-// with the 32 sums: a packet with values carries them already (it leaves with
-// the running sums); a header-only one gets a values header filled from the
+// Whichever packet completes a round becomes its RESULT and must leave with
+// the 32 sums: a packet whose values went into them carries them already (it
+// leaves with the running sums); any other (header-only, or an opening
+// packet whose values were left out) gets a values header filled from the
 // registers, or with zeros if nobody in the round carried values. A
 // retransmission into a finished round is answered the same way.
+//
+// An opening round sums only the values of b* at e* (docs/protocol.md section
+// 3): opening.p4 tells a packet to overwrite the sums (meta.overwrite: it
+// holds a smaller block or a larger exponent than any before) or to leave
+// them alone (meta.ignore: another block, or b* at a smaller exponent); both
+// are 0 in data rounds. Its RESULT may still go out header-only (a REPEAT, an
+// empty stream): next_step.p4 drops the values then.
 #ifndef P4REDUCE_VALUES_P4
 #define P4REDUCE_VALUES_P4
 
@@ -35,8 +43,6 @@
     M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) \
     M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)
 
-// Only used in data rounds: a bootstrap round aggregates look-ahead only and
-// its RESULT is header-only (count = 0).
 control Values(inout headers_t hdr, inout metadata_t meta) {
     FOR_ALL_VALUES(VALUE_REGISTER)
     // Per slot and shadow copy: do the value registers hold this round's sums?
@@ -56,7 +62,8 @@ control Values(inout headers_t hdr, inout metadata_t meta) {
         FOR_ALL_VALUES(ADD)
     }
 
-    // A header-only packet opens the round: nothing is held for it yet.
+    // A header-only packet opens the round (or, in an opening round, takes it
+    // over): nothing is held for it yet.
     action hold_nothing() {
         held.write(meta.index, 0);
     }
@@ -80,11 +87,14 @@ control Values(inout headers_t hdr, inout metadata_t meta) {
     }
 
     apply {
-        bool answers = meta.retransmission == 1 || meta.remaining == 0;
-        if (meta.retransmission == 0 && hdr.vals.isValid()) {
-            if (meta.first == 1) {
-                store_values();
-            } else {
+        if (meta.retransmission == 0) {
+            if (meta.first == 1 || meta.overwrite == 1) {
+                if (hdr.vals.isValid()) {
+                    store_values();
+                } else {
+                    hold_nothing();
+                }
+            } else if (hdr.vals.isValid() && meta.ignore == 0) {
                 read_held();
                 if (meta.held == 1) {
                     add_values();
@@ -92,19 +102,16 @@ control Values(inout headers_t hdr, inout metadata_t meta) {
                     store_values();
                 }
             }
-        } else {
-            if (meta.retransmission == 0 && meta.first == 1) {
-                hold_nothing();
-            }
-            if (answers) {
-                // A retransmission (round complete) or a header-only packet that
-                // completes the round: it leaves as the RESULT.
-                read_held();
-                if (meta.held == 1) {
-                    read_result();
-                } else {
-                    zero_result();
-                }
+        }
+        // It leaves as the RESULT (a retransmission into the complete round, or
+        // the packet that completes it) without the running sums in hand.
+        if (meta.retransmission == 1
+                || (meta.remaining == 0 && (!hdr.vals.isValid() || meta.ignore == 1))) {
+            read_held();
+            if (meta.held == 1) {
+                read_result();
+            } else {
+                zero_result();
             }
         }
     }

@@ -44,7 +44,7 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
     apply {
         reject_event = ACCEPTED;
         bool join = hdr.agg.msg_type == MSG_JOIN;
-        bool bootstrap = hdr.agg.block == BLOCK_NONE;
+        bool no_block = hdr.agg.block == BLOCK_NONE;  // an empty opening DATA
 
         if (!workers.apply().hit) {
             reject_event = EV_UNKNOWN_WORKER;
@@ -57,7 +57,7 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
                    // tables that BMv2 runs for every packet.
                    || hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + (hdr.agg.count << 2)  // trailing bytes
                    || hdr.ipv4.totalLen != IPV4_HDR_LEN + hdr.udp.length
-                   || (bootstrap && hdr.vals.isValid())    // a bootstrap round is header-only
+                   || (no_block && hdr.vals.isValid())     // values of no block
                    || standard_metadata.checksum_error == 1) {
             reject_event = EV_MALFORMED;
         } else if (hdr.agg.job_id != meta.job_id || hdr.agg.worker_id != meta.worker_id
@@ -75,7 +75,7 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
                    || (bit<16>) hdr.agg.slot >= meta.slot_base + meta.num_slots
                    || hdr.agg.slot >= NUM_SLOTS) {  // beyond the registers, whatever the entry says
             reject_event = EV_BAD_SLOT;
-        } else if ((!bootstrap && hdr.agg.block >= hdr.agg.blocks)
+        } else if ((!no_block && hdr.agg.block >= hdr.agg.blocks)
                    || (hdr.agg.next_block != BLOCK_NONE && hdr.agg.next_block >= hdr.agg.blocks)) {
             // A block outside the tensor the packet itself announces.
             reject_event = EV_MALFORMED;

@@ -50,6 +50,8 @@ def test_switch_constants_match_headers_p4():
     assert p4["MSG_JOIN"] == MsgType.JOIN and p4["MSG_JOINED"] == MsgType.JOINED
     assert p4["FLAG_MISMATCH"] == Flags.MISMATCH
     assert p4["FLAG_SCATTER"] == Flags.SCATTER
+    assert p4["FLAG_OPENING"] == Flags.OPENING
+    assert p4["OPENING_MASK"] == Flags.OPENING | Flags.SCATTER
     assert p4["SCATTER_MASK"] == SCATTER_MASK and p4["OWNER_SHIFT"] == OWNER_SHIFT
     assert p4["MODE_DENSE"] == Mode.DENSE.code
     # Every other constant of headers.p4 is compared above, or is the P4 side's own.
@@ -80,6 +82,8 @@ def test_switch_constants_match_headers_p4():
         "MSG_JOINED",
         "FLAG_MISMATCH",
         "FLAG_SCATTER",
+        "FLAG_OPENING",
+        "OPENING_MASK",
         "SCATTER_MASK",
         "OWNER_SHIFT",
         "MODE_DENSE",
