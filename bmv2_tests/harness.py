@@ -20,7 +20,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
-from p4reduce.protocol import AGG_UDP_PORT, AggHeader, MsgType, decode_values, fingerprint
+from p4reduce.protocol import AGG_UDP_PORT, AggHeader, Flags, MsgType, decode_values, fingerprint
 from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Pipeline
 from p4reduce.testbed.veth import RawPorts, VethSwitch, veth_switch_missing
 
@@ -172,10 +172,11 @@ def data(
     session: int = SESSION,
     blocks: int = BLOCKS,
     fp: int | None = None,
+    flags: int = 0,
 ) -> bytes:
-    """UDP payload of a DATA packet (header only when `values` is None) of the job's
-    session, for allreduce `epoch` of a tensor of `blocks` blocks (`fp` defaults to
-    its fingerprint)."""
+    """UDP payload of a DATA packet of a data round (header only when `values` is None)
+    of the job's session, for allreduce `epoch` of a tensor of `blocks` blocks (`fp`
+    defaults to its fingerprint)."""
     if count is None:
         count = 0 if values is None else len(values)
     h = AggHeader(
@@ -190,6 +191,7 @@ def data(
         exp,
         next_exp,
         count,
+        flags,
         session=session,
         blocks=blocks,
         fingerprint=tensor_fingerprint(epoch, blocks) if fp is None else fp,
@@ -197,6 +199,13 @@ def data(
     if values is None:
         return h.pack()
     return h.pack() + np.asarray(values, ">i4").tobytes()
+
+
+def opening(w: Worker, shadow: int, block: int, nxt: int, values=None, *, flags: int = 0, **kw) -> bytes:
+    """UDP payload of an opening DATA (docs/protocol.md section 3): `block` is the worker's
+    own first block, with its `values` at its own `exp`, or NONE (header-only) when it
+    holds nothing; `nxt` its next block after that. Other arguments as for `data`."""
+    return data(w, shadow, block, nxt, values, flags=flags | Flags.OPENING, **kw)
 
 
 def join(

@@ -16,6 +16,7 @@ from bmv2_tests.harness import (
     data,
     frame,
     job_dict,
+    opening,
     results,
     tensor_fingerprint,
     wait_for_counters,
@@ -36,15 +37,16 @@ def test_a_disagreeing_round_is_flagged_for_every_worker(switch, tap, odd):
     workers = make_workers(switch, 3)
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     fps = [B if i == odd else A for i in range(3)]
+    v = np.arange(32)
     for w, fp in zip(workers, fps, strict=True):
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 0, fp=fp)))
+        tap.send(w.host_if, frame(w, opening(w, 0, 3, NONE, v, fp=fp)))
         if w.worker_id < 2:  # keep the order: the first packet sets the stored fingerprint
             wait_for_counters(switch, data_counted=w.worker_id + 1)
     frames = tap.collect(expect=3, timeout=10)
     got = results(frames, workers)
     # On failure, say what came (every frame, not only answers) and what the switch counted.
     assert sorted(w.worker_id for w, _ in got) == [0, 1, 2], ([(i, f.hex()) for i, f in frames], switch.counters())
-    last = AggHeader.unpack(data(workers[2], 0, NONE, 0, fp=fps[2]))
+    last = AggHeader.unpack(opening(workers[2], 0, 3, NONE, v, fp=fps[2]))
     for w, payload in got:  # the completing packet's header, flagged
         h = AggHeader.unpack(payload)
         assert h.msg_type == MsgType.RESULT and h.flags == Flags.MISMATCH
@@ -52,11 +54,10 @@ def test_a_disagreeing_round_is_flagged_for_every_worker(switch, tap, odd):
     # A worker that lost the flagged RESULT gets it again, flagged, if its
     # fingerprint is the stored one (the round's first packet's).
     w = workers[1 if odd == 0 else 0]
-    tap.send(w.host_if, frame(w, data(w, 0, NONE, 0, fp=fps[0])))
+    tap.send(w.host_if, frame(w, opening(w, 0, 3, NONE, v, fp=fps[0])))
     (again,) = results(tap.collect(expect=1, timeout=10), workers)
     assert again[0] == w and AggHeader.unpack(again[1]).flags == Flags.MISMATCH
     # Round 1 (other copy) and round 2 (copy 0 again, where the bit was set) agree: not flagged.
-    v = np.arange(32)
     for shadow in (1, 0):
         for w in workers:
             tap.send(w.host_if, frame(w, data(w, shadow, 7, NONE, v)))
@@ -71,7 +72,7 @@ def test_a_retransmission_of_another_allreduce_is_not_answered(switch, tap):
     w0, w1 = workers
     v = np.arange(32)
     for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 3)))
+        tap.send(w.host_if, frame(w, opening(w, 0, 0, 3, v)))
     assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     for w in workers:
         tap.send(w.host_if, frame(w, data(w, 1, 3, NONE, v)))
@@ -89,6 +90,36 @@ def test_a_retransmission_of_another_allreduce_is_not_answered(switch, tap):
     np.testing.assert_array_equal(decode_values(again[1], 32), 2 * v)
     c = switch.counters()
     assert (c["data_counted"], c["result_multicast"], c["result_unicast"], c["stale"]) == (4, 2, 1, 2)
+
+
+@pytest.mark.parametrize("opening_first", [True, False], ids=["opening-first", "data-first"])
+def test_opening_and_data_round_packets_disagree(switch, tap, opening_first):
+    """The OPENING bit is part of the agreement key (docs/protocol.md section 8): an
+    opening DATA and a data round's DATA of the same allreduce in one round make it a
+    MISMATCH round, and a data round's DATA retransmitted into a finished opening round
+    is stale (not answered)."""
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
+    w0, w1 = workers
+    v = np.arange(32)
+    packets = [opening(w0, 0, 3, NONE, v), data(w1, 0, 3, NONE, v)]
+    if not opening_first:
+        packets = [data(w0, 0, 3, NONE, v), opening(w1, 0, 3, NONE, v)]
+    tap.send(w0.host_if, frame(w0, packets[0]))
+    wait_for_counters(switch, data_counted=1)
+    tap.send(w1.host_if, frame(w1, packets[1]))
+    got = results(tap.collect(expect=2, timeout=10), workers)
+    assert sorted(w.worker_id for w, _ in got) == [0, 1]
+    assert all(AggHeader.unpack(p).flags & Flags.MISMATCH for _, p in got)
+    # Shadow copy 1: an opening round that agrees, then a data-round DATA into it.
+    for w in workers:
+        tap.send(w.host_if, frame(w, opening(w, 1, 3, NONE, v)))
+    assert_sums(results(tap.collect(expect=2, timeout=10), workers), 2, 2 * v)
+    tap.send(w0.host_if, frame(w0, data(w0, 1, 3, NONE, v)))
+    wait_for_counters(switch, stale=1)
+    assert results(tap.collect(timeout=0.3), workers) == []
+    c = switch.counters()
+    assert (c["data_counted"], c["result_multicast"], c["result_unicast"], c["stale"]) == (4, 2, 0, 1)
 
 
 # -- a restarted worker ------------------------------------------------------------------
@@ -127,8 +158,8 @@ def play(tap: Tap, players: list[tuple[Worker, Stream]], idle_limit: int = 3) ->
 @pytest.mark.parametrize("earlier_blocks", [(2, 1), (2, 2)], ids=["odd-rounds", "even-rounds"])
 @pytest.mark.parametrize("restarted_first", [True, False], ids=["restarted-first", "survivor-first"])
 def test_a_restarted_worker_never_gets_a_stale_result(switch, tap, earlier_blocks, restarted_first):
-    """Two workers run allreduces 0 and 1 in one slot (the number of blocks decides
-    the parity of the slot's round), then worker 1 restarts: epoch 0, round 0, shadow
+    """Two workers run allreduces 0 and 1 in one slot (one round per block: the number of
+    blocks decides the parity of the slot's round), then worker 1 restarts: epoch 0, round 0, shadow
     bit 0, same tensor, same session (the switch has one per job). Worker 0 goes on
     with allreduce 2. Either the restarted worker's packet meets the survivor's in a
     round (MISMATCH: both fail), or it hits the finished last round of allreduce 1
@@ -145,12 +176,12 @@ def test_a_restarted_worker_never_gets_a_stale_result(switch, tap, earlier_block
             tensors[(w.worker_id, epoch)] = {b: rng.integers(-1000, 1000, 32).astype(np.int32) for b in range(k)}
             streams.append(make_stream(1, w, 0, tensors[(w.worker_id, epoch)], sums, round_=rounds, epoch=epoch))
         drive_streams(tap, workers, streams)
-        assert all(s.round == rounds + 1 + k for s in streams)
-        rounds += 1 + k
+        assert all(s.round == rounds + k for s in streams)  # one round per block, opening included
+        rounds += k
         for b in range(k):
             for got in sums[(0, b)]:
                 np.testing.assert_array_equal(got, tensors[(0, epoch)][b] + tensors[(1, epoch)][b])
-    assert rounds % 2 == sum(earlier_blocks) % 2
+    assert rounds == sum(earlier_blocks)
     before = switch.counters()
 
     delivered: dict = {}

@@ -15,6 +15,7 @@ from bmv2_tests.harness import (
     data,
     frame,
     job_dict,
+    opening,
     results,
     tensor_fingerprint,
     wait_for_counters,
@@ -92,19 +93,47 @@ def test_sparse_blocks_with_lookahead(switch, tap, n):
         for got in sums[key]:
             np.testing.assert_array_equal(got, np.sum(vals, axis=0))
     c = switch.counters()
-    assert c["result_multicast"] == len(held) + 2  # + the bootstrap round of each slot
+    assert c["result_multicast"] == len(held)  # one round per block anyone holds (no slot is empty)
     assert c["result_unicast"] == c["retransmit_dropped"] == 0
 
 
 # -- one slot, many rounds, checked packet by packet ----------------------------------------
 
 
+def result_payload(
+    receiver: int, slot: int, shadow: int, block: int, next_block: int, exp: int, next_exp: int, body: bytes, epoch: int
+) -> bytes:
+    """A RESULT the switch sends `receiver` in a round of the job installed with job_dict(1, ...)
+    (header fields the completing DATA carried: epoch, session, blocks, fingerprint)."""
+    return (
+        AggHeader(
+            MsgType.RESULT,
+            1,
+            receiver,
+            slot,
+            shadow,
+            epoch,
+            block,
+            next_block,
+            exp,
+            next_exp,
+            32 if body else 0,
+            session=SESSION,
+            blocks=BLOCKS,
+            fingerprint=tensor_fingerprint(epoch),
+        ).pack()
+        + body
+    )
+
+
 def test_one_slot_reused_for_50_rounds(switch, tap):
-    """Bootstrap + 50 data rounds in one slot (both shadow sets reused 25 times),
-    3 workers holding random subsets of the blocks with random values and
-    exponents. Every RESULT copy is compared with the expected bytes (numpy
-    sums, look-ahead decision, round fields); on some rounds a counted packet
-    is retransmitted before (dropped) or after completion (unicast re-send)."""
+    """The opening round and data rounds of 50 blocks in one slot (both shadow sets reused
+    about 25 times), 3 workers holding random subsets of the blocks with random values and
+    exponents. Every RESULT copy is compared with the bytes docs/protocol.md section 3
+    gives (numpy sums, the look-ahead decision; for the opening round b*, e*, K2 and the
+    REPEAT when b*'s holders disagree on its exponent), the packets of each round arriving
+    in a random order. On some rounds (the opening round always) a counted packet is
+    retransmitted before (dropped) or after completion (unicast re-send of the same bytes)."""
     n, slot, epoch = 3, 5, 7
     rng = np.random.default_rng(50)
     workers = make_workers(switch, n)
@@ -116,65 +145,73 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
     values = {(i, b): rng.integers(-(2**28), 2**28, 32).astype(np.int32) for b in blocks for i in holders[b]}
     exps = {(i, b): int(rng.integers(100, 150)) for (i, b) in values}
     mine = [[b for b in blocks if i in holders[b]] + [NONE] for i in range(n)]
-    pos = [0] * n
-    block, exp, rounds = NONE, 127, 0
+    pos = [0] * n  # each worker's next block to send: mine[i][pos[i]]
+
+    def total(at: list[int], b: int) -> bytes:
+        return sum((values[(i, b)].astype(np.int64) for i in at), np.zeros(32, np.int64)).astype(">i4").tobytes()
+
+    block, exp, rounds, repeats = NONE, 127, 0, 0
     drops = unicasts = 0
     while True:
         shadow = rounds & 1
-        packets, keys = {}, []
-        for i, w in enumerate(workers):
-            vals = None
-            if block != NONE and mine[i][pos[i]] == block:
-                vals = values[(i, block)]
-                pos[i] += 1
-            nxt = mine[i][pos[i]]
-            nexp = exps.get((i, nxt), 0)
-            keys.append(lookahead_key(nxt, nexp))
-            packets[i] = data(w, shadow, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp, epoch=epoch)
-        next_block, next_exp = split_key(min(keys))
-        if block == NONE:
-            body = b""
-        else:
-            total = sum((values[(i, block)].astype(np.int64) for i in holders[block]), np.zeros(32, np.int64))
-            body = total.astype(">i4").tobytes()
-
-        expected = {
-            i: (
-                AggHeader(
-                    MsgType.RESULT,
-                    1,
-                    i,
-                    slot,
-                    shadow,
-                    epoch,
-                    block,
-                    next_block,
-                    exp,
-                    next_exp,
-                    32 if body else 0,
-                    session=SESSION,
-                    blocks=BLOCKS,
-                    fingerprint=tensor_fingerprint(epoch),
-                ).pack()
-                + body
+        packets = {}
+        if rounds == 0:  # the opening round: each worker's own first block at its own exponent
+            own = {i: (mine[i][0], exps.get((i, mine[i][0]), 127)) for i in range(n)}
+            for i, w in enumerate(workers):
+                b, e = own[i]
+                nxt = mine[i][1] if b != NONE else NONE
+                vals = values[(i, b)] if b != NONE else None
+                nexp = exps.get((i, nxt), 0)
+                packets[i] = opening(w, shadow, b, nxt, vals, slot=slot, exp=e, next_exp=nexp, epoch=epoch)
+            block, exp = split_key(min(lookahead_key(*own[i]) for i in range(n)))  # b*, e*
+            at = [i for i in range(n) if own[i][0] == block]
+            repeat = any(own[i][1] != exp for i in at)
+            k2 = min(
+                lookahead_key(mine[i][1], exps.get((i, mine[i][1]), 0)) if i in at else lookahead_key(*own[i])
+                for i in range(n)
             )
-            for i in range(n)
+            if repeat:
+                next_block, next_exp, body = block, exp, b""
+                repeats += 1
+            else:
+                next_block, next_exp = split_key(k2)
+                body = total(at, block)
+                for i in at:
+                    pos[i] = 1
+        else:
+            keys = []
+            for i, w in enumerate(workers):
+                vals = None
+                if mine[i][pos[i]] == block:
+                    vals = values[(i, block)]
+                    pos[i] += 1
+                nxt = mine[i][pos[i]]
+                nexp = exps.get((i, nxt), 0)
+                keys.append(lookahead_key(nxt, nexp))
+                packets[i] = data(w, shadow, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp, epoch=epoch)
+            next_block, next_exp = split_key(min(keys))
+            body = total(holders[block], block)
+        expected = {
+            i: result_payload(i, slot, shadow, block, next_block, exp, next_exp, body, epoch) for i in range(n)
         }
 
         order = [int(i) for i in rng.permutation(n)]
         first, rest = order[0], order[1:]
         tap.send(workers[first].host_if, frame(workers[first], packets[first]))
-        if rounds % 7 == 3:  # duplicate while the round is open: dropped, not added
+        if rounds % 7 == 3 or rounds == 0:  # duplicate while the round is open: dropped, not added
             tap.send(workers[first].host_if, frame(workers[first], packets[first]))
             drops += 1
             wait_for_counters(switch, retransmit_dropped=drops)
-        for i in rest:
+        for i in rest:  # one at a time: the switch sees the random order
+            counted = switch.counters()["data_counted"]
             tap.send(workers[i].host_if, frame(workers[i], packets[i]))
+            if i != rest[-1]:
+                wait_for_counters(switch, data_counted=counted + 1)
         got = results(tap.collect(timeout=10, expect=n), workers)
         assert sorted((w.worker_id, p) for w, p in got) == [(i, expected[i]) for i in range(n)], (
             f"round {rounds} (block {block})"
         )
-        if rounds % 5 == 2:  # a worker lost the result: only it gets it again
+        if rounds % 5 == 2 or rounds == 0:  # a worker lost the result: only it gets it again
             again = int(rng.integers(n))
             tap.send(workers[again].host_if, frame(workers[again], packets[again]))
             unicasts += 1
@@ -184,10 +221,10 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
         block, exp = next_block, next_exp
         if block == NONE:
             break
-    assert rounds == 51 and all(m[p] == NONE for m, p in zip(mine, pos, strict=True))
+    assert rounds == 50 + repeats and all(m[p] == NONE for m, p in zip(mine, pos, strict=True))
     assert results(tap.collect(timeout=0.3), workers) == []
     c = switch.counters()
-    assert (c["data_counted"], c["result_multicast"]) == (51 * n, 51)
+    assert (c["data_counted"], c["result_multicast"]) == (rounds * n, rounds)
     assert (c["retransmit_dropped"], c["result_unicast"]) == (drops, unicasts)
 
 
@@ -198,41 +235,39 @@ def test_retransmissions_are_not_added_twice(switch, tap):
     workers = make_workers(switch, 2)
     switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
     w0, w1 = workers
-    for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
-    boot = results(tap.collect(expect=2, timeout=10), workers)
-    assert len(boot) == 2
-    # A lost bootstrap RESULT: the re-send is header-only as well.
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0)))
-    again = results(tap.collect(expect=1, timeout=10), workers)
-    assert [(w.worker_id, p) for w, p in again] == [(0, dict((w.worker_id, p) for w, p in boot)[0])]
-    assert AggHeader.unpack(again[0][1]).count == 0
-
     v = np.arange(32)
-    tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, v)))
-    tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, v)))  # duplicate while open
-    assert results(tap.collect(timeout=0.5), workers) == []
-    tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
-    got = results(tap.collect(expect=2, timeout=10), workers)
-    assert len(got) == 2
-    for _, payload in got:
-        np.testing.assert_array_equal(decode_values(payload, 32), 11 * v)
-    for _ in range(2):  # lost result (twice): re-sent, still not added again
-        tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
-        again = results(tap.collect(expect=1, timeout=10), workers)
-        assert [w.worker_id for w, _ in again] == [1]
-        np.testing.assert_array_equal(decode_values(again[0][1], 32), 11 * v)
+    for shadow, send in ((0, opening), (1, data)):  # the opening round of block 0, a data round of block 3
+        block, nxt = (0, 3) if shadow == 0 else (3, NONE)
+        counted = switch.counters()["data_counted"]
+        tap.send(w0.host_if, frame(w0, send(w0, shadow, block, nxt, v)))
+        wait_for_counters(switch, data_counted=counted + 1)
+        tap.send(w0.host_if, frame(w0, send(w0, shadow, block, nxt, v)))  # duplicate while open
+        assert results(tap.collect(timeout=0.5), workers) == []
+        tap.send(w1.host_if, frame(w1, send(w1, shadow, block, nxt, 10 * v)))
+        got = results(tap.collect(expect=2, timeout=10), workers)
+        assert len(got) == 2
+        for _, payload in got:
+            assert AggHeader.unpack(payload)[6:8] == (block, nxt)  # block, next_block
+            np.testing.assert_array_equal(decode_values(payload, 32), 11 * v)
+        for _ in range(2):  # lost result (twice): re-sent, still not added again
+            tap.send(w1.host_if, frame(w1, send(w1, shadow, block, nxt, 10 * v)))
+            again = results(tap.collect(expect=1, timeout=10), workers)
+            assert [(w.worker_id, p) for w, p in again] == [(1, dict((w.worker_id, p) for w, p in got)[1])]
     c = switch.counters()
-    assert (c["retransmit_dropped"], c["result_unicast"], c["data_counted"]) == (1, 3, 4)
+    assert (c["retransmit_dropped"], c["result_unicast"], c["data_counted"]) == (2, 4, 4)
 
 
 def test_header_only_packet_completes_a_round_with_values(switch, tap):
     workers = make_workers(switch, 2)
     switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
     w0, w1 = workers
-    for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 2)))
-    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 0, 2, np.full(32, 3))))
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, NONE, NONE)))  # holds nothing
+    got = results(tap.collect(expect=2, timeout=10), workers)
+    assert len(got) == 2
+    for _, payload in got:
+        assert AggHeader.unpack(payload)[6:8] == (0, 2)
+        np.testing.assert_array_equal(decode_values(payload, 32), np.full(32, 3))
     tap.send(w0.host_if, frame(w0, data(w0, 1, 2, NONE, np.full(32, 7))))
     wait_for_counters(switch, data_counted=3)
     tap.send(w1.host_if, frame(w1, data(w1, 1, 2, NONE)))  # header only, completes the round
@@ -251,7 +286,7 @@ def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
     switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
     w0, w1 = workers
     rng = np.random.default_rng(12)
-    x, y, z, u, v = (rng.integers(-(2**20), 2**20, 32).astype(np.int32) for _ in range(5))
+    q, x, y, z, u, v = (rng.integers(-(2**20), 2**20, 32).astype(np.int32) for _ in range(6))
     zeros = np.zeros(32, np.int32)
 
     def round_(shadow, block, packets, expected):
@@ -267,9 +302,13 @@ def test_header_only_packets_leave_the_value_registers_alone(switch, tap):
             assert AggHeader.unpack(payload).count == 32
             np.testing.assert_array_equal(decode_values(payload, 32), expected, err_msg=f"block {block}")
 
-    for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 2)))
-    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
+    # The opening round: worker 0 holds block 1, worker 1 starts at block 2 (left out).
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 1, 2, q)))
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, 2, 3, y)))
+    got = results(tap.collect(expect=2, timeout=10), workers)
+    assert len(got) == 2
+    for _, payload in got:
+        np.testing.assert_array_equal(decode_values(payload, 32), q)
     round_(1, 2, [(w0, x), (w1, y)], x + y)  # set 1 now holds x + y
     round_(0, 3, [(w0, None), (w1, z)], z)  # opened header-only: z overwrites, not adds
     round_(1, 4, [(w1, None), (w0, None)], zeros)  # nobody carries values: not x + y
@@ -295,23 +334,18 @@ def test_32_workers_on_shared_ports(switch, tap):
         for i in range(32)
     ]
     switch.install({"jobs": [job_dict(3, workers, slot_base=1000, num_slots=24)]})
-    for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 1023, job=3, slot=1023)))
+    rng = np.random.default_rng(32)
+    vals = rng.integers(-(2**25), 2**25, (32, 32)).astype(np.int32)
+    for w in workers:  # an opening round in which everyone holds block 1023 and nothing after it
+        tap.send(w.host_if, frame(w, opening(w, 0, 1023, NONE, vals[w.worker_id], job=3, slot=1023)))
     got = results(tap.collect(expect=32, timeout=10), workers)
     assert sorted(w.worker_id for w, _ in got) == list(range(32))
     for w, payload in got:
         h = AggHeader.unpack(payload)
-        assert (h.worker_id, h.slot, h.block, h.next_block, h.count) == (w.worker_id, 1023, NONE, 1023, 0)
-    rng = np.random.default_rng(32)
-    vals = rng.integers(-(2**25), 2**25, (32, 32)).astype(np.int32)
-    for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 1, 1023, NONE, vals[w.worker_id], job=3, slot=1023)))
-    got = results(tap.collect(expect=32, timeout=10), workers)
-    assert sorted(w.worker_id for w, _ in got) == list(range(32))
-    for _, payload in got:
+        assert (h.worker_id, h.slot, h.block, h.next_block, h.count) == (w.worker_id, 1023, 1023, NONE, 32)
         np.testing.assert_array_equal(decode_values(payload, 32), vals.sum(axis=0))
     c = switch.counters()
-    assert (c["data_counted"], c["result_multicast"]) == (64, 2)
+    assert (c["data_counted"], c["result_multicast"]) == (32, 1)
 
 
 # -- jobs ------------------------------------------------------------------------------------
@@ -346,26 +380,28 @@ def test_reset_job_forgets_a_half_finished_round(switch, tap):
     workers = make_workers(switch, 2)
     cfg = switch.install({"jobs": [job_dict(1, workers, num_slots=2)]})
     w0, w1 = workers
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0, next_exp=200)))  # worker 1 never answers
+    a, b = np.arange(32), np.full(32, 1000)
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 0, NONE, b, exp=200)))  # worker 1 never answers
     wait_for_counters(switch, data_counted=1)
     reset = switch.client.reset_job(cfg.job(1), switch.thrift_port)
     assert (
-        reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 38
-    )  # 2 slots x 2 shadow copies x 38 per-slot registers
+        reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 40
+    )  # 2 slots x 2 shadow copies x 40 per-slot registers
     assert switch.client.read_sessions(cfg.job(1)) == {reset.session}
     # A worker that did not JOIN again still sends with the old session: dropped.
-    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 2, next_exp=150)))
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, 2, NONE, b, exp=150)))
     wait_for_counters(switch, bad_session=1)
-    # Worker 0's bit and its look-ahead are gone: its bootstrap counts again,
-    # and only the announcements made after the reset decide.
-    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 4, next_exp=130, session=reset.session)))
+    # Worker 0's bit, its block and its values are gone: its opening DATA counts
+    # again, and only the packets sent after the reset decide.
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, 4, NONE, a, exp=130, session=reset.session)))
     wait_for_counters(switch, data_counted=2)
     assert results(tap.collect(timeout=0.3), workers) == []
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 6, next_exp=140, session=reset.session)))
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 6, NONE, b, exp=140, next_exp=0, session=reset.session)))
     got = results(tap.collect(expect=2, timeout=10), workers)
     assert len(got) == 2
     for _, payload in got:
         h = AggHeader.unpack(payload)
-        assert (h.next_block, h.next_exp, h.session) == (4, 130, reset.session)
+        assert (h.block, h.exp, h.next_block, h.next_exp, h.session) == (4, 130, 6, 140, reset.session)
+        np.testing.assert_array_equal(decode_values(payload, 32), a)  # worker 0's values are not block 4's
     c = switch.counters()
     assert (c["data_counted"], c["bad_session"], c["result_multicast"]) == (3, 1, 1)

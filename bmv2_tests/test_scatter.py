@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import SESSION, data, frame, job_dict, results, wait_for_counters
+from bmv2_tests.harness import SESSION, data, frame, job_dict, opening, results, wait_for_counters
 from p4reduce.hostagent.stream import Stream
 from p4reduce.protocol import NONE, AggHeader, Flags, Mode, MsgType, decode_values, fingerprint, scatter_flags
 
@@ -82,8 +82,9 @@ def test_values_reach_the_owner_only(switch, tap, n):
     assert set(delivered) == {(b // SHARD_BLOCKS, b) for b in held}
     for (_, b), v in delivered.items():
         np.testing.assert_array_equal(v, np.sum(held[b], axis=0))
+    empty_streams = sum(1 for slot in (0, 1) if not any(b % 2 == slot for b in held))
     c = switch.counters()
-    assert c["result_multicast"] == len(held) + 2  # every data round and the two bootstraps
+    assert c["result_multicast"] == len(held) + empty_streams  # one round per block anyone holds
 
 
 def test_a_retransmission_gets_its_own_copy(switch, tap):
@@ -91,24 +92,24 @@ def test_a_retransmission_gets_its_own_copy(switch, tap):
     workers = make_workers(switch, 2)
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     v = np.arange(32)
-    owner_bits = scatter_flags(1)
+    owner_bits = scatter_flags(1)  # block 10's (SHARD_BLOCKS 7)
+    for w in workers:  # the opening round: both hold block 3 (owner 0)
+        tap.send(w.host_if, frame(w, opening(w, 0, 3, 10, v, flags=scatter_flags(0))))
+    got = {w.worker_id: p for w, p in results(tap.collect(expect=2, timeout=10), workers)}
+    assert (len(got[0]), len(got[1])) == (164, 36)
     for w in workers:
-        tap.send(w.host_if, frame(w, _scatter(data(w, 0, NONE, 3), scatter_flags(0))))
-    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
+        tap.send(w.host_if, frame(w, opening(w, 0, 3, 10, v, flags=scatter_flags(0))))
+        (again,) = results(tap.collect(expect=1, timeout=10), workers)
+        assert again[0] == w and again[1] == got[w.worker_id]
     for w in workers:
-        tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), owner_bits)))
+        tap.send(w.host_if, frame(w, data(w, 1, 10, NONE, v, flags=owner_bits)))
     got = {w.worker_id: p for w, p in results(tap.collect(expect=2, timeout=10), workers)}
     assert (len(got[0]), len(got[1])) == (36, 164)
     for w in workers:
-        tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), owner_bits)))
+        tap.send(w.host_if, frame(w, data(w, 1, 10, NONE, v, flags=owner_bits)))
         (again,) = results(tap.collect(expect=1, timeout=10), workers)
         assert again[0] == w and again[1] == got[w.worker_id]
     np.testing.assert_array_equal(decode_values(got[1], 32), 2 * v)
-
-
-def _scatter(payload: bytes, flags: int) -> bytes:
-    """`payload` (a harness DATA) with its flags byte set."""
-    return payload[:5] + bytes([flags]) + payload[6:]
 
 
 @pytest.mark.parametrize("odd_flags", [scatter_flags(1), 0], ids=["other-owner", "no-scatter"])
@@ -117,13 +118,13 @@ def test_owners_that_disagree_make_a_mismatch_round(switch, tap, odd_flags):
     key (fingerprint XOR the SCATTER/owner bits) differs, so every copy is flagged MISMATCH."""
     workers = make_workers(switch, 3)
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
-    for w in workers:
-        tap.send(w.host_if, frame(w, _scatter(data(w, 0, NONE, 3), scatter_flags(0))))
-    assert len(results(tap.collect(expect=3, timeout=10), workers)) == 3
     v = np.arange(32)
     for w in workers:
+        tap.send(w.host_if, frame(w, opening(w, 0, 0, 3, v, flags=scatter_flags(0))))
+    assert len(results(tap.collect(expect=3, timeout=10), workers)) == 3
+    for w in workers:
         flags = odd_flags if w.worker_id == 1 else scatter_flags(0)
-        tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), flags)))
+        tap.send(w.host_if, frame(w, data(w, 1, 3, NONE, v, flags=flags)))
         if w.worker_id < 2:  # the first packet of the round stores the key
             wait_for_counters(switch, data_counted=3 + w.worker_id + 1)
     got = results(tap.collect(expect=3, timeout=10), workers)
@@ -141,13 +142,11 @@ def test_owner_bits_without_scatter_are_ignored(switch, tap):
     workers = make_workers(switch, 2)
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     v = np.arange(32)
-    for w, junk in zip(workers, (0x08, 0xF0), strict=True):
-        tap.send(w.host_if, frame(w, _scatter(data(w, 0, NONE, 3), junk)))
-    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
-    for w, junk in zip(workers, (0x10, 0x28), strict=True):
-        tap.send(w.host_if, frame(w, _scatter(data(w, 1, 3, NONE, v), junk)))
-    got = results(tap.collect(expect=2, timeout=10), workers)
-    assert len(got) == 2
-    for _, payload in got:
-        assert AggHeader.unpack(payload).flags == 0 and len(payload) == 164
-        np.testing.assert_array_equal(decode_values(payload, 32), 2 * v)
+    for shadow, junks, send in ((0, (0x08, 0xF0), opening), (1, (0x10, 0x28), data)):
+        for w, junk in zip(workers, junks, strict=True):
+            tap.send(w.host_if, frame(w, send(w, shadow, 3 + shadow, NONE, v, flags=junk)))
+        got = results(tap.collect(expect=2, timeout=10), workers)
+        assert len(got) == 2
+        for _, payload in got:
+            assert AggHeader.unpack(payload).flags == 0 and len(payload) == 164
+            np.testing.assert_array_equal(decode_values(payload, 32), 2 * v)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import SESSION, assert_sums, data, frame, job_dict, join, results, wait_for_counters
+from bmv2_tests.harness import SESSION, assert_sums, frame, job_dict, join, opening, results, wait_for_counters
 from p4reduce.protocol import NONE, AggHeader, Mode, MsgType
 
 
@@ -57,12 +57,14 @@ def test_join_is_answered_with_the_entrys_geometry_and_session(switch, tap):
     assert [(v.worker_id, p) for v, p in got] == [(0, joined(4, 0, 77, **geometry))]
     c = switch.counters()
     assert c["joined"] == 5 and c["data_counted"] == 0
-    # JOINs touched no slot: the first round of the job is an ordinary bootstrap.
+    # JOINs touched no slot: the first round of the job is an ordinary opening round.
+    v = np.arange(32)
     for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 4, slot=9, job=4, session=0xC0FFEE01)))
+        tap.send(w.host_if, frame(w, opening(w, 0, 4, 9, v, slot=9, job=4, session=0xC0FFEE01)))
     got = results(tap.collect(expect=3, timeout=10), workers)
     assert sorted(v.worker_id for v, _ in got) == [0, 1, 2]
-    assert all(AggHeader.unpack(p).next_block == 4 for _, p in got)
+    assert all(AggHeader.unpack(p)[6:8] == (4, 9) for _, p in got)  # block, next_block
+    assert_sums(got, 3, 3 * v)
 
 
 def test_a_job_without_a_configured_session_gets_a_random_one(switch, tap):
@@ -75,10 +77,10 @@ def test_a_job_without_a_configured_session_gets_a_random_one(switch, tap):
     (got,) = results(tap.collect(expect=1, timeout=10), workers)
     assert AggHeader.unpack(got[1]).session == session
     # The session from the JOINED is what the switch admits, and only that.
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 0, session=session ^ 0x80000000)))
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, NONE, NONE, session=session ^ 0x80000000)))
     wait_for_counters(switch, bad_session=1)
     for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 0, session=session)))
+        tap.send(w.host_if, frame(w, opening(w, 0, NONE, NONE, session=session)))
     assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
     c = switch.counters()
     assert (c["bad_session"], c["data_counted"], c["result_multicast"]) == (1, 2, 1)
@@ -91,21 +93,18 @@ def test_wrong_session_is_dropped_before_it_touches_the_round(switch, tap):
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     w0, w1 = workers
     v = np.arange(32)
-    for w in workers:
-        tap.send(w.host_if, frame(w, data(w, 0, NONE, 0)))
-    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
-    tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, v)))
-    wait_for_counters(switch, data_counted=3)
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 0, NONE, v)))
+    wait_for_counters(switch, data_counted=1)
     # Another process claiming worker 1 (old session) and a repeat of worker 0 from
     # one: neither is added, neither completes the round, neither gets a re-send.
-    tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 1000 * v, session=SESSION + 1)))
-    tap.send(w0.host_if, frame(w0, data(w0, 1, 0, NONE, 1000 * v, session=SESSION + 1)))
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, 0, NONE, 1000 * v, session=SESSION + 1)))
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 0, NONE, 1000 * v, session=SESSION + 1)))
     wait_for_counters(switch, bad_session=2)
     assert results(tap.collect(timeout=0.3), workers) == []
-    tap.send(w1.host_if, frame(w1, data(w1, 1, 0, NONE, 10 * v)))
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, 0, NONE, 10 * v)))
     assert_sums(results(tap.collect(expect=2, timeout=10), workers), 2, 11 * v)
     c = switch.counters()
-    assert (c["data_counted"], c["bad_session"], c["result_unicast"], c["retransmit_dropped"]) == (4, 2, 0, 0)
+    assert (c["data_counted"], c["bad_session"], c["result_unicast"], c["retransmit_dropped"]) == (2, 2, 0, 0)
 
 
 def test_reset_gives_the_job_a_new_session_and_joins_get_it(switch, tap):
@@ -115,14 +114,14 @@ def test_reset_gives_the_job_a_new_session_and_joins_get_it(switch, tap):
     tap.send(w0.host_if, frame(w0, join(w0, 1, num_slots=2)))
     (got,) = results(tap.collect(expect=1, timeout=10), workers)
     assert AggHeader.unpack(got[1]).session == SESSION
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 1)))  # a half-finished round
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 1, NONE, np.arange(32))))  # a half-finished round
     wait_for_counters(switch, data_counted=1)
 
     reset = switch.client.reset_job(cfg.job(1))
     assert reset.session not in (0, SESSION)
     # Processes that did not JOIN again are dropped, whatever they send ...
-    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 1)))
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 1)))
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, NONE, NONE)))
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 1, NONE, np.arange(32))))
     wait_for_counters(switch, bad_session=2)
     assert results(tap.collect(timeout=0.3), workers) == []
     # ... and a JOIN gets the new session, with which the job starts afresh.
@@ -133,10 +132,11 @@ def test_reset_gives_the_job_a_new_session_and_joins_get_it(switch, tap):
         (0, reset.session),
         (1, reset.session),
     ]
-    tap.send(w1.host_if, frame(w1, data(w1, 0, NONE, 1, session=reset.session)))
+    tap.send(w1.host_if, frame(w1, opening(w1, 0, NONE, NONE, session=reset.session)))
     wait_for_counters(switch, data_counted=2)
     assert results(tap.collect(timeout=0.3), workers) == []  # worker 0's old bit is gone
-    tap.send(w0.host_if, frame(w0, data(w0, 0, NONE, 1, session=reset.session)))
-    assert len(results(tap.collect(expect=2, timeout=10), workers)) == 2
+    tap.send(w0.host_if, frame(w0, opening(w0, 0, 1, NONE, 5 * np.arange(32), session=reset.session)))
+    got = results(tap.collect(expect=2, timeout=10), workers)
+    assert_sums(got, 2, 5 * np.arange(32))  # not the sums the old round had begun
     c = switch.counters()
     assert (c["joined"], c["bad_session"], c["data_counted"], c["result_multicast"]) == (3, 2, 3, 1)
