@@ -1,5 +1,6 @@
 """The switch reproduces docs/golden_packets.json byte for byte (the dense-mode
-steps meant for a switch: JOINs, one stream, a MISMATCH round)."""
+steps meant for a switch: JOINs, one stream that opens with a REPEAT, a MISMATCH
+round; a reduce-scatter whose opening round's smallest block goes to its owner)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def test_golden_packets(switch, tap, golden):
     joins = [s for s in steps if s["payload"][2:4] == "06"]
     rounds = [s for s in steps if len(s["expect"]) == job["num_workers"]]
     assert c["joined"] == len(joins) == 2
-    assert c["result_multicast"] == len(rounds) == 6  # 5 rounds of allreduce 0, the MISMATCH round
+    # Allreduce 0: the REPEAT and four data rounds; allreduce 1: its opening round, MISMATCH.
+    assert c["result_multicast"] == len(rounds) == 6
     assert c["result_unicast"] == 1 and c["retransmit_dropped"] == 1
     assert c["data_counted"] == len(steps) - len(joins) - 2 == 12
     assert c["malformed"] == c["unknown_worker"] == c["identity_mismatch"] == c["bad_slot"] == 0
@@ -48,8 +50,9 @@ def test_golden_packets(switch, tap, golden):
 
 
 def test_golden_scatter_packets(switch, tap, golden):
-    """The reduce-scatter steps (docs/protocol.md 3.1): each data round's values reach the
-    block's owner only, the other copy leaves header-only (egress cuts the values)."""
+    """The reduce-scatter steps (docs/protocol.md 3.1): each round's values reach the
+    block's owner only, the other copy leaves header-only (egress cuts the values); an
+    opening round's RESULT names the owner of its smallest block."""
     job = golden["job"]
     workers = make_workers(switch, job["num_workers"])
     switch.install(
@@ -66,7 +69,7 @@ def test_golden_scatter_packets(switch, tap, golden):
         }
     )
     steps = [s for s in golden["scatter"]["steps"] if "dense" in s["modes"]]
-    assert len(steps) == len(golden["scatter"]["steps"]) == 13
+    assert len(steps) == len(golden["scatter"]["steps"]) == 11
     for step in steps:
         w = workers[step["from_worker"]]
         tap.send(w.host_if, frame(w, bytes.fromhex(step["payload"])))
@@ -76,5 +79,5 @@ def test_golden_scatter_packets(switch, tap, golden):
         ), step["note"]
     assert results(tap.collect(timeout=0.3), workers) == []
     c = switch.counters()
-    # 13 DATA: one retransmission (re-sent), 12 counted, 6 of them completing a round.
-    assert (c["result_multicast"], c["result_unicast"], c["data_counted"]) == (6, 1, 12)
+    # 11 DATA: one retransmission (re-sent), 10 counted, 5 of them completing a round.
+    assert (c["result_multicast"], c["result_unicast"], c["data_counted"]) == (5, 1, 10)
