@@ -161,6 +161,9 @@ def test_an_opening_round_compares_the_scatter_bit(switch, tap, odd_flags):
     switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
     v = np.arange(32)
     usual = scatter_flags(0) if odd_flags == 0 else 0
-    packets = {0: opening(workers[0], 0, 1, NONE, v, flags=usual), 1: opening(workers[1], 0, 1, NONE, v, flags=odd_flags)}
+    packets = {
+        0: opening(workers[0], 0, 1, NONE, v, flags=usual),
+        1: opening(workers[1], 0, 1, NONE, v, flags=odd_flags),
+    }
     got = play_round(switch, tap, workers, packets, (0, 1))
     assert all(AggHeader.unpack(p).flags & Flags.MISMATCH for p in got.values())

@@ -191,9 +191,7 @@ def test_one_slot_reused_for_50_rounds(switch, tap):
                 packets[i] = data(w, shadow, block, nxt, vals, slot=slot, exp=exp, next_exp=nexp, epoch=epoch)
             next_block, next_exp = split_key(min(keys))
             body = total(holders[block], block)
-        expected = {
-            i: result_payload(i, slot, shadow, block, next_block, exp, next_exp, body, epoch) for i in range(n)
-        }
+        expected = {i: result_payload(i, slot, shadow, block, next_block, exp, next_exp, body, epoch) for i in range(n)}
 
         order = [int(i) for i in rng.permutation(n)]
         first, rest = order[0], order[1:]
