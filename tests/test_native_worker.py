@@ -24,7 +24,18 @@ from p4reduce.hostagent import agent as agent_module
 from p4reduce.hostagent.agent import AllreduceStats, _BlockTarget, _RoundTimer
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.hostagent.stream import ProtocolError
-from p4reduce.protocol import ALL_WORKERS, EXP_BIAS, HEADER_LEN, NONE, AggHeader, MsgType, encode, scatter_flags
+from p4reduce.protocol import (
+    ALL_WORKERS,
+    EXP_BIAS,
+    HEADER_LEN,
+    NONE,
+    PROTOCOL_VERSION,
+    AggHeader,
+    Flags,
+    MsgType,
+    encode,
+    scatter_flags,
+)
 from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.framing import split_datagram
 
@@ -79,7 +90,10 @@ def tensor(rng: np.random.Generator, dtype: str, length: int, block: int, densit
 
 
 class Aggregator:
-    """The RESULTs a correct aggregator sends one worker, stream by stream, in order."""
+    """The RESULTs a correct aggregator sends one worker, stream by stream, in order: per
+    stream its opening round's (the data round of the smallest block any worker holds, or a
+    REPEAT of it when its holders' exponents differ, or the end of an empty stream), then
+    one per data round (docs/protocol.md 3)."""
 
     def __init__(
         self,
@@ -98,17 +112,23 @@ class Aggregator:
         worker's at each aggregator (stream s is served by aggregator s mod k)."""
         sessions = sessions or [0]
         self.results: list[list[bytes]] = []  # per stream, per round of this allreduce
+        self.repeats = 0  # streams whose opening round is a REPEAT
         n, S, B = cfg.scale_workers, cfg.num_slots, cfg.block_size
         for s in range(plans[0].num_streams):
             held = [b for b in range(s, nblocks, S) if any(p.nonzero[b] for p in plans)]
             agreed = {b: max(int(p.exps[b]) for p in plans if p.nonzero[b]) for b in held}
-            blocks = [NONE, *held]
+            # (block, next_block, header-only) per round; a REPEAT when the holders of the
+            # first block sent it at different exponents.
+            rounds_: list[tuple[int, int, bool]] = [(NONE, NONE, True)] if not held else []
+            if held and len({int(p.exps[held[0]]) for p in plans if p.nonzero[held[0]]}) > 1:
+                rounds_.append((held[0], held[0], True))
+                self.repeats += 1
+            rounds_ += [(b, held[k + 1] if k + 1 < len(held) else NONE, False) for k, b in enumerate(held)]
             packets = []
-            for k, b in enumerate(blocks):
-                nxt = blocks[k + 1] if k + 1 < len(blocks) else NONE
+            for k, (b, nxt, empty) in enumerate(rounds_):
                 owner = 0 if b == NONE else b // shard_blocks if shard_blocks else None
                 flags = 0 if owner is None else scatter_flags(owner)
-                header_only = b == NONE or (owner not in (None, cfg.worker_id) and not full_to_all)
+                header_only = empty or (owner not in (None, cfg.worker_id) and not full_to_all)
                 h = AggHeader(
                     MsgType.RESULT,
                     cfg.job_id,
@@ -136,9 +156,12 @@ class Aggregator:
             self.results.append(packets)
 
 
-def to_group(packet: bytes, session: int) -> bytes:
-    """The copy of a RESULT that goes to the job's multicast group."""
+def to_group(packet: bytes, session: int, header_only: bool = False) -> bytes:
+    """The copy of a RESULT that goes to the job's multicast group (`header_only`: as a
+    reduce-scatter's, docs/protocol.md 3.1, the owner's values going by unicast)."""
     h = AggHeader.unpack(packet)
+    if header_only:
+        return h._replace(worker_id=ALL_WORKERS, session=session, count=0).pack()
     return h._replace(worker_id=ALL_WORKERS, session=session).pack() + packet[HEADER_LEN:]
 
 
@@ -413,7 +436,20 @@ class Pair:
                 v.missing_workers,
                 v.overflow,
                 v.pending_kind,
-            ) == (s.slot, s.round, s.block, s.exp, s.done, started, s.retries, s.missing_workers, s.overflow, kind)
+                v.opening,
+            ) == (
+                s.slot,
+                s.round,
+                s.block,
+                s.exp,
+                s.done,
+                started,
+                s.retries,
+                s.missing_workers,
+                s.overflow,
+                kind,
+                s.opening,
+            )
             if s.slot in self.timers:  # the same timer: started, and deadline after backoffs
                 timer = self.timers[s.slot]
                 assert (v.timer_started, v.deadline) == (timer.started, timer.deadline)
@@ -535,7 +571,11 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
                         continue
                     packet = agg.results[s][k]
                     if receiver == k_aggs and data.draw(st.integers(0, 9)):  # as sent to the group
-                        packet = to_group(packet, sessions[s % k_aggs] ^ GROUP_SESSION_MASK)
+                        packet = to_group(
+                            packet,
+                            sessions[s % k_aggs] ^ GROUP_SESSION_MASK,
+                            shard_blocks > 0 and data.draw(st.booleans()),
+                        )
                     choice = data.draw(st.integers(0, 9))
                     if choice >= 7:
                         packet = (
@@ -571,6 +611,7 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
         event(f"streams finished: {finished}")
         event(f"retransmissions: {bool(pair.stats.retransmissions)}, queries: {bool(pair.stats.queries)}")
         event(f"some stream waited silently: {any(s.pending_is_query for s in pair.streams)}")
+        event(f"an opening round repeated: {agg.repeats > 0}")
     finally:
         pair.close()
 
@@ -669,9 +710,10 @@ def test_native_allreduce_counts_what_it_sends():
     np.testing.assert_array_equal(outs[0], arrays[0] + arrays[1])
     stats = agents[0].last_stats
     nonzero = int(BlockPlan.build(arrays[0], 16, 4).nonzero.sum())
-    # A bootstrap per stream and a DATA per non-zero block, at least; each packet's bytes counted.
-    assert stats.packets_sent >= 4 + nonzero
-    assert stats.payload_bytes_sent >= 4 * HEADER_LEN + nonzero * (HEADER_LEN + 64)
+    # A DATA per non-zero block, at least (each stream's opening DATA carries its first one);
+    # each packet's bytes counted.
+    assert stats.packets_sent >= nonzero
+    assert stats.payload_bytes_sent >= nonzero * (HEADER_LEN + 64)
     assert stats.packets_received >= 4
 
 
@@ -699,8 +741,8 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
             run = fastpath.make_run(agent, plan, np.zeros(4, dtype=np.int32), 0, 99)
             run.start(1, time.monotonic(), 30.0)  # a deadline far away: poll waits for data
             run.flush()
-            bootstrap, worker = fake_aggregator.recvfrom(100)
-            assert AggHeader.unpack(bootstrap).session == 77
+            opening, worker = fake_aggregator.recvfrom(100)
+            assert AggHeader.unpack(opening).session == 77
             polled = []
             waiter = threading.Thread(target=lambda: polled.append(run.poll(30.0, 30.0)))
             waiter.start()
@@ -756,18 +798,25 @@ def _hostile(packet: bytes, **fields: int) -> bytes:
     return h.pack() + values[: 4 * h.count] + bytes(max(0, 4 * h.count - len(values)))
 
 
-# (name, which RESULT of stream 0 to spoil, how, the ProtocolError's words or None: ignored)
+# (name, which RESULT of stream 0 to spoil, how, the ProtocolError's words or None: ignored).
+# Stream 0's rounds: the opening round, whose RESULT is block 0's data round (this worker's
+# first block), then blocks 2 and 4.
 HOSTILE_SCRIPTS = [
     ("forged session", 0, dict(session=12345), None),
     ("unicast to every worker", 0, dict(worker_id=ALL_WORKERS), None),
-    ("early end of stream", 0, dict(next_block=NONE), "next_block NONE skips block 0"),
-    ("jump past an announced block", 1, dict(next_block=4), "next_block 4 skips block 2"),
-    ("wrong count", 1, dict(count=3), "count 3 for block 0"),
-    ("backwards jump", 2, dict(next_block=0), "next_block 0 goes back from block 2"),
+    ("early end of stream", 0, dict(next_block=NONE), "next_block NONE skips block 2"),
+    ("jump past an announced block", 0, dict(next_block=4), "next_block 4 skips block 2"),
+    ("wrong count", 0, dict(count=3), "count 3 for block 0"),
+    ("backwards jump", 1, dict(next_block=0), "next_block 0 goes back from block 2"),
     ("block of another stream", 0, dict(next_block=1), "next_block 1 is outside stream 0"),
-    ("other slot", 0, dict(slot=1), "next_block 0 is outside stream 1"),  # stream 0's answer in slot 1
+    ("other slot", 0, dict(slot=1), "block 0 outside stream 1"),  # stream 0's answer in slot 1
     ("agreed exponent below ours", 0, dict(next_exp=EXP_BIAS - 1), "next_exp 126 is below"),
     ("foreign ERROR", 0, dict(msg_type=MsgType.ERROR, session=999, block=1, count=0), None),
+    ("opening result past our first block", 0, dict(block=4), "block 4 past this worker's first block 0"),
+    ("opening result for an empty stream", 0, dict(block=NONE, next_block=NONE, count=0), "block NONE past"),
+    ("our first block at another exponent", 0, dict(exp=EXP_BIAS + 3), "exp 130 for block 0, which this worker"),
+    ("REPEAT with values", 0, dict(next_block=0), "count 4 in a REPEAT"),
+    ("REPEAT below our exponent", 0, dict(next_block=0, count=0, next_exp=EXP_BIAS - 1), "next_exp 126 is below"),
 ]
 
 
@@ -839,13 +888,270 @@ def test_a_repeated_result_with_other_values_fails_both_engines(monkeypatch):
         results = Aggregator(plans, cfg, [0], 4, 77, 2, sessions=[4242]).results[0]
         source = ("127.0.0.1", 40000)
         pair.start(1)
-        for packet in results[:2]:
-            pair.feed(0, packet, source)
-        pair.feed(0, results[1], source)  # the same again: ignored
+        pair.feed(0, results[0], source)  # the opening round's: block 0's sums
+        pair.feed(0, results[0], source)  # the same again: ignored
         pair.compare()
         assert not pair.failed
-        pair.feed(0, _hostile(results[1], values_delta=1), source)
+        pair.feed(0, _hostile(results[0], values_delta=1), source)
         assert isinstance(pair.exception, ProtocolError) and "other values" in str(pair.exception)
         pair.compare()
+    finally:
+        pair.close()
+
+
+# -- the opening round (docs/protocol.md 3 and 7), step by step ----------------------------------
+
+SOURCE = ("127.0.0.1", 40000)
+OPENING = int(Flags.OPENING)
+
+
+def _opening_pair(monkeypatch: pytest.MonkeyPatch, mode: str, mine: np.ndarray, B: int = 4) -> Pair:
+    """Worker 0 of 2 on one stream (so every block is in it), one aggregator."""
+    cfg = WorkerConfig(
+        job_id=3,
+        worker_id=0,
+        num_workers=2,
+        mode=mode,
+        num_slots=1,
+        block_size=B,
+        aggregator=SOURCE,
+        failure_timeout=5.0,
+    )
+    return Pair(cfg, mine, False, 4, 77, [0], [4242], [0], False, monkeypatch)
+
+
+def _result(pair: Pair, round_: int, block: int, next_block: int, exp: int, next_exp: int, values=None) -> bytes:
+    """The aggregator's RESULT of the stream's round `round_` (its values: int32 sums)."""
+    cfg = pair.agent.config
+    h = AggHeader(
+        MsgType.RESULT,
+        cfg.job_id,
+        cfg.worker_id,
+        cfg.slot_base,
+        round_ & 1,
+        4,
+        block,
+        next_block,
+        exp,
+        next_exp,
+        0 if values is None else cfg.block_size,
+        0,
+        4242,
+        -(-pair.py_out.size // cfg.block_size),
+        77,
+    )
+    return encode(h, None if values is None else np.asarray(values, np.int32))
+
+
+def _sent(pair: Pair) -> list[tuple[AggHeader, np.ndarray]]:
+    """What both engines sent since the last step (compared), as (header, values)."""
+    packets = list(pair.sent[0])
+    pair.compare()
+    assert not pair.failed, pair.exception
+    return [(AggHeader.unpack(p), np.frombuffer(p[HEADER_LEN:], ">i4")) for p in packets]
+
+
+def _blocks(B: int, **values: float) -> np.ndarray:
+    """A float32 tensor of 3 blocks; `b0=1.5` fills block 0 with 1.5, and so on."""
+    x = np.zeros(3 * B, np.float32)
+    for name, v in values.items():
+        b = int(name[1:])
+        x[b * B : (b + 1) * B] = v
+    return x
+
+
+def test_the_opening_data_carries_the_first_block_at_its_own_exponent(monkeypatch):
+    B = 4
+    mine = _blocks(B, b1=1.5, b2=3.0)  # exponents 128, 129
+    pair = _opening_pair(monkeypatch, "sparse", mine, B)
+    try:
+        assert fastpath.stream_view(pair.run, 0).opening
+        pair.start(1)
+        [(h, values)] = _sent(pair)
+        assert (h.msg_type, h.flags, h.block, h.exp, h.next_block, h.next_exp, h.count, h.version) == (
+            MsgType.DATA,
+            OPENING,
+            1,
+            128,
+            2,
+            129,
+            B,
+            PROTOCOL_VERSION,
+        )
+        np.testing.assert_array_equal(values, fixedpoint.quantize(mine[B : 2 * B], 128, 2))
+        v = fastpath.stream_view(pair.run, 0)
+        assert (v.block, v.exp, v.opening, v.pending_kind) == (1, 128, True, "data")
+        pair.clock += 1.0
+        pair.expire()  # a timeout resends the same bytes
+        [(again, _)] = _sent(pair)
+        assert again == h
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_an_empty_stream_opens_header_only_and_ends_with_block_none(mode, monkeypatch):
+    pair = _opening_pair(monkeypatch, mode, np.zeros(8, np.float32))
+    try:
+        pair.start(1)
+        [(h, _)] = _sent(pair)
+        assert (h.flags, h.block, h.next_block, h.exp, h.count) == (OPENING, NONE, NONE, EXP_BIAS, 0)
+        pair.feed(0, _result(pair, 0, NONE, NONE, EXP_BIAS, 0), SOURCE)
+        assert _sent(pair) == [] and pair.run.unfinished == 0
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_a_repeat_of_its_first_block_is_resent_at_the_agreed_exponent(mode, monkeypatch):
+    """The other worker holds block 0 at a larger exponent: the REPEAT makes this holder send
+    block 0 again, at that exponent, as an ordinary DATA with its look-ahead; the sum is the
+    data round's."""
+    B = 4
+    mine, other = _blocks(B, b0=1.5, b2=3.0), _blocks(B, b0=100.0)  # block 0: 128 here, 134 there
+    pair = _opening_pair(monkeypatch, mode, mine, B)
+    try:
+        pair.start(1)
+        _sent(pair)
+        pair.feed(0, _result(pair, 0, 0, 0, 134, 134), SOURCE)  # REPEAT
+        [(h, values)] = _sent(pair)
+        assert (h.msg_type, h.flags, h.shadow, h.block, h.exp, h.next_block, h.next_exp, h.count) == (
+            MsgType.DATA,
+            0,
+            1,
+            0,
+            134,
+            2,
+            129,
+            B,
+        )
+        np.testing.assert_array_equal(values, fixedpoint.quantize(mine[:B], 134, 2))
+        v = fastpath.stream_view(pair.run, 0)
+        assert (v.block, v.exp, v.opening, v.pending_kind) == (0, 134, False, "data")
+        assert not pair.c_out.any()  # a REPEAT carries no values
+        pair.feed(0, _result(pair, 0, 0, 0, 134, 134), SOURCE)  # its copy: ignored
+        assert _sent(pair) == []
+        sums = fixedpoint.quantize(mine[:B], 134, 2) + fixedpoint.quantize(other[:B], 134, 2)
+        pair.feed(0, _result(pair, 1, 0, 2, 134, 129, sums), SOURCE)
+        [(h, values)] = _sent(pair)
+        assert (h.flags, h.block, h.exp, h.next_block, h.count) == (0, 2, 129, NONE, B)
+        pair.feed(0, _result(pair, 2, 2, NONE, 129, 0, fixedpoint.quantize(mine[2 * B :], 129, 2)), SOURCE)
+        assert _sent(pair) == [] and pair.run.unfinished == 0
+        np.testing.assert_array_equal(pair.c_out, mine + other)
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_a_repeat_of_another_block_leaves_a_non_holder_waiting(mode, monkeypatch):
+    """This worker's first block is 1; the others disagreed on block 0. Dense: a header-only
+    DATA of block 0's round announcing block 1 again; sparse: silence, a QUERY on timeout.
+    Then block 0's sums, and this worker sends block 1."""
+    B = 4
+    mine = _blocks(B, b1=3.0)  # exponent 129
+    pair = _opening_pair(monkeypatch, mode, mine, B)
+    try:
+        pair.start(1)
+        [(h, _)] = _sent(pair)
+        assert (h.flags, h.block, h.exp, h.next_block) == (OPENING, 1, 129, NONE)
+        pair.feed(0, _result(pair, 0, 0, 0, 134, 134), SOURCE)  # REPEAT of block 0
+        sent = _sent(pair)
+        v = fastpath.stream_view(pair.run, 0)
+        assert (v.block, v.exp, v.opening) == (0, 134, False)
+        if mode == "dense":
+            [(h, _)] = sent
+            assert (h.msg_type, h.flags, h.shadow, h.block, h.exp, h.next_block, h.next_exp, h.count) == (
+                MsgType.DATA,
+                0,
+                1,
+                0,
+                134,
+                1,
+                129,
+                0,
+            )
+        else:
+            assert sent == [] and v.pending_kind == "query"
+            pair.clock += 1.0
+            pair.expire()
+            [(h, _)] = _sent(pair)
+            assert (h.msg_type, h.shadow, h.block, h.count) == (MsgType.QUERY, 1, 0, 0)
+        sums = np.arange(1, B + 1) << 20
+        pair.feed(0, _result(pair, 1, 0, 1, 134, 130, sums), SOURCE)
+        [(h, values)] = _sent(pair)
+        assert (h.flags, h.block, h.exp, h.next_block, h.count) == (0, 1, 130, NONE, B)
+        np.testing.assert_array_equal(values, fixedpoint.quantize(mine[B : 2 * B], 130, 2))
+        np.testing.assert_array_equal(pair.c_out[:B], fixedpoint.dequantize(sums.astype(np.int32), 134, 2))
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_an_opening_result_for_a_smaller_block_keeps_the_first_block(mode, monkeypatch):
+    """Block 0, which only the other worker holds, is the opening round's: its sums at the
+    other's exponent are stored, and this worker still holds its first block, sent next."""
+    B = 4
+    mine = _blocks(B, b1=3.0)
+    pair = _opening_pair(monkeypatch, mode, mine, B)
+    try:
+        pair.start(1)
+        _sent(pair)
+        sums = np.full(B, 3 << 26)
+        pair.feed(0, _result(pair, 0, 0, 1, 131, 129, sums), SOURCE)
+        [(h, values)] = _sent(pair)
+        assert (h.flags, h.shadow, h.block, h.exp, h.next_block, h.count) == (0, 1, 1, 129, NONE, B)
+        np.testing.assert_array_equal(values, fixedpoint.quantize(mine[B : 2 * B], 129, 2))
+        np.testing.assert_array_equal(pair.c_out[:B], fixedpoint.dequantize(sums.astype(np.int32), 131, 2))
+        v = fastpath.stream_view(pair.run, 0)
+        assert (v.block, v.exp, v.opening) == (1, 129, False)
+    finally:
+        pair.close()
+
+
+# (this worker's tensor, the opening RESULT: block, next_block, exp, next_exp, with values; the error)
+BAD_OPENING_RESULTS = [
+    ("block past the first", dict(b1=3.0), (2, NONE, 129, 0, True), "block 2 past this worker's first block 1"),
+    ("the end of a stream it holds", dict(b1=3.0), (NONE, NONE, EXP_BIAS, 0, False), "block NONE past"),
+    ("its first block at a smaller exp", dict(b1=3.0), (1, NONE, 128, 0, True), "exp 128 for block 1, which this"),
+    ("its first block at a larger exp", dict(b1=3.0), (1, NONE, 131, 0, True), "exp 131 for block 1, which this"),
+    ("a REPEAT with values", dict(b1=3.0), (1, 1, 131, 131, True), "count 4 in a REPEAT"),
+    ("a REPEAT below its exp", dict(b1=3.0), (1, 1, 128, 128, False), "next_exp 128 is below this worker's 129"),
+    ("a smaller block skipping its own", dict(b1=3.0), (0, 2, 130, 130, True), "next_block 2 skips block 1"),
+    ("an empty stream going on", {}, (NONE, 1, EXP_BIAS, 129, False), "next_block 1 after an empty opening round"),
+    ("a block outside the tensor", {}, (7, NONE, 129, 0, True), "block 7 outside stream 0 of a 3-block tensor"),
+]
+
+
+@pytest.mark.parametrize("name,blocks,result,error", BAD_OPENING_RESULTS, ids=[b[0] for b in BAD_OPENING_RESULTS])
+def test_bad_opening_results_are_refused_alike(name, blocks, result, error, monkeypatch):
+    B = 4
+    pair = _opening_pair(monkeypatch, "dense", _blocks(B, **blocks), B)
+    try:
+        pair.start(1)
+        _sent(pair)
+        block, next_block, exp, next_exp, with_values = result
+        values = np.ones(B, np.int32) if with_values else None
+        pair.feed(0, _result(pair, 0, block, next_block, exp, next_exp, values), SOURCE)
+        assert isinstance(pair.exception, ProtocolError), pair.exception
+        assert error in str(pair.exception) and "from 127.0.0.1:40000 for slot 0" in str(pair.exception)
+        pair.compare()
+    finally:
+        pair.close()
+
+
+def test_a_reduce_scatter_opening_data_names_its_blocks_owner(monkeypatch):
+    """OPENING with SCATTER and the owner of the worker's own first block (0 for NONE)."""
+    B = 2
+    cfg = WorkerConfig(
+        job_id=3, worker_id=0, num_workers=2, num_slots=2, block_size=B, aggregator=SOURCE, failure_timeout=5.0
+    )
+    flat = np.zeros(4 * B, np.float32)  # two blocks per shard; stream 1 holds block 3 (rank 1's)
+    flat[3 * B :] = 1.0
+    pair = Pair(cfg, flat, False, 4, 77, [0, 0], [4242], [0], False, monkeypatch, shard=(2 * B, 0, 2))
+    try:
+        pair.start(2)
+        first, second = _sent(pair)
+        assert (first[0].slot, first[0].flags, first[0].block) == (0, OPENING | scatter_flags(0), NONE)
+        assert (second[0].slot, second[0].flags, second[0].block) == (1, OPENING | scatter_flags(1), 3)
     finally:
         pair.close()

@@ -160,14 +160,14 @@ def _fake_aggregator(num_slots: int, message_size: int = 0, **cfg):
 
 
 def _zero_run(agent: HostAgent, streams: int, sockets: bool = True):
-    """A Run of `streams` streams over an all-zero tensor: a bootstrap round each, then done."""
+    """A Run of `streams` streams over an all-zero tensor: a header-only opening round each, then done."""
     B = agent.config.block_size
     plan = BlockPlan.build(np.zeros(streams * B, dtype=np.int32), B, agent.config.num_slots)
     return fastpath.make_run(agent, plan, np.zeros(streams * B, dtype=np.int32), 0, TAG, sockets=sockets)
 
 
-def _bootstrap_result(slot: int) -> bytes:
-    """The RESULT that ends stream `slot`'s bootstrap round and the stream."""
+def _empty_stream_result(slot: int) -> bytes:
+    """The RESULT of stream `slot`'s opening round when nobody holds anything: block NONE, the end."""
     return AggHeader(MsgType.RESULT, 1, 0, slot, 0, 0, NONE, NONE, EXP_BIAS, 0, 0, 0, 77, 1, TAG).pack()
 
 
@@ -176,13 +176,13 @@ def _gro_buffer() -> tuple[list[bytes], int]:
     count runs far past its datagram, and a shorter last: handled datagram by datagram,
     the torn packet costs only its own datagram's tail; read as one datagram it would hide
     streams 3..5. Returns (datagrams, streams they finish)."""
-    torn = bytearray(_bootstrap_result(9))
+    torn = bytearray(_empty_stream_result(9))
     torn[22:24] = (1000).to_bytes(2, "big")
     return [
-        _bootstrap_result(0) + _bootstrap_result(1),
-        _bootstrap_result(2) + bytes(torn),
-        _bootstrap_result(3) + _bootstrap_result(4),
-        _bootstrap_result(5),
+        _empty_stream_result(0) + _empty_stream_result(1),
+        _empty_stream_result(2) + bytes(torn),
+        _empty_stream_result(3) + _empty_stream_result(4),
+        _empty_stream_result(5),
     ], 6
 
 
@@ -248,7 +248,7 @@ def test_refused_gso_falls_back_to_datagrams_and_stays_off():
         run.flush()
         assert [AggHeader.unpack(d).slot for d in _received(agg, 8)] == list(range(8))
         assert run.gso_errno == errno.EINVAL
-        run.expire(time.monotonic() + 1.0, 0.5, 30.0)  # every stream resends its bootstrap
+        run.expire(time.monotonic() + 1.0, 0.5, 30.0)  # every stream resends its opening DATA
         run.flush()
         assert [AggHeader.unpack(d).slot for d in _received(agg, 8)] == list(range(8))
         counts = run.counters()
