@@ -204,7 +204,8 @@ class Stream:
         if h.epoch != self.epoch or h.fingerprint != self.fingerprint:
             return None
         repeat = is_repeat(h)
-        if self.opening:
+        opened = self.opening
+        if opened:
             self._take_opening(h, repeat, source)
         nxt, mine = h.next_block, self._mine[self._pos]
         if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream):
@@ -255,7 +256,8 @@ class Stream:
         if mine == self.block:
             self._pos += 1
             return self._send_values(mine)
-        if self.mode is Mode.DENSE:
+        if self.mode is Mode.DENSE or opened:
+            # Sparse mode too after the opening round: its next round expects every worker.
             self.pending = encode(self._header(MsgType.DATA, 0))
             self.pending_is_query = False
             return self.pending

@@ -314,7 +314,9 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
             if (p) copy_for(p, job, st, w);
         }
     }
-    /* advance */
+    /* advance; the round after an opening round expects every worker, in sparse mode too
+     * (a worker takes an opening round's RESULT whatever block it names: docs/protocol.md 4) */
+    const int after_opening = s->block == NONE_BLOCK;
     s->round++;
     s->seen = 0;
     s->scatter = 0;
@@ -326,7 +328,7 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
         return;
     }
     s->exp = next_exp;
-    if (job->dense) {
+    if (job->dense || after_opening) {
         s->expected = job->all_workers;
     } else {
         uint32_t e2 = 0;

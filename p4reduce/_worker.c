@@ -255,7 +255,8 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     uint32_t m = mine(r, s); /* the worker's next unsent block after this round */
     unsigned exp = s->exp;   /* what the round's values were summed at */
     const int repeat = block == next_block && block != NONE_BLOCK; /* is_repeat() */
-    if (s->opening) {
+    const int opened = s->opening; /* this is its opening round's RESULT */
+    if (opened) {
         if (check_opening(r, s, p, ip, port, repeat, &m) < 0) {
             return -1;
         }
@@ -324,7 +325,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         }
         s->overflow |= (flags & F_OVERFLOW) != 0; /* every worker raises, whoever holds the block */
     }
-    if (s->opening) {
+    if (opened) {
         /* Its data round of its own first block done: the next block is the one after it.
          * (A smaller block, or a REPEAT: it still holds its first block.) */
         if (block == s->block && block != NONE_BLOCK && !repeat) {
@@ -360,7 +361,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     if (m == s->block) {
         s->cursor = m + r->num_slots;
         s->pending = P_VALUES;
-    } else if (r->dense) {
+    } else if (r->dense || opened) { /* sparse too after the opening round: its next round expects every worker */
         s->pending = P_HEADER;
     } else { /* sparse: stay silent; on timeout ask for the result instead */
         s->pending = P_QUERY;

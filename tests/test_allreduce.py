@@ -95,19 +95,26 @@ def test_repeated_allreduces_of_different_sizes_reuse_slots():
 
 
 def _sent_packets(arrays: list[np.ndarray], worker: int, B: int, S: int) -> tuple[int, int]:
-    """(header-only, full) packets a worker sends in one int32 allreduce (docs/protocol.md 3):
-    per stream, a header-only opening DATA if it holds nothing there; else each of its
-    non-zero blocks once, and its first block a second time when another worker's first
-    block of the stream is smaller (its opening values were left out)."""
+    """(header-only, full) packets a worker sends in one int32 allreduce (docs/protocol.md 3
+    and 4): per stream, a header-only opening DATA if it holds nothing there; else each of
+    its non-zero blocks once, and its first block a second time when another worker's
+    first block of the stream is smaller (its opening values were left out); and a
+    header-only DATA in the round after the opening if it does not hold that round's block."""
     nonzero = [np.flatnonzero(a.reshape(-1, B).any(axis=1)) for a in arrays]
     headers = full = 0
     for s in range(S):
-        mine = [b for b in nonzero[worker] if b % S == s]
-        firsts = [min((b for b in nz if b % S == s), default=None) for nz in nonzero]
+        held = [[b for b in nz if b % S == s] for nz in nonzero]
+        mine = held[worker]
+        firsts = [h[0] for h in held if h]
+        first = min(firsts, default=None)
+        # Round 1: the smallest block any worker announced after the opening's.
+        second = min((b for h in held for b in h[:2] if b != first), default=None)
+        if second is not None and second not in mine:
+            headers += 1
         if not mine:
             headers += 1
             continue
-        full += len(mine) + (mine[0] != min(f for f in firsts if f is not None))
+        full += len(mine) + (mine[0] != first)
     return headers, full
 
 

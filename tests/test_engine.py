@@ -93,10 +93,14 @@ def test_opening_round_sums_the_smallest_block_and_looks_ahead(engine):
     # Worker 1's block 4 is the round's; worker 0 still holds 8, worker 1 announced 12.
     assert (h.block, h.exp, h.next_block, h.next_exp, h.count) == (4, 129, 8, 130, 2)
     assert list(decode_values(done.replies[0].payload, 2)) == [5, 6]
-    # Sparse: only worker 0 announced block 8.
-    assert engine.handle(data(1, 1, 8, 12, exp=130, values=[1, 1])).event == "unexpected"
-    done = engine.handle(data(0, 1, 8, NONE, exp=130, values=[1, 2]))
+    # The round after the opening expects every worker, sparse mode too: worker 1, who does
+    # not hold block 8, answers header-only.
+    assert engine.handle(data(0, 1, 8, NONE, exp=130, values=[1, 2])).event == "counted"
+    done = engine.handle(data(1, 1, 8, 12, exp=130, next_exp=131))
     assert (result(done).block, result(done).next_block) == (8, 12)
+    assert list(decode_values(done.replies[0].payload, 2)) == [1, 2]
+    # From the next round on, only announced holders: worker 0 is done.
+    assert engine.handle(data(0, 0, 12, NONE, exp=131, values=[1, 1])).event == "unexpected"
 
 
 def test_opening_round_adds_equal_keys_and_overwrites_on_a_smaller_one():
@@ -161,10 +165,12 @@ def test_retransmitted_opening_data_gets_the_opening_result(engine):
 def test_query_answered_only_once_round_is_done(engine):
     engine.handle(opening(0, 4, 8))
     engine.handle(opening(1, 12, NONE))
-    assert engine.handle(data(1, 1, 8, 12, msg=MsgType.QUERY)).event == "pending"
+    engine.handle(data(1, 1, 8, 12))  # the round after the opening: everyone, header-only if need be
     engine.handle(data(0, 1, 8, NONE, values=[1, 2]))
-    reply = engine.handle(data(1, 1, 8, 12, msg=MsgType.QUERY))
-    assert reply.event == "resent" and [r.worker_id for r in reply.replies] == [1]
+    assert engine.handle(data(0, 0, 12, NONE, msg=MsgType.QUERY)).event == "pending"  # silent in round 12
+    engine.handle(data(1, 0, 12, NONE, values=[1, 2]))
+    reply = engine.handle(data(0, 0, 12, NONE, msg=MsgType.QUERY))
+    assert reply.event == "resent" and [r.worker_id for r in reply.replies] == [0]
 
 
 def test_overflow_flagged(engine):
@@ -175,9 +181,10 @@ def test_overflow_flagged(engine):
 
 
 def test_stale_opening_of_previous_epoch_is_answered_not_counted(engine):
-    # Epoch 0: worker 0 has nothing (sends NONE) and loses the opening result.
+    # Epoch 0: worker 0 has nothing (sends NONE), then answers the next round header-only.
     engine.handle(opening(0, NONE, NONE))
     engine.handle(opening(1, 4, 8))
+    engine.handle(data(0, 1, 8, NONE))
     engine.handle(data(1, 1, 8, NONE, values=[3, 3]))
     # The slot now waits for epoch 1's opening round at round 2 (shadow 0 again).
     replay = engine.handle(opening(0, NONE, NONE, epoch=0))

@@ -267,13 +267,14 @@ class SimWorker:
         ):
             return []
         self.rounds[slot] += 1
+        opened = stream["opening"]
         # After a REPEAT (next_block == block) the holders send the block again at next_exp.
         stream["block"], stream["last"], stream["opening"] = h.next_block, None, False
         if h.next_block == NONE:
             stream["done"] = True
             return []
-        if self.spec.mode is Mode.SPARSE and h.next_block not in self.held:
-            return []  # silent: it QUERYs on timeout
+        if self.spec.mode is Mode.SPARSE and h.next_block not in self.held and not opened:
+            return []  # silent: it QUERYs on timeout (the round after the opening expects everyone)
         out = self._data(s, h.next_block, h.next_exp)
         stream["last"] = out[-1][0]
         return out
@@ -852,8 +853,9 @@ def test_opening_round_a_smaller_block_from_a_later_packet_overwrites_the_sums()
     for w in range(3):  # the data round of block 1; next the smallest of w2's next and w0's own
         h, values = result(replies, w)
         assert (h.block, h.next_block, h.count, list(values)) == (1, 2, 2, [4, 6])
-    assert both.paths[1].engine.core.slot_state(9, 0)["expected"] == 0b101  # block 2's holders
+    assert both.paths[1].engine.core.slot_state(9, 0)["expected"] == 0b111  # after an opening: everyone
     assert both.data(0, 2, NONE, 127, 127, [100, 100], opening=False, shadow=1) == []
+    assert both.data(1, 2, NONE, 127, 127, None, opening=False, shadow=1) == []  # header-only
     h, values = result(both.data(2, 2, NONE, 127, 127, [7, 7], opening=False, shadow=1), 1)
     assert (h.block, h.next_block, list(values)) == (2, NONE, [107, 107])
     assert both.counters()["allreduces_completed"] == 1

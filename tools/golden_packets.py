@@ -302,9 +302,10 @@ def _scatter_steps() -> list[dict]:
     h0 = data(0, 1, 33, 65, 1)
     steps.append(
         _step(
-            "round 1 (v=1) block 33, owned by rank 1: worker 0 header-only (dense mode), flags SCATTER | 1 << 3 = 0x0c",
+            "round 1 (v=1) block 33, owned by rank 1: worker 0 header-only, flags SCATTER | 1 << 3 = 0x0c (sparse "
+            "mode too: the round after an opening round expects every worker)",
             0,
-            ["dense"],
+            BOTH,
             _hex(h0),
             [],
         )

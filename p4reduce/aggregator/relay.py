@@ -118,7 +118,9 @@ class RelaySlot(SlotState):
             count = 0 if block == NONE or self.repeat else self.block_size
         else:
             next_block, next_exp = split_key(min(self.keys))
-            count = self.block_size
+            # No local worker brought values (the round after an opening round expects them
+            # all): nothing to add upstream either.
+            count = 0 if self._acc_empty else self.block_size
         up = self.upstream
         header = AggHeader(
             MsgType.DATA,

@@ -418,6 +418,11 @@ class SlotState:
         return out
 
     def _advance(self, next_block: int, next_exp: int) -> None:
+        # The round after an opening round expects every worker, in sparse mode too: a
+        # worker takes an opening round's RESULT whatever block it names, so the stream must
+        # not reach this shadow copy again before every worker has left the opening round
+        # (docs/protocol.md 4).
+        after_opening = self.block == NONE
         self.round += 1
         self.seen = 0
         self.scatter = 0
@@ -428,7 +433,7 @@ class SlotState:
             self.expected = self.all_workers
             return
         self.exp = next_exp
-        if self.mode is Mode.DENSE:
+        if self.mode is Mode.DENSE or after_opening:
             self.expected = self.all_workers
         else:
             self.expected = sum(1 << w for w, key in enumerate(self.keys) if key >> 8 == next_block)
