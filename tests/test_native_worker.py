@@ -1044,44 +1044,51 @@ def test_a_repeat_of_its_first_block_is_resent_at_the_agreed_exponent(mode, monk
 
 @pytest.mark.parametrize("mode", ["sparse", "dense"])
 def test_a_repeat_of_another_block_leaves_a_non_holder_waiting(mode, monkeypatch):
-    """This worker's first block is 1; the others disagreed on block 0. Dense: a header-only
-    DATA of block 0's round announcing block 1 again; sparse: silence, a QUERY on timeout.
-    Then block 0's sums, and this worker sends block 1."""
+    """This worker's first block is 2; the others disagreed on block 0. The round after the
+    opening round expects every worker, in sparse mode too: a header-only DATA of block 0's
+    round announcing block 2 again. In the next round (block 1, not its own either) a dense
+    worker sends header-only again, a sparse one stays silent (a QUERY on timeout). Then it
+    sends block 2 at the agreed exponent."""
     B = 4
-    mine = _blocks(B, b1=3.0)  # exponent 129
+    mine = _blocks(B, b2=3.0)  # exponent 129
     pair = _opening_pair(monkeypatch, mode, mine, B)
     try:
         pair.start(1)
         [(h, _)] = _sent(pair)
-        assert (h.flags, h.block, h.exp, h.next_block) == (OPENING, 1, 129, NONE)
+        assert (h.flags, h.block, h.exp, h.next_block) == (OPENING, 2, 129, NONE)
         pair.feed(0, _result(pair, 0, 0, 0, 134, 134), SOURCE)  # REPEAT of block 0
-        sent = _sent(pair)
+        [(h, _)] = _sent(pair)
+        assert (h.msg_type, h.flags, h.shadow, h.block, h.exp, h.next_block, h.next_exp, h.count) == (
+            MsgType.DATA,
+            0,
+            1,
+            0,
+            134,
+            2,
+            129,
+            0,
+        )
         v = fastpath.stream_view(pair.run, 0)
-        assert (v.block, v.exp, v.opening) == (0, 134, False)
+        assert (v.block, v.exp, v.opening, v.pending_kind) == (0, 134, False, "header")
+        sums0 = np.arange(1, B + 1) << 20
+        pair.feed(0, _result(pair, 1, 0, 1, 134, 130, sums0), SOURCE)
+        sent = _sent(pair)
         if mode == "dense":
             [(h, _)] = sent
-            assert (h.msg_type, h.flags, h.shadow, h.block, h.exp, h.next_block, h.next_exp, h.count) == (
-                MsgType.DATA,
-                0,
-                1,
-                0,
-                134,
-                1,
-                129,
-                0,
-            )
+            assert (h.msg_type, h.shadow, h.block, h.exp, h.next_block, h.count) == (MsgType.DATA, 0, 1, 130, 2, 0)
         else:
-            assert sent == [] and v.pending_kind == "query"
+            assert sent == [] and fastpath.stream_view(pair.run, 0).pending_kind == "query"
             pair.clock += 1.0
             pair.expire()
             [(h, _)] = _sent(pair)
-            assert (h.msg_type, h.shadow, h.block, h.count) == (MsgType.QUERY, 1, 0, 0)
-        sums = np.arange(1, B + 1) << 20
-        pair.feed(0, _result(pair, 1, 0, 1, 134, 130, sums), SOURCE)
+            assert (h.msg_type, h.shadow, h.block, h.count) == (MsgType.QUERY, 0, 1, 0)
+        sums1 = np.full(B, 7 << 20)
+        pair.feed(0, _result(pair, 2, 1, 2, 130, 131, sums1), SOURCE)
         [(h, values)] = _sent(pair)
-        assert (h.flags, h.block, h.exp, h.next_block, h.count) == (0, 1, 130, NONE, B)
-        np.testing.assert_array_equal(values, fixedpoint.quantize(mine[B : 2 * B], 130, 2))
-        np.testing.assert_array_equal(pair.c_out[:B], fixedpoint.dequantize(sums.astype(np.int32), 134, 2))
+        assert (h.flags, h.block, h.exp, h.next_block, h.count) == (0, 2, 131, NONE, B)
+        np.testing.assert_array_equal(values, fixedpoint.quantize(mine[2 * B :], 131, 2))
+        np.testing.assert_array_equal(pair.c_out[:B], fixedpoint.dequantize(sums0.astype(np.int32), 134, 2))
+        np.testing.assert_array_equal(pair.c_out[B : 2 * B], fixedpoint.dequantize(sums1.astype(np.int32), 130, 2))
     finally:
         pair.close()
 
