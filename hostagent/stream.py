@@ -203,17 +203,21 @@ class Stream:
             raise JobFailed(self.job_id, self.worker_id, ErrorCode.TENSOR, -1, self.epoch)
         if h.epoch != self.epoch or h.fingerprint != self.fingerprint:
             return None
-        repeat = is_repeat(h)
+        # Nothing is stored before every check passed (the header-only copy of its own block
+        # is ignored, too): an opening round's RESULT sets the round's block, exponent and
+        # this worker's position only once it is taken.
         opened = self.opening
+        repeat = opened and is_repeat(h)  # a data round's RESULT never repeats its block
+        block, exp, pos = self.block, self.exp, self._pos
         if opened:
-            self._take_opening(h, repeat, source)
-        nxt, mine = h.next_block, self._mine[self._pos]
+            block, exp, pos = self._check_opening(h, repeat, source)
+        nxt, mine = h.next_block, self._mine[pos]
         if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream):
             raise self._bad(
                 h, source, f"next_block {nxt} is outside stream {self.stream} of a {self.blocks}-block tensor"
             )
-        if nxt != NONE and self.block != NONE and nxt <= self.block and not repeat:
-            raise self._bad(h, source, f"next_block {nxt} goes back from block {self.block}")
+        if nxt != NONE and block != NONE and nxt <= block and not repeat:
+            raise self._bad(h, source, f"next_block {nxt} goes back from block {block}")
         if nxt > mine:
             raise self._bad(
                 h, source, f"next_block {_name(nxt)} skips block {mine}, which this worker announced and never sent"
@@ -240,11 +244,12 @@ class Stream:
                     return None
                 raise self._bad(h, source, f"count {h.count} for block {h.block}")
             else:
-                self._deliver(h.block, self.exp, wire_values(payload, h.count))
+                self._deliver(h.block, exp, wire_values(payload, h.count))
                 delivered = True
             # Every worker raises on an int32 overflow, whoever holds the block.
             self.overflow |= bool(h.flags & _OVERFLOW)
-        self._previous = _Accepted(h.shadow, h.block, self.exp, nxt, h.next_exp, bool(h.flags & _OVERFLOW), delivered)
+        self.opening, self._pos = False, pos
+        self._previous = _Accepted(h.shadow, h.block, exp, nxt, h.next_exp, bool(h.flags & _OVERFLOW), delivered)
         self.round += 1
         self.retries = 0
         self.missing_workers = None
@@ -266,12 +271,12 @@ class Stream:
         self.pending_is_query = True
         return None
 
-    def _take_opening(self, h: AggHeader, repeat: bool, source: tuple[str, int]) -> None:
+    def _check_opening(self, h: AggHeader, repeat: bool, source: tuple[str, int]) -> tuple[int, int, int]:
         """The RESULT of the opening round names the round's block: the smallest any worker
         holds (so not past this worker's own), at this worker's exponent if it is its own
-        (else its values were not summed), unless it is a REPEAT of it. From here on the
-        stream is at that block's data round; this worker's first block is still to send
-        unless it was that block and the round is not repeated."""
+        (else its values were not summed), unless it is a REPEAT of it. Returns the round's
+        block and exponent as the RESULT says, and this worker's position once it is taken:
+        its first block is still to send unless it was that block and not repeated."""
         first = self._mine[0]
         if h.block > first:
             raise self._bad(h, source, f"block {_name(h.block)} past this worker's first block {_name(first)}")
@@ -281,10 +286,7 @@ class Stream:
             raise self._bad(h, source, f"block {h.block} outside stream {self.stream} of a {self.blocks}-block tensor")
         if h.block == NONE and h.next_block != NONE:
             raise self._bad(h, source, f"next_block {h.next_block} after an empty opening round")
-        if repeat or h.block != first:
-            self._pos = 0
-        self.block, self.exp = h.block, h.exp
-        self.opening = False
+        return h.block, h.exp, 0 if repeat or h.block != first else self._pos
 
     def _check_duplicate(self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int]) -> None:
         """A RESULT of the previous round again (a lost-and-re-sent copy) must be the same."""

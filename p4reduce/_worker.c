@@ -254,8 +254,9 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     const uint32_t stream = slot - r->slot_base;
     uint32_t m = mine(r, s); /* the worker's next unsent block after this round */
     unsigned exp = s->exp;   /* what the round's values were summed at */
-    const int repeat = block == next_block && block != NONE_BLOCK; /* is_repeat() */
     const int opened = s->opening; /* this is its opening round's RESULT */
+    /* is_repeat(); a data round's RESULT never repeats its block (next_block goes back) */
+    const int repeat = opened && block == next_block && block != NONE_BLOCK;
     if (opened) {
         if (check_opening(r, s, p, ip, port, repeat, &m) < 0) {
             return -1;

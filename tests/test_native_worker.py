@@ -1146,6 +1146,24 @@ def test_bad_opening_results_are_refused_alike(name, blocks, result, error, monk
         pair.close()
 
 
+def test_a_data_rounds_result_never_repeats_its_block(monkeypatch):
+    """A REPEAT answers an opening round only: a data round's RESULT whose next block is its
+    own goes back, and is refused alike."""
+    B = 4
+    pair = _opening_pair(monkeypatch, "dense", _blocks(B, b1=3.0), B)
+    try:
+        pair.start(1)
+        _sent(pair)
+        pair.feed(0, _result(pair, 0, 0, 1, 131, 129, np.full(B, 1 << 20)), SOURCE)  # the other's block 0
+        _sent(pair)
+        pair.feed(0, _result(pair, 1, 1, 1, 129, 129), SOURCE)
+        assert isinstance(pair.exception, ProtocolError), pair.exception
+        assert "next_block 1 goes back from block 1" in str(pair.exception)
+        pair.compare()
+    finally:
+        pair.close()
+
+
 def test_a_reduce_scatter_opening_data_names_its_blocks_owner(monkeypatch):
     """OPENING with SCATTER and the owner of the worker's own first block (0 for NONE)."""
     B = 2
