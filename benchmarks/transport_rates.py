@@ -26,8 +26,8 @@ Cells (each the median of `--repeats` runs, default 3, for the veth cells and of
   frames): network namespaces A and B joined by a veth pair (MTU 1500, static ARP).
   In A a worker (job 1, dense, block size V, `--batch` slots, default 64) sends DATA
   packets of V values to B for `--seconds` (default 2) after 0.5 s of warm-up: its
-  Run is started, fed the bootstrap RESULT of every slot (so every stream's next
-  packet is a DATA packet with its V values) and then asked to resend every stream's
+  Run is started (every stream's opening DATA carries its block's V values) and then
+  asked to resend every stream's
   last packet (Run.expire + Run.flush) over and over: `--batch` frames per flush, the
   engine's own send path (sendmmsg, UDP GSO, or the TX ring). B only counts: an
   nftables rule on its interface's ingress hook counts and drops the UDP datagrams
@@ -158,42 +158,12 @@ def _run_of(agent, values: int, batch: int):
 def role_tx(spec: dict) -> dict:
     """Send DATA packets of spec['values'] values to spec['peer'] for warm-up + spec['seconds']:
     the frames queued in the measured window, its seconds and this process's CPU seconds."""
-    from p4reduce.protocol import EXP_BIAS, NONE, AggHeader, MsgType, encode
-
     batch = spec["batch"]
     with contextlib.closing(_agent(spec)) as agent:
         run, plan, _keep = _run_of(agent, spec["values"], batch)
-        run.start(batch, 0.0, 1.0)  # the bootstrap: a header-only DATA per stream
+        run.start(batch, 0.0, 1.0)  # each stream's opening DATA: its one block's values
         run.flush()
-        peer = tuple(spec["peer"])
-        bootstrap = [
-            (
-                encode(
-                    AggHeader(
-                        MsgType.RESULT,
-                        spec["job"],
-                        0,
-                        s,
-                        0,
-                        0,
-                        NONE,
-                        s,
-                        EXP_BIAS,
-                        int(plan.exps[s]),
-                        0,
-                        0,
-                        SESSION,
-                        batch,
-                        TAG,
-                    )
-                ),
-                peer,
-            )
-            for s in range(batch)
-        ]
-        run.feed(0, bootstrap, 0.0, 1.0)  # each stream answers with its block's values
-        run.flush()
-        if run.stream(0)[5] != "data" or run.counters()["packets_sent"] != 2 * batch:
+        if run.stream(0)[5] != "data" or run.counters()["packets_sent"] != batch:
             raise RuntimeError(f"the Run did not reach its DATA packets: {run.stream(0)}")
         now, k = time.perf_counter(), 0
         measure_at, end = now + WARMUP, now + WARMUP + spec["seconds"]
@@ -433,9 +403,9 @@ def sink_cell(pair: VethPair, transport: str, gso: bool, values: int, args) -> d
     time.sleep(0.05)  # the last frames through veth's backlog
     skbs, nbytes = pair.sink_counter()
     # Datagrams from bytes: a GSO buffer is one skb carrying several datagrams' payloads
-    # behind one IPv4 + UDP header. The first `batch` datagrams are header-only (bootstrap).
-    payload = nbytes - UDP_IP_HEADERS * skbs - args.batch * HEADER_LEN
-    delivered = args.batch + payload / (HEADER_LEN + 4 * values)
+    # behind one IPv4 + UDP header; every datagram is one DATA with its values.
+    payload = nbytes - UDP_IP_HEADERS * skbs
+    delivered = payload / (HEADER_LEN + 4 * values)
     share = min(1.0, delivered / r["sent_total"])
     rate = r["frames"] / r["seconds"] * share
     return {"rate": rate, "per_cpu": rate * r["seconds"] / r["cpu"], "share": share}
