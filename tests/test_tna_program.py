@@ -1,6 +1,8 @@
 """The TNA (Tofino 1) program in p4src/tna: the Tofino backend compiles it to what
-p4src/tna/build holds, p4c's frontend and midend accept it, and its constants agree with
-p4reduce.protocol and with the spec (docs/protocol.md section 8, "TNA (Tofino)").
+p4src/tna/build holds, p4c's frontend and midend accept it, its constants agree with
+p4reduce.protocol and with the spec (docs/protocol.md section 8, "TNA (Tofino)"), and its
+opening round, modelled register by register with the decisions read from its constant
+table entries, ends as section 3's table says.
 
 The compile needs the Tofino backend, `p4c-barefoot` (p4lang/p4c built with
 -DENABLE_TOFINO=ON): P4C_BAREFOOT, else p4c-barefoot on PATH, else the one next to a
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import random
 import re
 import shutil
 import subprocess
@@ -164,19 +167,24 @@ def test_committed_resources_say_it_fits():
     per_stage = [len(line.split(", ")) for line in registers]
     assert max(per_stage) <= 4
     p4 = _constants()
-    assert sum(per_stage) == 1 + 4 + p4["VALUE_PAIRS"]  # seen bitmap, 4 per-round registers, the pairs
+    # The seen bitmap, 6 per-round registers (countdown, agreement, K2 and the opening
+    # round's three), the pairs.
+    assert sum(per_stage) == 1 + 6 + p4["VALUE_PAIRS"]
 
 
 def test_wire_constants_match_the_protocol():
     p4 = _constants()
     assert p4["AGG_UDP_PORT"] == AGG_UDP_PORT == 48864
-    assert p4["PROTOCOL_VERSION"] == PROTOCOL_VERSION == 2
+    assert p4["PROTOCOL_VERSION"] == PROTOCOL_VERSION == 3
     assert p4["AGG_HDR_LEN"] == HEADER_LEN == 36
     assert p4["MSG_DATA"] == MsgType.DATA and p4["MSG_RESULT"] == MsgType.RESULT
     assert p4["MSG_JOIN"] == MsgType.JOIN and p4["MSG_JOINED"] == MsgType.JOINED
+    assert p4["FLAG_OPENING"] == Flags.OPENING
     assert p4["FLAG_MISMATCH"] == Flags.MISMATCH
     assert p4["FLAG_SCATTER"] == Flags.SCATTER
     assert p4["SCATTER_MASK"] == SCATTER_MASK and p4["OWNER_SHIFT"] == OWNER_SHIFT
+    # The opening round's agreement (docs/protocol.md section 8): OPENING and SCATTER.
+    assert p4["OPENING_MASK"] == Flags.OPENING | Flags.SCATTER
     assert p4["MODE_DENSE"] == Mode.DENSE.code
     assert p4["BLOCK_NONE"] == NONE
     assert p4["MAX_WORKERS"] == MAX_WORKERS == switch.SWITCH_MAX_WORKERS
@@ -220,7 +228,19 @@ def test_spec_lists_the_tna_constants():
     assert int(rows["slots"]) == p4["NUM_SLOTS"]
     assert int(rows["max workers per job"]) == p4["MAX_WORKERS"]
     assert int(rows["aggregation UDP port"]) == p4["AGG_UDP_PORT"]
+    assert int(rows["max blocks per tensor (`blocks`)"]) == p4["MAX_BLOCKS"]
     assert "block = 64" in section and p4["VALUES_PER_PACKET"] == 64
+
+
+def test_lookahead_keys_fit_one_word():
+    """The 32-bit keys (types.p4): 24 bits of block, then 255 - e; every block of a tensor
+    the switch takes is below 2^24 - 1, so NONE's 24 bits stay above every block's."""
+    p4 = _constants()
+    assert p4["MAX_BLOCKS"] == 2**24 - 1 < NONE
+    assert p4["KEY_BLOCK_MASK"] == 0xFFFFFFFF ^ 0xFF and p4["KEY_ONE_BLOCK"] == 0x100
+    # What first_key answers for an equal key: never K1_old of a better key in K1's block
+    # (exponent byte >= 1), and not 0 (a worse key).
+    assert p4["CODE_SAME_KEY"] != 0 and p4["CODE_SAME_KEY"] & 0xFF == 0
 
 
 def test_agg_header_layout_matches_the_codec():
@@ -236,6 +256,11 @@ def test_values_headers_and_pairs_cover_every_value():
     assert re.search(r"values_h\s+vals_a;\s+values_h\s+vals_b;", _source("headers.p4"))
     listed = re.search(r"#define FOR_ALL_VALUE_PAIRS\(M\)(.*?)\n\n", _source("values.p4"), re.S)[1]
     assert re.findall(r"M\((\d\d)\)", listed) == [f"{i:02d}" for i in range(p4["VALUE_PAIRS"])]
+    # The pair that decides in stage 3 and the later ones: each pair once.
+    early = re.search(r"#define FOR_EARLY_VALUE_PAIRS\(M\)(.*?)\n", _source("values.p4"))[1]
+    later = re.search(r"#define FOR_LATER_VALUE_PAIRS\(M\)(.*?)\n\n", _source("values.p4"), re.S)[1]
+    pairs = re.findall(r"M\((\d\d)\)", early) + re.findall(r"M\((\d\d)\)", later)
+    assert sorted(pairs) == [f"{i:02d}" for i in range(p4["VALUE_PAIRS"])]
 
 
 def test_registers_fit_tofino1_stateful_alus():
@@ -248,7 +273,8 @@ def test_registers_fit_tofino1_stateful_alus():
         for m in re.finditer(r"struct (\w+) \{(.*?)\}", text, re.S)
     }
     registers = re.findall(r"Register<([\w<>]+), (\w+)>\((\w+)\) (\w+);", text)
-    assert len(registers) == 1 + 4 + 1  # seen, remaining, min_block, block_exp, rounds, sums
+    # seen, remaining, rounds, first_block, first_key, first_flags, min_key; sums
+    assert len(registers) == 1 + 6 + 1
     for element, index, size, name in registers:
         actions = re.findall(rf"RegisterAction<{re.escape(element)}, {index}, [\w<>]+>\({name}\)", text)
         assert 1 <= len(actions) <= 4, (name, len(actions))
@@ -257,3 +283,218 @@ def test_registers_fit_tofino1_stateful_alus():
         else:
             assert int(re.fullmatch(r"bit<(\d+)>", element)[1]) <= 32, element
         assert size == ("NUM_SLOTS" if index == "slot_index_t" else "REGISTER_SIZE"), name
+
+
+# --- The opening round, modelled -----------------------------------------------------
+#
+# Nothing runs this P4 code (no tofino-model here), so the test below checks its opening
+# round as far as a model can: the stateful ALUs' RegisterActions (opening.p4,
+# lookahead.p4, values.p4) written out in Python, and every decision between them taken
+# from the program's own constant table entries (ValueOp, OpeningFlags, Lookahead,
+# OpeningResult), against docs/protocol.md section 3's table with 40-bit keys.
+
+_WORD = 0xFFFFFFFF
+
+
+def _entries(text: str) -> list[tuple[list[str], str]]:
+    """`(k1, k2, ...) : action(args);` lines (comments dropped) as (keys, action)."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text)
+    return [
+        ([k.strip() for k in keys.split(",")], action.strip())
+        for keys, action in re.findall(r"\(([^()]*)\)\s*:\s*([\w]+\s*\([^;]*\))\s*;", text)
+    ]
+
+
+def _table_body(source: str, name: str) -> str:
+    return re.search(rf"table {name} \{{(.*?)\n    \}}", _source(source), re.S)[1]
+
+
+class _Table:
+    """A constant ternary table: keys `_`, `V` or `V &&& M`, first matching entry wins."""
+
+    def __init__(self, entries: list[tuple[list[str], str]], default: str | None):
+        names = _constants()
+        value = lambda expr: eval(re.sub(r"\b[A-Z_]+\b", lambda m: str(names[m[0]]), expr))  # noqa: E731
+        self.rows = []
+        for keys, action in entries:
+            row = []
+            for key in keys:
+                if key == "_":
+                    row.append((0, 0))
+                elif "&&&" in key:
+                    v, m = key.split("&&&")
+                    row.append((value(v), value(m)))
+                else:
+                    row.append((value(key), _WORD))
+            self.rows.append((row, action))
+        self.default = default
+
+    def action(self, *keys: int) -> str | None:
+        for row, action in self.rows:
+            assert len(row) == len(keys)
+            if all((k & mask) == (v & mask) for k, (v, mask) in zip(keys, row)):
+                return action
+        return self.default
+
+
+def _call(action: str) -> tuple[str, list[int]]:
+    names = _constants()
+    name, args = re.fullmatch(r"(\w+)\s*\((.*)\)", action).groups()
+    values = [eval(re.sub(r"\b[A-Z_]+\b", lambda m: str(names[m[0]]), a)) for a in args.split(",") if a.strip()]
+    return name, values
+
+
+def _program_tables() -> dict[str, _Table]:
+    values = _source("values.p4")
+    op_entries = re.search(r"#define VALUE_OP_ENTRIES\(HARVEST, WRITE, ADD, READ\)(.*?)\n\n", values, re.S)[1]
+    flags = _table_body("opening.p4", "flags")
+    result = _table_body("opening.p4", "result")
+    next_min = _table_body("lookahead.p4", "next_min")
+    return {
+        "value_op": _Table(_entries(op_entries.replace("\\", "").replace(": HARVEST", ": HARVEST()")
+                                    .replace(": WRITE", ": WRITE()").replace(": ADD", ": ADD()")
+                                    .replace(": READ", ": READ()")), None),
+        "flags": _Table(_entries(flags), None),
+        "next_min": _Table(_entries(next_min), None),
+        "result": _Table(_entries(result), re.search(r"const default_action = (\w+\([^;]*\));", result)[1]),
+    }
+
+
+def _key32(block: int, exp: int) -> int:
+    return (block & 0xFFFFFF) << 8 | (255 - exp)
+
+
+def _switch_opening(packets, tables):
+    """The program's opening round: each packet through stages 2 and 3 (opening.p4's
+    first_block and first_key, then first_flags, min_key and the pairs as the tables say),
+    then the harvest pass of the last one (first_key, first_flags, OpeningResult)."""
+    p4 = _constants()
+    fb_block = fb_cand = fk_key = fk_code = ff_block = ff_flags = k2 = 0
+    sums = [0] * p4["VALUES_PER_PACKET"]
+    for i, (block, exp, next_block, next_exp, owner_bits, values) in enumerate(packets):
+        own, nxt = _key32(block, exp), _key32(next_block, next_exp)
+        scatter = owner_bits | (1 if values is None else 0)  # agreement.p4: bit 0 for count 0
+        values = values if values is not None else [0] * len(sums)  # ZeroValues
+        position = p4["ROUND_FIRST"] if i == 0 else p4["ROUND_LATER"]
+        # Stage 2: first_block (the candidate, into next_block) and first_key.
+        first_code = 0xDEADBEEF  # not written for the first packet
+        if i == 0:
+            fb_block, fb_cand = own & p4["KEY_BLOCK_MASK"], nxt
+            candidate = fb_cand
+            fk_key = own
+        else:
+            if own < fb_block:
+                fb_block, candidate = own & p4["KEY_BLOCK_MASK"], 0
+            elif own - fb_block >= p4["KEY_ONE_BLOCK"]:
+                fb_cand = candidate = own
+            else:
+                fb_cand = candidate = nxt
+            if own < fk_key:
+                fk_code = first_code = min(fk_key, nxt)
+            elif own == fk_key:
+                fk_code = first_code = p4["CODE_SAME_KEY"]
+            else:
+                first_code = 0
+            fk_key = min(fk_key, own)
+        # Stage 3.
+        keys = (0, 1, position, 1, candidate, first_code)
+        op, _ = _call(tables["value_op"].action(*keys))
+        if op == "WRITE":
+            sums = list(values)
+        elif op == "ADD":
+            sums = [(a + b) & _WORD for a, b in zip(sums, values)]
+        else:
+            assert op == "READ", op
+        flag_action, _ = _call(tables["flags"].action(0, 1, 1, position, candidate, first_code))
+        if flag_action == "set":
+            ff_block, ff_flags = block, scatter
+        elif flag_action == "repeat":
+            if block == ff_block:
+                ff_flags = scatter | 1
+        elif flag_action == "same_key":
+            ff_flags |= scatter
+        else:
+            raise AssertionError(flag_action)
+        k2_action, _ = _call(tables["next_min"].action(position, 1, candidate))
+        k2 = {"open": lambda: candidate, "take": lambda: min(k2, candidate),
+              "take_first": lambda: min(k2, first_code)}[k2_action]()
+    # The completing packet: next_exp = ~K2[7:0], DecodeNext.
+    head = {"next_exp": 255 - (k2 & 0xFF),
+            "next_block": NONE if k2 & p4["KEY_BLOCK_MASK"] == p4["KEY_BLOCK_MASK"] else k2 >> 8}
+    # Harvest pass: K1 into block (exp = ~K1[7:0]), first_flags, OpeningResult.
+    k1 = fk_key
+    head["exp"] = 255 - (k1 & 0xFF)
+    name, (toggle,) = _call(tables["result"].action(k1, ff_flags, 0))
+    head["flags"] = ff_flags ^ toggle
+    if name == "values":
+        head["block"], head["count"] = k1 >> 8, len(sums)
+    elif name == "repeat":
+        head["next_block"] = head["block"] = k1 >> 8
+        head["next_exp"], head["count"] = head["exp"], 0
+    else:
+        assert name == "empty", name
+        head["block"] = head["next_block"] = NONE
+        head["count"] = 0
+    return head, (sums if head["count"] else None)
+
+
+def _spec_opening(packets, block_size):
+    """docs/protocol.md section 3: K1, K2 and repeat with 40-bit keys."""
+    key = lambda b, e: b << 8 | (255 - e)  # noqa: E731
+    k1 = k2 = repeat = first_flags = None
+    sums = [0] * block_size
+    for i, (block, exp, next_block, next_exp, owner_bits, values) in enumerate(packets):
+        own, nxt = key(block, exp), key(next_block, next_exp)
+        h = values is None and block != NONE
+        vals = values if values is not None else [0] * block_size
+        if i == 0 or block < k1 >> 8:
+            k2 = nxt if i == 0 else min(k1, nxt)
+            k1, repeat, first_flags, sums = own, h, owner_bits, list(vals)
+        elif block == k1 >> 8:
+            k2 = min(k2, nxt)
+            if own == k1:
+                sums = [(a + b) & _WORD for a, b in zip(sums, vals)]
+            elif own < k1:
+                sums, first_flags = list(vals), owner_bits
+            repeat = repeat or own != k1 or h
+            k1 = min(k1, own)
+        else:
+            k2 = min(k2, own)
+    b, e = k1 >> 8, 255 - (k1 & 0xFF)
+    head = {"flags": first_flags, "exp": e}
+    if b == NONE:
+        head.update(block=NONE, next_block=NONE, next_exp=255 - (k2 & 0xFF), count=0)
+    elif repeat:
+        head.update(block=b, next_block=b, next_exp=e, count=0)
+    else:
+        head.update(block=b, next_block=k2 >> 8, next_exp=255 - (k2 & 0xFF), count=block_size)
+    return head, (sums if head["count"] else None)
+
+
+def test_opening_round_model_follows_the_spec():
+    """Random opening rounds (own blocks, NONE workers, exponents that disagree, header-only
+    DATA about a block, reduce-scatter owner bits, blocks near 2^24) end with the spec's
+    RESULT: block, exp, look-ahead, REPEAT or empty stream, owner bits and sums."""
+    tables = _program_tables()
+    p4 = _constants()
+    rng = random.Random(3)
+    blocks = [0, 1, 2, 3, 7, 0xFFFF00, p4["MAX_BLOCKS"] - 1]
+    seen = set()
+    for _ in range(4000):
+        num_workers = rng.randint(1, 5)
+        scatter = rng.random() < 0.5
+        packets = []
+        for _ in range(num_workers):
+            if rng.random() < 0.25:
+                packets.append((NONE, 127, NONE, rng.choice([127, 120]), Flags.SCATTER if scatter else 0, None))
+                continue
+            block = rng.choice(blocks[:-1] if rng.random() < 0.9 else blocks)
+            later = [b for b in blocks if b > block] + [NONE]
+            next_block = rng.choice(later)
+            owner = (block % 4) << OWNER_SHIFT | Flags.SCATTER if scatter else 0
+            values = None if rng.random() < 0.15 else [rng.randrange(1 << 32) for _ in range(p4["VALUES_PER_PACKET"])]
+            packets.append((block, rng.choice([120, 126, 127]), next_block, rng.choice([100, 126, 127]), owner, values))
+        got, want = _switch_opening(packets, tables), _spec_opening(packets, p4["VALUES_PER_PACKET"])
+        assert got == want, packets
+        seen.add("empty" if want[0]["block"] == NONE else "repeat" if want[0]["count"] == 0 else "values")
+    assert seen == {"empty", "repeat", "values"}

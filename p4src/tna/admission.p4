@@ -10,8 +10,9 @@
 //                as one ALU operation (an XOR or a saturating subtraction), so
 //                that what follows matches each result against 0;
 //   format       the checks of the header alone (version, type, count,
-//                lengths, IPv4 checksum, parser error) as one ternary table;
-//   round_kind   bootstrap or data round, end of stream or not.
+//                lengths, IPv4 checksum, parser error, the tensor's size) as one
+//                ternary table;
+//   round_kind   whether block and next_block name a block or NONE.
 // Stage 1 decides, in the order the v1model program checks, with one ternary
 // table that also marks the seen bitmap (seen_bitmap.p4). A chain of `if`s
 // setting one flag would cost a stage per `if` on Tofino (each is a table that
@@ -22,21 +23,21 @@
 control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
                   in ingress_intrinsic_metadata_t ig_intr_md,
                   in ingress_intrinsic_metadata_from_parser_t ig_prsr_md) {
-    // The control plane keeps worker_bit == 1 << worker_id and
-    // slot_base < slot_end <= NUM_SLOTS; the data plane checks worker_id <
+    // The control plane keeps worker_bit == 1 << worker_id,
+    // slot_base < slot_end <= NUM_SLOTS and num_slots == slot_end - slot_base
+    // (JOINED's S, seen_bitmap.p4); the data plane checks worker_id <
     // num_workers <= MAX_WORKERS and the slot against both the entry and NUM_SLOTS.
     // `session`: one per job, drawn by the control plane at install and at every
     // job reset, so packets of processes that joined before a reset are dropped.
     action set_worker(job_id_t job_id, worker_id_t worker_id, worker_bitmap_t worker_bit,
                       bit<8> num_workers, MulticastGroupId_t mgid,
-                      bit<16> slot_base, bit<16> slot_end, bit<32> session) {
+                      bit<16> slot_base, bit<16> slot_end, bit<32> num_slots, bit<32> session) {
         ig_md.admitted = 1;
         ig_md.worker_bit = worker_bit;
         ig_md.num_workers = num_workers;
         ig_md.mgid = mgid;
         ig_md.pool = slot_base;
-        ig_md.slot_base = (bit<32>) slot_base;
-        ig_md.slot_end = (bit<32>) slot_end;
+        ig_md.num_slots = num_slots;
         ig_md.job_diff = hdr.agg.job_id ^ job_id;
         ig_md.worker_diff = hdr.agg.worker_id ^ worker_id;
         ig_md.session_diff = hdr.agg.session ^ session;
@@ -66,7 +67,10 @@ control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
     // The well-formed shapes; anything else is malformed (event 7): a wrong
     // version or type, a count not in {0, B} or values cut short (the parser
     // takes values only for DATA with count B), lengths that do not say header
-    // (+ B values), a bad IPv4 checksum, a parser error, values in a bootstrap round.
+    // (+ B values), a bad IPv4 checksum, a parser error, values about block NONE
+    // (only a worker holding nothing sends an opening DATA about NONE, header-only),
+    // and DATA of a tensor of more than MAX_BLOCKS blocks (types.p4: the 32-bit
+    // look-ahead keys hold 24 bits of a block).
     table format {
         key = {
             hdr.agg.version: ternary;
@@ -77,26 +81,28 @@ control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
             hdr.udp.length: ternary;
             hdr.ipv4.total_len: ternary;
             hdr.agg.block: ternary;
+            hdr.agg.blocks: ternary;
             ig_md.checksum_ok: ternary;
             ig_prsr_md.parser_err: ternary;
         }
         actions = { set_malformed; }
         const entries = {
-            (_, _, _, true, true, _, _, BLOCK_NONE, _, _) : set_malformed(1);
+            (_, _, _, true, true, _, _, BLOCK_NONE, _, _, _) : set_malformed(1);
             (PROTOCOL_VERSION, MSG_DATA, VALUES_PER_PACKET, true, true,
              UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN,
-             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN, _, true, 0) : set_malformed(0);
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN, _,
+             0 &&& ~MAX_BLOCKS, true, 0) : set_malformed(0);
             (PROTOCOL_VERSION, MSG_DATA, 0, _, _, UDP_HDR_LEN + AGG_HDR_LEN,
-             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, true, 0) : set_malformed(0);
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, 0 &&& ~MAX_BLOCKS, true, 0) : set_malformed(0);
             (PROTOCOL_VERSION, MSG_JOIN, 0, _, _, UDP_HDR_LEN + AGG_HDR_LEN,
-             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, true, 0) : set_malformed(0);
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, _, true, 0) : set_malformed(0);
         }
         const default_action = set_malformed(1);
         size = 4;
     }
 
-    action set_round_kind(bit<1> data_round, bit<1> next_announced) {
-        ig_md.data_round = data_round;
+    action set_round_kind(bit<1> holds_block, bit<1> next_announced) {
+        ig_md.holds_block = holds_block;
         ig_md.next_announced = next_announced;
     }
 

@@ -16,38 +16,56 @@
 //
 // A reduce-scatter's DATA also name the owner of the round's block (flags
 // SCATTER | owner << 3, docs/protocol.md section 3.1), which egress uses to
-// send the values to the owner only. All DATA of a round must name the same
+// send the values to the owner only. All DATA of a data round must name the same
 // owner: the register compares fingerprint XOR those bits, so the one
-// comparison catches packets that disagree on either.
+// comparison catches packets that disagree on either. In an opening round each
+// DATA names its own block's owner, so only OPENING and SCATTER must agree: the
+// key is fingerprint XOR (flags & OPENING_MASK), which no data round's equals (its
+// bit 0 is 0), so a packet of the opening round and one of a data round of the
+// same slot, shadow copy and allreduce disagree too.
 #ifndef P4REDUCE_TNA_AGREEMENT_P4
 #define P4REDUCE_TNA_AGREEMENT_P4
 
-// One entry per owner: flags SCATTER | owner << OWNER_SHIFT, whatever bits 1..0.
+// One entry per owner: flags SCATTER | owner << OWNER_SHIFT, whatever bits 1..0
+// (an opening DATA has bit 0 set, and its entries come first).
 #define SCATTER_ENTRY(OWNER) \
-    (FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& SCATTER_MASK : scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT));
+    ((FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& SCATTER_MASK, _) : \
+        scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT), FLAG_SCATTER | (OWNER << OWNER_SHIFT));
+// An opening DATA of a reduce-scatter: its owner's bits (for the RESULT, if its block
+// wins), bit 0 set when it is header-only (count 0), and only OPENING | SCATTER compared.
+#define OPENING_SCATTER_ENTRY(OWNER) \
+    ((FLAG_OPENING | FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& (SCATTER_MASK | FLAG_OPENING), 0) : \
+        scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT) | 1, OPENING_MASK); \
+    ((FLAG_OPENING | FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& (SCATTER_MASK | FLAG_OPENING), _) : \
+        scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT), OPENING_MASK);
 #define FOR_ALL_OWNERS(M) \
     M(8w0)  M(8w1)  M(8w2)  M(8w3)  M(8w4)  M(8w5)  M(8w6)  M(8w7) \
     M(8w8)  M(8w9)  M(8w10) M(8w11) M(8w12) M(8w13) M(8w14) M(8w15) \
     M(8w16) M(8w17) M(8w18) M(8w19) M(8w20) M(8w21) M(8w22) M(8w23) \
     M(8w24) M(8w25) M(8w26) M(8w27) M(8w28) M(8w29) M(8w30) M(8w31)
-#define MAX_WORKERS_ENTRIES 32
+#define SCATTER_TABLE_SIZE 128   // 2 x 32 opening entries, 2 opening ones without SCATTER, 32
 
 struct round_agreement_t {
-    bit<32> fingerprint;  // agreement key (fingerprint ^ SCATTER/owner bits) of the round's first counted packet
+    bit<32> fingerprint;  // agreement key (fingerprint ^ SCATTER/owner or OPENING/SCATTER bits) of the round's first counted packet
     bit<32> verdict;      // VERDICT_AGREE or VERDICT_MISMATCH
 }
 
-// What the round's packets must agree on: fingerprint ^ SCATTER/owner bits.
-// Header only, so it runs in stage 0 for every aggregation packet.
+// What the round's packets must agree on: fingerprint ^ (flags & SCATTER_MASK) in a
+// data round, fingerprint ^ (flags & OPENING_MASK) in an opening round; and the
+// SCATTER/owner bits the RESULT carries (ig_md.scatter; bit 0: a header-only
+// opening DATA, opening.p4). Header only, so it runs in stage 0 for every
+// aggregation packet.
 control AgreementKey(in header_t hdr, inout ingress_metadata_t ig_md) {
-    // The SCATTER/owner bits come from a constant table rather than from
-    // `flags & SCATTER_MASK`: an ALU operation between flags and fingerprint
-    // would force both into equally aligned containers (Tofino ALU operands),
-    // which the aggregation header's byte layout does not allow. Reserved bits
-    // (owner bits without SCATTER) are ignored, as the spec says.
-    action scatter_bits(bit<8> bits) {
+    // The bits come from a constant table rather than from `flags & SCATTER_MASK`:
+    // an ALU operation between flags and fingerprint would force both into equally
+    // aligned containers (Tofino ALU operands), which the aggregation header's byte
+    // layout does not allow. Reserved bits (owner bits without SCATTER, bit 1 of a
+    // DATA) are ignored, as the spec says. `count` is the packet's own, before
+    // ZeroValues fills in zeros: a header-only opening DATA about a block makes its
+    // round a REPEAT (docs/protocol.md section 3, `h`; about NONE it cannot matter).
+    action scatter_bits(bit<8> bits, bit<8> compared) {
         ig_md.scatter = bits;
-        ig_md.agreement_key = hdr.agg.fingerprint ^ (bit<32>) bits;
+        ig_md.agreement_key = hdr.agg.fingerprint ^ (bit<32>) compared;
     }
 
     action no_scatter() {
@@ -56,13 +74,19 @@ control AgreementKey(in header_t hdr, inout ingress_metadata_t ig_md) {
     }
 
     table scatter {
-        key = { hdr.agg.flags: ternary; }
+        key = {
+            hdr.agg.flags: ternary;
+            hdr.agg.count: ternary;
+        }
         actions = { scatter_bits; no_scatter; }
         const entries = {
+            FOR_ALL_OWNERS(OPENING_SCATTER_ENTRY)
+            (FLAG_OPENING &&& (FLAG_OPENING | FLAG_SCATTER), 0) : scatter_bits(1, FLAG_OPENING);
+            (FLAG_OPENING &&& (FLAG_OPENING | FLAG_SCATTER), _) : scatter_bits(0, FLAG_OPENING);
             FOR_ALL_OWNERS(SCATTER_ENTRY)
         }
         const default_action = no_scatter();
-        size = MAX_WORKERS_ENTRIES;
+        size = SCATTER_TABLE_SIZE;
     }
 
     apply {

@@ -5,12 +5,15 @@
 // which is how a retransmission tells a finished round (answer with the
 // stored result) from an open one (drop).
 //
-// Every per-round register (this one, lookahead.p4, agreement.p4, values.p4)
-// picks its RegisterAction the same way, from the seen bitmap's answer:
+// Every per-round register (this one, agreement.p4, opening.p4, lookahead.p4,
+// values.p4) picks its RegisterAction the same way, from the seen bitmap's answer:
 //   bitmap_before == 0        first counted packet of the round: overwrite
 //   map_result == 0           a later counted packet: accumulate
 //   otherwise                 a retransmission: read only
-// (SwitchML's tables do the same with ternary const entries.)
+// (SwitchML's tables do the same with ternary const entries.) The registers of
+// stage 2 match the bitmap's two 32-bit words; this table also writes the answer
+// as a 2-bit `position` for the tables of stage 3 on, so that the two words need
+// no PHV after stage 2.
 #ifndef P4REDUCE_TNA_COUNTDOWN_P4
 #define P4REDUCE_TNA_COUNTDOWN_P4
 
@@ -37,9 +40,20 @@ control Countdown(inout ingress_metadata_t ig_md) {
         }
     };
 
-    action open() { ig_md.remaining = open_round.execute(ig_md.cell); }
-    action count() { ig_md.remaining = count_worker.execute(ig_md.cell); }
-    action read() { ig_md.remaining = read_remaining.execute(ig_md.cell); }
+    action open() {
+        ig_md.remaining = open_round.execute(ig_md.cell);
+        ig_md.position = ROUND_FIRST;
+    }
+
+    action count() {
+        ig_md.remaining = count_worker.execute(ig_md.cell);
+        ig_md.position = ROUND_LATER;
+    }
+
+    action read() {
+        ig_md.remaining = read_remaining.execute(ig_md.cell);
+        ig_md.position = ROUND_RETRANSMISSION;
+    }
 
     table countdown {
         key = {

@@ -43,8 +43,8 @@ control Egress(inout header_t hdr, inout egress_metadata_t eg_md,
     }
 
     // The answer names its receiver; lengths follow what is emitted: header
-    // only after a bootstrap round and in JOINED, header + B values after a
-    // data round. The IPv4 checksum follows in the deparser.
+    // only in JOINED, a REPEAT and an empty stream's RESULT, header + B values
+    // otherwise. The IPv4 checksum follows in the deparser.
     action finish_answer(bit<16> udp_length, bit<16> ipv4_length) {
         hdr.agg.worker_id = eg_md.dest_worker;
         hdr.udp.length = udp_length;
@@ -53,8 +53,8 @@ control Egress(inout header_t hdr, inout egress_metadata_t eg_md,
         eg_md.update_checksum = 1;
     }
 
-    // docs/protocol.md section 3.1: a SCATTER data round's values go to the
-    // owner only; every other copy leaves header-only (count 0).
+    // docs/protocol.md section 3.1: a SCATTER round's values go to the owner
+    // only; every other copy leaves header-only (count 0).
     action header_only() {
         hdr.vals_a.setInvalid();
         hdr.vals_b.setInvalid();

@@ -7,8 +7,10 @@
 // packet brings it back to ingress for its harvest pass. Never on the wire.
 header bridged_h {
     bridged_kind_t kind;
-    bit<7>  _pad0;
     bit<1>  unicast;        // to the sender only (re-send, JOINED), not to the job's group
+    bit<6>  _pad0;
+    bit<1>  opening;        // a DATA with OPENING, so its RESULT's harvest pass finishes an opening
+                            // round (opening.p4); bit 0 of its byte, as OPENING in flags
     bit<7>  _pad1;
     PortId_t ingress_port;  // where the packet entered the switch (before any recirculation)
     MulticastGroupId_t mgid; // the job's group, for a harvested RESULT
@@ -95,6 +97,7 @@ struct header_t {
 struct ingress_metadata_t {
     // From the parser.
     bit<1>  harvest;            // second pass of a RESULT (from the recirculation port)
+    bit<1>  opening;            // DATA: flags bit 0 (OPENING); harvest pass: an opening round's RESULT
     bool    checksum_ok;        // the IPv4 header checksum verifies (only meaningful with IPv4)
     // Copies of hdr.agg's pool, made by the parser: the MAU compares and slices
     // these, never the 15-bit header field (which shares its container with
@@ -103,7 +106,7 @@ struct ingress_metadata_t {
     bit<16> slot;
     // Stage 0, from the header alone (admission.p4).
     bit<1>  malformed;          // fails a format check (version, type, count, lengths, checksum, parser)
-    bit<1>  data_round;         // block != NONE
+    bit<1>  holds_block;        // block != NONE
     bit<1>  next_announced;     // next_block != NONE
     // Stage 0, the sender's entry in admission.workers (its action data).
     bit<1>  admitted;           // the entry matched
@@ -111,10 +114,10 @@ struct ingress_metadata_t {
     bit<8>  num_workers;
     MulticastGroupId_t mgid;
     bit<16> pool;               // slot_base: JOINED's shadow (0) and slot; the job's job_events cells
-    // For JOINED's next_block = slot_end - slot_base, one 32-bit subtraction (an
-    // ALU takes its operands from containers of the destination's size).
-    bit<32> slot_base;
-    bit<32> slot_end;           // one past the job's last slot
+    // JOINED's next_block (S): the control plane gives it, 32 bits wide (an ALU
+    // takes its operands from containers of the destination's size), so that
+    // the data plane needs no 32-bit copies of slot_base and slot_end.
+    bit<32> num_slots;
     // Admission checks, each one ALU operation of the entry's action, so that
     // stage 1 only matches them against 0 (seen_bitmap.p4's admit table).
     bit<16> job_diff;           // header job_id ^ entry's: 0 if equal
@@ -127,18 +130,25 @@ struct ingress_metadata_t {
     bit<32> next_room;          // blocks |-| next_block: 0 if next_block is beyond it
     // Stage 1: what admission decided (seen_bitmap.p4).
     bit<1>  accepted;           // counted, or a retransmission: the round's registers run
-    bit<1>  answer_join;        // a JOIN of an admitted worker: answer with JOINED
+    bit<32> own_key;            // key(block, exp): an opening DATA's own block (types.p4: 32-bit keys)
+    bit<32> next_key;           // key(next_block, next_exp): its look-ahead (lookahead.p4's MAKE_KEYS)
     // The round's registers.
     slot_index_t slot_index;    // the seen bitmap's index (slot)
     cell_index_t cell;          // every other register's index (shadow ++ slot)
     worker_bitmap_t bitmap_before; // seen bitmap of this round before this packet: 0 = first
     worker_bitmap_t map_result; // bitmap_before & worker_bit: not 0 = retransmission
+    position_t position;        // the same answer for stage 3 on: ROUND_* (countdown.p4)
     bit<8>  remaining;          // workers the round still waits for (0: complete)
     bit<8>  verdict;            // VERDICT_*: agreement.p4
-    bit<8>  scatter;            // SCATTER/owner bits (flags & SCATTER_MASK, 0 without SCATTER): agreement.p4
-    bit<32> agreement_key;      // fingerprint ^ scatter: what the round's packets must agree on
-    bit<32> min_next_block;     // the round's smallest announced next block so far
-    bit<32> next_block_diff;    // min_next_block ^ this packet's next_block: 0 = announces the minimum
+    // SCATTER/owner bits (flags & SCATTER_MASK, 0 without SCATTER); in an opening DATA
+    // bit 0 is 1 for a header-only one (count = 0): agreement.p4, opening.p4.
+    bit<8>  scatter;
+    bit<32> agreement_key;      // fingerprint ^ (flags & SCATTER_MASK or OPENING_MASK): what the round's packets must agree on
+    // The opening round (opening.p4), stage 2: what first_key answered (a code). (What
+    // the packet does to K2, its candidate, goes to the header's next_block.)
+    bit<32> first_code;
+    bit<8>  first_flags;        // harvest pass of an opening round: K1's SCATTER/owner bits | repeat
+    value_op_t value_op;        // what the pairs do (values.p4)
     // Counting: one cell of Ingress.events per packet, and for an admitted
     // packet one cell of its job's in Ingress.job_events.
     event_t event;
@@ -150,5 +160,12 @@ struct egress_metadata_t {
     worker_id_t dest_worker;    // key of Egress.result_dest
     bit<1>  update_checksum;    // an answer: its IPv4 header was rewritten
 }
+
+// An answer comes from the address the workers send to (the packet's
+// destination); egress fills in each copy's destination.
+#define ANSWER_FROM_AGGREGATOR \
+    hdr.ethernet.src_addr = hdr.ethernet.dst_addr; \
+    hdr.ipv4.src_addr = hdr.ipv4.dst_addr; \
+    hdr.udp.src_port = hdr.udp.dst_port;  /* AGG_UDP_PORT, checked by the parser */
 
 #endif

@@ -1,142 +1,128 @@
-// The look-ahead decision of the round (docs/protocol.md section 3): the
-// smallest announced next block wins and, among the workers announcing that
-// block, the largest exponent. The v1model program keeps one 40-bit running
-// minimum of next_block ++ (255 - next_exp); a Tofino 1 stateful ALU works on
-// at most 32 bits per word, compares at most two things per packet and returns
-// one 32-bit word, so here it takes two registers and two stages:
+// The look-ahead decision of a round (docs/protocol.md section 3): the smallest
+// announced key wins, key(b, e) = b << 8 | (255 - e), so the smallest block and,
+// among the announcements of that block, the largest exponent. Here a key is one
+// 32-bit word (types.p4: the low 24 bits of the block, then 255 - e; admission
+// keeps every block below 2^24 - 1, so these keys order as the spec's 40-bit ones):
+// one stateful ALU takes the minimum with one instruction (`min`), where a 40-bit key
+// needed two registers in two stages (the block's minimum, then the exponent of the
+// announcers of the minimum).
 //
-//   min_block (stage s)      32 bits per cell: the running minimum of
-//                            next_block. Returns the minimum after this packet.
-//   block_exp (stage s + 1)  a pair per cell: the block that minimum belongs to,
-//                            and the largest exponent announced for it so far.
-//                            Only packets whose next_block equals the minimum
-//                            returned by min_block update it (min_block's
-//                            action computes that equality): a packet that announces a
-//                            new, smaller block replaces both words, one that
-//                            ties keeps the larger exponent. Returns the exponent.
-//
-// Packets pass both stages in the same order, so block_exp.block always equals
-// min_block of the same cell, and the pair (min_block, block_exp.exp) is the
-// v1model program's minimum key. The packet that completes the round leaves
-// with the decision: ig_md.min_next_block and hdr.agg.next_exp.
+//   MAKE_KEYS (stage 1)    own_key = key(block, exp) and next_key = key(next_block,
+//                          next_exp) of every accepted packet.
+//   min_key (stage 3)      K2 per cell: the first counted packet writes its candidate,
+//                          later ones take the minimum with theirs. A data round's
+//                          candidate is its next_key; an opening round's is what
+//                          opening.p4 says (section 3's table: next_key, own_key, or,
+//                          when the packet's block is smaller than K1's,
+//                          min(K1_old, next_key), which opening.p4's first_key register
+//                          computes). Returns K2 after this packet, which lands in
+//                          next_block as it is, and next_exp = 255 - (K2 & 0xff).
+//   DecodeNext (stage 4)   next_block = K2 >> 8, or NONE when its 24 block bits are
+//                          all ones. (A shift in the stage after: the stateful ALU's
+//                          answer reaches a 32-bit container only as it is.)
+// Every packet that reaches min_key gets these; only the one that completes (or
+// re-asks) the round keeps them, as its RESULT's look-ahead.
 #ifndef P4REDUCE_TNA_LOOKAHEAD_P4
 #define P4REDUCE_TNA_LOOKAHEAD_P4
 
-struct block_exp_t {
-    bit<32> block;  // the block the exponent belongs to (= min_block of the cell)
-    bit<32> exp;    // largest next_exp announced for it (biased exponent, < 256)
-}
+// Both keys of the packet, from its header (255 - e = ~e for 8 bits). Made by
+// the seen bitmap's accept actions (stage 1), for the registers of stage 2: the
+// keys then take no PHV in stage 0, where admission's fields do.
+#define MAKE_KEYS \
+    ig_md.own_key = hdr.agg.block[23:0] ++ ~hdr.agg.exp; \
+    ig_md.next_key = hdr.agg.next_block[23:0] ++ ~hdr.agg.next_exp;
 
-control Lookahead(inout header_t hdr, inout ingress_metadata_t ig_md) {
-    Register<bit<32>, cell_index_t>(REGISTER_SIZE) min_block;
-    Register<block_exp_t, cell_index_t>(REGISTER_SIZE) block_exp;
+control Lookahead(inout header_t hdr, in ingress_metadata_t ig_md) {
+    Register<bit<32>, cell_index_t>(REGISTER_SIZE) min_key;
 
-    // --- min_block ---
-    // The first counted packet overwrites: the set may still hold the
-    // minimum of the round two rounds ago.
-    RegisterAction<bit<32>, cell_index_t, bit<32>>(min_block) open_min = {
+    // The first counted packet overwrites: the set may still hold K2 of the round
+    // two rounds ago.
+    RegisterAction<bit<32>, cell_index_t, bit<32>>(min_key) open_min = {
         void apply(inout bit<32> value, out bit<32> minimum) {
-            value = hdr.agg.next_block;
+            value = hdr.agg.next_block;  // the candidate (opening.p4)
             minimum = value;
         }
     };
 
-    RegisterAction<bit<32>, cell_index_t, bit<32>>(min_block) take_min = {
+    RegisterAction<bit<32>, cell_index_t, bit<32>>(min_key) take_min = {
         void apply(inout bit<32> value, out bit<32> minimum) {
-            if (hdr.agg.next_block < value) {
-                value = hdr.agg.next_block;
-            }
+            value = min(value, hdr.agg.next_block);
             minimum = value;
         }
     };
 
-    RegisterAction<bit<32>, cell_index_t, bit<32>>(min_block) read_min = {
+    // An opening DATA whose block is smaller than K1's: K2 becomes min(K1_old,
+    // next_key), which first_key returned (every key K2 held is above K1_old, so the
+    // minimum with the old K2 is that).
+    RegisterAction<bit<32>, cell_index_t, bit<32>>(min_key) take_first_min = {
+        void apply(inout bit<32> value, out bit<32> minimum) {
+            value = min(value, ig_md.first_code);
+            minimum = value;
+        }
+    };
+
+    RegisterAction<bit<32>, cell_index_t, bit<32>>(min_key) read_min = {
         void apply(inout bit<32> value, out bit<32> minimum) {
             minimum = value;
         }
     };
 
-    // Does this packet announce the minimum? Computed from the stateful ALU's
-    // output in the same action (no stage of its own).
-    action open_block() {
-        ig_md.min_next_block = open_min.execute(ig_md.cell);
-        ig_md.next_block_diff = ig_md.min_next_block ^ hdr.agg.next_block;
-    }
+#define TO_NEXT(ACTION) \
+        bit<32> k2 = ACTION.execute(ig_md.cell); \
+        hdr.agg.next_block = k2; \
+        hdr.agg.next_exp = ~k2[7:0];
+    action open() { TO_NEXT(open_min) }
+    action take() { TO_NEXT(take_min) }
+    action take_first() { TO_NEXT(take_first_min) }
+    action read() { TO_NEXT(read_min) }
 
-    action min_of_blocks() {
-        ig_md.min_next_block = take_min.execute(ig_md.cell);
-        ig_md.next_block_diff = ig_md.min_next_block ^ hdr.agg.next_block;
-    }
-
-    action read_block() {
-        ig_md.min_next_block = read_min.execute(ig_md.cell);
-        ig_md.next_block_diff = ig_md.min_next_block ^ hdr.agg.next_block;
-    }
-
-    table next_block_min {
+    // candidate 0: opening.p4's "this packet's block is below K1's" (a key of a
+    // block above another is never 0).
+    table next_min {
         key = {
-            ig_md.bitmap_before: ternary;
-            ig_md.map_result: ternary;
+            ig_md.position: ternary;
+            ig_md.opening: ternary;
+            hdr.agg.next_block: ternary;   // the candidate
         }
-        actions = { open_block; min_of_blocks; read_block; }
+        actions = { open; take; take_first; read; @defaultonly NoAction; }
         const entries = {
-            (0, _) : open_block();
-            (_, 0) : min_of_blocks();
-            (_, _) : read_block();
+            (ROUND_FIRST, _, _) : open();
+            (ROUND_LATER, 1, 0) : take_first();
+            (ROUND_LATER, _, _) : take();
+            (ROUND_RETRANSMISSION, _, _) : read();
         }
-        size = 3;
-    }
-
-    // --- block_exp ---
-    RegisterAction<block_exp_t, cell_index_t, bit<32>>(block_exp) open_exp = {
-        void apply(inout block_exp_t value, out bit<32> exp) {
-            value.block = hdr.agg.next_block;
-            value.exp = (bit<32>) hdr.agg.next_exp;
-            exp = value.exp;
-        }
-    };
-
-    // Only for a packet whose next_block is the minimum after it: either a new
-    // minimum (the stored block differs) or a tie (keep the larger exponent).
-    // Two comparisons, one write of both words.
-    RegisterAction<block_exp_t, cell_index_t, bit<32>>(block_exp) max_exp_at_min = {
-        void apply(inout block_exp_t value, out bit<32> exp) {
-            if (value.block != hdr.agg.next_block || (bit<32>) hdr.agg.next_exp > value.exp) {
-                value.block = hdr.agg.next_block;
-                value.exp = (bit<32>) hdr.agg.next_exp;
-            }
-            exp = value.exp;
-        }
-    };
-
-    RegisterAction<block_exp_t, cell_index_t, bit<32>>(block_exp) read_exp = {
-        void apply(inout block_exp_t value, out bit<32> exp) {
-            exp = value.exp;
-        }
-    };
-
-    action open_exponent() { hdr.agg.next_exp = (bit<8>) open_exp.execute(ig_md.cell); }
-    action max_exponent() { hdr.agg.next_exp = (bit<8>) max_exp_at_min.execute(ig_md.cell); }
-    action read_exponent() { hdr.agg.next_exp = (bit<8>) read_exp.execute(ig_md.cell); }
-
-    table next_exp_max {
-        key = {
-            ig_md.bitmap_before: ternary;
-            ig_md.map_result: ternary;
-            ig_md.next_block_diff: ternary;
-        }
-        actions = { open_exponent; max_exponent; read_exponent; }
-        const entries = {
-            (0, _, _) : open_exponent();
-            (_, 0, 0) : max_exponent();    // counted, announces the minimum
-            (_, _, _) : read_exponent();   // counted above the minimum, or a retransmission
-        }
-        size = 3;
+        const default_action = NoAction;
+        size = 4;
     }
 
     apply {
-        next_block_min.apply();
-        next_exp_max.apply();
+        next_min.apply();
+    }
+}
+
+// K2's block into next_block (an opening round's REPEAT or empty stream replaces
+// the look-ahead in its harvest pass, opening.p4).
+control DecodeNext(inout header_t hdr) {
+    action next_none() {
+        hdr.agg.next_block = BLOCK_NONE;
+    }
+
+    action next_block() {
+        hdr.agg.next_block = hdr.agg.next_block >> 8;
+    }
+
+    table decode_next {
+        key = { hdr.agg.next_block: ternary; }
+        actions = { next_none; next_block; }
+        const entries = {
+            KEY_BLOCK_MASK &&& KEY_BLOCK_MASK : next_none();
+        }
+        const default_action = next_block();
+        size = 1;
+    }
+
+    apply {
+        decode_next.apply();
     }
 }
 

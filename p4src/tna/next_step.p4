@@ -1,24 +1,18 @@
 // Where a packet goes after ingress processing: an accepted aggregation
 // packet is consumed, multicast as the round's RESULT to every worker of the
 // job, or unicast back to a worker that retransmitted into a finished round
-// (docs/protocol.md section 6 steps 3-4); a JOIN is turned into its JOINED
-// and unicast back the same way (section 8). A data-round RESULT first makes
-// its harvest pass (values.p4) through the recirculation port of its pipe and
-// leaves from there. Non-aggregation traffic goes through a plain L2 table.
+// (docs/protocol.md section 6 steps 3-4; seen_bitmap.p4 turns a JOIN into its
+// JOINED, section 8). Every RESULT first makes its harvest pass (values.p4,
+// opening.p4) through the recirculation port of its pipe and leaves from there.
+// Non-aggregation traffic goes through a plain L2 table.
 // Each event is counted where it is decided (the `note` of the action).
 #ifndef P4REDUCE_TNA_NEXT_STEP_P4
 #define P4REDUCE_TNA_NEXT_STEP_P4
 
-// An answer comes from the address the workers send to (the packet's
-// destination); egress fills in each copy's destination.
-#define ANSWER_FROM_AGGREGATOR \
-    hdr.ethernet.src_addr = hdr.ethernet.dst_addr; \
-    hdr.ipv4.src_addr = hdr.ipv4.dst_addr; \
-    hdr.udp.src_port = hdr.udp.dst_port;  /* AGG_UDP_PORT, checked by the parser */
-
 // What a counted packet or a retransmission does once the round's registers
-// have answered (stage 3): one ternary table on the seen bitmap's answer, the
-// countdown, the verdict and the round's kind, in the v1model program's order.
+// have answered (stage 3): one ternary table on the seen bitmap's answer (as
+// countdown.p4's position), the countdown and the verdict, in the v1model
+// program's order.
 control RoundOutcome(inout header_t hdr, inout ingress_metadata_t ig_md,
                      in ingress_intrinsic_metadata_t ig_intr_md,
                      inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
@@ -30,39 +24,23 @@ control RoundOutcome(inout header_t hdr, inout ingress_metadata_t ig_md,
     }
 
     // The packet that completes (or re-asks) a round becomes its RESULT, with
-    // the round's look-ahead decision (lookahead.p4 left next_exp in place).
+    // the round's look-ahead decision (lookahead.p4's DecodeNext writes it).
     // It keeps the packet's SCATTER/owner bits (agreement.p4; egress reads them
-    // per copy); the only flag the switch sets is MISMATCH (`mismatch`, from the
-    // entry). OVERFLOW cannot happen with the workers' fixed point, and other
-    // bits are reserved.
+    // per copy; an opening round's come from first_flags in the harvest pass);
+    // the only flag the switch sets is MISMATCH (`mismatch`, from the entry).
+    // OVERFLOW cannot happen with the workers' fixed point, and other bits are
+    // reserved.
     action become_result(bit<8> mismatch) {
         ANSWER_FROM_AGGREGATOR
         hdr.agg.msg_type = MSG_RESULT;
         hdr.agg.flags = ig_md.scatter | mismatch;
-        hdr.agg.next_block = ig_md.min_next_block;
     }
 
-    // One copy per worker; the multicast group's replica id is the worker id.
-    action to_group(bit<8> mismatch) {
-        become_result(mismatch);
-        hdr.bridged.kind = bridged_kind_t.ANSWER;
-        hdr.bridged.unicast = 0;
-        ig_tm_md.mcast_grp_a = ig_md.mgid;
-        note(EV_RESULT_MULTICAST, JOB_EV_ROUNDS);
-    }
-
-    // Back out where it came in, to the sender only.
-    action to_sender(bit<8> mismatch) {
-        become_result(mismatch);
-        hdr.bridged.kind = bridged_kind_t.ANSWER;
-        hdr.bridged.unicast = 1;
-        ig_tm_md.ucast_egress_port = ig_intr_md.ingress_port;
-        note(EV_RESULT_UNICAST, JOB_EV_RETRANSMISSIONS);
-    }
-
-    // A data round's RESULT goes to the recirculation port of this pipe (the
-    // registers are per pipe), straight from the traffic manager back into this
-    // ingress: no egress. The bridged header remembers how it leaves afterwards.
+    // Every RESULT goes to the recirculation port of this pipe (the registers are
+    // per pipe), straight from the traffic manager back into this ingress: no
+    // egress. The bridged header remembers how it leaves afterwards, and whether
+    // it is an opening round's (its `opening` bit, from the DATA: opening.p4
+    // finishes such a RESULT in the harvest pass).
     action to_harvest(bit<8> mismatch, bit<1> unicast) {
         become_result(mismatch);
         hdr.bridged.kind = bridged_kind_t.HARVEST;
@@ -100,27 +78,21 @@ control RoundOutcome(inout header_t hdr, inout ingress_metadata_t ig_md,
 
     table outcome {
         key = {
-            ig_md.map_result: ternary;   // 0: counted now; else a retransmission
+            ig_md.position: ternary;     // counted now (first or later), or a retransmission
             ig_md.remaining: ternary;    // 0: the round is complete
             ig_md.verdict: ternary;
-            ig_md.data_round: ternary;   // a data round's RESULT makes the harvest pass
         }
-        actions = { to_group; to_sender; harvest_to_group; harvest_to_sender; consume;
-                    drop_retransmission; }
+        actions = { harvest_to_group; harvest_to_sender; consume; drop_retransmission; }
         const entries = {
-            (0, 0, VERDICT_MISMATCH, 1) : harvest_to_group(FLAG_MISMATCH);
-            (0, 0, _, 1) : harvest_to_group(0);
-            (0, 0, VERDICT_MISMATCH, 0) : to_group(FLAG_MISMATCH);
-            (0, 0, _, 0) : to_group(0);
-            (0, _, _, _) : consume();
-            (_, 0, VERDICT_STALE, _) : drop_retransmission(EV_STALE);
-            (_, 0, VERDICT_MISMATCH, 1) : harvest_to_sender(FLAG_MISMATCH);  // complete; this worker lost it
-            (_, 0, _, 1) : harvest_to_sender(0);
-            (_, 0, VERDICT_MISMATCH, 0) : to_sender(FLAG_MISMATCH);
-            (_, 0, _, 0) : to_sender(0);
+            (ROUND_RETRANSMISSION, 0, VERDICT_STALE) : drop_retransmission(EV_STALE);
+            (ROUND_RETRANSMISSION, 0, VERDICT_MISMATCH) : harvest_to_sender(FLAG_MISMATCH);  // complete; this worker lost it
+            (ROUND_RETRANSMISSION, 0, _) : harvest_to_sender(0);
+            (ROUND_RETRANSMISSION, _, _) : drop_retransmission(EV_RETRANSMIT_DROPPED);  // round still open
+            (_, 0, VERDICT_MISMATCH) : harvest_to_group(FLAG_MISMATCH);
+            (_, 0, _) : harvest_to_group(0);
         }
-        const default_action = drop_retransmission(EV_RETRANSMIT_DROPPED);  // round still open
-        size = 16;
+        const default_action = consume();  // counted, the round still waits for others
+        size = 8;
     }
 
     apply {
@@ -128,39 +100,8 @@ control RoundOutcome(inout header_t hdr, inout ingress_metadata_t ig_md,
     }
 }
 
-// JOINED (docs/protocol.md section 8): the job's geometry as the worker entry
-// has it, and the job's session; the worker compares the geometry with its own
-// configuration (a worker configured with another B fails at JOIN, naming
-// block_size). The incarnation (epoch), job and worker id stay as received;
-// blocks = 0: one packet per datagram (section 1). Sent back where it came in.
-control Joined(inout header_t hdr, in ingress_metadata_t ig_md,
-               in ingress_intrinsic_metadata_t ig_intr_md,
-               inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
-    action joined() {
-        ANSWER_FROM_AGGREGATOR
-        hdr.bridged.kind = bridged_kind_t.ANSWER;
-        hdr.bridged.unicast = 1;
-        ig_tm_md.ucast_egress_port = ig_intr_md.ingress_port;
-        hdr.agg.msg_type = MSG_JOINED;
-        hdr.agg.flags = 0;
-        hdr.agg.shadow = ig_md.pool[15:15];  // 0: the control plane keeps slot_base < NUM_SLOTS
-        hdr.agg.slot = ig_md.pool[14:0];
-        hdr.agg.block = (bit<32>) VALUES_PER_PACKET;
-        hdr.agg.next_block = ig_md.slot_end - ig_md.slot_base;
-        hdr.agg.exp = MODE_DENSE;
-        hdr.agg.next_exp = ig_md.num_workers;
-        hdr.agg.session = hdr.agg.session ^ ig_md.session_diff;  // the job's: a JOIN carries 0, checked nowhere
-        hdr.agg.blocks = 0;
-        hdr.agg.fingerprint = 0;
-    }
-
-    apply {
-        joined();
-    }
-}
-
-// Second pass of a data-round RESULT: its values are complete, it leaves as
-// the bridged header says.
+// Second pass of a RESULT: its values (and an opening round's block, flags and
+// kind) are complete, it leaves as the bridged header says.
 control Harvested(inout header_t hdr, inout ingress_metadata_t ig_md,
                   inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action to_group() {

@@ -1,13 +1,14 @@
 // p4reduce: in-network aggregation of block-sparse gradients, TNA (Tofino 1).
 //
-// The switch ("dense" mode) side of docs/protocol.md, version 2, like the
+// The switch ("dense" mode) side of docs/protocol.md, version 3, like the
 // v1model program in p4src/: per slot and shadow copy a seen bitmap, a
-// countdown, the look-ahead minimum, the round's fingerprint verdict and the
-// B = 64 sums (32 register pairs). A completed round is multicast to the job's
-// workers (flagged MISMATCH if its packets disagreed); a worker that
-// retransmits into a completed round of its own allreduce gets the stored
-// result by unicast. A data-round RESULT reads the first words of its pairs in
-// a second pass through the pipe's recirculation port (values.p4). A JOIN is
+// countdown, the look-ahead minimum K2, the opening round's K1, flags and repeat
+// bit, the round's fingerprint verdict and the B = 64 sums (32 register pairs).
+// A completed round is multicast to the job's workers (flagged MISMATCH if its
+// packets disagreed); a worker that retransmits into a completed round of its
+// own allreduce gets the stored result by unicast. Every RESULT reads the first
+// words of its pairs (and an opening round's K1 and flags) in a second pass
+// through the pipe's recirculation port (values.p4, opening.p4). A JOIN is
 // answered with JOINED (the job's geometry and session). Everything else is
 // L2-forwarded. Constants: docs/protocol.md section 8, "TNA (Tofino)";
 // the Tofino backend's placement: README.md here and build/resources.txt.
@@ -16,12 +17,13 @@
 //   types.p4, headers.p4   typedefs, enums, constants; headers and metadata
 //   parser.p4        ports 68 (harvest) / Ethernet / IPv4 / UDP 48864 -> agg (+ values)
 //   admission.p4     who sent it (port, MAC, IP, UDP port -> job, worker, ...), header checks
-//   seen_bitmap.p4   admission's decision; first arrival, later arrival or retransmission
+//   seen_bitmap.p4   admission's decision (JOINED); first arrival, later arrival or retransmission
 //   countdown.p4     is the round complete
 //   agreement.p4     same allreduce (fingerprint) as the round's first packet
-//   lookahead.p4     minimum next_block, then the largest exponent among its announcers
+//   opening.p4       the opening round: K1, its flags and the repeat bit; its RESULT
+//   lookahead.p4     look-ahead keys; K2, the minimum announced key; next_block / next_exp
 //   values.p4        overwrite / add / read the 64 sums (32 pairs)
-//   next_step.p4     the round's outcome (consume, multicast, unicast, harvest), JOINED; L2
+//   next_step.p4     the round's outcome (consume, multicast or unicast after the harvest); L2
 //   egress.p4        per-copy RESULT / JOINED addressing
 // Every register is touched through exactly one RegisterAction per packet pass,
 // chosen by the table of its control.
@@ -39,10 +41,11 @@
 #include "headers.p4"
 #include "parser.p4"
 #include "admission.p4"
+#include "lookahead.p4"
 #include "seen_bitmap.p4"
 #include "countdown.p4"
 #include "agreement.p4"
-#include "lookahead.p4"
+#include "opening.p4"
 #include "values.p4"
 #include "next_step.p4"
 #include "egress.p4"
@@ -65,23 +68,49 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
     SeenBitmap() seen_bitmap;
     Countdown() countdown;
     Agreement() agreement;
+    OpeningCompare() opening_compare;
+    OpeningFlags() opening_flags;
+    OpeningResult() opening_result;
     Lookahead() lookahead;
+    DecodeNext() decode_next;
+    ValueOp() value_op;
     Values() values;
     RoundOutcome() round_outcome;
-    Joined() joined;
     Harvested() harvested;
     Forwarding() forwarding;
 
     // Every packet that leaves ingress carries the bridged header; a harvest
     // pass brings its own back from the first pass.
-    action start_bridged() {
+    action start_bridged(bridged_kind_t kind, bit<1> unicast) {
         hdr.bridged.setValid();
-        hdr.bridged.kind = bridged_kind_t.FORWARD;
+        hdr.bridged.kind = kind;
+        hdr.bridged.unicast = unicast;
         hdr.bridged._pad0 = 0;
-        hdr.bridged.unicast = 0;
+        hdr.bridged.opening = ig_md.opening;  // only read in a harvest pass: then from a DATA
         hdr.bridged._pad1 = 0;
         hdr.bridged.ingress_port = ig_intr_md.ingress_port;
         hdr.bridged.mgid = 0;
+    }
+
+    // A JOIN leaves as its JOINED, back where it came in, if admission takes it
+    // (seen_bitmap.p4 rewrites it; else it is dropped): addressed here, so that
+    // admission's stage writes no bridged field (the harvest pass's exit does).
+    action start_answer() {
+        start_bridged(bridged_kind_t.ANSWER, 1);
+        ig_tm_md.ucast_egress_port = ig_intr_md.ingress_port;
+    }
+
+    table bridge {
+        key = {
+            hdr.agg.isValid(): exact;
+            hdr.agg.msg_type: ternary;
+        }
+        actions = { start_bridged; start_answer; }
+        const entries = {
+            (true, MSG_JOIN) : start_answer();
+        }
+        const default_action = start_bridged(bridged_kind_t.FORWARD, 0);
+        size = 1;
     }
 
     // The registers' indexes: the seen bitmap pair by slot, all others by
@@ -110,17 +139,18 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
     }
 
     // Stages (README.md has the compiler's placement): 0 the worker entry and
-    // the header checks, 1 admission's decision and the seen bitmap, 2 the
-    // countdown, agreement and look-ahead minimum, 3 the exponent and the
-    // outcome; the value pairs from stage 2 on.
+    // the header checks, 1 admission's decision, the seen bitmap (and the
+    // look-ahead keys), or JOINED, 2 the countdown, agreement and the opening round's comparisons with
+    // K1, 3 K2, the opening round's flags, what the pairs do and the outcome, 4
+    // next_block / next_exp; the value pairs in stages 4 to 11.
     apply {
         if (ig_md.harvest == 0) {
-            start_bridged();
+            bridge.apply();
         }
         locate_cell();
 
         if (ig_md.harvest == 1) {
-            // Second pass of a data-round RESULT built in the first pass.
+            // Second pass of a RESULT built in the first pass.
             harvested.apply(hdr, ig_md, ig_tm_md);
         } else if (!hdr.agg.isValid()) {
             if (hdr.udp.isValid() && hdr.udp.dst_port == AGG_UDP_PORT) {
@@ -136,22 +166,32 @@ control Ingress(inout header_t hdr, inout ingress_metadata_t ig_md,
             // Stage 0: everything that depends on the header and the entry only.
             admission.apply(hdr, ig_md, ig_intr_md, ig_prsr_md);
             agreement_key.apply(hdr, ig_md);
-            zero_values.apply(hdr);
             // Stage 1: admission's decision (drops counted there), seen bitmap.
+            // A JOIN of an admitted worker leaves there as its JOINED.
             seen_bitmap.apply(hdr, ig_md, ig_dprsr_md);
             if (ig_md.accepted == 1) {
                 // Counted, or a retransmission: the round's registers.
                 countdown.apply(ig_md);
                 agreement.apply(hdr, ig_md);
-                lookahead.apply(hdr, ig_md);
-                round_outcome.apply(hdr, ig_md, ig_intr_md, ig_dprsr_md, ig_tm_md);
-            } else if (ig_md.answer_join == 1) {
-                joined.apply(hdr, ig_md, ig_intr_md, ig_tm_md);
+                zero_values.apply(hdr);
             }
         }
 
-        // The value pairs' keys say whether they run (values.p4).
+        // Tables whose keys say whether they run, in both passes (a table is
+        // applied once): the opening round's registers (the harvest pass reads K1
+        // and its flags), what the pairs do, and the pairs. Those of stage 3 read
+        // the K2 candidate in next_block before lookahead's min_key puts K2 there.
+        opening_compare.apply(hdr, ig_md);
+        opening_flags.apply(hdr, ig_md);
+        value_op.apply(hdr, ig_md);
         values.apply(hdr, ig_md);
+        if (ig_md.accepted == 1) {
+            lookahead.apply(hdr, ig_md);
+            round_outcome.apply(hdr, ig_md, ig_intr_md, ig_dprsr_md, ig_tm_md);
+            decode_next.apply(hdr);
+        } else if (ig_md.harvest == 1 && ig_md.opening == 1) {
+            opening_result.apply(hdr, ig_md);
+        }
         if (ig_md.count_event == 1) {
             count_event();
         }

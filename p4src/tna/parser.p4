@@ -19,7 +19,6 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
         ig_md.harvest = 0;
         ig_md.admitted = 0;
         ig_md.accepted = 0;
-        ig_md.answer_join = 0;
         ig_md.count_event = 0;
         // The 64-bit port metadata is not used (and p4test cannot check writing
         // a struct from port_metadata_unpack): skip it.
@@ -64,6 +63,7 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
         pkt.extract(hdr.agg);
         ig_md.shadow = hdr.agg.shadow;
         ig_md.slot = (bit<16>) hdr.agg.slot;
+        ig_md.opening = hdr.agg.flags[0:0];  // OPENING on a DATA (only DATA reach the registers)
         // Only DATA carries values, and only B of them. Any other count (or
         // values behind a JOIN) leaves the values invalid with count != 0, and
         // admission drops the packet as malformed.
@@ -79,11 +79,12 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
         transition accept;
     }
 
-    // Second pass of a data-round RESULT: this program built every header of
-    // it in the first pass (bridged kind HARVEST, then the full RESULT).
+    // Second pass of a RESULT: this program built every header of it in the
+    // first pass (bridged kind HARVEST, then the full RESULT with its values).
     state parse_harvest {
         pkt.extract(hdr.bridged);
         ig_md.harvest = 1;
+        ig_md.opening = hdr.bridged.opening;
         pkt.extract(hdr.ethernet);
         pkt.extract(hdr.ipv4);
         pkt.extract(hdr.udp);
@@ -106,7 +107,7 @@ control IngressDeparser(packet_out pkt, inout header_t hdr, in ingress_metadata_
         pkt.emit(hdr.ipv4);
         pkt.emit(hdr.udp);
         pkt.emit(hdr.agg);
-        pkt.emit(hdr.vals_a);  // absent in bootstrap RESULTs and JOINED (count = 0)
+        pkt.emit(hdr.vals_a);  // absent in JOINED, a REPEAT and an empty stream's RESULT (count = 0)
         pkt.emit(hdr.vals_b);
     }
 }

@@ -31,7 +31,7 @@ struct bitmap_pair_t {
 #define IDENTITY_OK 0, 0, 8w0 &&& ~(MAX_WORKERS - 1)
 #define SLOT_OK 0, 16w0 &&& ~((bit<16>) NUM_SLOTS - 1)
 
-control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md,
+control SeenBitmap(inout header_t hdr, inout ingress_metadata_t ig_md,
                    inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
     Register<bitmap_pair_t, slot_index_t>(NUM_SLOTS) seen;
 
@@ -54,16 +54,19 @@ control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md,
     // Counted, or a retransmission (map_result != 0: this worker was already
     // counted in the round). map_result comes from the stateful ALU's output in
     // the same action.
+    // The look-ahead keys are made here too (lookahead.p4).
     action accept_set0() {
         ig_md.bitmap_before = mark_set0.execute(ig_md.slot_index);
         ig_md.map_result = ig_md.bitmap_before & ig_md.worker_bit;
         ig_md.accepted = 1;
+        MAKE_KEYS
     }
 
     action accept_set1() {
         ig_md.bitmap_before = mark_set1.execute(ig_md.slot_index);
         ig_md.map_result = ig_md.bitmap_before & ig_md.worker_bit;
         ig_md.accepted = 1;
+        MAKE_KEYS
     }
 
     action reject(event_t event) {
@@ -74,12 +77,30 @@ control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md,
     }
 
     // A JOIN has no session yet and touches no register. Its slot is not
-    // checked either: JOINED names the entry's slot_base (next_step.p4).
+    // checked either: JOINED names the entry's slot_base. It leaves as its JOINED
+    // (docs/protocol.md section 8): the job's geometry as the worker entry has it,
+    // and the job's session; the worker compares the geometry with its own
+    // configuration (a worker configured with another B fails at JOIN, naming
+    // block_size). The incarnation (epoch), job and worker id stay as received;
+    // blocks = 0: one packet per datagram (section 1). Sent back where it came in
+    // (p4reduce_tna.p4's `bridge` addressed every JOIN so). Here rather than in a
+    // stage of its own: the entry's fields it needs then take no PHV past this stage.
     action join() {
-        ig_md.answer_join = 1;
         ig_md.event = EV_JOINED;
         ig_md.count_event = 1;
         ig_md.job_event = JOB_EV_PACKETS;
+        ANSWER_FROM_AGGREGATOR
+        hdr.agg.msg_type = MSG_JOINED;
+        hdr.agg.flags = 0;
+        hdr.agg.shadow = ig_md.pool[15:15];  // 0: the control plane keeps slot_base < NUM_SLOTS
+        hdr.agg.slot = ig_md.pool[14:0];
+        hdr.agg.block = (bit<32>) VALUES_PER_PACKET;
+        hdr.agg.next_block = ig_md.num_slots;
+        hdr.agg.exp = MODE_DENSE;
+        hdr.agg.next_exp = ig_md.num_workers;
+        hdr.agg.session = hdr.agg.session ^ ig_md.session_diff;  // the job's: a JOIN carries 0, checked nowhere
+        hdr.agg.blocks = 0;
+        hdr.agg.fingerprint = 0;
     }
 
     table admit {
@@ -95,7 +116,7 @@ control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md,
             ig_md.below_base: ternary;
             ig_md.slot: ternary;
             ig_md.end_room: ternary;
-            ig_md.data_round: ternary;
+            ig_md.holds_block: ternary;
             ig_md.block_room: ternary;
             ig_md.next_announced: ternary;
             ig_md.next_room: ternary;
@@ -103,7 +124,7 @@ control SeenBitmap(in header_t hdr, inout ingress_metadata_t ig_md,
         }
         actions = { accept_set0; accept_set1; reject; join; }
         const entries = {
-            // adm mal identity     rank job  session slot     end  data room next room shadow
+            // adm mal identity     rank job  session slot     end  blk  room next room shadow
             (0, _, _, _, _,          _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_UNKNOWN_WORKER);
             (1, 1, _, _, _,          _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_MALFORMED);
             (1, 0, IDENTITY_OK,      0, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_IDENTITY_MISMATCH);

@@ -1,6 +1,6 @@
 // Typedefs, enums and constants of the p4reduce TNA (Tofino 1) program.
 // Wire format: docs/protocol.md section 2 (36-byte aggregation header, protocol
-// version 2); this target's constants: section 8, "TNA (Tofino)". The Python side
+// version 3); this target's constants: section 8, "TNA (Tofino)". The Python side
 // keeps the wire numbers in p4reduce/protocol; tests/test_tna_program.py compares
 // the constants below with it and with the spec. Resource plan: README.md here.
 #ifndef P4REDUCE_TNA_TYPES_P4
@@ -20,17 +20,34 @@ const bit<8>  IPPROTO_UDP = 17;
 
 // --- Protocol (docs/protocol.md sections 1 and 2) ---
 const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0: what workers send to
-const bit<8>  PROTOCOL_VERSION = 2;
+const bit<8>  PROTOCOL_VERSION = 3;
 const bit<8>  MSG_DATA = 1;
 const bit<8>  MSG_RESULT = 2;
 const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
 const bit<8>  MSG_JOINED = 7;
+const bit<8>  FLAG_OPENING = 1;         // DATA flags: the packet belongs to its stream's opening round (section 3)
 const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints (or owners) differed
 const bit<8>  FLAG_SCATTER = 4;         // DATA/RESULT flags: a reduce-scatter (section 3.1)
-const bit<8>  SCATTER_MASK = 0xFC;      // SCATTER and the owner (bits 7..3): equal in a round
+const bit<8>  SCATTER_MASK = 0xFC;      // SCATTER and the owner (bits 7..3): equal in a data round
+const bit<8>  OPENING_MASK = 0x05;      // OPENING and SCATTER: equal in an opening round
 const bit<8>  OWNER_SHIFT = 3;          // owner = flags >> OWNER_SHIFT when SCATTER is set
 const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
-const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of a bootstrap round / end of stream
+const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // an opening DATA of a worker holding nothing / end of stream
+
+// Look-ahead keys (docs/protocol.md section 3: key(b, e) = b << 8 | (255 - e)) in one
+// 32-bit word: the low 24 bits of the block, then 255 - e. A Tofino 1 stateful ALU
+// compares 32-bit words, so a 40-bit key would cost a register per word and a stage
+// per comparison (lookahead.p4). The word orders keys exactly as the spec's 40-bit
+// key as long as every block is below 2^24 - 1: admission takes only DATA whose
+// `blocks` is at most MAX_BLOCKS (section 8, "TNA (Tofino)"), and NONE's low 24 bits,
+// 0xFFFFFF, are then above every block, as NONE is in the spec's key.
+const bit<32> MAX_BLOCKS = 0xFFFFFF;    // 2^24 - 1 blocks of B values per tensor
+const bit<32> KEY_BLOCK_MASK = 0xFFFFFF00;
+const bit<32> KEY_ONE_BLOCK = 0x100;    // key(b + 1, e) - key(b, e)
+// What opening.p4's first_key register answers a later opening DATA whose key equals
+// K1 (the same block at the same exponent): a key with exponent byte 0, which is
+// none of the keys it answers otherwise when the packet's block is K1's (opening.p4).
+const bit<32> CODE_SAME_KEY = 0x100;
 
 // --- Switch constants (docs/protocol.md section 8, "TNA (Tofino)") ---
 // B = 64 int32 values per packet (SwitchML's 256-byte payload): 32 register
@@ -57,9 +74,10 @@ const bit<16> AGG_HDR_LEN = 36;
 const bit<16> AGG_VALUES_LEN = 256;     // VALUES_PER_PACKET * 4
 
 // A Tofino 1 stateful ALU returns one 32-bit word per pass, so the packet that
-// completes a data round (or asks for it again) makes a second pass through
-// its own pipe to read the first word of every pair ("harvest"). Port 68 of
-// every Tofino 1 pipe is that pipe's recirculation port.
+// completes a round (or asks for it again) makes a second pass through its own
+// pipe to read the first word of every pair and, after an opening round, K1 and
+// its flags ("harvest"). Port 68 of every Tofino 1 pipe is that pipe's
+// recirculation port.
 const bit<7>  RECIRC_PORT_IN_PIPE = 68;
 
 // What the ingress pipeline tells the next stop of a packet (bridged header).
@@ -68,6 +86,23 @@ enum bit<8> bridged_kind_t {
     ANSWER  = 2,   // a RESULT or JOINED for one worker: egress addresses it
     HARVEST = 3    // recirculating: read the first words of the sums, then answer
 }
+
+// Where an accepted packet stands in its round (countdown.p4, from the seen bitmap).
+typedef bit<2> position_t;
+const position_t ROUND_FIRST = 1;           // the first counted packet
+const position_t ROUND_LATER = 2;           // a later counted one
+const position_t ROUND_RETRANSMISSION = 3;  // its worker was counted already
+
+// What a pair of values.p4 does with a packet (ValueOp decides in stage 3, for the
+// pairs of stages 4 to 11): nothing, overwrite the sums, add to them, return the
+// second words (ignored or retransmitted values), or, in the harvest pass, return
+// the first words.
+typedef bit<3> value_op_t;
+const value_op_t VALUE_NONE = 0;
+const value_op_t VALUE_WRITE = 1;
+const value_op_t VALUE_ADD = 2;
+const value_op_t VALUE_READ = 3;
+const value_op_t VALUE_HARVEST = 4;
 
 // What agreement.p4 says about a round (stored per cell, returned per packet).
 // 0 (no such round: fingerprint differs) is what a retransmission of another
