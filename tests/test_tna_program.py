@@ -332,7 +332,7 @@ class _Table:
     def action(self, *keys: int) -> str | None:
         for row, action in self.rows:
             assert len(row) == len(keys)
-            if all((k & mask) == (v & mask) for k, (v, mask) in zip(keys, row)):
+            if all((k & mask) == (v & mask) for k, (v, mask) in zip(keys, row, strict=True)):
                 return action
         return self.default
 
@@ -351,9 +351,7 @@ def _program_tables() -> dict[str, _Table]:
     result = _table_body("opening.p4", "result")
     next_min = _table_body("lookahead.p4", "next_min")
     return {
-        "value_op": _Table(_entries(op_entries.replace("\\", "").replace(": HARVEST", ": HARVEST()")
-                                    .replace(": WRITE", ": WRITE()").replace(": ADD", ": ADD()")
-                                    .replace(": READ", ": READ()")), None),
+        "value_op": _Table(_entries(re.sub(r": (\w+);", r": \1();", op_entries.replace("\\", ""))), None),
         "flags": _Table(_entries(flags), None),
         "next_min": _Table(_entries(next_min), None),
         "result": _Table(_entries(result), re.search(r"const default_action = (\w+\([^;]*\));", result)[1]),
@@ -369,7 +367,7 @@ def _switch_opening(packets, tables):
     first_block and first_key, then first_flags, min_key and the pairs as the tables say),
     then the harvest pass of the last one (first_key, first_flags, OpeningResult)."""
     p4 = _constants()
-    fb_block = fb_cand = fk_key = fk_code = ff_block = ff_flags = k2 = 0
+    fb_block = fk_key = ff_block = ff_flags = k2 = 0
     sums = [0] * p4["VALUES_PER_PACKET"]
     for i, (block, exp, next_block, next_exp, owner_bits, values) in enumerate(packets):
         own, nxt = _key32(block, exp), _key32(next_block, next_exp)
@@ -379,20 +377,19 @@ def _switch_opening(packets, tables):
         # Stage 2: first_block (the candidate, into next_block) and first_key.
         first_code = 0xDEADBEEF  # not written for the first packet
         if i == 0:
-            fb_block, fb_cand = own & p4["KEY_BLOCK_MASK"], nxt
-            candidate = fb_cand
+            fb_block, candidate = own & p4["KEY_BLOCK_MASK"], nxt
             fk_key = own
         else:
             if own < fb_block:
                 fb_block, candidate = own & p4["KEY_BLOCK_MASK"], 0
             elif own - fb_block >= p4["KEY_ONE_BLOCK"]:
-                fb_cand = candidate = own
+                candidate = own
             else:
-                fb_cand = candidate = nxt
+                candidate = nxt
             if own < fk_key:
-                fk_code = first_code = min(fk_key, nxt)
+                first_code = min(fk_key, nxt)
             elif own == fk_key:
-                fk_code = first_code = p4["CODE_SAME_KEY"]
+                first_code = p4["CODE_SAME_KEY"]
             else:
                 first_code = 0
             fk_key = min(fk_key, own)
@@ -402,7 +399,7 @@ def _switch_opening(packets, tables):
         if op == "WRITE":
             sums = list(values)
         elif op == "ADD":
-            sums = [(a + b) & _WORD for a, b in zip(sums, values)]
+            sums = [(a + b) & _WORD for a, b in zip(sums, values, strict=True)]
         else:
             assert op == "READ", op
         flag_action, _ = _call(tables["flags"].action(0, 1, 1, position, candidate, first_code))
@@ -416,11 +413,18 @@ def _switch_opening(packets, tables):
         else:
             raise AssertionError(flag_action)
         k2_action, _ = _call(tables["next_min"].action(position, 1, candidate))
-        k2 = {"open": lambda: candidate, "take": lambda: min(k2, candidate),
-              "take_first": lambda: min(k2, first_code)}[k2_action]()
+        if k2_action == "open":
+            k2 = candidate
+        elif k2_action == "take":
+            k2 = min(k2, candidate)
+        else:
+            assert k2_action == "take_first", k2_action
+            k2 = min(k2, first_code)
     # The completing packet: next_exp = ~K2[7:0], DecodeNext.
-    head = {"next_exp": 255 - (k2 & 0xFF),
-            "next_block": NONE if k2 & p4["KEY_BLOCK_MASK"] == p4["KEY_BLOCK_MASK"] else k2 >> 8}
+    head = {
+        "next_exp": 255 - (k2 & 0xFF),
+        "next_block": NONE if k2 & p4["KEY_BLOCK_MASK"] == p4["KEY_BLOCK_MASK"] else k2 >> 8,
+    }
     # Harvest pass: K1 into block (exp = ~K1[7:0]), first_flags, OpeningResult.
     k1 = fk_key
     head["exp"] = 255 - (k1 & 0xFF)
@@ -453,7 +457,7 @@ def _spec_opening(packets, block_size):
         elif block == k1 >> 8:
             k2 = min(k2, nxt)
             if own == k1:
-                sums = [(a + b) & _WORD for a, b in zip(sums, vals)]
+                sums = [(a + b) & _WORD for a, b in zip(sums, vals, strict=True)]
             elif own < k1:
                 sums, first_flags = list(vals), owner_bits
             repeat = repeat or own != k1 or h
