@@ -126,7 +126,7 @@ def time_gloo(n: int, elements: int, block: int, density: float, sparse: bool, i
 
 
 def time_p4reduce(
-    n: int, elements: int, block: int, slots: int, density: float, iterations: int, multicast: bool
+    n: int, elements: int, block: int, slots: int, density: float, iterations: int, multicast: bool, spin_us: int = 0
 ) -> dict:
     return run_demo(
         DemoConfig(
@@ -139,6 +139,7 @@ def time_p4reduce(
             iterations=iterations,
             start_method="spawn",
             multicast=multicast,
+            spin_us=spin_us,
         )
     )
 
@@ -223,6 +224,12 @@ def main() -> int:
     ap.add_argument(
         "--multicast", action="store_true", help="the aggregator sends each result once to an IP multicast group"
     )
+    ap.add_argument(
+        "--spin-us",
+        type=int,
+        default=0,
+        help="p4reduce workers poll their sockets without sleeping this long before they block (default: 0)",
+    )
     ap.add_argument("--out", default="results/bench")
     add_markdown_option(ap)
     args = ap.parse_args()
@@ -238,8 +245,9 @@ def main() -> int:
             intro=[
                 (
                     f"{args.block_size}-element blocks, {args.slots} slots, medians of {args.iterations} "
-                    f"(the slowest worker's time), results {'multicast' if args.multicast else 'unicast'}; "
-                    "1 pass: every worker reads its whole tensor once at the same time."
+                    f"(the slowest worker's time), results {'multicast' if args.multicast else 'unicast'}"
+                    + (f", workers spin {args.spin_us} us before they block" if args.spin_us else "")
+                    + "; 1 pass: every worker reads its whole tensor once at the same time."
                 )
             ],
         )
@@ -254,7 +262,9 @@ def main() -> int:
             dense_ms = time_gloo(n, elements, args.block_size, 1.0, False, args.iterations) * 1e3
             pass_ms = time_memory_pass(n, elements, args.block_size, args.iterations) * 1e3
             for density in args.densities:
-                p4 = time_p4reduce(n, elements, args.block_size, args.slots, density, args.iterations, args.multicast)
+                p4 = time_p4reduce(
+                    n, elements, args.block_size, args.slots, density, args.iterations, args.multicast, args.spin_us
+                )
                 sparse_ms = time_gloo(n, elements, args.block_size, density, True, args.iterations) * 1e3
                 p4_ms = p4["median_seconds"] * 1e3
                 nz_payload = p4["block_density"] * (-(-elements // args.block_size)) * args.block_size * 4

@@ -99,10 +99,11 @@ class WorkerConfig:
     # worker's flow; needs root and p4reduce built with libxdp/libbpf). For "packet" and
     # "xdp": `interface` (default: that of the route to the
     # aggregator), `gateway_mac` (default: the next hop's in the neighbour table, else
-    # asked by ARP) and `spin_us`, how long the engine polls the RX ring before it blocks
-    # (0: at once; measured on a 2-core VM, spinning only took CPU from the aggregator and
-    # the other workers and made rounds slower; it may pay on dedicated cores towards a
-    # hardware switch, whose round trip is shorter than the spin).
+    # asked by ARP). Every transport: `spin_us`, how long the native engine polls its
+    # sockets or RX rings without sleeping before it blocks (0: at once; measured on a
+    # 2-core VM, spinning only took CPU from the aggregator and the other workers and made
+    # rounds slower, docs/library.md; it may pay on dedicated cores towards a hardware
+    # switch, whose round trip is shorter than the spin).
     transport: str = "udp"
     interface: str | None = None
     gateway_mac: str | None = None
@@ -148,8 +149,8 @@ class WorkerConfig:
         object.__setattr__(self, "gateway_mac", gateway_mac)
         if not 0 <= self.spin_us <= 10_000:
             raise ValueError(f"spin_us {self.spin_us}: 0..10000 microseconds")
-        if self.spin_us and self.transport == "udp":
-            raise ValueError("spin_us is an option of transports 'packet' and 'xdp'")
+        if self.spin_us and self.engine != "native":
+            raise ValueError("spin_us needs engine 'native' (the Python engine blocks in select)")
 
     def _check_service_fields(self) -> None:
         controller = self.controller

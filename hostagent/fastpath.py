@@ -129,6 +129,7 @@ def make_run(
         first_block=first_block,
         shard_blocks=shard_blocks,
         gso=gso,
+        spin_us=cfg.spin_us,
     )
 
 

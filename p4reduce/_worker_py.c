@@ -8,7 +8,7 @@
  */
 #include "_worker.h"
 
-#define ABI_VERSION 7 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 8 /* p4reduce/_native_worker.py refuses a build of another version */
 
 static PyObject *Failed; /* p4reduce._worker.Failed(kind, ...) */
 
@@ -566,16 +566,17 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tensor", "out", "nonzero", "exps", "job_id", "worker_id", "num_workers",
                              "block_size", "num_slots", "slot_base", "dense", "epoch", "fingerprint",
                              "rounds", "sessions", "limits", "send_fds", "receivers", "first_block",
-                             "shard_blocks", "gso", "group_sessions", "key", NULL};
+                             "shard_blocks", "gso", "group_sessions", "key", "spin_us", NULL};
     PyObject *tensor, *out, *nonzero, *exps, *rounds, *sessions, *limits, *send_fds, *receivers;
     PyObject *group_sessions = NULL, *key = Py_None;
     unsigned job_id, worker_id, num_workers, block_size, num_slots, slot_base, epoch, fp;
-    unsigned first_block = 0, shard_blocks = 0;
+    unsigned first_block = 0, shard_blocks = 0, spin_us = 0;
     int dense, gso = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpOO:Run", kwlist, &tensor, &out, &nonzero,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpOOI:Run", kwlist, &tensor, &out, &nonzero,
                                      &exps, &job_id, &worker_id, &num_workers, &block_size, &num_slots,
                                      &slot_base, &dense, &epoch, &fp, &rounds, &sessions, &limits, &send_fds,
-                                     &receivers, &first_block, &shard_blocks, &gso, &group_sessions, &key)) {
+                                     &receivers, &first_block, &shard_blocks, &gso, &group_sessions, &key,
+                                     &spin_us)) {
         return NULL;
     }
     if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > 0x8000 || job_id > 0xffff ||
@@ -588,6 +589,7 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         return NULL;
     }
     int out_float;
+    r->spin_us = spin_us; /* UDP sockets' (a raw transport's ring may ask for more) */
     if (get_values(tensor, "tensor", 0, &r->tensor, &r->is_float) < 0) goto error;
     r->held |= 1;
     if (get_values(out, "out", 1, &r->out, &out_float) < 0) goto error;

@@ -95,10 +95,24 @@ void wk_poll_nogil(RunObject *r, double wait, double rto) {
     if (ringed) {
         wait = 0; /* only look at the other sockets */
     }
-    struct timespec ts;
-    ts.tv_sec = (time_t)wait;
-    ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-    int ready = ppoll(fds, (nfds_t)nfds, &ts, NULL);
+    int ready = 0;
+    if (!r->nrings && r->spin_us && wait > 0) {
+        /* UDP: poll without sleeping for up to spin_us before blocking (WorkerConfig.spin_us:
+         * a RESULT that comes within it is taken without a wake-up, at the cost of a core) */
+        const double spin = (double)r->spin_us * 1e-6 < wait ? (double)r->spin_us * 1e-6 : wait;
+        const double start = monotonic();
+        struct timespec zero = {0, 0};
+        while ((ready = ppoll(fds, (nfds_t)nfds, &zero, NULL)) == 0 && monotonic() - start < spin) {
+            cpu_relax();
+        }
+        wait = ready ? 0 : wait - spin;
+    }
+    if (ready <= 0) {
+        struct timespec ts;
+        ts.tv_sec = (time_t)wait;
+        ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+        ready = ppoll(fds, (nfds_t)nfds, &ts, NULL);
+    }
     if (ready < 0 || (ready == 0 && !ringed)) {
         return; /* timeout, or EINTR: the caller checks signals and timers */
     }

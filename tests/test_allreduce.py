@@ -228,3 +228,15 @@ def test_overflow_flagged_by_the_aggregator_raises(monkeypatch):
     big = np.full(32, 2**31 - 1, dtype=np.int32)
     with pytest.raises(OverflowError, match="overflow in the sum"):
         allreduce_all([big, big], block_size=16, num_slots=2)
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_workers_that_spin_before_blocking_are_exact(mode):
+    """spin_us on UDP sockets: the native engine polls without sleeping before it blocks;
+    the results are the same, only when the engine sleeps differs."""
+    rng = np.random.default_rng(5)
+    arrays = [block_sparse(rng, 16 * 40, 16, 0.3, np.int32) for _ in range(3)]
+    results, agents, _ = allreduce_all(arrays, mode=mode, repeat=3, spin_us=200)
+    assert agents[0].config.spin_us == 200
+    for out in results:
+        np.testing.assert_array_equal(out, np.sum(arrays, axis=0))

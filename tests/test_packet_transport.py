@@ -141,7 +141,7 @@ def test_a_bad_ihl_is_refused():
         ({"transport": "packet", "gateway_mac": "02:00:00:00:01"}, "gateway_mac: '02:00:00:00:01' is not a MAC"),
         ({"transport": "packet", "interface": "x" * 16}, "an interface name is 1 to 15 characters"),
         ({"transport": "packet", "spin_us": -1}, "spin_us -1: 0..10000 microseconds"),
-        ({"spin_us": 10}, "spin_us is an option of transports 'packet' and 'xdp'"),
+        ({"spin_us": 10, "engine": "python"}, "spin_us needs engine 'native'"),
     ],
 )
 def test_configuration_errors_say_what_is_wrong_in_one_line(kwargs, message):
@@ -160,7 +160,7 @@ def test_a_gateway_mac_is_normalized():
     [
         (["--interface", "eth0"], "interface and gateway_mac are options of transports 'packet' and 'xdp'"),
         (["--transport", "packet", "--gateway-mac", "nope"], "gateway_mac: 'nope' is not a MAC address"),
-        (["--spin-us", "10"], "spin_us is an option of transports 'packet' and 'xdp'"),
+        (["--spin-us", "20000"], "argument --spin-us: 20000 outside 0..10000"),
     ],
 )
 def test_worker_cli_errors(args, message):

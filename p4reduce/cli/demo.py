@@ -35,6 +35,7 @@ class DemoConfig:
     start_method: str = "fork"  # "spawn" when the parent has started threads (e.g. torch)
     multicast: bool = False  # results to an IP multicast group (loopback) instead of per worker
     key: JobKey | None = None  # an authenticated job (docs/protocol.md 6.3): every packet has a MAC
+    spin_us: int = 0  # workers poll without sleeping this long before they block (WorkerConfig.spin_us)
 
 
 def demo_group(cfg: DemoConfig) -> tuple[str, int] | None:
@@ -61,6 +62,7 @@ def _worker_main(
             block_size=cfg.block_size,
             group=group,
             key=cfg.key,
+            spin_us=cfg.spin_us,
         )
         times, stats, result = [], [], None
         with HostAgent(wcfg) as agent:

@@ -136,6 +136,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         loss=args.loss,
         multicast=args.multicast,
         key=JobKey.random() if args.authenticated else None,
+        spin_us=args.spin_us,
     )
     summary = run_demo(cfg)
     print(json.dumps(summary, default=str) if args.json else format_summary(summary))
@@ -345,6 +346,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--multicast", action="store_true", help="results go once to an IP multicast group instead of once per worker"
     )
+    demo.add_argument(
+        "--spin-us",
+        type=a.int_range(0, 10_000),
+        default=0,
+        metavar="US",
+        help="each worker polls its sockets without sleeping this long before it blocks (default: %(default)s)",
+    )
     _add_job_geometry(demo)
     demo.set_defaults(func=_cmd_demo)
 
@@ -538,8 +546,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=a.int_range(0, 10_000),
         default=0,
         metavar="US",
-        help="--transport packet/xdp: how long the engine polls the receive ring before it blocks "
-        "(default: %(default)s, block at once)",
+        help="how long the native engine polls its sockets (or receive rings) without sleeping before "
+        "it blocks (default: %(default)s, block at once; on a machine with fewer cores than processes "
+        "spinning takes the CPU the others need)",
     )
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file (default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")
