@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import grpc
 
 from p4reduce.aggregator.config import JobSpec, WorkerAddress
+from p4reduce.aggregator.engine import JobConflict
 from p4reduce.aggregator.server import AggregatorServer
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
@@ -115,10 +116,10 @@ def _answer(context: grpc.ServicerContext, call: Callable[[], _T]) -> _T:
         code, message = exc.code, str(exc)
     except KeyError as exc:  # the engine's "unknown job N"
         code, message = grpc.StatusCode.NOT_FOUND, str(exc.args[0] if exc.args else exc)
-    except ValueError as exc:  # a bad field, or slots that overlap another job's
-        text = str(exc)
-        code = grpc.StatusCode.FAILED_PRECONDITION if "overlap" in text else grpc.StatusCode.INVALID_ARGUMENT
-        message = text
+    except JobConflict as exc:  # slots that overlap another job's (the id is checked before)
+        code, message = grpc.StatusCode.FAILED_PRECONDITION, str(exc)
+    except ValueError as exc:  # a bad field
+        code, message = grpc.StatusCode.INVALID_ARGUMENT, str(exc)
     except Exception as exc:  # a bug: answered, logged, and the aggregator goes on
         log.exception("internal error in an admin request")
         code, message = grpc.StatusCode.INTERNAL, f"internal error {type(exc).__name__}: {exc}"

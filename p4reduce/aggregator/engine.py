@@ -192,6 +192,11 @@ def _job_cells(handled: Handled) -> dict[str, int]:
     return cells
 
 
+class JobConflict(ValueError):
+    """A job that cannot go beside the engine's jobs: its id, or one of its slots, is taken
+    (a ValueError, as any job the engine refuses)."""
+
+
 class AggregatorEngine:
     """Validates datagrams, dispatches them to slots and counts everything.
 
@@ -220,10 +225,10 @@ class AggregatorEngine:
     # -- job management -------------------------------------------------------
     def add_job(self, spec: JobSpec) -> None:
         if spec.job_id in self._jobs:
-            raise ValueError(f"job {spec.job_id} already exists")
+            raise JobConflict(f"job {spec.job_id} already exists")
         for other in self._jobs.values():
             if set(other.spec.slot_range()) & set(spec.slot_range()):
-                raise ValueError(f"job {spec.job_id}: slots overlap job {other.spec.job_id}")
+                raise JobConflict(f"job {spec.job_id}: slots overlap job {other.spec.job_id}")
         self._jobs[spec.job_id] = _Job(spec, self.buffers, self._group_session(spec))
         self._job_counters[spec.job_id] = Counters()
 
@@ -553,4 +558,4 @@ def _geometry_mismatch(spec: JobSpec, h: AggHeader) -> GeometryField | None:
     return None
 
 
-__all__ = ["ANYWHERE", "AggregatorEngine", "Handled", "Member", "Mode", "Outgoing"]
+__all__ = ["ANYWHERE", "AggregatorEngine", "Handled", "JobConflict", "Member", "Mode", "Outgoing"]
