@@ -32,6 +32,8 @@ import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -153,6 +155,24 @@ class MarkdownReport:
             print()
             print(note)
         sys.stdout.flush()
+
+
+def emit_row(report: MarkdownReport | None, cells: Sequence[object]) -> None:
+    """A row of `report`'s table, or, without a report, the same row printed bare."""
+    if report is not None:
+        report.row(*cells)
+    else:
+        print(table_row(cells), flush=True)
+
+
+def sum_check(got: np.ndarray, exact: np.ndarray, n: int) -> str:
+    """`err E <= T` when a float32 sum of `n` workers' tensors is within the fixed-point
+    bound of the exact sum (docs/protocol.md 5) plus float32 rounding, else `WRONG (err E)`."""
+    biggest = float(np.abs(exact).max()) if exact.size else 0.0
+    bound = n * 2.0 ** (np.frexp(biggest)[1] + (n - 1).bit_length() - 31) if biggest else 0.0
+    err = float(np.abs(got - exact).max()) if got.size else 0.0
+    tolerance = bound + 2.0**-23 * biggest * n
+    return f"err {err:.1e} <= {tolerance:.1e}" if err <= tolerance else f"WRONG (err {err:.1e})"
 
 
 def main(argv: Sequence[str]) -> int:

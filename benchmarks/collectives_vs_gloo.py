@@ -37,7 +37,7 @@ import time
 import numpy as np
 import torch
 import torch.distributed as dist
-from _report import MarkdownReport, add_markdown_option
+from _report import MarkdownReport, add_markdown_option, emit_row, sum_check
 
 import p4reduce.torch as p4torch  # registers the backend
 from p4reduce.hostagent.agent import WIRE_OVERHEAD
@@ -113,11 +113,7 @@ def verify(collective: str, result: torch.Tensor, n: int, args: argparse.Namespa
         return "exact" if np.array_equal(got.view(np.uint32), ref.view(np.uint32)) else "WRONG"
     if collective == "reduce_scatter":
         ref = ref[: got.size]  # rank 0's shard
-    biggest = float(np.abs(ref).max()) if ref.size else 0.0
-    bound = n * 2.0 ** (np.frexp(biggest)[1] + (n - 1).bit_length() - 31) if biggest else 0.0
-    err = float(np.abs(got - ref).max()) if got.size else 0.0
-    tolerance = bound + 2.0**-23 * biggest * n
-    return f"err {err:.1e} <= {tolerance:.1e}" if err <= tolerance else f"WRONG (err {err:.1e})"
+    return sum_check(got, ref, n)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,10 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{ours[0][key]['bytes'] / 1e6:.1f}",
                 check,
             ]
-            if report is not None:
-                report.row(*cells)
-            else:
-                print("| " + " | ".join(cells) + " |")
+            emit_row(report, cells)
     if report is not None:
         report.end()
     return 1 if wrong else 0

@@ -30,7 +30,7 @@ import time
 import numpy as np
 import torch
 import torch.distributed as dist
-from _report import MarkdownReport, add_markdown_option
+from _report import MarkdownReport, add_markdown_option, emit_row, sum_check
 
 import p4reduce.torch as p4torch  # registers the backend
 from p4reduce.testbed.synthetic import worker_tensor
@@ -80,11 +80,7 @@ def bench_rank(rank: int, n: int, backend: str, args: argparse.Namespace) -> dic
 
 def verify(got: np.ndarray, n: int, args: argparse.Namespace, density: float) -> str:
     ref = np.sum([data(r, args.elements, args.block_size, density).astype(np.float64) for r in range(n)], axis=0)
-    biggest = float(np.abs(ref).max()) if ref.size else 0.0
-    bound = n * 2.0 ** (np.frexp(biggest)[1] + (n - 1).bit_length() - 31) if biggest else 0.0
-    err = float(np.abs(got - ref).max()) if got.size else 0.0
-    tolerance = bound + 2.0**-23 * biggest * n
-    return f"err {err:.1e} <= {tolerance:.1e}" if err <= tolerance else f"WRONG (err {err:.1e})"
+    return sum_check(got, ref, n)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,10 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{ours[0][density]['h2d'] / 1e6:.2f}",
             check,
         ]
-        if report is not None:
-            report.row(*cells)
-        else:
-            print("| " + " | ".join(cells) + " |")
+        emit_row(report, cells)
     if report is not None:
         report.end()
     return 1 if wrong else 0
