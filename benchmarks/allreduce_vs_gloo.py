@@ -212,14 +212,22 @@ def markdown_row(row: dict) -> list[str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--workers", type=int, nargs="+", default=[2, 4])
-    ap.add_argument("--sizes-mb", type=float, nargs="+", default=[1, 4, 16, 64])
-    ap.add_argument("--densities", type=float, nargs="+", default=[0.001, 0.01, 0.1, 0.5, 1.0])
+    ap.add_argument("--workers", type=int, nargs="+", default=[2, 4], help="worker counts (default: 2 4)")
+    ap.add_argument(
+        "--sizes-mb", type=float, nargs="+", default=[1, 4, 16, 64], help="float32 tensor sizes in MB (default: 1 4 16 64)"
+    )
+    ap.add_argument(
+        "--densities",
+        type=float,
+        nargs="+",
+        default=[0.001, 0.01, 0.1, 0.5, 1.0],
+        help="fractions of non-zero blocks (default: 0.001 0.01 0.1 0.5 1.0)",
+    )
     ap.add_argument(
         "--block-size", type=int, default=16000, help="elements per block = values per packet (16000: 64 KB datagrams)"
     )
-    ap.add_argument("--slots", type=int, default=32)
-    ap.add_argument("--iterations", type=int, default=5)
+    ap.add_argument("--slots", type=int, default=32, help="the job's slots: streams in flight (default: 32)")
+    ap.add_argument("--iterations", type=int, default=5, help="timed allreduces per cell, the median kept (default: 5)")
     ap.add_argument("--quick", action="store_true", help="2 workers, 4 MB, 3 densities")
     ap.add_argument(
         "--multicast", action="store_true", help="the aggregator sends each result once to an IP multicast group"
@@ -230,7 +238,7 @@ def main() -> int:
         default=0,
         help="p4reduce workers poll their sockets without sleeping this long before they block (default: 0)",
     )
-    ap.add_argument("--out", default="results/bench")
+    ap.add_argument("--out", default="results/bench", help="CSV and PNG path, without suffix (default: results/bench)")
     add_markdown_option(ap)
     args = ap.parse_args()
     if args.quick:
