@@ -214,7 +214,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, nargs="+", default=[2, 4], help="worker counts (default: 2 4)")
     ap.add_argument(
-        "--sizes-mb", type=float, nargs="+", default=[1, 4, 16, 64], help="float32 tensor sizes in MB (default: 1 4 16 64)"
+        "--sizes-mb", type=float, nargs="+", default=[1, 4, 16, 64], help="tensor sizes in MB (default: 1 4 16 64)"
     )
     ap.add_argument(
         "--densities",
