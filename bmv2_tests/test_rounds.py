@@ -26,17 +26,32 @@ from p4reduce.protocol import NONE, AggHeader, Mode, MsgType, decode_values, loo
 # -- host agents' stream state machines over raw frames ---------------------------------
 
 
-def drive_streams(tap: Tap, workers: list[Worker], streams: list[Stream], rounds_cap: int = 10000):
-    """Plays host-agent streams (workers[i] runs streams[i]) until every stream is done."""
+def drive_streams(
+    tap: Tap, workers: list[Worker], streams: list[Stream], rounds_cap: int = 10000, quiet: float = 2.0, tries: int = 5
+) -> int:
+    """Plays host-agent streams (workers[i] runs streams[i]) until every stream is done; as
+    a worker does, each unfinished stream resends its packet when nothing came for `quiet`
+    seconds (BMv2 drops a frame now and then on a loaded machine). Returns how many packets
+    were resent: the switch answers each with a unicast RESULT, drops it (its round still
+    open), or counts it as DATA (the first copy never arrived)."""
     by_worker: dict[int, list[Stream]] = {}
     for w, s in zip(workers, streams, strict=True):
         by_worker.setdefault(w.worker_id, []).append(s)
         tap.send(w.host_if, frame(w, s.start()))
+    resent = silent = 0
     for _ in range(rounds_cap):
         if all(s.done for s in streams):
-            return
-        got = results(tap.collect(timeout=10, expect=1), workers)
-        assert got, "the switch stopped answering"
+            return resent
+        got = results(tap.collect(timeout=quiet, expect=1), workers)
+        if not got:
+            silent += 1
+            assert silent < tries, "the switch stopped answering"
+            for w, s in zip(workers, streams, strict=True):
+                if not s.done and s.pending is not None:
+                    tap.send(w.host_if, frame(w, s.pending))
+                    resent += 1
+            continue
+        silent = 0
         for w, payload in got:
             h = AggHeader.unpack(payload)
             assert h.msg_type == MsgType.RESULT and h.worker_id == w.worker_id
@@ -86,7 +101,7 @@ def test_sparse_blocks_with_lookahead(switch, tap, n):
             for b, v in mine.items():
                 held.setdefault((slot, b), []).append(v)
             streams.append(make_stream(1, w, slot, mine, sums))
-    drive_streams(tap, [w for w in workers for _ in (8, 9)], streams)
+    resent = drive_streams(tap, [w for w in workers for _ in (8, 9)], streams)
     assert set(sums) == set(held)
     for key, vals in held.items():
         assert len(sums[key]) == n, key
@@ -94,7 +109,7 @@ def test_sparse_blocks_with_lookahead(switch, tap, n):
             np.testing.assert_array_equal(got, np.sum(vals, axis=0))
     c = switch.counters()
     assert c["result_multicast"] == len(held)  # one round per block anyone holds (no slot is empty)
-    assert c["result_unicast"] == c["retransmit_dropped"] == 0
+    assert c["result_unicast"] + c["retransmit_dropped"] <= resent  # none unless a frame was lost
 
 
 # -- one slot, many rounds, checked packet by packet ----------------------------------------
@@ -344,6 +359,39 @@ def test_32_workers_on_shared_ports(switch, tap):
         np.testing.assert_array_equal(decode_values(payload, 32), vals.sum(axis=0))
     c = switch.counters()
     assert (c["data_counted"], c["result_multicast"]) == (32, 1)
+
+
+class _LosingTap:
+    """A tap whose `lose`-th frame sent (counting from 0) never reaches the switch."""
+
+    def __init__(self, tap: Tap, lose: int) -> None:
+        self.tap, self.lose, self.sent = tap, lose, 0
+
+    def send(self, iface: str, data: bytes) -> None:
+        if self.sent != self.lose:
+            self.tap.send(iface, data)
+        self.sent += 1
+
+    def collect(self, timeout: float = 0.5, expect: int | None = None) -> list[tuple[str, bytes]]:
+        return self.tap.collect(timeout=timeout, expect=expect)
+
+
+@pytest.mark.parametrize("lose", [0, 5])
+def test_a_lost_frame_is_resent_and_the_sums_stay_exact(switch, tap, lose):
+    """drive_streams resends like a worker: a lost opening DATA (frame 0) or a lost DATA of a
+    later round (frame 5) is sent again after a quiet spell, and every sum is exact."""
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [job_dict(1, workers, num_slots=1)]})
+    rng = np.random.default_rng(lose)
+    held = {w.worker_id: {b: rng.integers(-1000, 1000, 32).astype(np.int32) for b in range(4)} for w in workers}
+    sums: dict = {}
+    streams = [make_stream(1, w, 0, held[w.worker_id], sums) for w in workers]
+    resent = drive_streams(_LosingTap(tap, lose), workers, streams, quiet=0.5)
+    assert resent >= 1
+    for (_, b), got in sums.items():
+        for g in got:
+            np.testing.assert_array_equal(g, held[0][b] + held[1][b])
+    assert {b for _, b in sums} == set(range(4))
 
 
 # -- jobs ------------------------------------------------------------------------------------
