@@ -19,14 +19,25 @@ from p4reduce.protocol import NONE, AggHeader, Flags, decode_values, is_repeat, 
 SHARD_BLOCKS = 7  # reduce-scatter: rank r owns blocks 7r .. 7r+6
 
 
+def send_counted(switch, tap: Tap, worker: Worker, packet: bytes, tries: int = 3) -> None:
+    """Send a DATA and wait until the switch counted it; sent again (as a worker would on
+    timeout) if BMv2 dropped the frame, which a loaded machine makes it do now and then."""
+    counted = switch.counters()["data_counted"]
+    for attempt in range(tries):
+        tap.send(worker.host_if, frame(worker, packet))
+        try:
+            wait_for_counters(switch, timeout=2.0 if attempt < tries - 1 else 10.0, data_counted=counted + 1)
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
+
+
 def play_round(switch, tap: Tap, workers: list[Worker], packets: dict[int, bytes], order) -> dict[int, bytes]:
     """Send each worker's packet in `order`, each once the one before it was counted (ports
     race in BMv2); the round's RESULT copies by receiver."""
-    for k, i in enumerate(order):
-        counted = switch.counters()["data_counted"]
-        tap.send(workers[i].host_if, frame(workers[i], packets[i]))
-        if k < len(order) - 1:
-            wait_for_counters(switch, data_counted=counted + 1)
+    for i in order:
+        send_counted(switch, tap, workers[i], packets[i])
     got = results(tap.collect(expect=len(workers), timeout=10), workers)
     assert sorted(w.worker_id for w, _ in got) == sorted(order), got
     return {w.worker_id: p for w, p in got}
