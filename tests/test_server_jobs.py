@@ -42,9 +42,17 @@ def test_jobs_come_and_go_under_traffic(engine):
         busy = _agents(server, 1, 2)
         stop = threading.Event()
         sums: list[np.ndarray] = []
+        # Both ranks decide together whether to run one more allreduce (the barrier's action
+        # runs once per crossing): a rank that started one the other never joins would wait
+        # out its failure_timeout.
+        going: list[bool] = []
+        together = threading.Barrier(2, action=lambda: going.append(not stop.is_set()))
 
         def traffic(rank: int) -> None:
-            while not stop.is_set():
+            while True:
+                together.wait()
+                if not going[-1]:
+                    return
                 got = busy[rank].allreduce(data[rank])
                 if rank == 0:
                     sums.append(got)
