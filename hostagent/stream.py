@@ -212,7 +212,7 @@ class Stream:
         if opened:
             block, exp, pos = self._check_opening(h, repeat, source)
         nxt, mine = h.next_block, self._mine[pos]
-        if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream):
+        if nxt != NONE and self._outside(nxt):
             raise self._bad(
                 h, source, f"next_block {nxt} is outside stream {self.stream} of a {self.blocks}-block tensor"
             )
@@ -282,11 +282,15 @@ class Stream:
             raise self._bad(h, source, f"block {_name(h.block)} past this worker's first block {_name(first)}")
         if h.block == first != NONE and not repeat and h.exp != self.exp:
             raise self._bad(h, source, f"exp {h.exp} for block {first}, which this worker sent at {self.exp}")
-        if h.block != NONE and (h.block >= self.blocks or h.block % self.num_slots != self.stream):
+        if h.block != NONE and self._outside(h.block):
             raise self._bad(h, source, f"block {h.block} outside stream {self.stream} of a {self.blocks}-block tensor")
         if h.block == NONE and h.next_block != NONE:
             raise self._bad(h, source, f"next_block {h.next_block} after an empty opening round")
         return h.block, h.exp, 0 if repeat or h.block != first else self._pos
+
+    def _outside(self, block: int) -> bool:
+        """`block` is not one of this stream's blocks of the tensor."""
+        return block >= self.blocks or block % self.num_slots != self.stream
 
     def _check_duplicate(self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int]) -> None:
         """A RESULT of the previous round again (a lost-and-re-sent copy) must be the same."""

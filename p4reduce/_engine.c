@@ -338,6 +338,13 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
     }
 }
 
+/* A packet's values into the round's sums (int64): copied while acc_empty, else added. */
+static void add_values(slot_t *s, const uint8_t *values, uint32_t count) {
+    if (!values) return;
+    accumulate((const char *)values, 1, (Py_ssize_t)count, (char *)s->acc, s->acc_empty);
+    s->acc_empty = 0;
+}
+
 /* An opening DATA counted (docs/protocol.md 3, the table): K1, the repeat bit and the sums
  * follow how its own key compares with K1 before it; its own and next keys are kept. */
 static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint8_t bits) {
@@ -357,10 +364,7 @@ static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint
         s->first_bits = bits;
         s->acc_empty = 1; /* a header-only packet overwrites them with nothing */
     }
-    if (take && values) {
-        accumulate((const char *)values, 1, (Py_ssize_t)h->count, (char *)s->acc, s->acc_empty);
-        s->acc_empty = 0;
-    }
+    if (take) add_values(s, values, h->count);
     s->own[h->worker] = own;
 }
 
@@ -420,9 +424,8 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
     }
     if (opening) {
         count_opening(s, h, values, bits);
-    } else if (values) {
-        accumulate((const char *)values, 1, (Py_ssize_t)h->count, (char *)s->acc, s->acc_empty);
-        s->acc_empty = 0;
+    } else {
+        add_values(s, values, h->count); /* the first values of the round overwrite the sums */
     }
     if (s->seen == 0) {
         if (opening) {

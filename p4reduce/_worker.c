@@ -119,7 +119,7 @@ static int same_values(RunObject *r, uint32_t block, int exp, const unsigned cha
     return memcmp(r->scratch, held, 4 * n) == 0;
 }
 
-/* Stream._check_repeat: a copy of the previous round's RESULT must be the one taken. */
+/* Stream._check_duplicate: a copy of the previous round's RESULT must be the one taken. */
 static int check_repeat(RunObject *r, stream_t *s, const unsigned char *p, uint32_t ip, uint16_t port) {
     const uint32_t shadow = get16(p + 6) >> 15, block = get32(p + 12), next_block = get32(p + 16);
     const unsigned flags = p[5], next_exp = p[21], count = get16(p + 22);
@@ -143,7 +143,12 @@ static int check_repeat(RunObject *r, stream_t *s, const unsigned char *p, uint3
     return 0;
 }
 
-/* What the RESULT of an opening round must also say (docs/protocol.md 7; Stream._take_opening),
+/* `block` is not one of stream `stream`'s blocks of the tensor (Stream._outside). */
+static inline int outside_stream(const RunObject *r, uint32_t block, uint32_t stream) {
+    return block >= r->nblocks || block % r->num_slots != stream;
+}
+
+/* What the RESULT of an opening round must also say (docs/protocol.md 7; Stream._check_opening),
  * before the usual checks: a block not past the worker's own first block b_w (s->block; NONE
  * only when the worker holds nothing); when it is b_w, the worker's exponent for it unless
  * REPEAT (else its values were not summed); a block in its stream; after block NONE (the end of
@@ -165,7 +170,7 @@ static int check_opening(RunObject *r, const stream_t *s, const unsigned char *p
                     (unsigned)s->exp);
         return -1;
     }
-    if (block != NONE_BLOCK && (block >= r->nblocks || block % r->num_slots != stream)) {
+    if (block != NONE_BLOCK && outside_stream(r, block, stream)) {
         fail_result(r, ip, port, slot, block, "block %u outside stream %u of a %u-block tensor", block, stream,
                     r->nblocks);
         return -1;
@@ -264,7 +269,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         exp = p[20];
     }
     const unsigned next_exp = p[21];
-    if (next_block != NONE_BLOCK && (next_block >= r->nblocks || next_block % r->num_slots != stream)) {
+    if (next_block != NONE_BLOCK && outside_stream(r, next_block, stream)) {
         fail_result(r, ip, port, slot, block, "next_block %u is outside stream %u of a %u-block tensor", next_block,
                     stream, r->nblocks);
         return -1;

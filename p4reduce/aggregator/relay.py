@@ -21,7 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from p4reduce.aggregator.buffers import BufferPool
-from p4reduce.aggregator.slot import JobFailure, Parts, SlotState
+from p4reduce.aggregator.slot import END_KEY, JobFailure, Parts, SlotState
 from p4reduce.protocol import (
     AGG_UDP_PORT,
     MAX_JOB_ID,
@@ -33,12 +33,10 @@ from p4reduce.protocol import (
     Mode,
     MsgType,
     is_repeat,
-    lookahead_key,
     split_key,
 )
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
-END = lookahead_key(NONE, 0)
 _JOB_ID = struct.Struct("!H")
 _JOB_ID_OFFSET = 2
 _SESSION = struct.Struct("!I")
@@ -91,7 +89,7 @@ class RelaySlot(SlotState):
         self.membership = membership
         self.forwarded: bytearray | None = None  # this round's partial sum, sent upstream
         self.announced: int | None = None  # the look-ahead of the last partial sum sent up
-        self.opened = END  # an opening round's (block, exp) sent up, as a key
+        self.opened = END_KEY  # an opening round's (block, exp) sent up, as a key
 
     def _to_parent(self, packet: bytearray) -> list[tuple[int, Parts]]:
         """`packet` with the leaf's session at the parent; a JOIN first if it has none
@@ -179,9 +177,9 @@ class RelaySlot(SlotState):
         otherwise."""
         block, nxt = h.block, h.next_block
         limit = self.announced
+        repeat = self.block == NONE and is_repeat(h)  # a data round's RESULT never repeats its block
         if self.block == NONE:
             own_block, own_exp = split_key(self.opened)
-            repeat = is_repeat(h)
             bad = block > own_block or (block == own_block != NONE and not repeat and h.exp != own_exp)
             if repeat:
                 bad = bad or h.count != 0 or (block == own_block and h.next_exp < own_exp)
@@ -190,9 +188,9 @@ class RelaySlot(SlotState):
                 limit = own_block  # our workers still hold their blocks: the stream cannot pass them
         else:
             bad = block != self.block
-        wanted = 0 if block == NONE or is_repeat(h) else self.block_size
+        wanted = 0 if block == NONE or repeat else self.block_size
         bad = bad or h.count != wanted
-        if nxt != NONE and (nxt >= self.blocks or nxt % self.num_slots != self.stream or nxt <= block):
+        if nxt != NONE and (not self._in_stream(nxt, self.blocks) or nxt <= block):
             bad = True
         if bad or (limit is not None and nxt > limit):
             raise JobFailure(ErrorCode.UPSTREAM, ErrorCode.BAD_BLOCKS)

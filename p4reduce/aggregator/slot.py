@@ -292,10 +292,8 @@ class SlotState:
             self.epoch = h.epoch
         if opening:
             self._open(h, values)
-        elif values is not None:
-            # The first packet of the round overwrites the sums, later ones add (int64).
-            _native.accumulate(values, self.acc, self._acc_empty)
-            self._acc_empty = False
+        else:  # the first packet of the round with values overwrites the sums, later ones add
+            self._take(values, overwrite=False)
         self.keys[h.worker_id] = h.lookahead_key
         self.seen |= bit
         if self.seen != self.expected:
@@ -323,6 +321,8 @@ class SlotState:
                 self._take(values, overwrite=False)
 
     def _take(self, values: np.ndarray | None, *, overwrite: bool) -> None:
+        """Add `values` to the sums (int64), or make them the sums if `overwrite` or none
+        came yet this round; `overwrite` without values empties them."""
         if overwrite:
             self._acc_empty = True
         if values is not None:
