@@ -67,6 +67,17 @@ def _message_size(text: str) -> int:
     return value
 
 
+def _add_spin_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """--spin-us, WorkerConfig.spin_us: `what` it does, for the parser's reader."""
+    parser.add_argument(
+        "--spin-us",
+        type=a.int_range(0, 10_000),
+        default=0,
+        metavar="US",
+        help=f"{what} (default: %(default)s, block at once)",
+    )
+
+
 def _add_job_geometry(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--mode",
@@ -346,13 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--multicast", action="store_true", help="results go once to an IP multicast group instead of once per worker"
     )
-    demo.add_argument(
-        "--spin-us",
-        type=a.int_range(0, 10_000),
-        default=0,
-        metavar="US",
-        help="each worker polls its sockets without sleeping this long before it blocks (default: %(default)s)",
-    )
+    _add_spin_option(demo, "each worker polls its sockets without sleeping this long before it blocks")
     _add_job_geometry(demo)
     demo.set_defaults(func=_cmd_demo)
 
@@ -541,14 +546,10 @@ def build_parser() -> argparse.ArgumentParser:
         "the route's next hop, e.g. a static ARP entry of the switch's aggregation address, "
         "else an ARP request)",
     )
-    wk.add_argument(
-        "--spin-us",
-        type=a.int_range(0, 10_000),
-        default=0,
-        metavar="US",
-        help="how long the native engine polls its sockets (or receive rings) without sleeping before "
-        "it blocks (default: %(default)s, block at once; on a machine with fewer cores than processes "
-        "spinning takes the CPU the others need)",
+    _add_spin_option(
+        wk,
+        "how long the native engine polls its sockets (or receive rings) without sleeping before it blocks "
+        "(on a machine with fewer cores than processes spinning takes the CPU the others need)",
     )
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file (default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")
