@@ -75,6 +75,9 @@ class AllreduceStats:
     # (the non-zero blocks and their indices) and back (the sum's non-zero blocks)
     device_to_host_bytes: int = 0
     host_to_device_bytes: int = 0
+    # Blocks of the tensor scanned when its first packet left (the native engine scans while
+    # its first streams run; the Python engine scans every block first)
+    scanned_at_send: int = 0
     seconds: float = 0.0
     per_slot_retries: dict[int, int] = field(default_factory=dict)
 
@@ -405,9 +408,11 @@ class HostAgent:
         The sum goes to a new array, or to `out` (same shape and dtype,
         C-contiguous). `out=array` reduces in place like
         torch.distributed.all_reduce: nothing is allocated and the blocks that
-        are zero on every worker are not touched. Bad input raises before
-        anything is written; if the allreduce itself fails, `out` holds a
-        partial sum.
+        are zero on every worker are not touched. A wrong dtype, shape or int32
+        range raises before anything is written; NaN or Inf raises ValueError
+        (the native engine finds it while the first streams run: found after
+        packets left, the allreduce fails on every worker, docs/protocol.md 5);
+        if the allreduce fails, `out` holds a partial sum.
 
         int32 sums are exact; float32 sums are exact up to the fixed-point bound
         of docs/protocol.md section 5.
@@ -422,7 +427,7 @@ class HostAgent:
         flat = np.ascontiguousarray(array).reshape(-1)
         if array.dtype == np.int32:
             fixedpoint.check_int_input(flat, cfg.scale_workers)
-        plan = BlockPlan.build(flat, cfg.block_size, cfg.num_slots)  # float checks happen here
+        plan = self._plan(flat)
         if out is None:
             out = np.zeros(array.shape, dtype=array.dtype)
         elif not in_place:
@@ -515,7 +520,7 @@ class HostAgent:
             for rank, m in enumerate(layout):
                 padded[rank * shard_blocks * size : rank * shard_blocks * size + m] = flat[start : start + m]
                 start += m
-        plan = BlockPlan.build(padded, size, cfg.num_slots)  # float checks happen here
+        plan = self._plan(padded)
         if out is None:
             out = np.zeros(mine, dtype=array.dtype)
         else:
@@ -523,6 +528,14 @@ class HostAgent:
         target = _BlockTarget(out.reshape(-1), cfg.worker_id * shard_blocks)
         self._collective(plan, flat, target, started, layout, shard_blocks)
         return out
+
+    def _plan(self, flat: np.ndarray) -> BlockPlan:
+        """The blocks of `flat`: the native engine scans while its first streams run (and
+        finds NaN/Inf then); the Python engine's plan is scanned here, checks included."""
+        cfg = self.config
+        if cfg.engine == "native":
+            return BlockPlan.unscanned(flat, cfg.block_size, cfg.num_slots)
+        return BlockPlan.build(flat, cfg.block_size, cfg.num_slots)  # float checks happen here
 
     def _collective(
         self,
@@ -535,9 +548,8 @@ class HostAgent:
     ) -> None:
         """Run one allreduce (a reduce-scatter when `shard_blocks`) of `plan` into `target`."""
         cfg = self.config
-        stats = self.last_stats = AllreduceStats(
-            elements=flat.size, blocks=plan.num_blocks, nonzero_blocks=int(plan.nonzero.sum())
-        )
+        stats = self.last_stats = AllreduceStats(elements=flat.size, blocks=plan.num_blocks)
+        epoch = self._epoch
         try:
             if not self._joined and plan.num_streams:  # an empty tensor sends nothing
                 self._join()
@@ -548,17 +560,29 @@ class HostAgent:
                 run = fastpath.make_run(
                     self, plan, target.flat, epoch, tag, first_block=target.first_block, shard_blocks=shard_blocks
                 )
-                fastpath.run_allreduce(self, run, stats)
+                try:
+                    fastpath.run_allreduce(self, run, stats)
+                finally:
+                    plan.scanned = run.scanned
                 rounds, overflow, target.float_overflow = run.rounds(), run.overflow, run.float_overflow
             else:
                 streams = self._make_streams(plan, target, epoch, tag, shard_blocks)
                 self._run(streams, stats)
+                stats.scanned_at_send = plan.num_blocks if stats.packets_sent else 0  # scanned first
                 rounds, overflow = [s.round for s in streams], any(s.overflow for s in streams)
+        except fixedpoint.NonFiniteInput as exc:
+            if exc.sent:  # the other workers fail too (docs/protocol.md 5)
+                self._failed = f"{type(exc).__name__}: {exc}"
+            else:  # nothing left this worker: as if the call had not been made
+                self._epoch = epoch
+            raise
         except BaseException as exc:
             self._failed = f"{type(exc).__name__}: {exc}"
             raise
         finally:
             stats.seconds = time.perf_counter() - started
+            # (the native engine's plan is complete once its run is)
+            stats.nonzero_blocks = int(plan.nonzero[: plan.num_blocks if plan.scanned < 0 else plan.scanned].sum())
         self._rounds[: len(rounds)] = rounds
         if overflow:
             raise OverflowError("the aggregator reported an int32 overflow in the sum")

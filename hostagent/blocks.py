@@ -21,6 +21,10 @@ from p4reduce import _native
 from p4reduce.hostagent import fixedpoint
 from p4reduce.protocol import EXP_BIAS, NONE
 
+# Elements BlockPlan.unscanned scans before anything is sent: the native Run's first chunk
+# (SCAN_CHUNK in p4reduce/_worker.h), so that a NaN there costs nothing on the wire.
+FIRST_SCAN = 64 << 10
+
 
 @dataclass
 class BlockPlan:
@@ -32,6 +36,7 @@ class BlockPlan:
     exps: np.ndarray  # (nblocks,) uint8 biased exponents (EXP_BIAS for int32 and zero blocks)
     num_streams: int
     flat: np.ndarray | None = None  # the flat tensor (C-contiguous)
+    scanned: int = -1  # blocks `nonzero` and `exps` hold (-1: all); the native worker scans the rest
 
     @classmethod
     def build(cls, flat: np.ndarray, block_size: int, num_slots: int) -> BlockPlan:
@@ -44,6 +49,24 @@ class BlockPlan:
             raise fixedpoint.nonfinite_input(bad)
         body, tail = _body_and_tail(flat, block_size)
         return cls(body, tail, nonzero, exps, min(num_slots, nblocks), flat)
+
+    @classmethod
+    def unscanned(
+        cls, flat: np.ndarray, block_size: int, num_slots: int, first_elements: int = FIRST_SCAN
+    ) -> BlockPlan:
+        """The plan with only the blocks in its first `first_elements` scanned (ValueError for
+        NaN or Inf there, before anything is sent): the native worker's Run scans the rest
+        chunk by chunk while its first streams run (p4reduce/_worker_scan.c), NaN and Inf
+        included. Only for that Run; anything else wants `build`."""
+        nblocks = -(-flat.size // block_size)
+        first = min(nblocks, first_elements // block_size)
+        nonzero = np.zeros(nblocks, dtype=bool)
+        exps = np.full(nblocks, EXP_BIAS, dtype=np.uint8)
+        bad = _native.scan(flat[: first * block_size], block_size, nonzero[:first], exps[:first])
+        if bad >= 0:
+            raise fixedpoint.nonfinite_input(bad)
+        body, tail = _body_and_tail(flat, block_size)
+        return cls(body, tail, nonzero, exps, min(num_slots, nblocks), flat, scanned=first)
 
     @classmethod
     def build_reference(cls, flat: np.ndarray, block_size: int, num_slots: int) -> BlockPlan:

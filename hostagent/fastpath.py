@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from p4reduce._native_worker import Failed, Run
+from p4reduce.hostagent import fixedpoint
 from p4reduce.hostagent.errors import JobFailed
 from p4reduce.hostagent.stream import ProtocolError
 from p4reduce.protocol import Mode
@@ -88,11 +89,13 @@ def make_run(
     first_block: int = 0,
     shard_blocks: int = 0,
     sockets: bool = True,
+    scan_chunk: int = 0,
 ) -> Run:
     """The native state of one allreduce of `agent` (`out`: the flat output, holding the
     blocks from `first_block` on; `shard_blocks` > 0: a reduce-scatter, as in
     HostAgent._make_streams). `sockets=False`: packets go nowhere until take_output(),
-    results come by feed() (receiver i: endpoint i's socket, then the multicast group's)."""
+    results come by feed() (receiver i: endpoint i's socket, then the multicast group's).
+    `scan_chunk`: elements an unscanned plan's scan takes at a time (0: the Run's default)."""
     cfg = agent.config
     endpoints = agent._endpoints
     # Each endpoint's socket, or its PacketRing / XskSocket (transports "packet", "xdp"): the Run sends and
@@ -130,6 +133,8 @@ def make_run(
         shard_blocks=shard_blocks,
         gso=gso,
         spin_us=cfg.spin_us,
+        scanned=plan.scanned,  # an unscanned plan: the Run scans while its first streams run
+        scan_chunk=scan_chunk,
     )
 
 
@@ -193,6 +198,11 @@ def python_error(agent: HostAgent, run: Run, failed: Failed) -> BaseException:
 
     cfg = agent.config
     kind, *args = failed.args
+    if kind == "nonfinite":
+        index, sent = args
+        return fixedpoint.nonfinite_input(index, sent)
+    if run.nonfinite >= 0:  # NaN/Inf found after packets left: whatever ended it, that is why
+        return fixedpoint.nonfinite_input(run.nonfinite, True)
     if kind == "job":
         code, detail, epoch = args
         return JobFailed(cfg.job_id, cfg.worker_id, _error_code(code), detail, epoch)
@@ -208,6 +218,7 @@ def add_counters(run: Run, stats: AllreduceStats) -> None:
     counts = run.counters()
     for name in _COUNTS:
         setattr(stats, name, getattr(stats, name) + counts[name])
+    stats.scanned_at_send = counts["scanned_at_send"]
     for slot, retries in counts["per_slot_retries"].items():
         stats.per_slot_retries[slot] = stats.per_slot_retries.get(slot, 0) + retries
 
@@ -241,6 +252,8 @@ def run_allreduce(agent: HostAgent, run: Run, stats: AllreduceStats) -> None:
                     window.on_loss(started, now)
                 release()
                 run.flush()
+        if run.nonfinite >= 0:  # (its poisoned round always fails first: never a sum with it)
+            raise fixedpoint.nonfinite_input(run.nonfinite, True)
     except Failed as failed:
         raise python_error(agent, run, failed) from None
     finally:

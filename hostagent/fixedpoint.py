@@ -116,10 +116,26 @@ def error_bound(exp: int, num_workers: int) -> float:
     return num_workers * 2.0 ** (exp - EXP_BIAS + log2_ceil(num_workers) - 31)
 
 
-def nonfinite_input(index: int) -> ValueError:
-    return ValueError(
-        f"tensor holds NaN or Inf (first at flat index {index}); fixed-point aggregation needs finite values"
-    )
+class NonFiniteInput(ValueError):
+    """A float32 tensor holds NaN or Inf. `sent`: it was found after the allreduce's first
+    packets had left (the native engine scans while its first streams run), so the
+    allreduce failed on every worker (docs/protocol.md 5); else nothing was sent."""
+
+    def __init__(self, index: int, sent: bool = False) -> None:
+        after = (
+            "; found after the first packets had left: the allreduce fails on every worker (JobFailed TENSOR)"
+            if sent
+            else ""
+        )
+        super().__init__(
+            f"tensor holds NaN or Inf (first at flat index {index}); fixed-point aggregation needs finite values"
+            + after
+        )
+        self.index, self.sent = index, sent
+
+
+def nonfinite_input(index: int, sent: bool = False) -> NonFiniteInput:
+    return NonFiniteInput(index, sent)
 
 
 def check_float_input(flat: np.ndarray) -> None:

@@ -201,8 +201,12 @@ class Stream:
             # The round's packets disagreed (the RESULT repeats whichever packet came last,
             # so its epoch may not be ours): no worker of the job may use this round.
             raise JobFailed(self.job_id, self.worker_id, ErrorCode.TENSOR, -1, self.epoch)
-        if h.epoch != self.epoch or h.fingerprint != self.fingerprint:
+        if h.epoch != self.epoch:
             return None
+        if h.fingerprint != self.fingerprint:
+            # This allreduce, another tensor: a worker's layout differs, or it found NaN/Inf
+            # after its first packets left and poisoned its rounds (docs/protocol.md 5).
+            raise JobFailed(self.job_id, self.worker_id, ErrorCode.TENSOR, -1, self.epoch)
         # Nothing is stored before every check passed (the header-only copy of its own block
         # is ignored, too): an opening round's RESULT sets the round's block, exponent and
         # this worker's position only once it is taken.

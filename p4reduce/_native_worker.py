@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from p4reduce._native import load_extension
 
-_worker = load_extension("_worker", 8)  # 8: ABI_VERSION in p4reduce/_worker_py.c
+_worker = load_extension("_worker", 9)  # 9: ABI_VERSION in p4reduce/_worker_py.c
 Failed, Run, PacketRing = _worker.Failed, _worker.Run, _worker.PacketRing
 build_frame, parse_frame, drop_all = _worker.build_frame, _worker.parse_frame, _worker.drop_all
 

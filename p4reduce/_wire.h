@@ -288,4 +288,65 @@ WIRE_UNUSED_OK static int write_sums(const char *acc, Py_ssize_t count, char *ds
     return big == PY_BIG_ENDIAN ? write_sums_native(acc, count, dst) : write_sums_swapped(acc, count, dst);
 }
 
+/* ---------------------------------------------------------------------------
+ * The scan of a tensor's blocks (docs/protocol.md sections 3 and 5): per block of
+ * `block` elements (the last one of `count` may be short) whether it is non-zero and
+ * its exponent byte. p4reduce._native.scan runs it over a whole tensor; the native
+ * worker (p4reduce/_worker_scan.c) chunk by chunk while its first streams run.
+ */
+
+/* Exponent byte E of a non-zero finite magnitude with float32 bits m (sign cleared):
+ * frexp gives m < 2^e; E = clamp(e + 127, 0, 255). */
+static inline uint8_t exp_byte(uint32_t m) {
+    uint32_t field = m >> 23;
+    if (field) {
+        return (uint8_t)(field + 1); /* value in [2^(field-127), 2^(field-126)): e = field - 126 */
+    }
+    return m >> 22 ? 1 : 0; /* subnormal: e = bit_length(m) - 149, clamped at E = 0 */
+}
+
+static inline int32_t max_magnitude_bits(const char *p, Py_ssize_t len) {
+    int32_t m = 0; /* max of |x|'s bits orders magnitudes like the floats; NaN > Inf */
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int32_t u = (int32_t)(f32_bits(load_f32(p, i)) & 0x7fffffffu);
+        m = u > m ? u : m;
+    }
+    return m;
+}
+
+HOT_LOOP WIRE_UNUSED_OK static Py_ssize_t scan_f32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
+                           uint8_t *exps) {
+    Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
+    for (Py_ssize_t b = 0; b < nblocks; b++) {
+        const char *p = src + 4 * b * block;
+        Py_ssize_t len = b == nblocks - 1 ? count - b * block : block;
+        int32_t m = max_magnitude_bits(p, len);
+        if (m >= 0x7f800000) { /* NaN or Inf: the first one's flat index */
+            for (Py_ssize_t i = 0; i < len; i++) {
+                if ((f32_bits(load_f32(p, i)) & 0x7fffffffu) >= 0x7f800000u) {
+                    return b * block + i;
+                }
+            }
+        }
+        nonzero[b] = m != 0;
+        exps[b] = m ? exp_byte((uint32_t)m) : EXP_BIAS;
+    }
+    return -1;
+}
+
+HOT_LOOP WIRE_UNUSED_OK static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
+                     uint8_t *exps) {
+    Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
+    for (Py_ssize_t b = 0; b < nblocks; b++) {
+        const char *p = src + 4 * b * block;
+        Py_ssize_t len = b == nblocks - 1 ? count - b * block : block;
+        int32_t any = 0;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            any |= load_i32(p, i);
+        }
+        nonzero[b] = any != 0;
+        exps[b] = EXP_BIAS;
+    }
+}
+
 #endif /* P4REDUCE_WIRE_H */

@@ -248,16 +248,28 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         return check_repeat(r, s, p, ip, port);
     }
     const unsigned flags = p[5];
+    const uint32_t fp = get32(p + 32);
+    if (r->poisoned && ((flags & F_MISMATCH) || fp == (r->fingerprint ^ POISON))) {
+        r->err = ERR_NONFINITE; /* a poisoned round came back: every worker fails now */
+        return -1;
+    }
     if (flags & F_MISMATCH) {
         fail_job(r, E_TENSOR, -1, r->epoch);
         return -1;
     }
-    if (epoch != r->epoch || get32(p + 32) != r->fingerprint) {
+    if (epoch != r->epoch) {
         r->ignored_packets++;
         return 0;
     }
+    if (fp != r->fingerprint) { /* this allreduce, another tensor: a worker disagrees, or poisoned it */
+        fail_job(r, E_TENSOR, -1, r->epoch);
+        return -1;
+    }
     const uint32_t stream = slot - r->slot_base;
     uint32_t m = mine(r, s); /* the worker's next unsent block after this round */
+    if (r->err != ERR_NONE) {
+        return -1;
+    }
     unsigned exp = s->exp;   /* what the round's values were summed at */
     const int opened = s->opening; /* this is its opening round's RESULT */
     /* is_repeat(); a data round's RESULT never repeats its block (next_block goes back) */
@@ -364,6 +376,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     if (!retried && push_sample(r, now - s->started) < 0) {
         return -1;
     }
+    s->poisoned = (uint8_t)r->poisoned; /* a round started after a late NaN/Inf */
     if (m == s->block) {
         s->cursor = m + r->num_slots;
         s->pending = P_VALUES;

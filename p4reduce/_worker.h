@@ -8,6 +8,8 @@
  *   p4reduce/_worker_out.c   outgoing datagrams: the endpoints' queues, sendmmsg/UDP GSO,
  *                            the raw transports' TX rings
  *   p4reduce/_worker_recv.c  receiving: ppoll, recvmmsg/UDP GRO, the raw transports' RX rings
+ *   p4reduce/_worker_scan.c  the tensor's scan, chunk by chunk as the streams need it, and
+ *                            what a NaN or Inf found after packets left does
  *   p4reduce/_worker_py.c    the Python type Run, its methods, the module
  */
 #ifndef P4REDUCE_WORKER_H
@@ -55,6 +57,10 @@
 #define RECV_BUFSIZE 65536
 #define FLUSH_BYTES (128 << 10) /* as BatchSender.full: hand the queue to the kernel */
 #define RING_BUDGET 256 /* datagrams a poll takes from one RX ring before it sends the replies */
+#define SCAN_CHUNK (64 << 10) /* elements the scan takes at a time by default (256 KB: some microseconds) */
+/* What a worker that found NaN or Inf after its first packets left puts in its later
+ * rounds' fingerprint (docs/protocol.md 5): those rounds fail every worker with TENSOR. */
+#define POISON 0xFFFFFFFFu
 
 enum { S_WAITING, S_ACTIVE, S_DONE };
 /* What a stream (re)sends on timeout: nothing, DATA with its block's values (an opening
@@ -62,7 +68,7 @@ enum { S_WAITING, S_ACTIVE, S_DONE };
  * a dense-mode non-holder), QUERY (sparse-mode non-holder). */
 enum { P_NONE, P_VALUES, P_HEADER, P_QUERY };
 /* Why a call failed. */
-enum { ERR_NONE, ERR_JOB, ERR_PROTOCOL, ERR_TIMEOUT, ERR_OS, ERR_MEMORY, ERR_VALUE };
+enum { ERR_NONE, ERR_JOB, ERR_PROTOCOL, ERR_TIMEOUT, ERR_OS, ERR_MEMORY, ERR_VALUE, ERR_NONFINITE };
 
 typedef struct {
     uint64_t round; /* the slot's round counter (shadow bit = round & 1) */
@@ -76,6 +82,7 @@ typedef struct {
      * first_next its next non-zero block after b_w (the opening DATA's look-ahead); the
      * cursor stays at b_w until a RESULT takes it. */
     uint8_t opening;
+    uint8_t poisoned; /* this round's packets carry the poisoned fingerprint (_worker_scan.c) */
     uint32_t first_next;
     int endpoint;
     double started, timeout, deadline;
@@ -135,6 +142,12 @@ typedef struct {
     uint32_t shard_blocks, first_block; /* a reduce-scatter: blocks per rank; out holds blocks from first_block */
     uint32_t nblocks, block_size, num_slots, slot_base;
     uint32_t job_id, worker_id, epoch, fingerprint, blocks_field;
+    /* The scan (p4reduce/_worker_scan.c): nonzero and exps hold blocks 0 .. scanned - 1;
+     * nonfinite: the flat index of the first NaN/Inf found (-1: none), poisoned once it was
+     * found after a datagram had left (sent_any); scanned_at_send: blocks scanned then. */
+    uint32_t scanned, scanned_at_send, scan_chunk; /* scan_chunk: blocks the scan takes at a time */
+    int64_t nonfinite;
+    int poisoned, sent_any;
     int log2n; /* ceil(log2 num_workers) */
     int dense;
     stream_t *streams;
@@ -183,19 +196,32 @@ static inline double monotonic(void) {
 
 static inline int shift_of(const RunObject *r, int exp) { return 30 - r->log2n - (exp - EXP_BIAS); }
 
+/* p4reduce/_worker_scan.c: scan the tensor on at least past block b. */
+void wk_scan_past(RunObject *r, uint64_t b);
+
 /* The worker's first non-zero block from block `from` on in its stream (from, from + S, ...),
- * or NONE. */
-static inline uint32_t nonzero_from(const RunObject *r, uint64_t from) {
+ * or NONE; the tensor is scanned as far as that takes (NONE with r->err set when the scan
+ * found NaN or Inf before anything was sent). */
+static inline uint32_t nonzero_from(RunObject *r, uint64_t from) {
     const uint8_t *nz = r->nonzero.buf;
     uint64_t b = from;
-    while (b < r->nblocks && !nz[b]) {
+    while (b < r->nblocks) {
+        if (b >= r->scanned) {
+            wk_scan_past(r, b);
+            if (r->err != ERR_NONE) {
+                return NONE_BLOCK;
+            }
+        }
+        if (nz[b]) {
+            return (uint32_t)b;
+        }
         b += r->num_slots;
     }
-    return b < r->nblocks ? (uint32_t)b : NONE_BLOCK;
+    return NONE_BLOCK;
 }
 
 /* The worker's next non-zero block of stream `s` not sent yet, or NONE (Stream._mine[_pos]). */
-static inline uint32_t mine(const RunObject *r, stream_t *s) {
+static inline uint32_t mine(RunObject *r, stream_t *s) {
     const uint32_t b = nonzero_from(r, s->cursor);
     s->cursor = b == NONE_BLOCK ? r->nblocks : b; /* zero blocks are skipped once; NONE stays past the end */
     return b;
@@ -204,7 +230,7 @@ static inline uint32_t mine(const RunObject *r, stream_t *s) {
 /* Stream s's opening round (docs/protocol.md 3): about its own first non-zero block b_w, at
  * its own exponent for it (NONE at 127: it holds nothing in the stream), with the block after
  * b_w as the look-ahead. */
-static inline void open_stream(const RunObject *r, stream_t *s) {
+static inline void open_stream(RunObject *r, stream_t *s) {
     const uint32_t b = mine(r, s);
     s->opening = 1;
     s->block = b;
@@ -247,6 +273,10 @@ int wk_process_buffer(RunObject *r, const in_t *in, const unsigned char *d, size
 /* p4reduce/_worker_out.c: queue a stream's packet; hand every endpoint's queue to the kernel. */
 int wk_emit(RunObject *r, stream_t *s, int kind);
 int wk_flush_all(RunObject *r);
+void wk_note_sent(RunObject *r);
+
+/* p4reduce/_worker_scan.c: scan one more chunk while waiting (nothing to do: 0). */
+int wk_scan_ahead(RunObject *r);
 
 /* p4reduce/_worker_recv.c: the receive buffers (first poll); one poll without the GIL. */
 int wk_ensure_recv(RunObject *r);

@@ -132,10 +132,20 @@ static int ring_flush(RunObject *r, out_t *o) {
     return rc;
 }
 
+/* A datagram is leaving: from now on a NaN the scan finds cannot stop what was announced
+ * (p4reduce/_worker_scan.c). */
+void wk_note_sent(RunObject *r) {
+    if (!r->sent_any) {
+        r->sent_any = 1;
+        r->scanned_at_send = r->scanned;
+    }
+}
+
 static int out_flush(RunObject *r, out_t *o) {
     if (o->fd < 0 || !o->ndgrams) {
         return 0;
     }
+    wk_note_sent(r);
     if (o->ring.obj) {
         return ring_flush(r, o);
     }
@@ -230,13 +240,17 @@ int wk_emit(RunObject *r, stream_t *s, int kind) {
         }
         flags |= F_SCATTER | owner << OWNER_SHIFT;
     }
+    /* (first: finding it may scan on, which flushes the queue) */
+    const uint32_t nxt = s->opening ? s->first_next : mine(r, s);
+    if (r->err != ERR_NONE) {
+        return -1;
+    }
     out_t *o = &r->outs[s->endpoint];
     unsigned char *p = out_reserve(o, size);
     if (!p) {
         r->err = ERR_MEMORY;
         return -1;
     }
-    const uint32_t nxt = s->opening ? s->first_next : mine(r, s);
     p[0] = PROTOCOL_VERSION;
     p[1] = kind == P_QUERY ? T_QUERY : T_DATA;
     put16(p + 2, r->job_id);
@@ -251,13 +265,15 @@ int wk_emit(RunObject *r, stream_t *s, int kind) {
     put16(p + 22, (uint32_t)count);
     put32(p + 24, o->session);
     put32(p + 28, r->blocks_field);
-    put32(p + 32, r->fingerprint);
+    put32(p + 32, s->poisoned && kind != P_QUERY ? r->fingerprint ^ POISON : r->fingerprint);
     if (count) {
         const uint32_t b = s->block;
         const size_t n = block_len(r, b);
         const char *src = (const char *)r->tensor.buf + 4 * (size_t)b * r->block_size;
         char *dst = (char *)p + HEADER_LEN;
-        if (r->is_float) {
+        if (r->poisoned && (int64_t)b == r->nonfinite / r->block_size) {
+            memset(dst, 0, 4 * n); /* the NaN/Inf block: its round fails anyway */
+        } else if (r->is_float) {
             quantize_f32(src, (Py_ssize_t)n, shift_of(r, s->exp), dst, 1);
         } else {
             copy_i32(src, PY_BIG_ENDIAN, (Py_ssize_t)n, dst, 1);

@@ -8,7 +8,7 @@
  */
 #include "_worker.h"
 
-#define ABI_VERSION 8 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 9 /* p4reduce/_native_worker.py refuses a build of another version */
 
 static PyObject *Failed; /* p4reduce._worker.Failed(kind, ...) */
 
@@ -45,6 +45,10 @@ static int leave(RunObject *r) {
         return -1;
     case ERR_VALUE:
         PyErr_SetString(PyExc_ValueError, r->err_msg);
+        return -1;
+    case ERR_NONFINITE:
+        PyErr_SetObject(Failed, Py_BuildValue("(sLO)", "nonfinite", (long long)r->nonfinite,
+                                              r->poisoned ? Py_True : Py_False));
         return -1;
     case ERR_OS:
         errno = (int)r->err_code;
@@ -85,6 +89,10 @@ static PyObject *Run_start(RunObject *r, PyObject *args) {
         stream_t *s = &r->streams[r->next_start++];
         s->state = S_ACTIVE;
         open_stream(r, s); /* its first round: the opening round, about its own first block */
+        if (r->err != ERR_NONE) {
+            break;
+        }
+        s->poisoned = (uint8_t)r->poisoned;
         s->pending = s->block == NONE_BLOCK ? P_HEADER : P_VALUES;
         r->active++;
         started++;
@@ -223,6 +231,9 @@ static PyObject *Run_take_output(RunObject *r, PyObject *unused) {
     }
     for (int e = 0; e < r->nouts; e++) {
         out_t *o = &r->outs[e];
+        if (o->ndgrams) {
+            wk_note_sent(r); /* taken to be sent */
+        }
         for (size_t i = 0; i < o->ndgrams; i++) {
             PyObject *item = Py_BuildValue("(iy#)", e, o->buf + o->dgrams[i].start, (Py_ssize_t)o->dgrams[i].len);
             if (!item || PyList_Append(list, item) < 0) {
@@ -383,7 +394,7 @@ static PyObject *Run_counters(RunObject *r, PyObject *unused) {
         {"queries", r->queries},                   {"gso_sends", r->gso_sends},
         {"gso_segments", r->gso_segments},         {"gso_fallbacks", r->gso_fallbacks},
         {"gro_buffers", r->gro_buffers},           {"gro_segments", r->gro_segments},
-        {"unauthenticated", r->unauthenticated},
+        {"unauthenticated", r->unauthenticated},   {"scanned_at_send", r->scanned_at_send},
     };
     PyObject *d = PyDict_New(), *per_slot = d ? per_slot_retries(r) : NULL;
     if (!per_slot || PyDict_SetItemString(d, "per_slot_retries", per_slot) < 0) {
@@ -419,6 +430,14 @@ static PyObject *Run_get_unfinished(RunObject *r, void *c) {
 static PyObject *Run_get_gso_errno(RunObject *r, void *c) {
     (void)c;
     return PyLong_FromLong(r->gso_errno);
+}
+static PyObject *Run_get_scanned(RunObject *r, void *c) {
+    (void)c;
+    return PyLong_FromUnsignedLong(r->scanned);
+}
+static PyObject *Run_get_nonfinite(RunObject *r, void *c) {
+    (void)c;
+    return PyLong_FromLongLong(r->nonfinite);
 }
 static PyObject *Run_get_float_overflow(RunObject *r, void *c) {
     (void)c;
@@ -491,8 +510,8 @@ static int get_values(PyObject *obj, const char *name, int writable, Py_buffer *
     return 0;
 }
 
-static int get_bytes(PyObject *obj, const char *name, Py_buffer *v) {
-    if (PyObject_GetBuffer(obj, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+static int get_bytes(PyObject *obj, const char *name, int writable, Py_buffer *v) {
+    if (PyObject_GetBuffer(obj, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
         return -1;
     }
     if (v->itemsize != 1) {
@@ -566,17 +585,18 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tensor", "out", "nonzero", "exps", "job_id", "worker_id", "num_workers",
                              "block_size", "num_slots", "slot_base", "dense", "epoch", "fingerprint",
                              "rounds", "sessions", "limits", "send_fds", "receivers", "first_block",
-                             "shard_blocks", "gso", "group_sessions", "key", "spin_us", NULL};
+                             "shard_blocks", "gso", "group_sessions", "key", "spin_us", "scanned", "scan_chunk", NULL};
     PyObject *tensor, *out, *nonzero, *exps, *rounds, *sessions, *limits, *send_fds, *receivers;
     PyObject *group_sessions = NULL, *key = Py_None;
     unsigned job_id, worker_id, num_workers, block_size, num_slots, slot_base, epoch, fp;
     unsigned first_block = 0, shard_blocks = 0, spin_us = 0;
+    Py_ssize_t scanned = -1, scan_chunk = 0;
     int dense, gso = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpOOI:Run", kwlist, &tensor, &out, &nonzero,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpOOInn:Run", kwlist, &tensor, &out, &nonzero,
                                      &exps, &job_id, &worker_id, &num_workers, &block_size, &num_slots,
                                      &slot_base, &dense, &epoch, &fp, &rounds, &sessions, &limits, &send_fds,
                                      &receivers, &first_block, &shard_blocks, &gso, &group_sessions, &key,
-                                     &spin_us)) {
+                                     &spin_us, &scanned, &scan_chunk)) {
         return NULL;
     }
     if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > 0x8000 || job_id > 0xffff ||
@@ -594,13 +614,21 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     r->held |= 1;
     if (get_values(out, "out", 1, &r->out, &out_float) < 0) goto error;
     r->held |= 2;
-    if (get_bytes(nonzero, "nonzero", &r->nonzero) < 0) goto error;
-    r->held |= 4;
-    if (get_bytes(exps, "exps", &r->exps) < 0) goto error;
-    r->held |= 8;
     r->length = r->tensor.len / 4;
     r->out_count = r->out.len / 4;
     const Py_ssize_t nblocks = r->length ? (r->length - 1) / block_size + 1 : 0;
+    if (scanned < 0 || scanned > nblocks) {
+        scanned = nblocks; /* (default) BlockPlan.build scanned it all */
+    }
+    const int lazy = scanned < nblocks; /* the Run fills nonzero and exps as it scans */
+    if (get_bytes(nonzero, "nonzero", lazy, &r->nonzero) < 0) goto error;
+    r->held |= 4;
+    if (get_bytes(exps, "exps", lazy, &r->exps) < 0) goto error;
+    r->held |= 8;
+    r->scanned = (uint32_t)scanned;
+    r->nonfinite = -1;
+    scan_chunk = (scan_chunk > 0 ? scan_chunk : SCAN_CHUNK) / block_size;
+    r->scan_chunk = scan_chunk > 0 ? (uint32_t)(scan_chunk < 0x7fffffff ? scan_chunk : 0x7fffffff) : 1;
     if (out_float != r->is_float || (!shard_blocks && (r->out.len != r->tensor.len || first_block)) ||
         r->nonzero.len != nblocks || r->exps.len != nblocks || nblocks > 0xfffffffeLL) {
         PyErr_SetString(PyExc_ValueError, "out, nonzero and exps must match the tensor");
@@ -770,6 +798,9 @@ static PyGetSetDef Run_getset[] = {
     {"unfinished", (getter)Run_get_unfinished, NULL, "streams not finished", NULL},
     {"overflow", (getter)Run_get_overflow, NULL, "some RESULT was flagged OVERFLOW", NULL},
     {"float_overflow", (getter)Run_get_float_overflow, NULL, "some float32 sum is Inf", NULL},
+    {"scanned", (getter)Run_get_scanned, NULL, "blocks of the tensor scanned so far (nonzero and exps hold them)", NULL},
+    {"nonfinite", (getter)Run_get_nonfinite, NULL,
+     "the flat index of the first NaN/Inf the scan found, -1: none (so far)", NULL},
     {"gso_errno", (getter)Run_get_gso_errno, NULL,
      "why the kernel refused a UDP_SEGMENT send (GSO then off for that endpoint); 0: it never did", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -778,7 +809,8 @@ static PyGetSetDef Run_getset[] = {
 PyDoc_STRVAR(Run_doc,
 "Run(tensor, out, nonzero, exps, *, job_id, worker_id, num_workers, block_size,\n"
 "    num_slots, slot_base, dense, epoch, fingerprint, rounds, sessions, limits,\n"
-"    send_fds, receivers, first_block=0, shard_blocks=0, gso=False)\n--\n\n"
+"    send_fds, receivers, first_block=0, shard_blocks=0, gso=False, group_sessions=None,\n"
+"    key=None, spin_us=0, scanned=-1, scan_chunk=0)\n--\n\n"
 "The streams of one allreduce. `tensor`, `out`: flat float32 or int32 (may be the\n"
 "same array); `nonzero`, `exps`: BlockPlan's per-block flags and exponent bytes;\n"
 "`num_workers`: what fixed point scales by; `rounds`: each used stream's slot\n"
@@ -789,7 +821,11 @@ PyDoc_STRVAR(Run_doc,
 "arrive on, with the sources it accepts (fd -1: only feed() uses it). `gso`: send each endpoint's runs of\n"
 "equal-size datagrams as UDP_SEGMENT messages (off for good on an endpoint\n"
 "where the kernel refuses one). Received UDP_GRO buffers are split whenever a\n"
-"socket has UDP_GRO on.");
+"socket has UDP_GRO on. `scanned`: how many blocks `nonzero` and `exps` already hold\n"
+"(-1: all); the Run scans the rest of the tensor into them as its streams need it,\n"
+"`scan_chunk` elements at a time (0: 64 Ki; at least a block)\n"
+"(p4reduce/_worker_scan.c: a NaN/Inf found after a datagram left fails the allreduce\n"
+"everywhere, Failed('nonfinite', index, True) here).");
 
 static PyTypeObject RunType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "p4reduce._worker.Run",
@@ -809,8 +845,9 @@ static int exec_module(PyObject *m) {
     if (!Failed) {
         Failed = PyErr_NewExceptionWithDoc(
             "p4reduce._worker.Failed",
-            "An allreduce cannot go on: args ('job', code, detail, epoch), ('protocol', message) or "
-            "('timeout', stream index, seconds waited). p4reduce.hostagent.fastpath raises the "
+            "An allreduce cannot go on: args ('job', code, detail, epoch), ('protocol', message), "
+            "('timeout', stream index, seconds waited) or ('nonfinite', flat index, whether packets had "
+            "left). p4reduce.hostagent.fastpath raises the "
             "Python engine's exception for it.",
             NULL, NULL);
         if (!Failed) {

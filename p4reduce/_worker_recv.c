@@ -3,7 +3,7 @@
  * GIL: ppoll on the agent's sockets (first spinning on the raw transports' RX rings, if
  * any), a batch of datagrams per readable socket with recvmmsg (a UDP_GRO buffer split
  * by wk_process_buffer), a batch of frames per RX ring (p4reduce/_ring.h), then the
- * replies flushed (p4reduce/_worker_out.c). The packets themselves go to the state
+ * replies flushed; time it would wait scans the tensor on instead (p4reduce/_worker_out.c). The packets themselves go to the state
  * machine, p4reduce/_worker.c; what the files share is p4reduce/_worker.h.
  */
 #include "_worker.h"
@@ -83,6 +83,22 @@ void wk_poll_nogil(RunObject *r, double wait, double rto) {
     }
     if (wait < 0) {
         wait = 0;
+    }
+    /* Time it would wait goes to the scan of the tensor's rest, a chunk at a time while
+     * nothing has come (p4reduce/_worker_scan.c). */
+    while (wait > 0 && r->scanned < r->nblocks && !(r->nrings && rings_ready(r))) {
+        struct timespec zero = {0, 0};
+        const int n = ppoll(fds, (nfds_t)nfds, &zero, NULL);
+        if (n != 0) {
+            wait = 0;
+            break;
+        }
+        const double t0 = monotonic();
+        wk_scan_ahead(r);
+        if (r->err != ERR_NONE) {
+            return;
+        }
+        wait -= monotonic() - t0;
     }
     int ringed = r->nrings && rings_ready(r);
     if (r->nrings && !ringed && r->spin_us && wait > 0) {

@@ -284,9 +284,12 @@ class Pair:
         group: bool,
         monkeypatch: pytest.MonkeyPatch,
         shard: tuple[int, int, int] | None = None,
+        scan: tuple[int, int] | None = None,
     ) -> None:
         """`shard`: a reduce-scatter's (this worker's shard length, its first block, blocks
-        per shard), `flat` then being the padded tensor (HostAgent.reduce_scatter)."""
+        per shard), `flat` then being the padded tensor (HostAgent.reduce_scatter). `scan`:
+        the native engine scans the tensor itself as it goes (BlockPlan.unscanned: elements
+        scanned first, elements per chunk); the Python engine's plan is always scanned."""
         self.clock = 1000.0
         monkeypatch.setattr(
             agent_module, "time", types.SimpleNamespace(monotonic=lambda: self.clock, perf_counter=time.perf_counter)
@@ -310,7 +313,12 @@ class Pair:
         self.py_out = py_in if in_place else np.zeros(out_len, flat.dtype)
         self.c_out = c_in if in_place else np.zeros(out_len, flat.dtype)
         py_plan = BlockPlan.build(py_in, cfg.block_size, cfg.num_slots)
-        c_plan = BlockPlan.build(c_in, cfg.block_size, cfg.num_slots)
+        c_plan = (
+            BlockPlan.build(c_in, cfg.block_size, cfg.num_slots)
+            if scan is None
+            else BlockPlan.unscanned(c_in, cfg.block_size, cfg.num_slots, first_elements=scan[0])
+        )
+        self.py_plan, self.c_plan = py_plan, c_plan
         self.target = _BlockTarget(self.py_out, first_block)
         self.streams = agent._make_streams(py_plan, self.target, epoch, tag, shard_blocks)
         self.waiting = collections.deque(self.streams)
@@ -318,7 +326,15 @@ class Pair:
         self.timers: dict = {}
         self.stats = AllreduceStats()
         self.run = fastpath.make_run(
-            agent, c_plan, self.c_out, epoch, tag, first_block=first_block, shard_blocks=shard_blocks, sockets=False
+            agent,
+            c_plan,
+            self.c_out,
+            epoch,
+            tag,
+            first_block=first_block,
+            shard_blocks=shard_blocks,
+            sockets=False,
+            scan_chunk=0 if scan is None else scan[1],
         )
         self.c_losses: list[float] = []
         self.failed = False
@@ -460,6 +476,10 @@ class Pair:
         assert self.run.active == len(self.active)
         assert self.run.waiting == len(self.waiting)
         assert self.run.unfinished == sum(not s.done for s in self.streams)
+        if not self.run.unfinished:  # every stream ran to its end: the native scan is complete
+            assert self.run.scanned == self.py_plan.num_blocks
+            assert (self.c_plan.nonzero == self.py_plan.nonzero).all()
+            assert (self.c_plan.exps[self.c_plan.nonzero] == self.py_plan.exps[self.py_plan.nonzero]).all()
 
 
 @settings(
@@ -521,6 +541,8 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
     sessions = [data.draw(st.integers(0, 2**32 - 1)) for _ in range(k)]
     limits = [data.draw(st.sampled_from([0, 36, 100, 400, 65000])) for _ in range(k)]
     in_place = shard is None and data.draw(st.booleans(), label="in_place")
+    # the native engine's own scan, a few blocks at a time, as the streams need them
+    scan = data.draw(st.one_of(st.none(), st.tuples(st.integers(0, length), st.integers(1, 3 * B))), label="scan")
     pair = Pair(
         cfg,
         tensors[me],
@@ -533,6 +555,7 @@ def test_native_engine_matches_the_python_engine(data, monkeypatch):
         data.draw(st.booleans(), label="group"),
         monkeypatch,
         shard,
+        scan,
     )
     try:
         plans = [BlockPlan.build(t, B, S) for t in tensors]

@@ -151,6 +151,8 @@ class AggregatorServer:
 
     # -- lifecycle ------------------------------------------------------------
     def start(self) -> AggregatorServer:
+        if self._thread is not None:  # two loops on one socket and core would interleave batches
+            raise RuntimeError("this AggregatorServer is already started (`with` starts it; do not call start() too)")
         self._thread = threading.Thread(target=self.serve_forever, name="p4reduce-aggregator", daemon=True)
         self._thread.start()
         return self
