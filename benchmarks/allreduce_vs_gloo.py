@@ -54,6 +54,9 @@ FIELDS = [
     "p4reduce_wire_bytes",
     "nonzero_payload_bytes",
     "wire_over_payload",
+    "worker_cpu_ms",
+    "aggregator_cpu_ms",
+    "cpu_share",
 ]
 
 
@@ -194,6 +197,16 @@ def _ratio(x: float) -> str:
     return f"{x:.2f}x" if x < 2 else f"{x:.1f}x" if x < 10 else f"{x:.0f}x"
 
 
+# --cpu: where the time goes. CPU milliseconds per allreduce of the workers (summed) and of
+# the aggregator, and their sum over what the machine's cores offer in p4reduce's time: near
+# 1, the allreduce waits for CPU, not for the network or for round trips.
+CPU_COLUMNS = ["worker CPU", "aggregator CPU", "CPU / (cores x time)"]
+
+
+def cpu_cells(row: dict) -> list[str]:
+    return [_ms(row["worker_cpu_ms"]), _ms(row["aggregator_cpu_ms"]), f"{row['cpu_share']:.2f}"]
+
+
 def markdown_row(row: dict) -> list[str]:
     wire = row["wire_over_payload"]
     return [
@@ -238,6 +251,12 @@ def main() -> int:
         default=0,
         help="p4reduce workers poll their sockets without sleeping this long before they block (default: 0)",
     )
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="add CPU columns: workers' and aggregator's CPU ms per allreduce, and their share of "
+        "the cores in p4reduce's time (near 1: CPU-bound)",
+    )
     ap.add_argument("--out", default="results/bench", help="CSV and PNG path, without suffix (default: results/bench)")
     add_markdown_option(ap)
     args = ap.parse_args()
@@ -249,7 +268,7 @@ def main() -> int:
     report = None
     if args.markdown:
         report = MarkdownReport(
-            MARKDOWN_COLUMNS,
+            MARKDOWN_COLUMNS + (CPU_COLUMNS if args.cpu else []),
             intro=[
                 (
                     f"{args.block_size}-element blocks, {args.slots} slots, medians of {args.iterations} "
@@ -275,6 +294,7 @@ def main() -> int:
                 )
                 sparse_ms = time_gloo(n, elements, args.block_size, density, True, args.iterations) * 1e3
                 p4_ms = p4["median_seconds"] * 1e3
+                cpu_s = p4["worker_cpu_seconds"] + p4["aggregator_cpu_seconds"]
                 nz_payload = p4["block_density"] * (-(-elements // args.block_size)) * args.block_size * 4
                 row = {
                     "workers": n,
@@ -291,10 +311,13 @@ def main() -> int:
                     "p4reduce_wire_bytes": round(p4["wire_bytes_per_worker"]),
                     "nonzero_payload_bytes": round(nz_payload),
                     "wire_over_payload": round(p4["wire_bytes_per_worker"] / nz_payload, 3) if nz_payload else None,
+                    "worker_cpu_ms": round(p4["worker_cpu_seconds"] * 1e3, 3),
+                    "aggregator_cpu_ms": round(p4["aggregator_cpu_seconds"] * 1e3, 3),
+                    "cpu_share": round(cpu_s / (os.cpu_count() or 1) / (p4_ms / 1e3), 3),
                 }
                 rows.append(row)
                 if report is not None:
-                    report.row(*markdown_row(row))
+                    report.row(*markdown_row(row), *(cpu_cells(row) if args.cpu else []))
                     continue
                 print(
                     f"{n:>2} {mb:>5g} {density:>6.1%} | {p4_ms:>7.1f}ms {dense_ms:>7.1f}ms "

@@ -79,6 +79,7 @@ class AllreduceStats:
     # its first streams run; the Python engine scans every block first)
     scanned_at_send: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time during the call (all its threads)
     per_slot_retries: dict[int, int] = field(default_factory=dict)
 
     @property
@@ -549,6 +550,7 @@ class HostAgent:
         """Run one allreduce (a reduce-scatter when `shard_blocks`) of `plan` into `target`."""
         cfg = self.config
         stats = self.last_stats = AllreduceStats(elements=flat.size, blocks=plan.num_blocks)
+        cpu_started = time.process_time()
         epoch = self._epoch
         try:
             if not self._joined and plan.num_streams:  # an empty tensor sends nothing
@@ -581,6 +583,7 @@ class HostAgent:
             raise
         finally:
             stats.seconds = time.perf_counter() - started
+            stats.cpu_seconds = time.process_time() - cpu_started
             # (the native engine's plan is complete once its run is)
             stats.nonzero_blocks = int(plan.nonzero[: plan.num_blocks if plan.scanned < 0 else plan.scanned].sum())
         self._rounds[: len(rounds)] = rounds

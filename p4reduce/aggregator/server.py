@@ -8,6 +8,7 @@ import queue
 import selectors
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Protocol
@@ -88,6 +89,16 @@ class AggregatorServer:
 
     def counters(self) -> dict[str, int]:
         return self.engine.counters.snapshot()
+
+    def cpu_seconds(self) -> float:
+        """CPU time the serving thread has used so far (its POSIX thread CPU clock); 0.0
+        before start() or where the platform has no such clock."""
+        if self._thread is None or self._thread.ident is None or not hasattr(time, "pthread_getcpuclockid"):
+            return 0.0
+        try:
+            return time.clock_gettime(time.pthread_getcpuclockid(self._thread.ident))
+        except OSError:  # the thread has ended
+            return 0.0
 
     def job_counters(self, job_id: int) -> dict[str, int]:
         """One job's packets, drops, retransmissions and rounds (AggregatorEngine.job_counters);

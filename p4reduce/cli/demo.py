@@ -113,6 +113,7 @@ def run_demo(cfg: DemoConfig) -> dict[str, Any]:
             if relay is not None:
                 relay.__exit__(None, None, None)
         counters = server.counters()
+        aggregator_cpu = server.cpu_seconds()
     failures = [f"worker {r}: {err}" for r, err, *_ in reports if err]
     if failures:
         raise RuntimeError("; ".join(failures))
@@ -140,6 +141,11 @@ def run_demo(cfg: DemoConfig) -> dict[str, Any]:
         "retransmissions": sum(s.retransmissions + s.queries for rep in reports for s in rep[4]),
         "max_abs_error": max_err,
         "aggregator": counters,
+        # CPU per allreduce: each worker's median (its process, its call), summed; the
+        # aggregator's whole run over the timed allreduces (JOINs, warm-up and the
+        # one-element barriers included: an upper bound)
+        "worker_cpu_seconds": sum(statistics.median(s.cpu_seconds for s in rep[4]) for rep in reports),
+        "aggregator_cpu_seconds": aggregator_cpu / cfg.iterations,
     }
 
 
