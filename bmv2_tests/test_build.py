@@ -53,6 +53,10 @@ def test_p4info_has_the_control_plane_contract(pipeline):
         "P4ReduceIngress.values.held",
         "P4ReduceIngress.opening.first_key",
         "P4ReduceIngress.opening.repeat",
+        "P4ReduceIngress.uplink.awaiting",
+        "P4ReduceIngress.uplink.sent_round",
+        "P4ReduceIngress.uplink.sent_fingerprint",
+        "P4ReduceIngress.uplink.parent_mismatch",
     } | {f"P4ReduceIngress.values.value_{i:02d}" for i in range(32)}
     assert set(registers) == expected
     assert set(registers.values()) == {2 * 1024}

@@ -431,8 +431,8 @@ def test_reset_job_forgets_a_half_finished_round(switch, tap):
     wait_for_counters(switch, data_counted=1)
     reset = switch.client.reset_job(cfg.job(1), switch.thrift_port)
     assert (
-        reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 40
-    )  # 2 slots x 2 shadow copies x 40 per-slot registers
+        reset.session not in (0, SESSION) and reset.cells == 2 * 2 * 44
+    )  # 2 slots x 2 shadow copies x 44 per-slot registers
     assert switch.client.read_sessions(cfg.job(1)) == {reset.session}
     # A worker that did not JOIN again still sends with the old session: dropped.
     tap.send(w1.host_if, frame(w1, opening(w1, 0, 2, NONE, b, exp=150)))

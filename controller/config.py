@@ -27,6 +27,7 @@ __all__ = [
     "L2Entry",
     "MAX_SESSION",
     "SwitchConfig",
+    "UplinkConfig",
     "WorkerEntry",
     "load_config",
     "read_document",
@@ -70,6 +71,22 @@ class WorkerEntry:
 
 
 @dataclass(frozen=True)
+class UplinkConfig:
+    """A leaf job's parent (docs/protocol.md, "Hierarchical aggregation"): the parent job,
+    this switch's rank and session in it, and where the parent is (a spine switch's
+    aggregation address, or a software aggregator's). The leaf sends from the address its
+    own workers send to, UDP port 48864."""
+
+    parent_job: int
+    rank: int
+    session: int
+    port: int  # switch port towards the parent
+    mac: str
+    ip: str
+    udp_port: int = 48864
+
+
+@dataclass(frozen=True)
 class JobConfig:
     job_id: int
     slot_base: int
@@ -81,6 +98,8 @@ class JobConfig:
     # every other packet. None: the controller draws a random one at install
     # (and a new one at every job reset, whatever this says).
     session: int | None = None
+    # A leaf job: its rounds go to this parent, whose RESULTs go to its workers.
+    uplink: UplinkConfig | None = None
 
     @property
     def num_workers(self) -> int:
@@ -224,8 +243,21 @@ def _worker(where: str, data: Any) -> WorkerEntry:
     )
 
 
+def _uplink(where: str, data: Any) -> UplinkConfig:
+    d = check_keys(where, data, {"parent_job", "rank", "session", "port", "mac", "ip"}, {"udp_port"})
+    return UplinkConfig(
+        parent_job=check_int(f"{where}.parent_job", d["parent_job"], 0, 65535),
+        rank=check_int(f"{where}.rank", d["rank"], 0, SWITCH_MAX_WORKERS - 1),
+        session=check_int(f"{where}.session", d["session"], 1, MAX_SESSION),
+        port=check_int(f"{where}.port", d["port"], 0, MAX_PORT),
+        mac=check_unicast_mac(f"{where}.mac", d["mac"]),
+        ip=check_ip(f"{where}.ip", d["ip"]),
+        udp_port=check_int(f"{where}.udp_port", d.get("udp_port", UplinkConfig.udp_port), 1, 65535),
+    )
+
+
 def _job(where: str, data: Any) -> JobConfig:
-    d = check_keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode", "session"})
+    d = check_keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode", "session", "uplink"})
     job_id = check_int(f"{where}.job_id", d["job_id"], 0, 65535)
     where = f"job {job_id}"
     mode = d.get("mode", "dense")
@@ -259,7 +291,8 @@ def _job(where: str, data: Any) -> JobConfig:
     session = d.get("session")
     if session is not None:
         session = check_int(f"{where}.session", session, 1, MAX_SESSION)
-    return JobConfig(job_id, base, count, workers, mgid, mode, session)
+    uplink = _uplink(f"{where}.uplink", d["uplink"]) if "uplink" in d else None
+    return JobConfig(job_id, base, count, workers, mgid, mode, session, uplink)
 
 
 def _check_jobs(jobs: tuple[JobConfig, ...]) -> dict[int, str]:

@@ -32,6 +32,10 @@ class PipelineNames:
     flood: str = "P4ReduceIngress.forwarding.flood"
     result_dest_table: str = "P4ReduceEgress.result_dest"
     set_result_dest: str = "P4ReduceEgress.set_result_dest"
+    uplinks_table: str = "P4ReduceIngress.uplink.uplinks"
+    set_uplink: str = "P4ReduceIngress.uplink.set_uplink"
+    parents_table: str = "P4ReduceIngress.worker_check.parents"
+    from_parent: str = "P4ReduceIngress.worker_check.from_parent"
     events_counter: str = "P4ReduceIngress.events"
     job_events_counter: str = "P4ReduceIngress.job_events"
 
@@ -44,6 +48,10 @@ SET_WORKER_PARAMS = ("job_id", "worker_id", "num_workers", "mgid", "slot_base", 
 RESULT_DEST_KEYS = ("hdr.agg.job_id", "meta.dest_worker")
 SET_RESULT_DEST_PARAMS = ("mac", "ip", "udp_port")
 L2_KEYS = ("hdr.ethernet.dstAddr",)
+UPLINK_KEYS = ("meta.job_id",)
+SET_UPLINK_PARAMS = ("up_job", "up_rank", "up_session", "port", "mac", "ip", "udp_port")
+PARENT_KEYS = (*WORKER_KEYS, "hdr.agg.job_id", "hdr.agg.worker_id")
+FROM_PARENT_PARAMS = ("job_id", "num_workers", "mgid", "slot_base", "num_slots", "session", "up_session")
 
 
 class LabeledEntity(NamedTuple):
@@ -94,8 +102,9 @@ def multicast_group(mgid: int, replicas: Iterable[tuple[int, int]]) -> p4r.Entit
 
 
 def worker_entities(info: P4Info, job: JobConfig, session: int, names: PipelineNames = NAMES) -> list[LabeledEntity]:
-    """The worker-table entries of one job, carrying `session` (what a job reset modifies)."""
-    return [
+    """The worker-table entries of one job, carrying `session` (what a job reset modifies);
+    a leaf job's entry admitting its parent's RESULTs carries it too."""
+    return parent_entities(info, job, session, names) + [
         LabeledEntity(
             f"{names.workers_table} entry of job {job.job_id} worker {w.worker_id} "
             f"(port {w.port}, {w.mac}, {w.ip}, udp {w.udp_port})",
@@ -114,6 +123,58 @@ def worker_entities(info: P4Info, job: JobConfig, session: int, names: PipelineN
             ),
         )
         for w in job.workers
+    ]
+
+
+def parent_entities(info: P4Info, job: JobConfig, session: int, names: PipelineNames = NAMES) -> list[LabeledEntity]:
+    """A leaf job's entry admitting the parent's RESULTs for its rank (none for other jobs)."""
+    up = job.uplink
+    if up is None:
+        return []
+    return [
+        LabeledEntity(
+            f"{names.parents_table} entry of job {job.job_id} (parent job {up.parent_job} rank {up.rank} "
+            f"at port {up.port}, {up.mac}, {up.ip}, udp {up.udp_port})",
+            table_entry(
+                info,
+                names.parents_table,
+                dict(
+                    zip(
+                        PARENT_KEYS,
+                        (up.port, mac_to_int(up.mac), ip_to_int(up.ip), up.udp_port, up.parent_job, up.rank),
+                        strict=True,
+                    )
+                ),
+                names.from_parent,
+                dict(
+                    zip(
+                        FROM_PARENT_PARAMS,
+                        (job.job_id, job.num_workers, job.mgid, job.slot_base, job.num_slots, session, up.session),
+                        strict=True,
+                    )
+                ),
+            ),
+        )
+    ]
+
+
+def uplink_entities(info: P4Info, job: JobConfig, names: PipelineNames = NAMES) -> list[LabeledEntity]:
+    """A leaf job's uplink: where its rounds go (none for other jobs)."""
+    up = job.uplink
+    if up is None:
+        return []
+    params = (up.parent_job, up.rank, up.session, up.port, mac_to_int(up.mac), ip_to_int(up.ip), up.udp_port)
+    return [
+        LabeledEntity(
+            f"{names.uplinks_table} entry of job {job.job_id} (to parent job {up.parent_job} as rank {up.rank})",
+            table_entry(
+                info,
+                names.uplinks_table,
+                {UPLINK_KEYS[0]: job.job_id},
+                names.set_uplink,
+                dict(zip(SET_UPLINK_PARAMS, params, strict=True)),
+            ),
+        )
     ]
 
 
@@ -150,7 +211,7 @@ def job_entities(
                 ),
             )
         )
-    return out + worker_entities(info, job, session, names)
+    return out + uplink_entities(info, job, names) + worker_entities(info, job, session, names)
 
 
 def install_entities(
@@ -196,6 +257,17 @@ def check_contract(info: P4Info, names: PipelineNames = NAMES) -> None:
         (names.l2_table, L2_KEYS, names.to_port, ("port",)),
         (names.l2_table, L2_KEYS, names.flood, ("mgid",)),
     ]
+    # The leaf role's tables: a program without them serves jobs of one switch (installing
+    # a leaf job there names the missing table); one with them must have them right.
+    for leaf in (
+        (names.uplinks_table, UPLINK_KEYS, names.set_uplink, SET_UPLINK_PARAMS),
+        (names.parents_table, PARENT_KEYS, names.from_parent, FROM_PARENT_PARAMS),
+    ):
+        try:
+            info.table(leaf[0])
+        except P4InfoError:
+            continue
+        needs.append(leaf)
     problems: list[str] = []
     for table, keys, action, params in needs:
         try:

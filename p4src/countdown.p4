@@ -22,7 +22,8 @@ control Countdown(inout metadata_t meta) {
     }
 
     apply {
-        if (meta.retransmission == 1) {
+        // (A parent's RESULT for a leaf job only reads it too: uplink.p4.)
+        if (meta.retransmission == 1 || meta.from_parent == 1) {
             read_remaining();
         } else {
             count_worker();

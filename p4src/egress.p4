@@ -58,7 +58,7 @@ control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
                 header_only();
             }
             result_dest.apply();
-        } else if (standard_metadata.egress_port == standard_metadata.ingress_port) {
+        } else if (meta.upstream == 0 && standard_metadata.egress_port == standard_metadata.ingress_port) {
             // Ordinary traffic: a flooded frame is not echoed to its sender
             // (nor is a unicast frame hairpinned), as on any L2 switch.
             drop();

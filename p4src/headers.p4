@@ -13,7 +13,7 @@ const bit<8>  IPPROTO_UDP = 17;
 const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0: what workers send DATA to
 const bit<8>  PROTOCOL_VERSION = 3;
 const bit<8>  MSG_DATA = 1;
-const bit<8>  MSG_RESULT = 2;
+const bit<8>  MSG_RESULT = 2;          // also what a leaf job's parent answers it with (uplink.p4)
 const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
 const bit<8>  MSG_JOINED = 7;
 const bit<8>  FLAG_OPENING = 1;         // DATA flags: the opening round of its stream (opening.p4)
@@ -24,6 +24,9 @@ const bit<8>  OPENING_MASK = 0x05;      // OPENING and SCATTER: equal in an open
 const bit<8>  OWNER_SHIFT = 3;          // owner = flags >> OWNER_SHIFT when SCATTER is set
 const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
 const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // block of an empty opening DATA / end of stream
+// A leaf job's round whose local packets disagreed goes upstream with its fingerprint
+// XOR this (docs/protocol.md section 5's poison), so the parent's round fails everywhere.
+const bit<32> POISON = 0xFFFFFFFF;
 
 // --- Switch constants (docs/protocol.md section 8) ---
 // The port to the controller (simple_switch_grpc --cpu-port): a JOIN from an unknown
@@ -58,6 +61,9 @@ const bit<32> EV_FORWARDED = 8;
 const bit<32> EV_JOINED = 9;              // JOIN answered with JOINED
 const bit<32> EV_BAD_SESSION = 10;        // not the job's current session (old process, reset job)
 const bit<32> EV_STALE = 11;              // retransmission of another allreduce: not answered
+const bit<32> EV_UPSTREAM = 12;           // a leaf job's round sent to its parent (first time or again)
+const bit<32> EV_FROM_PARENT = 13;        // a parent's RESULT taken and multicast to the leaf's workers
+const bit<32> EV_PARENT_DROPPED = 14;     // a parent's RESULT for no round awaiting it (late copy, stale)
 #define NUM_EVENTS 16
 
 // --- Cells of the counter P4ReduceIngress.job_events: NUM_JOB_EVENTS per job, at
@@ -182,6 +188,21 @@ struct metadata_t {
     bit<1>  is_answer;      // a RESULT or JOINED leaving the switch: address it to a worker
     bit<1>  unicast;        // to the sender only (re-send, JOINED), not a multicast copy
     bit<8>  dest_worker;    // key of P4ReduceEgress.result_dest
+    // A leaf job (uplink.p4): its uplink entry's action data ...
+    bit<1>  leaf;           // the job's rounds go to a parent, not to its workers
+    bit<16> up_job;         // the parent job, in which this switch is rank up_rank
+    bit<8>  up_rank;
+    bit<32> up_session;     // the parent job's session (its JOINED)
+    bit<9>  up_port;        // towards the parent, and the parent's address
+    bit<48> up_mac;
+    bit<32> up_ip;
+    bit<16> up_udp_port;
+    // ... and per packet.
+    bit<1>  from_parent;    // a RESULT of the parent job for this leaf job (worker_check.parents)
+    bit<1>  parent_ok;      // ... answering the round the leaf sent it: taken
+    bit<1>  awaiting;       // the round went upstream and the parent has not answered yet
+    bit<1>  no_sums;        // no packet of the round carried values (values.p4): upstream header-only
+    bit<1>  upstream;       // leaving towards the parent: egress leaves it as it is
 }
 
 #endif

@@ -28,8 +28,16 @@ control Lookahead(inout headers_t hdr, inout metadata_t meta) {
         min_key.read(meta.min_key, meta.index);
     }
 
+    // A leaf job's parent answered (uplink.p4): its next key is the round's from now on.
+    action take_parent() {
+        meta.min_key = hdr.agg.next_block ++ (8w255 - hdr.agg.next_exp);
+        min_key.write(meta.index, meta.min_key);
+    }
+
     apply {
-        if (meta.retransmission == 1) {
+        if (meta.from_parent == 1) {
+            take_parent();
+        } else if (meta.retransmission == 1) {
             read_min();
         } else {
             take_min();

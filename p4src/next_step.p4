@@ -2,18 +2,22 @@
 // packet is consumed, multicast as the round's RESULT to every worker of the
 // job, or unicast back to a worker that retransmitted into a finished round
 // (docs/protocol.md section 6 steps 3-4); a JOIN is turned into its JOINED
-// and unicast back the same way (section 8). Non-aggregation traffic goes
-// through a plain L2 table (control-plane contract, section 8).
+// and unicast back the same way (section 8). A leaf job's complete round goes
+// to its parent instead, as one DATA of the parent job, and the parent's
+// RESULT is multicast to the leaf's workers (uplink.p4). Non-aggregation
+// traffic goes through a plain L2 table (control-plane contract, section 8).
 #ifndef P4REDUCE_NEXT_STEP_P4
 #define P4REDUCE_NEXT_STEP_P4
 
-const bit<2> STEP_CONSUME = 0;
-const bit<2> STEP_MULTICAST = 1;
-const bit<2> STEP_UNICAST = 2;
-const bit<2> STEP_JOINED = 3;
+const bit<3> STEP_CONSUME = 0;
+const bit<3> STEP_MULTICAST = 1;
+const bit<3> STEP_UNICAST = 2;
+const bit<3> STEP_JOINED = 3;
+const bit<3> STEP_UPSTREAM = 4;     // a leaf job's round, to its parent (first time or again)
+const bit<3> STEP_FROM_PARENT = 5;  // the parent's RESULT, to the leaf job's workers
 
 control NextStep(inout headers_t hdr, inout metadata_t meta,
-                 inout standard_metadata_t standard_metadata, in bit<2> step) {
+                 inout standard_metadata_t standard_metadata, in bit<3> step) {
     // An answer comes from the address the workers send to (the packet's
     // destination); egress fills in each copy's destination. Its lengths
     // follow what is emitted (header only in JOINED, a REPEAT and the end of
@@ -114,6 +118,57 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
         to_sender();
     }
 
+    // ONE DATA of the parent job for a leaf job's round (docs/protocol.md,
+    // "Hierarchical aggregation"): the same pool, epoch, block and exponent, the
+    // partial sums, the round's look-ahead minimum as its own; from the address
+    // the leaf's workers send to, to the parent's. A round whose local packets
+    // disagreed goes up poisoned (fingerprint XOR POISON): the parent's round
+    // then fails every worker of the job, not only the leaf's.
+    action to_parent() {
+        hdr.ethernet.srcAddr = hdr.ethernet.dstAddr;
+        hdr.ethernet.dstAddr = meta.up_mac;
+        hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
+        hdr.ipv4.dstAddr = meta.up_ip;
+        hdr.udp.srcPort = hdr.udp.dstPort;  // AGG_UDP_PORT: where the parent's RESULT comes back to
+        hdr.udp.dstPort = meta.up_udp_port;
+        hdr.udp.checksum = 0;
+        hdr.agg.msg_type = MSG_DATA;
+        hdr.agg.job_id = meta.up_job;
+        hdr.agg.worker_id = meta.up_rank;
+        hdr.agg.session = meta.up_session;
+        hdr.agg.flags = meta.scatter;
+        hdr.agg.next_block = meta.min_key[39:8];
+        hdr.agg.next_exp = 8w255 - meta.min_key[7:0];
+        hdr.agg.fingerprint = (meta.mismatch == 1) ? hdr.agg.fingerprint ^ POISON : hdr.agg.fingerprint;
+        meta.upstream = 1;
+        standard_metadata.egress_spec = meta.up_port;
+    }
+
+    // An opening round goes up as the leaf's own opening DATA: b* at e* of its
+    // workers (with b*'s SCATTER/owner bits), K2 as the look-ahead.
+    action opening_to_parent() {
+        hdr.agg.block = meta.first_key[47:16];
+        hdr.agg.exp = 8w255 - meta.first_key[15:8];
+        hdr.agg.flags = FLAG_OPENING | meta.first_key[7:0];
+    }
+
+    // Set after to_parent: the lengths follow what is emitted.
+    action upstream_lengths() {
+        bit<16> agg_len = AGG_HDR_LEN + (hdr.vals.isValid() ? AGG_VALUES_LEN : 16w0);
+        hdr.udp.length = UDP_HDR_LEN + agg_len;
+        hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len;
+    }
+
+    // The parent's RESULT to every worker of the leaf job, as the leaf's own:
+    // its job and session instead of the parent's (egress names each receiver).
+    action parent_result_down() {
+        answer_from_aggregator();
+        hdr.agg.job_id = meta.job_id;
+        hdr.agg.session = meta.session;
+        meta.unicast = 0;
+        standard_metadata.mcast_grp = meta.mgid;
+    }
+
     // Counted into the registers; nothing to send yet.
     action consume() {
         mark_to_drop(standard_metadata);
@@ -125,6 +180,20 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
             consume();
         } else if (step == STEP_JOINED) {
             joined();
+        } else if (step == STEP_FROM_PARENT) {
+            parent_result_down();
+        } else if (step == STEP_UPSTREAM) {
+            to_parent();
+            if (meta.opening == 1) {
+                opening_to_parent();
+            }
+            // Header-only: no block (an empty stream), b*'s holders disagreed on
+            // its exponent (the leaf's REPEAT: the parent decides), or no worker
+            // of the leaf held the round's block.
+            if (hdr.agg.block == BLOCK_NONE || (meta.opening == 1 && meta.repeat == 1) || meta.no_sums == 1) {
+                no_values();
+            }
+            upstream_lengths();
         } else {
             if (meta.opening == 1) {
                 opening_result();

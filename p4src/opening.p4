@@ -68,9 +68,21 @@ control Opening(inout headers_t hdr, inout metadata_t meta) {
         meta.ignore = 1;
     }
 
+    // A leaf job's parent answered its opening round (uplink.p4): from now on a
+    // retransmission of it gets the parent's b* at e*, its REPEAT, or the end.
+    action take_parent() {
+        meta.first_key = hdr.agg.block ++ (8w255 - hdr.agg.exp) ++ (hdr.agg.flags & SCATTER_MASK);
+        meta.repeat = (hdr.agg.block == hdr.agg.next_block && hdr.agg.block != BLOCK_NONE
+                       && hdr.agg.count == 0) ? 1w1 : 1w0;
+        first_key.write(meta.index, meta.first_key);
+        repeat.write(meta.index, meta.repeat);
+    }
+
     apply {
         read_state();
-        if (meta.retransmission == 0) {
+        if (meta.from_parent == 1) {
+            take_parent();
+        } else if (meta.retransmission == 0) {
             if (meta.first == 1 || hdr.agg.block < meta.first_key[47:16]) {
                 take_block();
             } else if (hdr.agg.block == meta.first_key[47:16]) {

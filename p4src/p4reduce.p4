@@ -7,6 +7,8 @@
 // repeat bit. A completed round is multicast to the job's workers (flagged
 // MISMATCH if its packets disagreed); a worker that retransmits into a
 // completed round of its own allreduce gets the stored result by unicast.
+// A leaf job's completed round goes to its parent (a switch or a software
+// aggregator) as one DATA instead, and the parent's RESULT to its workers.
 // A JOIN is answered with JOINED (the job's geometry and session). Everything
 // else is L2-forwarded.
 //
@@ -16,10 +18,11 @@
 //   seen_bitmap.p4   first arrival, later arrival or retransmission
 //   countdown.p4     is the round complete
 //   agreement.p4     same allreduce (fingerprint) as the round's first packet
+//   uplink.p4        a leaf job: its round to the parent, the parent's answer taken
 //   opening.p4       opening round only: b* so far, and what lookahead/values do
 //   lookahead.p4     running minimum of next_block / next_exp
 //   values.p4        overwrite / add / read the 32 sums
-//   next_step.p4     consume, multicast, unicast, JOINED; L2 forwarding
+//   next_step.p4     consume, multicast, unicast, JOINED, upstream; L2 forwarding
 //   egress.p4        per-copy RESULT / JOINED addressing
 //
 // Controls are named P4Reduce*: v1model.p4 already declares the control types
@@ -34,6 +37,7 @@
 #include "seen_bitmap.p4"
 #include "countdown.p4"
 #include "agreement.p4"
+#include "uplink.p4"
 #include "opening.p4"
 #include "lookahead.p4"
 #include "values.p4"
@@ -50,6 +54,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
     SeenBitmap() seen_bitmap;
     Countdown() countdown;
     Agreement() agreement;
+    Uplink() uplink;
     Opening() opening;
     Lookahead() lookahead;
     Values() values;
@@ -110,6 +115,24 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
         count_job(JOB_EV_ROUNDS);
     }
 
+    // A leaf job's round to its parent: counted, or re-sent for a local retransmission.
+    action send_up() {
+        events.count(EV_DATA_COUNTED);
+        events.count(EV_UPSTREAM);
+    }
+
+    action send_up_again() {
+        events.count(EV_UPSTREAM);
+        count_job(JOB_EV_RETRANSMISSIONS);
+    }
+
+    // The parent's answer, to the leaf job's workers: the round is complete.
+    action result_from_parent() {
+        events.count(EV_FROM_PARENT);
+        events.count(EV_RESULT_MULTICAST);
+        count_job(JOB_EV_ROUNDS);
+    }
+
     // Kept free of `return`: p4c turns every return into a flag that BMv2 then
     // tests after each later statement, for every packet.
     apply {
@@ -125,7 +148,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
             }
         } else {
             bit<32> reject_event;
-            bit<2> step = STEP_CONSUME;
+            bit<3> step = STEP_CONSUME;
             bool controller = false;
             worker_check.apply(hdr, meta, standard_metadata, reject_event);
             if (reject_event != EV_UNKNOWN_WORKER) {
@@ -147,13 +170,22 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                 step = STEP_JOINED;
             } else {
                 locate_cell();
-                seen_bitmap.apply(meta);
+                if (meta.from_parent == 0) {
+                    seen_bitmap.apply(meta);
+                }
                 countdown.apply(meta);
                 if (meta.retransmission == 1 && meta.remaining != 0) {
                     drop_retransmission(EV_RETRANSMIT_DROPPED);  // round still open: its result comes later
                 } else {
-                    agreement.apply(hdr, meta);
-                    if (meta.stale == 1) {
+                    if (meta.from_parent == 0) {
+                        agreement.apply(hdr, meta);
+                    }
+                    uplink.apply(hdr, meta);
+                    if (meta.from_parent == 1 && meta.parent_ok == 0) {
+                        // Not the answer to a round this leaf sent up (a late copy of
+                        // an earlier one, another allreduce's): nothing changes.
+                        drop_with(EV_PARENT_DROPPED);
+                    } else if (meta.stale == 1) {
                         // A finished round of another allreduce: not this packet's result.
                         // seen_bitmap has already cleared the sender's bit in the other
                         // shadow copy, as any packet of that worker with this shadow bit
@@ -165,9 +197,18 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                         }
                         lookahead.apply(hdr, meta);
                         values.apply(hdr, meta);
-                        if (meta.retransmission == 1) {
+                        if (meta.from_parent == 1) {
+                            step = STEP_FROM_PARENT;
+                            result_from_parent();
+                        } else if (meta.retransmission == 1 && meta.awaiting == 1) {
+                            step = STEP_UPSTREAM;  // a leaf's round the parent has not answered
+                            send_up_again();
+                        } else if (meta.retransmission == 1) {
                             step = STEP_UNICAST;  // round complete (remaining == 0), this worker lost it
                             resend_result();
+                        } else if (meta.remaining == 0 && meta.awaiting == 1) {
+                            step = STEP_UPSTREAM;  // a leaf job's round: to its parent
+                            send_up();
                         } else if (meta.remaining == 0) {
                             step = STEP_MULTICAST;
                             complete_round();

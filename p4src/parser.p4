@@ -34,11 +34,13 @@ parser P4ReduceParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
 
     state parse_agg {
         pkt.extract(hdr.agg);
-        // Only DATA carries values, and only B of them. Any other count (or
-        // values behind a JOIN) leaves the values header invalid with count
-        // != 0, and worker_check drops the packet as malformed.
+        // Only DATA carries values (and a parent's RESULT to a leaf job), and
+        // only B of them. Any other count (or values behind a JOIN) leaves the
+        // values header invalid with count != 0, and worker_check drops the
+        // packet as malformed.
         transition select(hdr.agg.msg_type, hdr.agg.count) {
             (MSG_DATA, VALUES_PER_PACKET): parse_values;
+            (MSG_RESULT, VALUES_PER_PACKET): parse_values;
             default: accept;
         }
     }
@@ -64,11 +66,12 @@ control P4ReduceVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
     }
 }
 
-// Only answers (RESULT, JOINED) have rewritten IPv4 headers; forwarded frames
-// keep their checksum, so a corrupted one is not silently repaired on the way.
+// Only answers (RESULT, JOINED) and a leaf's DATA to its parent have rewritten
+// IPv4 headers; forwarded frames keep their checksum, so a corrupted one is not
+// silently repaired on the way.
 control P4ReduceComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
     apply {
-        update_checksum(hdr.ipv4.isValid() && meta.is_answer == 1,
+        update_checksum(hdr.ipv4.isValid() && (meta.is_answer == 1 || meta.upstream == 1),
             { hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.diffserv, hdr.ipv4.totalLen,
               hdr.ipv4.identification, hdr.ipv4.flags, hdr.ipv4.fragOffset, hdr.ipv4.ttl,
               hdr.ipv4.protocol, hdr.ipv4.srcAddr, hdr.ipv4.dstAddr },

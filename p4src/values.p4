@@ -79,15 +79,25 @@ control Values(inout headers_t hdr, inout metadata_t meta) {
         FOR_ALL_VALUES(READ_RESULT)
     }
 
-    // ... or zeros, when no packet of the round carried values.
+    // ... or zeros, when no packet of the round carried values (a leaf sends
+    // its parent none then: meta.no_sums).
     action zero_result() {
         hdr.vals.setValid();
         hdr.agg.count = VALUES_PER_PACKET;
         FOR_ALL_VALUES(ZERO_VALUE)
+        meta.no_sums = 1;
     }
 
     apply {
-        if (meta.retransmission == 0) {
+        if (meta.from_parent == 1) {
+            // A leaf job's parent answered (uplink.p4): its sums replace the partial
+            // ones, for the retransmissions of the leaf's workers.
+            if (hdr.vals.isValid()) {
+                store_values();
+            } else {
+                hold_nothing();
+            }
+        } else if (meta.retransmission == 0) {
             if (meta.first == 1 || meta.overwrite == 1) {
                 if (hdr.vals.isValid()) {
                     store_values();
@@ -105,8 +115,8 @@ control Values(inout headers_t hdr, inout metadata_t meta) {
         }
         // It leaves as the RESULT (a retransmission into the complete round, or
         // the packet that completes it) without the running sums in hand.
-        if (meta.retransmission == 1
-                || (meta.remaining == 0 && (!hdr.vals.isValid() || meta.ignore == 1))) {
+        if (meta.from_parent == 0 && (meta.retransmission == 1
+                || (meta.remaining == 0 && (!hdr.vals.isValid() || meta.ignore == 1)))) {
             read_held();
             if (meta.held == 1) {
                 read_result();

@@ -7,6 +7,12 @@
 // other packet must also carry the job's current session and stay inside the
 // tensor it announces. Anything not acceptable is rejected with the event code
 // it is counted under (ACCEPTED: none); the caller drops it.
+//
+// A leaf job's parent (docs/protocol.md, "Hierarchical aggregation") answers it
+// with RESULTs of the parent job addressed to the leaf's rank there: those are
+// admitted by where they come from in `parents`, whose entry names the leaf
+// job they belong to (meta.from_parent; uplink.p4 decides whether one answers
+// a round the leaf sent up).
 #ifndef P4REDUCE_WORKER_CHECK_P4
 #define P4REDUCE_WORKER_CHECK_P4
 
@@ -29,6 +35,28 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
         meta.session = session;
     }
 
+    // A RESULT of the parent job for this switch's rank in it, from the parent:
+    // the leaf job's entry as set_worker gives it (no worker of its own), and the
+    // session the parent gave the leaf.
+    action from_parent(bit<16> job_id, bit<8> num_workers, bit<16> mgid, bit<16> slot_base,
+                       bit<16> num_slots, bit<32> session, bit<32> up_session) {
+        set_worker(job_id, 0, num_workers, mgid, slot_base, num_slots, session);
+        meta.up_session = up_session;
+        meta.from_parent = 1;
+    }
+    table parents {
+        key = {
+            standard_metadata.ingress_port: exact;
+            hdr.ethernet.srcAddr: exact;
+            hdr.ipv4.srcAddr: exact;
+            hdr.udp.srcPort: exact;
+            hdr.agg.job_id: exact;      // the parent job
+            hdr.agg.worker_id: exact;   // this switch's rank in it
+        }
+        actions = { from_parent; NoAction; }
+        default_action = NoAction();
+        size = 64;
+    }
     table workers {
         key = {
             standard_metadata.ingress_port: exact;
@@ -46,7 +74,21 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
         bool join = hdr.agg.msg_type == MSG_JOIN;
         bool no_block = hdr.agg.block == BLOCK_NONE;  // an empty opening DATA
 
-        if (!workers.apply().hit) {
+        if (hdr.agg.msg_type == MSG_RESULT && parents.apply().hit) {
+            if (hdr.agg.version != PROTOCOL_VERSION
+                    || (hdr.agg.count != 0 && !hdr.vals.isValid())
+                    || hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + (hdr.agg.count << 2)
+                    || hdr.ipv4.totalLen != IPV4_HDR_LEN + hdr.udp.length
+                    || standard_metadata.checksum_error == 1) {
+                reject_event = EV_MALFORMED;
+            } else if (hdr.agg.session != meta.up_session) {
+                reject_event = EV_BAD_SESSION;  // the parent reset the leaf's membership
+            } else if ((bit<16>) hdr.agg.slot < meta.slot_base
+                    || (bit<16>) hdr.agg.slot >= meta.slot_base + meta.num_slots
+                    || hdr.agg.slot >= NUM_SLOTS) {
+                reject_event = EV_BAD_SLOT;
+            }
+        } else if (!workers.apply().hit) {  // (a RESULT from a worker: malformed, below)
             reject_event = EV_UNKNOWN_WORKER;
         } else if (hdr.agg.version != PROTOCOL_VERSION
                    || (hdr.agg.msg_type != MSG_DATA && !join)  // RESULT/QUERY/RESET...: not for a switch

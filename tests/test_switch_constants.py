@@ -12,6 +12,7 @@ from p4reduce.protocol import (
     HEADER_LEN,
     NONE,
     OWNER_SHIFT,
+    POISON,
     PROTOCOL_VERSION,
     SCATTER_MASK,
     Flags,
@@ -54,6 +55,7 @@ def test_switch_constants_match_headers_p4():
     assert p4["OPENING_MASK"] == Flags.OPENING | Flags.SCATTER
     assert p4["SCATTER_MASK"] == SCATTER_MASK and p4["OWNER_SHIFT"] == OWNER_SHIFT
     assert p4["MODE_DENSE"] == Mode.DENSE.code
+    assert p4["POISON"] == POISON
     # Every other constant of headers.p4 is compared above, or is the P4 side's own.
     assert set(p4) - {
         "ETHERTYPE_IPV4",
@@ -87,6 +89,7 @@ def test_switch_constants_match_headers_p4():
         "SCATTER_MASK",
         "OWNER_SHIFT",
         "MODE_DENSE",
+        "POISON",
     } | {n for n in p4 if n.startswith(("EV_", "JOB_EV_"))}
     assert p4["BLOCK_NONE"] == NONE
     assert p4["AGG_VALUES_LEN"] == 4 * switch.SWITCH_VALUES_PER_PACKET

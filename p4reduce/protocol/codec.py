@@ -17,6 +17,9 @@ import numpy as np
 PROTOCOL_VERSION = 3
 AGG_UDP_PORT = 0xBEE0  # 48864
 NONE = 0xFFFFFFFF  # "no block": an empty opening DATA's block, end-of-stream look-ahead
+# XORed into the fingerprint of the rounds that must fail every worker (docs/protocol.md 5):
+# a worker's after a late NaN/Inf, a leaf switch's round whose local packets disagreed.
+POISON = 0xFFFFFFFF
 ALL_WORKERS = 0xFF  # worker_id of a RESULT sent once to a job's IP multicast group
 MAX_WORKERS = 32
 MAX_SLOTS = 1 << 15  # 15 bits of slot index in `pool`

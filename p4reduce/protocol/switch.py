@@ -29,8 +29,13 @@ EVENT_NAMES = (
     "joined",
     "bad_session",
     "stale",
+    "upstream",
+    "from_parent",
+    "parent_dropped",
 )
 NUM_EVENTS = 16  # cells of the events counter
+# The leaf role's cells (p4src/uplink.p4), the last three: the TNA program has no leaf role yet.
+LEAF_EVENT_NAMES = ("upstream", "from_parent", "parent_dropped")
 
 # Cells of the counter P4ReduceIngress.job_events per job, in order (JOB_EV_* in
 # headers.p4); a job's cells start at slot_base * NUM_JOB_EVENTS. The software

@@ -127,6 +127,7 @@ const event_t EV_FORWARDED = 8;
 const event_t EV_JOINED = 9;              // JOIN answered with JOINED
 const event_t EV_BAD_SESSION = 10;        // not the job's current session (old process, reset job)
 const event_t EV_STALE = 11;              // retransmission of another allreduce: not answered
+// (12..14: the v1model program's leaf role, uplink.p4, which this program does not have yet.)
 #define NUM_EVENTS 16
 
 // --- Cells of the counter Ingress.job_events (docs/protocol.md section 8) ---

@@ -118,7 +118,7 @@ def test_contract_violations_are_listed_together():
         "parameters of action 'P4ReduceIngress.worker_check.set_worker': P4Info lacks ['num_slots']; "
         "the controller does not set ['slots']"
     ) in message
-    assert "counter 'P4ReduceIngress.events' must count PACKETS in at least 12 cells (has 4 cells" in message
+    assert "counter 'P4ReduceIngress.events' must count PACKETS in at least 15 cells (has 4 cells" in message
     assert "counter 'P4ReduceIngress.job_events' must count PACKETS in at least 4096 cells (4 per slot; has 1024" in (
         message
     )

@@ -77,7 +77,7 @@ def test_nothing_listening_is_unreachable_within_the_timeout():
 
 
 def test_reads_work_without_arbitration(fake):
-    fake.counters = {0: 12, 1: 6, 2: 1, 4: 3, 8: 40, 10: 5, 12: 2, 15: 0}
+    fake.counters = {0: 12, 1: 6, 2: 1, 4: 3, 8: 40, 10: 5, 12: 2, 15: 4}
     with SwitchClient.connect(fake.addr, arbitrate=False) as client:
         assert not client.primary
         client.use_pipeline(SMALL)
@@ -99,18 +99,22 @@ def test_reads_work_without_arbitration(fake):
         "joined": 0,
         "bad_session": 5,
         "stale": 0,
-        "event_12": 2,
+        "upstream": 2,
+        "from_parent": 0,
+        "parent_dropped": 0,
+        "event_15": 4,
     }
 
 
 def test_counter_decoding_uses_packets_not_bytes():
     entries = []
-    for i, packets in enumerate([5, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 7]):
+    counts = [5, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 7, 1, 2, 3]
+    for i, packets in enumerate(counts):
         e = p4r.CounterEntry(counter_id=1)
         e.index.index = i
         e.data.packet_count, e.data.byte_count = packets, 1000 + i
         entries.append(e)
-    assert decode_counters(entries) == dict(zip(EVENT_NAMES, [5, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 7], strict=True))
+    assert decode_counters(entries) == dict(zip(EVENT_NAMES, counts, strict=True))
     assert decode_counters([]) == dict.fromkeys(EVENT_NAMES, 0)
 
 
