@@ -1,0 +1,266 @@
+"""A tree of three simple_switch_grpc: two leaves, each with two workers, under a spine
+whose job's members are the leaves (docs/protocol.md, "Hierarchical aggregation"). Every
+worker gets every block's sum over all four workers, and the spine counts one DATA per
+leaf per round, not one per worker. The links between the switches are Linux bridges
+joining the veth ends; loss on them is an nftables rule dropping the spine's RESULTs."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from bmv2_tests.conftest import make_workers, worker_namespaces
+from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch, Tap, job_dict
+from bmv2_tests.test_rounds import drive_streams, make_stream
+from p4reduce.hostagent.fixedpoint import tensor_error_bound
+from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.synthetic import worker_tensor
+
+SPINE_MAC, SPINE_IP = "02:00:00:00:01:fe", "10.0.1.254"
+SPINE_JOB, SPINE_SESSION = 9, 0x59135E
+UPLINK_PORT = 3  # each leaf: workers on ports 1 and 2
+
+
+def _run(*argv: str) -> None:
+    subprocess.run(argv, check=True, capture_output=True)
+
+
+@contextlib.contextmanager
+def linked(a: str, b: str) -> Iterator[str]:
+    """A Linux bridge joining interfaces `a` and `b` (two switches' host-side veth ends)."""
+    br = f"br-{uuid.uuid4().hex[:8]}"
+    try:
+        _run("ip", "link", "add", br, "type", "bridge")
+        _run("sysctl", "-qw", f"net.ipv6.conf.{br}.disable_ipv6=1")
+        for dev in (a, b):
+            _run("ip", "link", "set", dev, "master", br)
+        _run("ip", "link", "set", br, "up")
+        yield br
+    finally:
+        subprocess.run(["ip", "link", "del", br], capture_output=True)
+
+
+@pytest.fixture
+def tree(tmp_path, pipeline):
+    """(leaves, spine): leaf i's port 3 is bridged to the spine's port i + 1."""
+    switches: list[Bmv2Switch] = []
+    try:
+        for ports in (UPLINK_PORT, UPLINK_PORT, 2):
+            switches.append(Bmv2Switch(num_ports=ports).start(tmp_path, pipeline))
+        *leaves, spine = switches
+        with contextlib.ExitStack() as links:
+            for i, leaf in enumerate(leaves):
+                links.enter_context(linked(leaf.host_if(UPLINK_PORT), spine.host_if(i + 1)))
+            yield leaves, spine
+    finally:
+        for sw in switches:
+            sw.stop()
+
+
+def install_tree(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int) -> list:
+    """Leaf i runs job i + 1 for its two workers, as rank i of the spine's job."""
+    spine_members = [
+        {"worker_id": i, "port": i + 1, "mac": AGG_MAC, "ip": AGG_IP, "udp_port": AGG_UDP_PORT}
+        for i in range(len(leaves))
+    ]
+    spine.install(
+        {
+            "jobs": [
+                {
+                    "job_id": SPINE_JOB,
+                    "slot_base": 0,
+                    "num_slots": num_slots,
+                    "session": SPINE_SESSION,
+                    "workers": spine_members,
+                }
+            ]
+        }
+    )
+    all_workers = []
+    for i, leaf in enumerate(leaves):
+        workers = make_workers(leaf, 2)
+        job = job_dict(i + 1, workers, num_slots=num_slots)
+        job["uplink"] = {
+            "parent_job": SPINE_JOB,
+            "rank": i,
+            "session": SPINE_SESSION,
+            "port": UPLINK_PORT,
+            "mac": SPINE_MAC,
+            "ip": SPINE_IP,
+        }
+        leaf.install({"jobs": [job]})
+        all_workers.append(workers)
+    return all_workers
+
+
+def run_allreduce(leaves, spine, num_slots: int, density: float, seed: int) -> tuple[dict, dict, int]:
+    """Every worker's streams through the tree; (held blocks, delivered sums, packets resent)."""
+    rng = np.random.default_rng(seed)
+    per_leaf = install_tree(leaves, spine, num_slots)
+    tap = Tap([leaf.host_if(p) for leaf in leaves for p in (1, 2)])
+    try:
+        streams, owners, held, sums = [], [], {}, {}
+        for leaf_index, workers in enumerate(per_leaf):
+            for w in workers:
+                for slot in range(num_slots):
+                    stream_blocks = [slot + num_slots * k for k in range(12)]
+                    mine = {
+                        b: rng.integers(-(2**20), 2**20, 32).astype(np.int32)
+                        for b in stream_blocks
+                        if rng.random() < density
+                    }
+                    for b, v in mine.items():
+                        held.setdefault((slot, b), []).append(v)
+                    streams.append(make_stream(leaf_index + 1, w, slot, mine, sums))
+                    owners.append(w)
+        resent = drive_streams(tap, owners, streams)
+    finally:
+        tap.close()
+    return held, sums, resent
+
+
+@pytest.mark.parametrize("density", [0.1, 0.5, 1.0])
+def test_a_two_leaf_tree_sums_every_block_over_all_workers(tree, density):
+    leaves, spine = tree
+    held, sums, resent = run_allreduce(leaves, spine, num_slots=4, density=density, seed=int(density * 10))
+    # Dense mode: a stream has a round for each block anyone holds (its first opens it),
+    # and one more for an empty stream.
+    assert {k for k in sums} == set(held)
+    for key, vals in held.items():
+        assert len(sums[key]) == 4, key  # every worker of both leaves
+        for got in sums[key]:
+            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    rounds = spine.counters()["result_multicast"]
+    assert rounds >= len(held)
+    for leaf in leaves:
+        c = leaf.counters()
+        assert c["from_parent"] == rounds  # each leaf took every round's answer once
+        assert c["upstream"] >= rounds  # one per round (more only for re-sends)
+        assert c["data_counted"] >= 2 * rounds
+    if not resent:  # nothing lost: exactly one DATA per leaf per round at the spine
+        assert spine.counters()["data_counted"] == 2 * rounds
+        assert all(leaf.counters()["upstream"] == rounds for leaf in leaves)
+
+
+def test_lost_spine_results_are_asked_for_again_and_the_sums_stay_exact(tree):
+    """Every fifth RESULT the spine sends is dropped on the links (nftables on the
+    bridges): the leaf's workers time out and retransmit, the leaf re-sends its partial
+    sum upstream, the spine answers it from its stored round, and every sum stays exact."""
+    leaves, spine = tree
+    table = f"p4r{uuid.uuid4().hex[:6]}"
+    rules = (
+        f"table bridge {table} {{\n chain loss {{\n  type filter hook forward priority 0;\n"
+        f"  ether saddr {SPINE_MAC} numgen inc mod 5 == 0 drop\n }}\n}}\n"
+    )
+    try:
+        subprocess.run(["nft", "-f", "-"], input=rules, text=True, check=True, capture_output=True)
+    except FileNotFoundError:
+        pytest.skip("loss on the leaf-spine links needs nftables (`nft`)")
+    try:
+        held, sums, resent = run_allreduce(leaves, spine, num_slots=2, density=0.5, seed=7)
+    finally:
+        subprocess.run(["nft", "delete", "table", "bridge", table], capture_output=True)
+    assert resent > 0
+    for key, vals in held.items():
+        assert len(sums[key]) == 4, key
+        for got in sums[key]:
+            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    assert spine.counters()["result_unicast"] > 0  # answered from the stored round
+
+
+# -- host agents in namespaces, through the tree -----------------------------------------
+
+
+@pytest.fixture
+def tree_hosts(tree):
+    """The tree with each leaf's two workers in network namespaces of their own."""
+    leaves, spine = tree
+    per_leaf = install_tree(leaves, spine, num_slots=8)
+    with contextlib.ExitStack() as stack:
+        namespaces = [
+            stack.enter_context(worker_namespaces(workers, f"p4r-l{i}")) for i, workers in enumerate(per_leaf)
+        ]
+        for leaf in leaves:
+            stack.callback(leaf.stop)  # first: BMv2 lets go of the veths before their namespaces go
+        yield leaves, spine, per_leaf, namespaces
+
+
+def leaf_worker(leaf_index: int, w, ns: str, *args: str) -> subprocess.Popen:
+    """`p4reduce worker` of leaf `leaf_index`'s job: two local workers, four in the tree
+    (fixed point scales for all of them); its synthetic tensor is seeded by its leaf."""
+    return subprocess.Popen(
+        ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker"]
+        + ["--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{w.ip}:{w.udp_port}"]
+        + ["--job", str(leaf_index + 1), "--rank", str(w.worker_id), "--workers", "2", "--total-workers", "4"]
+        + ["--mode", "dense", "--block-size", "32", "--slots", "8", "--seed", str(leaf_index), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def finish(procs: list[subprocess.Popen], timeout: float = 90) -> list[tuple[int, str]]:
+    """(exit status, stderr) of each worker; none is left running."""
+    out = []
+    try:
+        for p in procs:
+            _, err = p.communicate(timeout=timeout)
+            out.append((p.returncode, err))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    return out
+
+
+@pytest.mark.parametrize("dtype, density", [("int32", 0.3), ("float32", 0.1), ("int32", 1.0)])
+def test_host_agents_allreduce_through_the_tree(tree_hosts, tmp_path, dtype, density):
+    leaves, spine, per_leaf, namespaces = tree_hosts
+    elements = 4000
+    args = ["--elements", str(elements), "--density", str(density), "--dtype", dtype, "--iterations", "2"]
+    procs = [
+        leaf_worker(i, w, ns, *args, "--output", str(tmp_path / f"l{i}r{w.worker_id}.npy"))
+        for i, (workers, nss) in enumerate(zip(per_leaf, namespaces, strict=True))
+        for w, ns in zip(workers, nss, strict=True)
+    ]
+    for rc, err in finish(procs):
+        assert rc == 0, err[-1500:]
+    inputs = [worker_tensor(i, r, elements, 32, density, dtype) for i in range(2) for r in range(2)]
+    exact = np.sum([x.astype(np.float64) for x in inputs], axis=0)
+    results = [np.load(tmp_path / f"l{i}r{r}.npy") for i in range(2) for r in range(2)]
+    for r in results:
+        np.testing.assert_array_equal(r, results[0])
+    if dtype == "int32":
+        np.testing.assert_array_equal(results[0], exact)
+    else:
+        assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
+    rounds = spine.counters()["result_multicast"]
+    assert rounds > 0 and all(leaf.counters()["from_parent"] == rounds for leaf in leaves)
+
+
+def test_a_spine_that_dies_fails_every_worker_by_name(tree_hosts):
+    """The spine stops mid-job: no worker returns a sum; each one fails with
+    AllreduceTimeout naming the slot and block it waited for."""
+    leaves, spine, per_leaf, namespaces = tree_hosts
+    args = ["--elements", "200000", "--density", "1.0", "--dtype", "int32", "--iterations", "1000"]
+    procs = [
+        leaf_worker(i, w, ns, *args)
+        for i, (workers, nss) in enumerate(zip(per_leaf, namespaces, strict=True))
+        for w, ns in zip(workers, nss, strict=True)
+    ]
+    deadline = time.monotonic() + 30
+    while spine.counters()["result_multicast"] < 20:  # the job runs
+        assert time.monotonic() < deadline and all(p.poll() is None for p in procs), "the job did not start"
+        time.sleep(0.1)
+    spine.stop()
+    for rc, err in finish(procs, timeout=60):
+        assert rc != 0
+        assert "no result for slot" in err, err[-800:]
