@@ -34,9 +34,9 @@ def drive_streams(
     seconds (BMv2 drops a frame now and then on a loaded machine). Returns how many packets
     were resent: the switch answers each with a unicast RESULT, drops it (its round still
     open), or counts it as DATA (the first copy never arrived)."""
-    by_worker: dict[int, list[Stream]] = {}
+    by_worker: dict[Worker, list[Stream]] = {}  # (workers of two switches may share an id)
     for w, s in zip(workers, streams, strict=True):
-        by_worker.setdefault(w.worker_id, []).append(s)
+        by_worker.setdefault(w, []).append(s)
         tap.send(w.host_if, frame(w, s.start()))
     resent = silent = 0
     for _ in range(rounds_cap):
@@ -55,7 +55,7 @@ def drive_streams(
         for w, payload in got:
             h = AggHeader.unpack(payload)
             assert h.msg_type == MsgType.RESULT and h.worker_id == w.worker_id
-            for s in by_worker[w.worker_id]:
+            for s in by_worker[w]:
                 if s.slot == h.slot and s.job_id == h.job_id:
                     reply = s.on_result(h, payload)
                     if reply is not None:

@@ -7,6 +7,7 @@ joining the veth ends; loss on them is an nftables rule dropping the spine's RES
 from __future__ import annotations
 
 import contextlib
+import json
 import subprocess
 import sys
 import time
@@ -17,14 +18,16 @@ import numpy as np
 import pytest
 
 from bmv2_tests.conftest import make_workers, worker_namespaces
-from bmv2_tests.harness import AGG_IP, AGG_MAC, Bmv2Switch, Tap, job_dict
+from bmv2_tests.harness import AGG_IP, AGG_MAC, SESSION, Bmv2Switch, Tap
 from bmv2_tests.test_rounds import drive_streams, make_stream
+from p4reduce.cli.main import main as cli_main
+from p4reduce.controller.client import new_session
+from p4reduce.controller.tree import load_tree, switch_configs, tree_sessions
 from p4reduce.hostagent.fixedpoint import tensor_error_bound
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.testbed.synthetic import worker_tensor
 
 SPINE_MAC, SPINE_IP = "02:00:00:00:01:fe", "10.0.1.254"
-SPINE_JOB, SPINE_SESSION = 9, 0x59135E
 UPLINK_PORT = 3  # each leaf: workers on ports 1 and 2
 
 
@@ -64,40 +67,43 @@ def tree(tmp_path, pipeline):
             sw.stop()
 
 
-def install_tree(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int) -> list:
-    """Leaf i runs job i + 1 for its two workers, as rank i of the spine's job."""
-    spine_members = [
-        {"worker_id": i, "port": i + 1, "mac": AGG_MAC, "ip": AGG_IP, "udp_port": AGG_UDP_PORT}
-        for i in range(len(leaves))
-    ]
-    spine.install(
-        {
-            "jobs": [
-                {
-                    "job_id": SPINE_JOB,
-                    "slot_base": 0,
-                    "num_slots": num_slots,
-                    "session": SPINE_SESSION,
-                    "workers": spine_members,
-                }
-            ]
-        }
-    )
-    all_workers = []
+def tree_document(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int) -> dict:
+    """The tree as `p4reduce controller install-tree` reads it: job 1's ranks 0, 1 under
+    leaf 0 and 2, 3 under leaf 1 (ports 1 and 2), each leaf's port 3 linked to the spine."""
+    # election id 2: above the test's own P4Runtime session, so that the CLI may write
+    switches = {"spine": {**spine.process.switch_config(), "election_id": 2, "mac": SPINE_MAC, "ip": SPINE_IP}}
+    workers = []
     for i, leaf in enumerate(leaves):
-        workers = make_workers(leaf, 2)
-        job = job_dict(i + 1, workers, num_slots=num_slots)
-        job["uplink"] = {
-            "parent_job": SPINE_JOB,
-            "rank": i,
-            "session": SPINE_SESSION,
-            "port": UPLINK_PORT,
-            "mac": SPINE_MAC,
-            "ip": SPINE_IP,
-        }
-        leaf.install({"jobs": [job]})
-        all_workers.append(workers)
-    return all_workers
+        switches[f"leaf{i}"] = {**leaf.process.switch_config(), "election_id": 2, "mac": AGG_MAC, "ip": AGG_IP}
+        workers += [
+            {"rank": 2 * i + w.worker_id, "switch": f"leaf{i}", "port": w.port, "mac": w.mac, "ip": w.ip}
+            | {"udp_port": w.udp_port}
+            for w in make_workers(leaf, 2)
+        ]
+    return {
+        "switches": switches,
+        "spine": "spine",
+        "links": [{"leaf": f"leaf{i}", "port": UPLINK_PORT, "spine_port": i + 1} for i in range(len(leaves))],
+        "jobs": [{"job_id": 1, "slot_base": 0, "num_slots": num_slots, "workers": workers}],
+    }
+
+
+def install_tree(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int, cli_dir=None) -> list:
+    """Program the three switches from the tree document (through `p4reduce controller
+    install-tree` when `cli_dir` is given, else with switch_configs); each leaf's workers."""
+    document = tree_document(leaves, spine, num_slots)
+    if cli_dir is not None:
+        path = cli_dir / "tree.json"
+        path.write_text(json.dumps(document))
+        assert cli_main(["controller", "install-tree", "--tree", str(path)]) == 0
+    else:
+        tree = load_tree(document)
+        # the leaves' jobs at the session the tests' streams carry, the spine's drawn
+        sessions = {key: SESSION if key[0] != "spine" else s for key, s in tree_sessions(tree, new_session).items()}
+        configs = switch_configs(tree, sessions)
+        for name, sw in zip(("leaf0", "leaf1", "spine"), (*leaves, spine), strict=True):
+            sw.client.install(configs[name])
+    return [make_workers(leaf, 2) for leaf in leaves]
 
 
 def run_allreduce(leaves, spine, num_slots: int, density: float, seed: int) -> tuple[dict, dict, int]:
@@ -107,7 +113,7 @@ def run_allreduce(leaves, spine, num_slots: int, density: float, seed: int) -> t
     tap = Tap([leaf.host_if(p) for leaf in leaves for p in (1, 2)])
     try:
         streams, owners, held, sums = [], [], {}, {}
-        for leaf_index, workers in enumerate(per_leaf):
+        for workers in per_leaf:
             for w in workers:
                 for slot in range(num_slots):
                     stream_blocks = [slot + num_slots * k for k in range(12)]
@@ -118,7 +124,7 @@ def run_allreduce(leaves, spine, num_slots: int, density: float, seed: int) -> t
                     }
                     for b, v in mine.items():
                         held.setdefault((slot, b), []).append(v)
-                    streams.append(make_stream(leaf_index + 1, w, slot, mine, sums))
+                    streams.append(make_stream(1, w, slot, mine, sums))
                     owners.append(w)
         resent = drive_streams(tap, owners, streams)
     finally:
@@ -179,10 +185,11 @@ def test_lost_spine_results_are_asked_for_again_and_the_sums_stay_exact(tree):
 
 
 @pytest.fixture
-def tree_hosts(tree):
-    """The tree with each leaf's two workers in network namespaces of their own."""
+def tree_hosts(tree, tmp_path):
+    """The tree, programmed by `p4reduce controller install-tree`, with each leaf's two
+    workers in network namespaces of their own."""
     leaves, spine = tree
-    per_leaf = install_tree(leaves, spine, num_slots=8)
+    per_leaf = install_tree(leaves, spine, num_slots=8, cli_dir=tmp_path)
     with contextlib.ExitStack() as stack:
         namespaces = [
             stack.enter_context(worker_namespaces(workers, f"p4r-l{i}")) for i, workers in enumerate(per_leaf)
@@ -198,7 +205,7 @@ def leaf_worker(leaf_index: int, w, ns: str, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
         ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker"]
         + ["--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{w.ip}:{w.udp_port}"]
-        + ["--job", str(leaf_index + 1), "--rank", str(w.worker_id), "--workers", "2", "--total-workers", "4"]
+        + ["--job", "1", "--rank", str(w.worker_id), "--workers", "2", "--total-workers", "4"]
         + ["--mode", "dense", "--block-size", "32", "--slots", "8", "--seed", str(leaf_index), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

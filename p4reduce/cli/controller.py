@@ -1,4 +1,4 @@
-"""`p4reduce controller install|counters|reset|serve`: the P4Runtime controller's command line.
+"""`p4reduce controller install|install-tree|counters|reset|serve`: the P4Runtime controller's command line.
 
 The controller package is imported only when one of these runs, so the rest of
 the command works without the `controller` extra.
@@ -47,6 +47,27 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
     p.add_argument(
         "--json", metavar="FILE", help="BMv2 JSON device config (default: the compiled program shipped with p4reduce)"
     )
+    p = actions.add_parser(
+        "install-tree",
+        help="program every switch of a job spanning several switches (leaves under a spine)",
+        description="Push the pipeline to every switch of a tree document (see controller/examples/tree.yaml) "
+        "and install its jobs: on each leaf the job of the workers under it, with its uplink to the spine; "
+        "on the spine the job whose members are the leaves. Prints where each rank runs.",
+    )
+    p.add_argument(
+        "--tree",
+        required=True,
+        metavar="FILE",
+        help="tree document: switches, links, jobs (.json or .yaml; see controller/examples/tree.yaml)",
+    )
+    p.add_argument(
+        "--p4info", metavar="FILE", help="P4Info text protobuf (default: the compiled program shipped with p4reduce)"
+    )
+    p.add_argument(
+        "--json", metavar="FILE", help="BMv2 JSON device config (default: the compiled program shipped with p4reduce)"
+    )
+    a.add_answer_timeout(p, "each switch")
+    p.set_defaults(func=_install_tree)
     p = action("counters", "print the switch's event counters as JSON", _counters)
     p.add_argument("--p4info", metavar="FILE", help="P4Info of the running program (default: ask the switch)")
     p.add_argument(
@@ -99,6 +120,31 @@ def _install(args: argparse.Namespace) -> int:
         f"{'y' if len(cfg.l2) == 1 else 'ies'}{', broadcast' if cfg.broadcast else ''} "
         f"on {cfg.switch.grpc_addr}"
     )
+    return 0
+
+
+def _install_tree(args: argparse.Namespace) -> int:
+    from p4reduce.controller.client import SwitchClient, load_pipeline_files, new_session
+    from p4reduce.controller.tree import load_tree, placement, switch_configs, tree_sessions
+
+    tree = load_tree(args.tree)
+    configs = switch_configs(tree, tree_sessions(tree, new_session))  # every check before any write
+    p4info, bmv2_json = _pipeline_files(args)
+    load_pipeline_files(p4info, bmv2_json)
+    for name in (*tree.leaves, tree.spine):  # the spine last: it answers only once every leaf is ready
+        cfg = configs[name]
+        with SwitchClient.from_config(cfg.switch, args.timeout) as client:
+            client.push_pipeline(p4info, bmv2_json)
+            client.install(cfg)
+        role = "spine" if name == tree.spine else "leaf"
+        print(f"{role} {name} ({cfg.switch.grpc_addr}): {len(cfg.jobs)} job(s)")
+    for job in tree.jobs:
+        total = len(job.workers)
+        for place in placement(tree, job.job_id):
+            print(
+                f"job {job.job_id} rank {place.rank}: under {place.leaf}: --job {job.job_id} --rank {place.local_rank} "
+                f"--workers {place.local_workers} --total-workers {total}"
+            )
     return 0
 
 

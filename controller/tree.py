@@ -1,0 +1,275 @@
+"""A job spanning several switches: leaves under one spine (docs/several_switches.md).
+
+A tree document names the switches (each with its aggregation address: the MAC and IP
+its workers, or the leaves below it, send to), which one is the spine, the link of each
+leaf to the spine (the leaf's port and the spine's), and the jobs with their workers by
+global rank, each under a leaf. `switch_configs` turns it into one controller
+configuration per switch: on each leaf the job of the workers under it (local ranks in
+global rank order) with an `uplink` to the spine, on the spine the job whose members are
+the leaves (rank = the leaf's place in `links`). `placement` says, per global rank, the
+leaf, the local rank and the leaf's worker count a worker starts with (`--job`, `--rank`,
+`--workers`; `--total-workers` is the job's size). No I/O but reading the file.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from p4reduce.controller.config import (
+    Config,
+    ConfigError,
+    SwitchConfig,
+    WorkerEntry,
+    check_int,
+    check_ip,
+    check_keys,
+    check_list,
+    check_unicast_mac,
+    parse_config,
+    parse_switch,
+    read_document,
+)
+from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_MAX_WORKERS, SWITCH_SLOTS
+
+__all__ = [
+    "Tree",
+    "TreePlace",
+    "load_tree",
+    "parse_tree",
+    "placement",
+    "switch_configs",
+    "switch_documents",
+    "tree_sessions",
+]
+
+
+@dataclass(frozen=True)
+class TreeSwitch:
+    name: str
+    switch: SwitchConfig  # how the controller reaches it
+    mac: str  # its aggregation address: what the workers (or the leaves) below it send to
+    ip: str
+
+
+@dataclass(frozen=True)
+class TreeLink:
+    leaf: str
+    port: int  # the leaf's port towards the spine
+    spine_port: int  # the spine's port towards the leaf
+
+
+@dataclass(frozen=True)
+class TreeWorker:
+    rank: int  # in the whole job
+    leaf: str
+    entry: WorkerEntry  # worker_id: its local rank under the leaf
+
+
+@dataclass(frozen=True)
+class TreeJob:
+    job_id: int
+    slot_base: int
+    num_slots: int
+    workers: tuple[TreeWorker, ...]  # by global rank
+
+    def under(self, leaf: str) -> list[TreeWorker]:
+        return [w for w in self.workers if w.leaf == leaf]
+
+
+@dataclass(frozen=True)
+class Tree:
+    switches: dict[str, TreeSwitch]
+    spine: str
+    links: tuple[TreeLink, ...]  # leaf i of the spine's job is links[i].leaf
+    jobs: tuple[TreeJob, ...]
+
+    @property
+    def leaves(self) -> list[str]:
+        return [link.leaf for link in self.links]
+
+
+@dataclass(frozen=True)
+class TreePlace:
+    """Where global rank `rank` runs: under `leaf`, rank `local_rank` of the leaf's job of
+    `local_workers` workers."""
+
+    rank: int
+    leaf: str
+    local_rank: int
+    local_workers: int
+
+
+def _switch(name: str, data: Any) -> TreeSwitch:
+    where = f"switches.{name}"
+    d = check_keys(where, data, {"mac", "ip"}, {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"})
+    return TreeSwitch(
+        name,
+        parse_switch({k: v for k, v in d.items() if k not in ("mac", "ip")}),
+        check_unicast_mac(f"{where}.mac", d["mac"]),
+        check_ip(f"{where}.ip", d["ip"]),
+    )
+
+
+def _link(i: int, data: Any, switches: Mapping[str, TreeSwitch], spine: str) -> TreeLink:
+    where = f"links[{i}]"
+    d = check_keys(where, data, {"leaf", "port", "spine_port"}, set())
+    if d["leaf"] not in switches or d["leaf"] == spine:
+        raise ConfigError(f"{where}.leaf: {d['leaf']!r} is not a leaf switch of `switches`")
+    return TreeLink(
+        d["leaf"],
+        check_int(f"{where}.port", d["port"], 0, SWITCH_MAX_PORT),
+        check_int(f"{where}.spine_port", d["spine_port"], 0, SWITCH_MAX_PORT),
+    )
+
+
+def _job(i: int, data: Any, links: Mapping[str, TreeLink]) -> TreeJob:
+    d = check_keys(f"jobs[{i}]", data, {"job_id", "slot_base", "num_slots", "workers"}, set())
+    job_id = check_int(f"jobs[{i}].job_id", d["job_id"], 0, 65535)
+    where = f"job {job_id}"
+    base = check_int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
+    count = check_int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS - base)
+    raw = sorted(
+        (
+            check_keys(f"{where}.workers[{k}]", w, {"rank", "switch", "port", "mac", "ip", "udp_port"}, set())
+            for k, w in enumerate(check_list(f"{where}.workers", d["workers"]))
+        ),
+        key=lambda w: check_int(f"{where} worker rank", w["rank"], 0, 2**16),
+    )
+    if [w["rank"] for w in raw] != list(range(len(raw))) or not raw:
+        raise ConfigError(f"{where}: worker ranks must be 0..{len(raw) - 1}, got {[w['rank'] for w in raw]}")
+    local: dict[str, int] = {}
+    workers = []
+    for w in raw:
+        leaf = w["switch"]
+        if leaf not in links:
+            raise ConfigError(f"{where} rank {w['rank']}.switch: {leaf!r} is not a leaf with a link to the spine")
+        local[leaf] = local.get(leaf, -1) + 1
+        if local[leaf] >= SWITCH_MAX_WORKERS:
+            raise ConfigError(f"{where}: more than {SWITCH_MAX_WORKERS} workers under leaf {leaf!r}")
+        port = check_int(f"{where} rank {w['rank']}.port", w["port"], 0, SWITCH_MAX_PORT)
+        if port == links[leaf].port:
+            raise ConfigError(f"{where} rank {w['rank']}: port {port} of leaf {leaf!r} is its link to the spine")
+        entry = WorkerEntry(
+            local[leaf],
+            port,
+            check_unicast_mac(f"{where} rank {w['rank']}.mac", w["mac"]),
+            check_ip(f"{where} rank {w['rank']}.ip", w["ip"]),
+            check_int(f"{where} rank {w['rank']}.udp_port", w["udp_port"], 1, 65535),
+        )
+        workers.append(TreeWorker(w["rank"], leaf, entry))
+    return TreeJob(job_id, base, count, tuple(workers))
+
+
+def parse_tree(data: Any) -> Tree:
+    d = check_keys("tree", data, {"switches", "spine", "links", "jobs"}, set())
+    if not isinstance(d["switches"], dict) or not d["switches"]:
+        raise ConfigError("switches: a mapping of switch names to {grpc_addr, thrift_port, mac, ip}")
+    switches = {str(name): _switch(str(name), s) for name, s in d["switches"].items()}
+    spine = d["spine"]
+    if spine not in switches:
+        raise ConfigError(f"spine: {spine!r} is not one of `switches` ({', '.join(switches)})")
+    links = tuple(_link(i, x, switches, spine) for i, x in enumerate(check_list("links", d["links"])))
+    by_leaf = {link.leaf: link for link in links}
+    if len(by_leaf) != len(links):
+        raise ConfigError("links: a leaf has one link to the spine")
+    if len({link.spine_port for link in links}) != len(links):
+        raise ConfigError("links: each leaf needs a spine port of its own")
+    if not 1 <= len(links) <= SWITCH_MAX_WORKERS:
+        raise ConfigError(f"links: 1..{SWITCH_MAX_WORKERS} leaves under the spine, got {len(links)}")
+    jobs = tuple(_job(i, j, by_leaf) for i, j in enumerate(check_list("jobs", d["jobs"])))
+    ids = [j.job_id for j in jobs]
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"jobs: duplicate job ids {sorted(ids)}")
+    # (overlapping slots are refused per switch, by switch_configs)
+    return Tree(switches, spine, links, jobs)
+
+
+def load_tree(source: str | pathlib.Path | dict[str, Any]) -> Tree:
+    return parse_tree(source if isinstance(source, dict) else read_document(pathlib.Path(source)))
+
+
+def _switch_document(switch: TreeSwitch) -> dict[str, Any]:
+    c = switch.switch
+    return {
+        "grpc_addr": c.grpc_addr,
+        "device_id": c.device_id,
+        "election_id": c.election_id,
+        "thrift_port": c.thrift_port,
+        "thrift_ip": c.thrift_ip,
+    }
+
+
+def _worker_document(e: WorkerEntry) -> dict[str, Any]:
+    return {"worker_id": e.worker_id, "port": e.port, "mac": e.mac, "ip": e.ip, "udp_port": e.udp_port}
+
+
+def switch_documents(tree: Tree, sessions: Mapping[tuple[str, int], int]) -> dict[str, dict[str, Any]]:
+    """One controller configuration document per switch (what `p4reduce controller install
+    --config` reads). `sessions[(switch, job_id)]`: each job's session on each switch; the
+    spine's is also what its leaves' uplinks carry."""
+    spine = tree.switches[tree.spine]
+    docs: dict[str, dict[str, Any]] = {
+        name: {"switch": _switch_document(sw), "jobs": [], "l2": []} for name, sw in tree.switches.items()
+    }
+    for job in tree.jobs:
+        members = []
+        for rank, link in enumerate(tree.links):
+            leaf = tree.switches[link.leaf]
+            under = job.under(link.leaf)
+            if not under:
+                raise ConfigError(f"job {job.job_id}: no worker under leaf {link.leaf!r} (drop its link, or add one)")
+            docs[link.leaf]["jobs"].append(
+                {
+                    "job_id": job.job_id,
+                    "slot_base": job.slot_base,
+                    "num_slots": job.num_slots,
+                    "session": sessions[(link.leaf, job.job_id)],
+                    "workers": [_worker_document(w.entry) for w in under],
+                    "uplink": {
+                        "parent_job": job.job_id,
+                        "rank": rank,
+                        "session": sessions[(tree.spine, job.job_id)],
+                        "port": link.port,
+                        "mac": spine.mac,
+                        "ip": spine.ip,
+                        "udp_port": AGG_UDP_PORT,
+                    },
+                }
+            )
+            docs[link.leaf]["l2"] += [{"mac": w.entry.mac, "port": w.entry.port} for w in under]
+            members.append(_worker_document(WorkerEntry(rank, link.spine_port, leaf.mac, leaf.ip, AGG_UDP_PORT)))
+        docs[tree.spine]["jobs"].append(
+            {
+                "job_id": job.job_id,
+                "slot_base": job.slot_base,
+                "num_slots": job.num_slots,
+                "session": sessions[(tree.spine, job.job_id)],
+                "workers": members,
+            }
+        )
+    for doc in docs.values():  # one L2 entry per MAC (a worker of several jobs)
+        doc["l2"] = list({e["mac"]: e for e in doc["l2"]}.values())
+    return docs
+
+
+def switch_configs(tree: Tree, sessions: Mapping[tuple[str, int], int]) -> dict[str, Config]:
+    """`switch_documents`, each validated as `load_config` validates a file."""
+    return {name: parse_config(doc) for name, doc in switch_documents(tree, sessions).items()}
+
+
+def tree_sessions(tree: Tree, draw: Callable[[], int]) -> dict[tuple[str, int], int]:
+    """A session per job per switch, from `draw` (the controller's new_session)."""
+    return {(name, job.job_id): draw() for job in tree.jobs for name in (tree.spine, *tree.leaves)}
+
+
+def placement(tree: Tree, job_id: int) -> list[TreePlace]:
+    """Per global rank of job `job_id`: its leaf, its local rank and the leaf's worker count."""
+    job = next((j for j in tree.jobs if j.job_id == job_id), None)
+    if job is None:
+        raise ConfigError(f"no job {job_id} in the tree (have: {', '.join(str(j.job_id) for j in tree.jobs)})")
+    counts = {leaf: len(job.under(leaf)) for leaf in tree.leaves}
+    return [TreePlace(w.rank, w.leaf, w.entry.worker_id, counts[w.leaf]) for w in job.workers]
