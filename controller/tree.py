@@ -251,9 +251,34 @@ def switch_documents(tree: Tree, sessions: Mapping[tuple[str, int], int]) -> dic
                 "workers": members,
             }
         )
+    _l2_between_switches(tree, docs)
     for doc in docs.values():  # one L2 entry per MAC (a worker of several jobs)
         doc["l2"] = list({e["mac"]: e for e in doc["l2"]}.values())
     return docs
+
+
+BROADCAST_MGID = 1000  # above the jobs' groups (job_id + 1) of the examples; any free one
+
+
+def _l2_between_switches(tree: Tree, docs: dict[str, dict[str, Any]]) -> None:
+    """The tree is one L2 network for the workers' other traffic (e.g. gloo's TCP): each
+    leaf reaches the other leaves' workers through its uplink, the spine every worker
+    through its leaf's link, and broadcasts (ARP) are flooded over every worker and link
+    port (a tree has no loops; a switch never floods back where a frame came in)."""
+    ports: dict[str, set[int]] = {name: set() for name in tree.switches}
+    for job in tree.jobs:
+        for link in tree.links:
+            ports[link.leaf].add(link.port)
+            ports[tree.spine].add(link.spine_port)
+            for w in job.workers:
+                if w.leaf == link.leaf:
+                    ports[link.leaf].add(w.entry.port)
+                    docs[tree.spine]["l2"].append({"mac": w.entry.mac, "port": link.spine_port})
+                else:
+                    docs[link.leaf]["l2"].append({"mac": w.entry.mac, "port": link.port})
+    for name, doc in docs.items():
+        if ports[name]:
+            doc["broadcast"] = {"mgid": BROADCAST_MGID, "ports": sorted(ports[name])}
 
 
 def switch_configs(tree: Tree, sessions: Mapping[tuple[str, int], int]) -> dict[str, Config]:

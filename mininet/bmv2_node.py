@@ -36,6 +36,25 @@ class Bmv2Switch(Switch):
         intf = host.defaultIntf()
         return self.ports[intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1]
 
+    def port_to(self, node) -> int:
+        """This switch's port on its link to `node` (another switch)."""
+        ((mine, _),) = self.connectionsTo(node)
+        return self.ports[mine]
+
+    def intf_to(self, node):
+        """This switch's interface on its link to `node`."""
+        ((mine, _),) = self.connectionsTo(node)
+        return mine
+
+    def install(self, config) -> None:
+        """Install a controller Config on the running pipeline."""
+        assert self.process is not None and self.process.client is not None, "switch not started"
+        self.process.client.install(config)
+
+    def counters(self) -> dict[str, int]:
+        assert self.process is not None and self.process.client is not None, "switch not started"
+        return self.process.client.read_counters()
+
     def prepare_hosts(self, hosts: list) -> None:
         """Static ARP for the aggregation address, and no offloads: BMv2 forwards frames as
         they are, so TCP segments with offloaded (still partial) checksums or 64 KB GSO

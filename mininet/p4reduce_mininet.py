@@ -61,7 +61,15 @@ FIELDS = [
     "retransmissions",
     "packets",
     "retransmissions_by_allreduce",
+    # BMv2 leaf/spine: from the switches' counters (all allreduces of the density, warm-up
+    # and barriers included) and the links' interfaces (per allreduce)
+    "rounds",
+    "spine_data_packets",
+    "upstream_packets_per_leaf",
+    "uplink_bytes_per_leaf",
+    "worker_link_bytes",
 ]
+TREE_FIELDS = FIELDS[-5:]
 
 
 @dataclass
@@ -72,6 +80,29 @@ class Topology:
     p4switch: object | None = None  # Bmv2Switch when the switch aggregates
     # Leaf/spine: per leaf, its aggregator host and the ranks behind it.
     leaves: list[tuple[object, list[int]]] = field(default_factory=list)
+    p4tree: P4Tree | None = None  # BMv2 leaves under a BMv2 spine
+
+
+@dataclass
+class P4Tree:
+    """BMv2 leaf switches under a BMv2 spine, programmed from one tree document
+    (p4reduce.controller.tree): where each global rank runs."""
+
+    spine: object
+    leaves: list  # Bmv2Switch nodes, in the spine job's rank order
+    places: list  # TreePlace per global rank
+
+    def switches(self) -> list:
+        return [*self.leaves, self.spine]
+
+    def link_bytes(self) -> list[tuple[int, int]]:
+        """(bytes up, bytes down) so far on each leaf's link to the spine (the leaf's interface)."""
+        out = []
+        for leaf in self.leaves:
+            name = leaf.intf_to(self.spine).name
+            stats = pathlib.Path("/sys/class/net") / name / "statistics"
+            out.append((int((stats / "tx_bytes").read_text()), int((stats / "rx_bytes").read_text())))
+        return out
 
 
 def build_topology(args) -> Topology:
@@ -100,6 +131,21 @@ def build_topology(args) -> Topology:
     # switch would replicate inside. --agg-bw lets it stand in for that.
     agg_link = {"bw": args.agg_bw or args.bw} if (args.agg_bw or args.bw) else {}
     workers = [net.addHost(f"w{i}") for i in range(args.workers)]
+    if args.switch == "bmv2" and args.topo == "leafspine":
+        from bmv2_node import Bmv2Switch
+
+        spine = net.addSwitch("s0", cls=Bmv2Switch)
+        leaves = []
+        for i, ranks in enumerate(_halves(args.workers)):
+            leaf = net.addSwitch(f"s{i + 1}", cls=Bmv2Switch)
+            net.addLink(leaf, spine, **bw)
+            for r in ranks:
+                net.addLink(workers[r], leaf, **worker_link)
+            leaves.append((leaf, ranks))
+        net.start()
+        tree = _program_tree(spine, leaves, workers, args.slots)
+        _drop_on_worker_links(workers, args, use_netem)
+        return Topology(net, None, workers, p4tree=tree)
     if args.switch == "bmv2":
         from bmv2_node import Bmv2Switch
 
@@ -128,8 +174,7 @@ def build_topology(args) -> Topology:
     else:
         spine = net.addSwitch("s0", stp=False)
         net.addLink(root, spine, **agg_link)
-        half = (args.workers + 1) // 2
-        for i, ranks in enumerate((list(range(half)), list(range(half, args.workers)))):
+        for i, ranks in enumerate(_halves(args.workers)):
             leaf = net.addSwitch(f"s{i + 1}", stp=False)
             net.addLink(leaf, spine, **bw)
             leaf_agg = net.addHost(f"lagg{i}")
@@ -140,6 +185,50 @@ def build_topology(args) -> Topology:
     net.start()
     _drop_on_worker_links(workers, args, use_netem)
     return topo
+
+
+def _halves(n: int) -> list[list[int]]:
+    """The global ranks under each of the two leaves: the first half, the rest."""
+    half = (n + 1) // 2
+    return [list(range(half)), list(range(half, n))]
+
+
+SPINE_MAC, SPINE_IP = "02:00:00:00:01:fe", "10.0.1.254"  # the spine's aggregation address
+
+
+def _program_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, num_slots: int) -> P4Tree:
+    """Job 1 over the BMv2 leaves and spine, from one tree document (what `p4reduce controller
+    install-tree` reads), each switch's configuration installed by its node."""
+    from bmv2_node import AGG_IP, AGG_MAC
+
+    from p4reduce.controller.client import new_session
+    from p4reduce.controller.tree import load_tree, placement, switch_configs, tree_sessions
+
+    switches = {"spine": {**spine.process.switch_config(), "mac": SPINE_MAC, "ip": SPINE_IP}}
+    entries = []
+    for i, (leaf, ranks) in enumerate(leaves):
+        switches[f"leaf{i}"] = {**leaf.process.switch_config(), "mac": AGG_MAC, "ip": AGG_IP}
+        entries += [
+            {"rank": r, "switch": f"leaf{i}", "port": leaf.port_of(workers[r]), "mac": workers[r].MAC()}
+            | {"ip": workers[r].IP(), "udp_port": BMV2_UDP_BASE + r}
+            for r in ranks
+        ]
+    document = {
+        "switches": switches,
+        "spine": "spine",
+        "links": [
+            {"leaf": f"leaf{i}", "port": leaf.port_to(spine), "spine_port": spine.port_to(leaf)}
+            for i, (leaf, _) in enumerate(leaves)
+        ],
+        "jobs": [{"job_id": 1, "slot_base": 0, "num_slots": num_slots, "workers": entries}],
+    }
+    tree = load_tree(document)
+    configs = switch_configs(tree, tree_sessions(tree, new_session))
+    for i, (leaf, ranks) in enumerate(leaves):
+        leaf.prepare_hosts([workers[r] for r in ranks])
+        leaf.install(configs[f"leaf{i}"])
+    spine.install(configs["spine"])
+    return P4Tree(spine, [leaf for leaf, _ in leaves], placement(tree, 1))
 
 
 def _drop_on_worker_links(workers: list, args, use_netem: bool) -> None:
@@ -289,6 +378,8 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
     outputs = [out_dir / f"r{r}.npy" for r in range(n)]
     if args.service:
         return _run_through_service(topo, args, density, outputs)
+    if topo.p4tree is not None:
+        return _run_through_tree(topo, topo.p4tree, args, density, outputs)
     if topo.p4switch is not None:
         from bmv2_node import AGG_IP
 
@@ -349,6 +440,50 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
             server.terminate()
             server.wait(timeout=10)
     return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
+
+
+def _run_through_tree(topo: Topology, tree: P4Tree, args, density: float, outputs: list[pathlib.Path]) -> dict:
+    """Every worker joins its leaf's job (local rank, the leaf's worker count) and scales for
+    all of them; besides the usual summary, what the switches counted and the leaf-spine
+    links carried per allreduce: rounds (the spine's results), the DATA the spine took (one
+    per leaf per round), each leaf's upstream packets and uplink bytes, and the bytes each
+    worker sent, for comparison."""
+    from bmv2_node import AGG_IP
+
+    from p4reduce.controller.config import JobConfig
+
+    n = len(topo.workers)
+    for sw in tree.switches():  # new worker processes start at round 0 of every slot
+        sw.process.client.clear_job_registers(JobConfig(1, 0, args.slots, (), 1))
+    before = [sw.counters() for sw in tree.switches()]
+    link_before = tree.link_bytes()
+    procs = [
+        _start_worker(
+            h,
+            ["--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{h.IP()}:{BMV2_UDP_BASE + r}"]
+            + ["--job", "1", "--rank", str(place.local_rank), "--workers", str(place.local_workers)]
+            + ["--total-workers", str(n), "--mode", "dense", "--slots", str(args.slots)]
+            + _tensor_options(args, r, 32, density, outputs[r]),
+            args.transport,
+        )
+        for (r, h), place in zip(enumerate(topo.workers), tree.places, strict=True)
+    ]
+    inputs = [worker_tensor(r, place.local_rank, args.elements, 32, density) for r, place in enumerate(tree.places)]
+    reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, 32)
+    after = [sw.counters() for sw in tree.switches()]
+    delta = [{k: a[k] - b[k] for k in a} for a, b in zip(after, before, strict=True)]
+    allreduces = args.iterations + 2  # the warm-up, and the one-element barrier of each
+    summary = _summary([rep[1:] for rep in reports], args)
+    *leaf_counts, spine_counts = delta
+    up = [a[0] - b[0] for a, b in zip(tree.link_bytes(), link_before, strict=True)]
+    summary.update(
+        rounds=spine_counts["result_multicast"],
+        spine_data_packets=spine_counts["data_counted"],
+        upstream_packets_per_leaf=statistics.mean(c["upstream"] for c in leaf_counts),
+        uplink_bytes_per_leaf=statistics.mean(up) / allreduces,
+        worker_link_bytes=statistics.mean(it["wire_bytes_sent"] for rep in reports for it in rep[1:]),
+    )
+    return summary
 
 
 def _run_through_service(topo: Topology, args, density: float, outputs: list[pathlib.Path]) -> dict:
@@ -447,6 +582,7 @@ SETUPS = {
     ("bmv2", "star"): "BMv2 switch aggregates",
     ("lxbr", "star"): "Linux bridge + software aggregator",
     ("lxbr", "leafspine"): "leaf/spine bridges + leaf and spine software aggregators",
+    ("bmv2", "leafspine"): "BMv2 leaves under a BMv2 spine aggregate",
 }
 
 
@@ -455,19 +591,25 @@ def panels(rows: list[dict]) -> tuple[list[Panel], str]:
     measured; and the figure's title (what aggregated, workers, tensor size, link rate)."""
     p4 = sorted((r for r in rows if r["method"] == "p4reduce"), key=lambda r: r["density"])
     gloo = [r for r in rows if r["method"] == "gloo_dense"]  # dense: one measurement per run
-    d = [r["density"] * 100 for r in p4]
+    setups = list(dict.fromkeys((r["switch"], r["topo"]) for r in p4))  # one series each (--compare-star)
     figures = [
         Panel(
             "",
             "non-zero blocks (%)",
             label,
-            {"p4reduce": (d, [r[key] for r in p4])},
+            {
+                ("p4reduce" if len(setups) == 1 else f"p4reduce: {SETUPS[setup]}"): (
+                    [r["density"] * 100 for r in p4 if (r["switch"], r["topo"]) == setup],
+                    [r[key] for r in p4 if (r["switch"], r["topo"]) == setup],
+                )
+                for setup in setups
+            },
             {"gloo allreduce (dense)": gloo[-1][key]} if gloo else {},
         )
         for key, label in (("median_ms", "allreduce time (ms)"), ("goodput_mbit", "goodput (Mbit/s of tensor)"))
     ]
     first = rows[0]
-    setup = SETUPS[first["switch"], first["topo"]]
+    setup = " vs ".join(SETUPS[s] for s in setups) if setups else SETUPS[first["switch"], first["topo"]]
     if first["multicast"]:
         setup += " (multicast results)"
     if first.get("service"):
@@ -503,7 +645,9 @@ def main() -> int:
         "--topo",
         choices=["star", "leafspine"],
         default="star",
-        help="leafspine: two leaf bridges with leaf aggregators under a spine (hierarchical aggregation)",
+        help="leafspine: two leaves under a spine (hierarchical aggregation): with --switch bmv2 three "
+        "BMv2 switches (leaf jobs with uplinks, the spine's job of leaves), with lxbr bridges and "
+        "software leaf and spine aggregators",
     )
     ap.add_argument("--elements", type=int, default=1_000_000)
     ap.add_argument("--densities", type=float, nargs="+", default=[0.001, 0.01, 0.1, 0.5, 1.0])
@@ -541,15 +685,21 @@ def main() -> int:
         "p4reduce was built with libxdp): the worker builds the frames; software aggregators then "
         "send MTU-sized frames, as on a real link",
     )
+    ap.add_argument(
+        "--compare-star",
+        action="store_true",
+        help="with --switch bmv2 --topo leafspine: then run the same sweep with every worker under one "
+        "BMv2 switch, in the same run (rows and plot side by side)",
+    )
     ap.add_argument("--out", default="results/mininet")
     args = ap.parse_args()
     _require_mininet()
     from bmv2_node import bmv2_available  # beside this script
 
     if args.switch == "auto":
-        args.switch = "bmv2" if bmv2_available() and args.topo == "star" else "lxbr"
-    if args.switch == "bmv2" and args.topo != "star":
-        raise SystemExit("--switch bmv2 supports --topo star only")
+        args.switch = "bmv2" if bmv2_available() else "lxbr"
+    if args.compare_star and (args.switch != "bmv2" or args.topo != "leafspine"):
+        raise SystemExit("--compare-star compares --switch bmv2 --topo leafspine with one BMv2 switch")
     if args.service and args.topo != "star":
         raise SystemExit("--service runs with --topo star")
     if args.switch == "bmv2" and args.slots > 1024:
@@ -566,23 +716,34 @@ def main() -> int:
         for h in [topo.root, *(agg for agg, _ in topo.leaves)]:
             if h is not None:  # the hosts of software aggregators (the job service's fallback)
                 wire_segmentation(h)
+    rows = sweep(topo, args, with_gloo=not args.no_gloo)
+    if args.compare_star:  # the same workers under one BMv2 switch, in the same run
+        star = argparse.Namespace(**{**vars(args), "topo": "star"})
+        rows += sweep(build_topology(star), star, with_gloo=False)
+    save_results(out, FIELDS, rows, *panels(rows))
+    return 0
+
+
+def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
+    """gloo's dense allreduce (once) and p4reduce at every density on `topo`, which is
+    stopped afterwards; the rows of the CSV."""
     rows = []
     tensor_mbit = args.elements * 32 / 1e6
+    common = dict(
+        switch=args.switch,
+        topo=args.topo,
+        multicast=args.multicast,
+        service=args.service,
+        transport=args.transport,
+        workers=args.workers,
+        elements=args.elements,
+        block_size=args.block_size,
+        bw_mbit=args.bw,
+        agg_bw_mbit=args.agg_bw or args.bw,
+        loss=args.loss,
+    )
     try:
-        common = dict(
-            switch=args.switch,
-            topo=args.topo,
-            multicast=args.multicast,
-            service=args.service,
-            transport=args.transport,
-            workers=args.workers,
-            elements=args.elements,
-            block_size=args.block_size,
-            bw_mbit=args.bw,
-            agg_bw_mbit=args.agg_bw or args.bw,
-            loss=args.loss,
-        )
-        if not args.no_gloo:
+        if with_gloo:
             t = run_gloo(topo, args)
             if t is not None:
                 rows.append(
@@ -612,19 +773,28 @@ def main() -> int:
                     retransmissions=r["retx"],
                     packets=r["packets"],
                     retransmissions_by_allreduce=" ".join(map(str, r["retx_by_iter"])),
+                    **{k: r.get(k) for k in TREE_FIELDS},
                 )
             )
             print(
-                f"p4reduce density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
+                f"p4reduce ({args.switch} {args.topo}) density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
                 f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions of "
                 f"{r['packets']} packets ({r['retx'] / max(1, r['packets']):.2%}; by allreduce: "
                 f"{' '.join(map(str, r['retx_by_iter']))})",
                 flush=True,
             )
+            if "rounds" in r:
+                print(
+                    f"  switches: {r['rounds']} rounds, the spine took {r['spine_data_packets']} DATA "
+                    f"({r['spine_data_packets'] / max(1, r['rounds']):.2f} per round: one per leaf), each leaf sent "
+                    f"{r['upstream_packets_per_leaf']:.0f} up; per allreduce a leaf's uplink carried "
+                    f"{r['uplink_bytes_per_leaf'] / 1e6:.3f} MB up, "
+                    f"a worker's link {r['worker_link_bytes'] / 1e6:.3f} MB",
+                    flush=True,
+                )
     finally:
         topo.net.stop()
-    save_results(out, FIELDS, rows, *panels(rows))
-    return 0
+    return rows
 
 
 if __name__ == "__main__":

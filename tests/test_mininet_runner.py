@@ -46,6 +46,8 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
         ["--switch", "lxbr", "--transport", "packet"],
         # and on AF_XDP sockets (skipped where p4reduce was built without libxdp)
         ["--switch", "bmv2", "--transport", "xdp", "--workers", "4"],
+        # two BMv2 leaves under a BMv2 spine, then the same workers under one BMv2 switch
+        ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--compare-star"],
     ],
 )
 def test_runner_writes_csv(tmp_path, extra):
@@ -89,6 +91,13 @@ def test_runner_writes_csv(tmp_path, extra):
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = list(csv.DictReader(open(out.with_suffix(".csv"))))
+    if "--compare-star" in extra:  # the star's rows after the tree's
+        star, rows = [r for r in rows if r["topo"] == "star"], [r for r in rows if r["topo"] == "leafspine"]
+        assert [float(r["density"]) for r in star] == [0.1, 1.0]
+        for r in rows:  # the spine took one DATA per leaf per round; each leaf sent one per round
+            assert int(r["rounds"]) > 0 and int(r["spine_data_packets"]) == 2 * int(r["rounds"])
+            assert float(r["upstream_packets_per_leaf"]) == int(r["rounds"])
+            assert 0 < float(r["uplink_bytes_per_leaf"])
     assert [float(r["density"]) for r in rows] == [0.1, 1.0]
     assert all(float(r["median_ms"]) > 0 for r in rows)
     assert float(rows[0]["wire_bytes_per_worker"]) < float(rows[1]["wire_bytes_per_worker"])

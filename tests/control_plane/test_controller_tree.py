@@ -32,8 +32,12 @@ def test_the_example_tree_becomes_a_leaf_job_per_leaf_and_a_spine_job_of_leaves(
         assert job.session == SESSIONS[(name, 1)] and [w.worker_id for w in job.workers] == [0, 1]
         assert job.slots == spine_job.slots
         assert job.uplink == UplinkConfig(1, rank, 900, 3, "02:00:00:00:01:fe", "10.0.1.254", 48864)
-        assert [e.port for e in configs[name].l2] == [1, 2]
+        # its workers on their ports, the other leaf's through the uplink; broadcast over all
+        assert [e.port for e in configs[name].l2] == [1, 2, 3, 3]
+        assert configs[name].broadcast is not None and configs[name].broadcast.ports == (1, 2, 3)
         assert configs[name].switch.grpc_addr == RAW["switches"][name]["grpc_addr"]
+    assert [e.port for e in configs["spine"].l2] == [1, 1, 2, 2]
+    assert configs["spine"].broadcast is not None and configs["spine"].broadcast.ports == (1, 2)
     assert placement(tree, 1) == [
         TreePlace(0, "leaf0", 0, 2),
         TreePlace(1, "leaf0", 1, 2),
