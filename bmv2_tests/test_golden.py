@@ -81,3 +81,49 @@ def test_golden_scatter_packets(switch, tap, golden):
     c = switch.counters()
     # 11 DATA: one retransmission (re-sent), 10 counted, 5 of them completing a round.
     assert (c["result_multicast"], c["result_unicast"], c["data_counted"]) == (5, 1, 10)
+
+
+def test_golden_hierarchy_packets(switch, tap, golden):
+    """The leaf role (docs/protocol.md, Hierarchical aggregation): one DATA of the parent job
+    per local round, byte for byte, and the parent's RESULT back to the workers."""
+    from bmv2_tests.test_leaf import PARENT_IP, PARENT_MAC, PARENT_PORT, parent_frame, upstream
+
+    job, tree = golden["job"], golden["hierarchy"]
+    workers = make_workers(switch, job["num_workers"])
+    leaf = job_dict(
+        job["job_id"], workers, slot_base=job["slot_base"], num_slots=job["num_slots"], session=job["session"]
+    )
+    leaf["uplink"] = {
+        "parent_job": tree["up_job"],
+        "rank": tree["up_rank"],
+        "session": tree["up_session"],
+        "port": PARENT_PORT,
+        "mac": PARENT_MAC,
+        "ip": PARENT_IP,
+    }
+    switch.install({"jobs": [leaf]})
+    for step in tree["steps"]:
+        payload = bytes.fromhex(step["payload"])
+        if step.get("from_parent"):
+            tap.send(switch.host_if(PARENT_PORT), parent_frame(payload))
+        else:
+            w = workers[step["from_worker"]]
+            tap.send(w.host_if, frame(w, payload))
+        expected = sorted(
+            ("parent" if e.get("to_parent") else e["to_worker"], e["payload"]) for e in step["expect"]
+        )  # fmt: skip
+        got = tap.collect(timeout=10.0 if expected else 0.3, expect=len(expected) or None)
+        local = [(iface, raw) for iface, raw in got if iface != switch.host_if(PARENT_PORT)]
+        to_workers = [(w.worker_id, p.hex()) for w, p in results(local, workers)]
+        to_parent = [("parent", p.hex()) for p in upstream(_Replay(got), switch, timeout=0)]
+        assert sorted(to_workers + to_parent, key=str) == sorted(expected, key=str), step["note"]
+
+
+class _Replay:
+    """Frames already collected, handed to a helper that collects them itself."""
+
+    def __init__(self, frames: list[tuple[str, bytes]]) -> None:
+        self.frames = frames
+
+    def collect(self, timeout: float = 0.0, expect: int | None = None) -> list[tuple[str, bytes]]:
+        return self.frames

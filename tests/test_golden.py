@@ -38,7 +38,7 @@ def _stream_steps(golden, mode: str, worker: int | None = None) -> list[dict]:
 
 
 def _all_payloads(golden):
-    for step in golden["steps"] + golden["scatter"]["steps"]:
+    for step in golden["steps"] + golden["scatter"]["steps"] + golden["hierarchy"]["steps"]:
         yield bytes.fromhex(step["payload"])
         for e in step["expect"]:
             yield bytes.fromhex(e["payload"])
@@ -500,3 +500,43 @@ def test_golden_result_values_are_the_sums_of_their_data_values(golden):
                     np.testing.assert_array_equal(decode_values(bytes.fromhex(e["payload"]), r.count), expected)
                     checked += 1
         assert checked >= 2, mode
+
+
+# -- a leaf job (docs/protocol.md, Hierarchical aggregation) --------------------------------
+
+PARENT = ("127.0.0.1", 39999)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_software_leaf_reproduces_golden_hierarchy(golden, engine):
+    """The software leaf sends its parent the golden DATA, byte for byte, and its workers the
+    parent's RESULT, as the switch does (bmv2_tests/test_golden.py)."""
+    from p4reduce.aggregator.relay import Upstream
+
+    tree = golden["hierarchy"]
+    upstream = Upstream(PARENT[0], PARENT[1], tree["up_job"], tree["up_rank"])
+    spec = JobSpec(mode="dense", upstream=upstream, **{k: v for k, v in golden["job"].items() if k != "session"})
+    leaf = make_engine([spec], engine, new_session=lambda job, worker: golden["job"]["session"])
+    path = Datapath(leaf, {spec.job_id: PARENT})
+    (join,) = leaf.upstream_joins()
+    joined = AggHeader.unpack(join.parts[0])._replace(msg_type=MsgType.JOINED, session=tree["up_session"])
+    assert path.process([(joined.pack(), PARENT)]) == []
+
+    def send(payload: str, source) -> list[tuple[str, str]]:
+        got = []
+        for datagram, dest in path.process([(bytes.fromhex(payload), source)]):
+            packets, leftover = split_datagram(datagram)
+            assert not leftover
+            to = "parent" if dest == PARENT else str(WORKER_ADDRESSES.index(dest))
+            got += [(to, bytes(p).hex()) for p in packets if AggHeader.unpack(p).msg_type != MsgType.PENDING]
+        return sorted(got)
+
+    for step in golden["steps"]:  # the workers join the leaf
+        if "dense" in step["modes"] and AggHeader.unpack(bytes.fromhex(step["payload"])).msg_type == MsgType.JOIN:
+            send(step["payload"], WORKER_ADDRESSES[step["from_worker"]])
+    for step in tree["steps"]:
+        source = PARENT if step.get("from_parent") else WORKER_ADDRESSES[step["from_worker"]]
+        expected = sorted(
+            ("parent" if e.get("to_parent") else str(e["to_worker"]), e["payload"]) for e in step["expect"]
+        )
+        assert send(step["payload"], source) == expected, step["note"]

@@ -371,6 +371,119 @@ def _scatter_steps() -> list[dict]:
     return steps
 
 
+UP_JOB, UP_RANK, UP_SESSION = 9, 1, 0x9A5E55  # the leaf's parent job, its rank and session there
+# What the parent's other member (another leaf) adds to blocks 3 and 35.
+X_3 = (1000 - 7 * _ramp).astype(np.int32)
+X_35 = (5 * _ramp - 77).astype(np.int32)
+
+
+def _hierarchy_steps() -> list[dict]:
+    """Job 1 (2 workers, dense) as a leaf job: rank UP_RANK of parent job UP_JOB. A step comes
+    from a local worker (`from_worker`) or from the parent (`from_parent`); what the leaf
+    sends goes to a local worker (`to_worker`) or to the parent (`to_parent`)."""
+    fp = fingerprint(0, 3200, np.float32, 32, 32, 4)  # fixed point for all 4 workers of the tree
+
+    def data(worker, shadow, block, nxt, exp, nexp, values=None, flags=0):
+        count = 0 if values is None else 32
+        return AggHeader(MsgType.DATA, 1, worker, 3, shadow, 0, block, nxt, exp, nexp, count, flags, SESSION, 100, fp)
+
+    def up(h: AggHeader, block, nxt, exp, nexp, count=32, flags=0) -> AggHeader:
+        """The leaf's DATA of the parent job for the round that `h` completed."""
+        fields = dict(block=block, next_block=nxt, exp=exp, next_exp=nexp, count=count, flags=flags)
+        return h._replace(job_id=UP_JOB, worker_id=UP_RANK, session=UP_SESSION, **fields)
+
+    def parent_result(u: AggHeader, count=32) -> AggHeader:
+        return u._replace(msg_type=MsgType.RESULT, flags=0, count=count)
+
+    def down(r: AggHeader, values) -> list[dict]:
+        local = r._replace(job_id=1, session=SESSION)
+        return [{"to_worker": w, "payload": _hex(local._replace(worker_id=w), values)} for w in (0, 1)]
+
+    steps = []
+    o0 = data(0, 0, 3, 35, 130, 129, V0_3, OPENING)
+    steps.append(_step("leaf, opening round (v=0): worker 0 sends block 3 at 130, next 35 (exp 129)", 0, ["dense"],
+                       _hex(o0, V0_3), []))  # fmt: skip
+    o1 = data(1, 0, 3, 67, 130, 140, V1_3, OPENING)
+    u3 = up(o1, 3, 35, 130, 129, flags=OPENING)
+    steps.append(
+        _step(
+            "worker 1 sends block 3 at 130 too, next 67 (exp 140): the local round is complete and goes to the "
+            f"parent as ONE opening DATA of job {UP_JOB}, rank {UP_RANK}, session {UP_SESSION:#x}: b* = 3 at 130, "
+            "the partial sum, K2 = 35 (exp 129); nothing goes to the workers yet",
+            1,
+            ["dense"],
+            _hex(o1, V1_3),
+            [{"to_parent": True, "payload": _hex(u3, V0_3 + V1_3)}],
+        )
+    )
+    r3 = parent_result(u3)
+    steps.append(
+        {
+            "note": "the parent answers: block 3's sum over the whole tree (its other leaf added X_3), next 35; the "
+            "leaf multicasts it to its workers as job 1 with their session",
+            "from_parent": True,
+            "modes": ["dense"],
+            "payload": _hex(r3, V0_3 + V1_3 + X_3),
+            "expect": down(r3, V0_3 + V1_3 + X_3),
+        }
+    )
+    d0 = data(0, 1, 35, NONE, 129, 0, V0_35)
+    steps.append(_step("round 1 (v=1) block 35: worker 0 contributes, at the end of its stream", 0, ["dense"],
+                       _hex(d0, V0_35), []))  # fmt: skip
+    h1 = data(1, 1, 35, 67, 129, 140)
+    u35 = up(h1, 35, 67, 129, 140)
+    steps.append(
+        _step(
+            "worker 1 header-only (dense mode), announcing 67 (exp 140): up goes block 35 with worker 0's values "
+            "as the partial sum and the local minimum 67 as the look-ahead",
+            1,
+            ["dense"],
+            _hex(h1),
+            [{"to_parent": True, "payload": _hex(u35, V0_35)}],
+        )
+    )
+    steps.append(
+        _step(
+            "worker 1 retransmits (the parent has not answered): the leaf sends its partial sum up again, the "
+            "same bytes, nothing added twice",
+            1,
+            ["dense"],
+            _hex(h1),
+            [{"to_parent": True, "payload": _hex(u35, V0_35)}],
+        )
+    )
+    r35 = parent_result(u35)
+    steps.append(
+        {
+            "note": "the parent answers block 35 (its other leaf added X_35), next 67: to both workers",
+            "from_parent": True,
+            "modes": ["dense"],
+            "payload": _hex(r35, V0_35 + X_35),
+            "expect": down(r35, V0_35 + X_35),
+        }
+    )
+    steps.append(
+        {
+            "note": "a late copy of the parent's RESULT for block 3 (same shadow copy v=0, but no round of the "
+            "leaf waits for it): nothing changes, nothing is sent",
+            "from_parent": True,
+            "modes": ["dense"],
+            "payload": _hex(r3, V0_3 + V1_3 + X_3),
+            "expect": [],
+        }
+    )
+    steps.append(
+        _step(
+            "worker 0 lost block 35's RESULT and retransmits: the parent's answer, kept by the leaf, to it alone",
+            0,
+            ["dense"],
+            _hex(d0, V0_35),
+            down(r35, V0_35 + X_35)[:1],
+        )
+    )
+    return steps
+
+
 def _authenticated(steps: list[dict]) -> list[dict]:
     """The dense job's JOINs and first rounds, sealed with KEY."""
     key = JobKey(KEY)
@@ -422,6 +535,21 @@ def golden() -> dict:
                 "`modes`."
             ),
             "steps": _scatter_steps(),
+        },
+        "hierarchy": {
+            "description": (
+                "A leaf job (docs/protocol.md, Hierarchical aggregation): the job above, dense, is rank "
+                f"{UP_RANK} of parent job {UP_JOB} with session {UP_SESSION:#x} there, from a freshly reset job "
+                "whose workers have joined; its workers scale fixed point for the 4 workers of the tree "
+                f"(fingerprint {fingerprint(0, 3200, np.float32, 32, 32, 4):#x}). A step comes from a local worker "
+                "(`from_worker`) or from the parent (`from_parent`); `expect` lists what the leaf must send, to a "
+                "local worker (`to_worker`) or to the parent (`to_parent`): one DATA of the parent job per local "
+                "round, the parent's RESULT back to the workers with their job and session."
+            ),
+            "up_job": UP_JOB,
+            "up_rank": UP_RANK,
+            "up_session": UP_SESSION,
+            "steps": _hierarchy_steps(),
         },
         "authenticated": {
             "description": (
