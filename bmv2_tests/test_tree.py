@@ -7,6 +7,7 @@ joining the veth ends; loss on them is an nftables rule dropping the spine's RES
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import subprocess
 import sys
@@ -97,13 +98,23 @@ def install_tree(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int, cl
         path.write_text(json.dumps(document))
         assert cli_main(["controller", "install-tree", "--tree", str(path)]) == 0
     else:
-        tree = load_tree(document)
-        # the leaves' jobs at the session the tests' streams carry, the spine's drawn
-        sessions = {key: SESSION if key[0] != "spine" else s for key, s in tree_sessions(tree, new_session).items()}
-        configs = switch_configs(tree, sessions)
         for name, sw in zip(("leaf0", "leaf1", "spine"), (*leaves, spine), strict=True):
-            sw.client.install(configs[name])
+            sw.client.install(tree_configs(document)[name])
     return [make_workers(leaf, 2) for leaf in leaves]
+
+
+@functools.cache
+def _sessions() -> tuple:
+    return (SESSION, new_session())
+
+
+def tree_configs(document: dict) -> dict:
+    """The switches' configurations: the leaves' jobs at the session the tests' streams
+    carry, the spine's drawn once (the same on every call, as a re-install needs)."""
+    tree = load_tree(document)
+    leaf_session, spine_session = _sessions()
+    sessions = {key: spine_session if key[0] == "spine" else leaf_session for key in tree_sessions(tree, int)}
+    return switch_configs(tree, sessions)
 
 
 def run_allreduce(leaves, spine, num_slots: int, density: float, seed: int) -> tuple[dict, dict, int]:
@@ -253,9 +264,10 @@ def test_host_agents_allreduce_through_the_tree(tree_hosts, tmp_path, dtype, den
     assert rounds > 0 and all(leaf.counters()["from_parent"] == rounds for leaf in leaves)
 
 
-def test_a_spine_that_dies_fails_every_worker_by_name(tree_hosts):
-    """The spine stops mid-job: no worker returns a sum; each one fails with
-    AllreduceTimeout naming the slot and block it waited for."""
+@pytest.mark.parametrize("dies", ["spine", "leaf"])
+def test_a_switch_that_dies_fails_every_worker_by_name(tree_hosts, dies):
+    """The spine (or leaf 0) stops mid-job: no worker returns a sum; each one, under either
+    leaf, fails with AllreduceTimeout naming the slot and block it waited for."""
     leaves, spine, per_leaf, namespaces = tree_hosts
     args = ["--elements", "200000", "--density", "1.0", "--dtype", "int32", "--iterations", "1000"]
     procs = [
@@ -267,7 +279,43 @@ def test_a_spine_that_dies_fails_every_worker_by_name(tree_hosts):
     while spine.counters()["result_multicast"] < 20:  # the job runs
         assert time.monotonic() < deadline and all(p.poll() is None for p in procs), "the job did not start"
         time.sleep(0.1)
-    spine.stop()
+    (spine if dies == "spine" else leaves[0]).process.stop()  # (its veths stay: no link goes down)
     for rc, err in finish(procs, timeout=60):
         assert rc != 0
         assert "no result for slot" in err, err[-800:]
+
+
+def test_a_leaf_restarted_mid_job_never_gives_a_wrong_sum(tree, tmp_path, pipeline):
+    """Leaf 0's switch restarts (its registers empty) and is configured again while its
+    workers run: each worker either finishes with the exact sum or fails with a named error."""
+    leaves, spine = tree
+    document = tree_document(leaves, spine, 8)
+    per_leaf = install_tree(leaves, spine, num_slots=8)
+    with contextlib.ExitStack() as stack:
+        namespaces = [
+            stack.enter_context(worker_namespaces(workers, f"p4r-r{i}")) for i, workers in enumerate(per_leaf)
+        ]
+        for leaf in leaves:
+            stack.callback(leaf.stop)
+        elements, iterations = 20000, 30
+        args = ["--elements", str(elements), "--density", "1.0", "--dtype", "int32", "--iterations", str(iterations)]
+        procs = [
+            leaf_worker(i, w, ns, *args, "--output", str(tmp_path / f"l{i}r{w.worker_id}.npy"))
+            for i, (workers, nss) in enumerate(zip(per_leaf, namespaces, strict=True))
+            for w, ns in zip(workers, nss, strict=True)
+        ]
+        deadline = time.monotonic() + 30
+        while spine.counters()["result_multicast"] < 100:
+            assert time.monotonic() < deadline and all(p.poll() is None for p in procs), "the job did not start"
+            time.sleep(0.05)
+        leaves[0].process.stop()
+        leaves[0].process.start(pipeline)
+        leaves[0].client.install(tree_configs(document)["leaf0"])
+        outcomes = finish(procs, timeout=120)
+    inputs = [worker_tensor(i, r, elements, 32, 1.0, "int32") for i in range(2) for r in range(2)]
+    exact = np.sum([x.astype(np.int64) for x in inputs], axis=0)
+    for (rc, err), name in zip(outcomes, ("l0r0", "l0r1", "l1r0", "l1r1"), strict=True):
+        if rc == 0:
+            np.testing.assert_array_equal(np.load(tmp_path / f"{name}.npy"), exact)
+        else:
+            assert "no result for slot" in err or "JobFailed" in err or "job 1" in err, err[-800:]
