@@ -153,9 +153,10 @@ def test_only_the_answer_to_the_round_sent_up_is_taken(switch, tap):
         tap.send(switch.host_if(PARENT_PORT), parent_frame(wrong))
     c = wait_for_counters(switch, parent_dropped=3, bad_session=1, unknown_worker=1)
     assert c["from_parent"] == 0 and not results(tap.collect(timeout=0.3), workers)
-    # From anywhere but the parent's address, the real answer is no answer either.
+    # From anywhere but the parent's address, the real answer is no answer either (from one
+    # of the job's workers: a RESULT is not what a worker sends, malformed).
     tap.send(workers[0].host_if, frame(workers[0], answer(up, np.ones(32))))
-    wait_for_counters(switch, unknown_worker=2)
+    wait_for_counters(switch, malformed=1)
     tap.send(switch.host_if(PARENT_PORT), parent_frame(answer(up, np.full(32, 2))))
     assert len(results(tap.collect(expect=2), workers)) == 2
 
@@ -226,3 +227,71 @@ def test_a_leaf_round_whose_workers_disagree_goes_up_poisoned(switch, tap):
     tap.send(switch.host_if(PARENT_PORT), parent_frame(answer(up, np.ones(32), flags=Flags.MISMATCH)))
     got = results(tap.collect(expect=2), workers)
     assert len(got) == 2 and all(AggHeader.unpack(p).flags & Flags.MISMATCH for _, p in got)
+
+
+def test_a_leaf_job_under_a_software_parent(switch):
+    """The parent is `p4reduce aggregator` behind port 5 (in a network namespace with the
+    parent's address): its job pins rank 0 to the leaf's address and session (a switch
+    never JOINs), and every block's sum reaches both local workers."""
+    import subprocess
+    import sys
+    import uuid
+
+    from bmv2_tests.test_rounds import drive_streams, make_stream
+
+    workers = make_workers(switch, 2)
+    job = leaf_job(workers, num_slots=2)
+    job["uplink"].update(rank=0)
+    switch.install({"jobs": [job]})
+    ns, host_if = f"p4r-parent-{uuid.uuid4().hex[:6]}", switch.host_if(PARENT_PORT)
+    pin = f"pin=0/{AGG_IP}:{AGG_UDP_PORT}/{UP_SESSION}"  # the leaf: rank 0, its address and session
+    spec = f"{PARENT_JOB}:1:mode=dense,block_size=32,num_slots=2,message_size=0,{pin}"
+    try:
+        for cmd in (
+            ["ip", "netns", "add", ns],
+            ["ip", "link", "set", host_if, "netns", ns],
+            ["ip", "-n", ns, "link", "set", host_if, "address", PARENT_MAC],
+            ["ip", "-n", ns, "addr", "add", f"{PARENT_IP}/24", "dev", host_if],
+            ["ip", "-n", ns, "link", "set", host_if, "up"],
+            ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", host_if],
+            ["ip", "netns", "exec", ns, "ethtool", "-K", host_if, "tx", "off"],  # BMv2 forwards checksums as they are
+        ):
+            subprocess.run(cmd, check=True, capture_output=True)
+        parent = subprocess.Popen(
+            ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "aggregator"]
+            + ["--bind", f"{PARENT_IP}:{AGG_UDP_PORT}", "--job", spec],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert parent.stdout.readline(), parent.stderr.read()  # banner: bound and serving
+            rng = np.random.default_rng(5)
+            streams, owners, held, sums = [], [], {}, {}
+            for w in workers:
+                for slot in range(2):
+                    mine = {
+                        b: rng.integers(-(2**20), 2**20, 32).astype(np.int32)
+                        for b in (slot + 2 * k for k in range(15))
+                        if rng.random() < 0.5
+                    }
+                    for b, v in mine.items():
+                        held.setdefault((slot, b), []).append(v)
+                    streams.append(make_stream(1, w, slot, mine, sums))
+                    owners.append(w)
+            local = Tap([w.host_if for w in workers])
+            try:
+                drive_streams(local, owners, streams)
+            finally:
+                local.close()
+        finally:
+            parent.terminate()
+            parent.wait(timeout=10)
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    for key, vals in held.items():
+        assert len(sums[key]) == 2, key
+        for got in sums[key]:
+            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    c = switch.counters()
+    assert c["from_parent"] == c["result_multicast"] > 0 and c["parent_dropped"] == 0

@@ -266,3 +266,59 @@ def test_leaf_whose_workers_disagree_sends_its_opening_header_only_and_follows_t
     local(0, 130, 0, shadow=1)
     up = AggHeader.unpack(local(1, 130, 0, shadow=1).replies[0].payload)
     assert (up.flags, up.block, up.exp, up.count, up.shadow) == (0, 2, 130, 4, 1)
+
+
+# -- a switch leaf under a software parent: a pinned member ---------------------------------
+
+
+def test_job_spec_pins_a_member_that_never_joins():
+    from p4reduce.aggregator.config import PinnedMember
+
+    spec = JobSpec.parse("9:2:mode=dense,block_size=32,pin=0/10.0.0.254:48864/0x1234")
+    assert spec.pinned == (PinnedMember(0, "10.0.0.254", 48864, 0x1234),)
+    assert spec.admits(0, ("10.0.0.254", 48864)) and not spec.admits(0, ("10.0.0.254", 40000))
+    assert spec.admits(1, ("10.0.0.7", 40000))  # the others as before
+    assert "pinned rank 0 at 10.0.0.254:48864" in spec.describe()
+    for bad, words in (
+        ("9:2:pin=2/10.0.0.1:1/5", "pinned ranks"),
+        ("9:2:pin=0/10.0.0.1:1/5,pin=0/10.0.0.2:1/6", "pinned ranks"),
+        ("9:2:pin=0/10.0.0.1/5", "RANK/IP:PORT/SESSION"),
+        ("9:2:pin=0/10.0.0.1:1/0", r"session 1\.\.2\^32-1"),
+        ("9:2:pin=0/nowhere:1/5", "not an IPv4 address"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            JobSpec.parse(bad)
+
+
+@pytest.mark.parametrize("engine_kind", ["python", "native"])
+def test_a_pinned_member_counts_without_joining_and_its_rank_cannot_be_joined(engine_kind):
+    from conftest import join_packet
+
+    from p4reduce.aggregator.server import Datapath, make_engine
+    from p4reduce.protocol import NONE, AggHeader, ErrorCode, Flags, MsgType
+
+    leaf = ("10.0.0.254", 48864)
+    spec = JobSpec.parse("9:2:mode=dense,block_size=4,num_slots=2,message_size=0,pin=0/10.0.0.254:48864/777")
+    engine = make_engine([spec], engine_kind, new_session=lambda job, worker: 500 + worker)
+    path = Datapath(engine, {})
+    # Rank 1 joins as any worker; a JOIN for rank 0, from anywhere, is refused.
+    assert AggHeader.unpack(path.process([(join_packet(spec, 1), ("10.0.0.9", 4000))])[0][0]).session == 501
+    for source in (("10.0.0.9", 4001), leaf):
+        (answer, _), *_ = path.process([(join_packet(spec, 0), source)]) or [(None, None)]
+        assert answer is None or AggHeader.unpack(answer).block == ErrorCode.UNKNOWN_RANK
+
+    def opening(worker, session, values):
+        h = AggHeader(MsgType.DATA, 9, worker, 0, 0, 0, 0, NONE, 127, 0, 4, Flags.OPENING, session=session,
+                      blocks=2, fingerprint=5)  # fmt: skip
+        return h.pack() + np.asarray(values, ">i4").tobytes()
+
+    ((error, dest),) = path.process([(opening(0, 999, [1, 2, 3, 4]), leaf)])  # not its session
+    assert dest == leaf and AggHeader.unpack(error).msg_type == MsgType.ERROR
+    assert AggHeader.unpack(error).block == ErrorCode.NOT_JOINED
+    assert path.process([(opening(0, 777, [1, 2, 3, 4]), ("10.0.0.9", 4000))]) == []  # not its address
+    assert path.process([(opening(0, 777, [1, 2, 3, 4]), leaf)]) == []  # counted
+    out = path.process([(opening(1, 501, [10, 20, 30, 40]), ("10.0.0.9", 4000))])
+    by_dest = {dest: AggHeader.unpack(d) for d, dest in out}
+    assert set(by_dest) == {leaf, ("10.0.0.9", 4000)}
+    assert by_dest[leaf].session == 777 and by_dest[leaf].worker_id == 0
+    assert list(np.frombuffer(out[0][0], ">i4", 4, 36)) == [11, 22, 33, 44]

@@ -44,6 +44,9 @@ class JobSpec:
     # An authenticated job (docs/protocol.md 6.3): every packet both ways carries a MAC
     # under this key; packets without a valid one are dropped and counted (`bad_mac`).
     key: JobKey | None = None
+    # Members that never JOIN: a switch leaf (docs/protocol.md, Hierarchical aggregation)
+    # is rank `rank` from its address with the session its controller configured.
+    pinned: tuple[PinnedMember, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
@@ -69,9 +72,16 @@ class JobSpec:
             )
         if self.group is not None:
             object.__setattr__(self, "group", parse_group(f"{self.group[0]}:{self.group[1]}"))
+        object.__setattr__(self, "pinned", tuple(self.pinned))
+        ranks = [p.rank for p in self.pinned]
+        if len(set(ranks)) != len(ranks) or any(r >= self.num_workers for r in ranks):
+            raise ValueError(f"job {self.job_id}: pinned ranks {ranks} must be distinct, below {self.num_workers}")
 
     def admits(self, worker_id: int, source: tuple[str, int]) -> bool:
         """May a packet claiming `worker_id` come from `source`?"""
+        for p in self.pinned:  # a switch leaf's rank: from its address only
+            if p.rank == worker_id:
+                return source == (p.ip, p.port)
         if self.workers is None:
             return True
         declared = self.workers[worker_id]
@@ -85,7 +95,9 @@ class JobSpec:
         `group=239.1.2.3:47000` sends results once to that IP multicast group;
         `workers=IP[:PORT]/IP[:PORT]/...` (one per rank, in rank order) admits only those;
         `max_blocks=N` caps the blocks of a tensor (and so the results kept for re-sends);
-        `key_file=PATH` makes the job authenticated with the key in that file.
+        `key_file=PATH` makes the job authenticated with the key in that file;
+        `pin=RANK/IP:PORT/SESSION` (repeatable) makes rank RANK a member that never JOINs
+        (a switch leaf) at that address with that session.
         """
         parts = text.split(":", 2)
         if len(parts) < 2:
@@ -111,6 +123,8 @@ class JobSpec:
                     kwargs["key"] = JobKey.from_file(value)
                 elif key == "workers":
                     kwargs["workers"] = tuple(WorkerAddress.parse(a) for a in value.split("/"))
+                elif key == "pin":
+                    kwargs["pinned"] = (*kwargs.get("pinned", ()), PinnedMember.parse(value))  # type: ignore[misc]
                 elif key in ("up_job", "up_rank"):
                     up["job_id" if key == "up_job" else "rank"] = int(value)
                 else:
@@ -139,6 +153,8 @@ class JobSpec:
             text += ", authenticated"
         if self.max_blocks != DEFAULT_MAX_BLOCKS:
             text += f", max_blocks {self.max_blocks}"
+        if self.pinned:
+            text += ", pinned " + "/".join(f"rank {p.rank} at {p.ip}:{p.port}" for p in self.pinned)
         if self.upstream is not None:
             text += (
                 f", leaf of job {self.upstream.job_id} at {self.upstream.host}:{self.upstream.port}"
@@ -163,6 +179,33 @@ class JobSpec:
     def sharded(self, count: int) -> list[JobSpec]:
         """This job split over `count` aggregators."""
         return [dataclasses.replace(self, shard=(i, count)) for i in range(count)]
+
+
+@dataclass(frozen=True)
+class PinnedMember:
+    """A member that never JOINs (a switch leaf): its rank, address and session."""
+
+    rank: int
+    ip: str
+    port: int
+    session: int
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "ip", str(ipaddress.IPv4Address(self.ip)))
+        except ValueError:
+            raise ValueError(f"pinned member address {self.ip!r} is not an IPv4 address") from None
+        if not 1 <= self.port <= 65535 or not 1 <= self.session <= 0xFFFFFFFF or self.rank < 0:
+            raise ValueError(f"pinned member {self}: port 1..65535, session 1..2^32-1, rank >= 0")
+
+    @classmethod
+    def parse(cls, text: str) -> PinnedMember:
+        rank, _, rest = text.partition("/")
+        address, _, session = rest.partition("/")
+        ip, _, port = address.partition(":")
+        if not (rank.isdigit() and port.isdigit() and session):
+            raise ValueError(f"pin {text!r}: expected RANK/IP:PORT/SESSION")
+        return cls(int(rank), ip, int(port), int(session, 0))
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,13 @@ class _Job:
         self.streams_done: dict[int, int] = {}  # epoch -> streams ended (a few recent epochs)
         self.upstream_incarnation = secrets.randbits(32)
         self.group_session = group_session
+        self.pin_members()
+
+    def pin_members(self) -> None:
+        """The members that never JOIN (JobSpec.pinned: switch leaves), as configured; one
+        packet per datagram, as a switch takes them."""
+        for p in self.spec.pinned:
+            self.members[p.rank] = Member(0, p.session, (p.ip, p.port))
 
     def session_of(self, worker_id: int) -> int:
         """The session a copy of a result addressed to `worker_id` carries."""
@@ -460,6 +467,8 @@ class AggregatorEngine:
     # -- membership -------------------------------------------------------------
     def _join(self, job: _Job, h: AggHeader, source: Address) -> Handled:
         spec = job.spec
+        if any(p.rank == h.worker_id for p in spec.pinned):  # a switch leaf's: nobody JOINs for it
+            return self._refuse(h, source, ErrorCode.UNKNOWN_RANK, spec.num_workers, "pinned_rank")
         member = job.members.get(h.worker_id)
         if member is not None and (member.incarnation, member.address) == (h.epoch, source):
             return self._joined(job, h, member, source)  # our JOINED was lost: same answer

@@ -83,6 +83,7 @@ class _NativeJob(_Job):
         self._core = core
         super().__init__(spec, pool, group_session)
         self.members = _MemberTable(core, spec.job_id)
+        self.pin_members()
         core.set_group_session(spec.job_id, self.group_session)
 
     @property
