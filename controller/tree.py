@@ -3,7 +3,7 @@
 A tree document names the switches (each with its aggregation address: the MAC and IP
 its workers, or the leaves below it, send to), which one is the spine, the link of each
 leaf to the spine (the leaf's port and the spine's), and the jobs with their workers by
-global rank, each under a leaf. `switch_configs` turns it into one controller
+global rank (or placed by leaf: `_ranked`), each under a leaf. `switch_configs` turns it into one controller
 configuration per switch: on each leaf the job of the workers under it (local ranks in
 global rank order) with an `uplink` to the spine, on the spine the job whose members are
 the leaves (rank = the leaf's place in `links`). `placement` says, per global rank, the
@@ -126,21 +126,37 @@ def _link(i: int, data: Any, switches: Mapping[str, TreeSwitch], spine: str) -> 
     )
 
 
+def _ranked(where: str, listed: list[dict[str, Any]], leaves: list[str]) -> list[dict[str, Any]]:
+    """The workers by global rank. Given ranks must be 0..N-1; without any, the ranks are
+    placed by where the workers sit (Cloud Collectives' rank reordering): the workers under
+    the first leaf of `links` get the first ranks, in the order they are listed, and so on,
+    so that every leaf's workers hold consecutive ranks."""
+    if not listed:
+        raise ConfigError(f"{where}.workers: a job needs at least one worker")
+    given = ["rank" in w for w in listed]
+    if not any(given):
+        order = {leaf: i for i, leaf in enumerate(leaves)}
+        placed = sorted(listed, key=lambda w: order.get(w["switch"], len(order)))  # (stable: listed order)
+        return [dict(w, rank=r) for r, w in enumerate(placed)]
+    if not all(given):
+        raise ConfigError(f"{where}.workers: give every worker a rank, or none (placed by leaf)")
+    ranked = sorted(listed, key=lambda w: check_int(f"{where} worker rank", w["rank"], 0, 2**16))
+    if [w["rank"] for w in ranked] != list(range(len(ranked))):
+        raise ConfigError(f"{where}: worker ranks must be 0..{len(ranked) - 1}, got {[w['rank'] for w in ranked]}")
+    return ranked
+
+
 def _job(i: int, data: Any, links: Mapping[str, TreeLink]) -> TreeJob:
     d = check_keys(f"jobs[{i}]", data, {"job_id", "slot_base", "num_slots", "workers"}, set())
     job_id = check_int(f"jobs[{i}].job_id", d["job_id"], 0, 65535)
     where = f"job {job_id}"
     base = check_int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
     count = check_int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS - base)
-    raw = sorted(
-        (
-            check_keys(f"{where}.workers[{k}]", w, {"rank", "switch", "port", "mac", "ip", "udp_port"}, set())
-            for k, w in enumerate(check_list(f"{where}.workers", d["workers"]))
-        ),
-        key=lambda w: check_int(f"{where} worker rank", w["rank"], 0, 2**16),
-    )
-    if [w["rank"] for w in raw] != list(range(len(raw))) or not raw:
-        raise ConfigError(f"{where}: worker ranks must be 0..{len(raw) - 1}, got {[w['rank'] for w in raw]}")
+    listed = [
+        check_keys(f"{where}.workers[{k}]", w, {"switch", "port", "mac", "ip", "udp_port"}, {"rank"})
+        for k, w in enumerate(check_list(f"{where}.workers", d["workers"]))
+    ]
+    raw = _ranked(where, listed, list(links))
     local: dict[str, int] = {}
     workers = []
     for w in raw:

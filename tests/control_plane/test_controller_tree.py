@@ -62,6 +62,26 @@ def test_local_ranks_follow_the_global_ones_under_each_leaf():
     ]
 
 
+def test_without_ranks_the_workers_under_one_leaf_get_consecutive_ranks():
+    """Listed in any order, they are placed leaf by leaf (the links' order), each leaf's in
+    the order they are listed."""
+    raw = copy.deepcopy(RAW)
+    w = raw["jobs"][0]["workers"]
+    for x in w:
+        del x["rank"]
+    raw["jobs"][0]["workers"] = [w[2], w[0], w[3], w[1]]  # leaf1, leaf0, leaf1, leaf0
+    raw["links"].reverse()  # leaf1 first: its workers get ranks 0 and 1
+    tree = load_tree(raw)
+    assert [(p.rank, p.leaf, p.local_rank) for p in placement(tree, 1)] == [
+        (0, "leaf1", 0),
+        (1, "leaf1", 1),
+        (2, "leaf0", 0),
+        (3, "leaf0", 1),
+    ]
+    job = tree.jobs[0]
+    assert [x.entry.udp_port for x in job.workers] == [40003, 40004, 40001, 40002]
+
+
 def _mutated(fn) -> dict:
     raw = copy.deepcopy(RAW)
     fn(raw)
@@ -80,6 +100,7 @@ def _mutated(fn) -> dict:
         (lambda r: r["jobs"][0]["workers"][0].update(port=3), r"port 3 of leaf 'leaf0' is its link to the spine"),
         (lambda r: r["switches"]["leaf0"].update(mac="01:00:5e:00:00:01"), r"leaf0\.mac: .*multicast"),
         (lambda r: r["switches"]["leaf0"].pop("ip"), r"switches\.leaf0: missing key\(s\) \['ip'\]"),
+        (lambda r: r["jobs"][0]["workers"][2].pop("rank"), r"give every worker a rank, or none"),
     ],
     ids=[
         "unknown spine",
@@ -91,6 +112,7 @@ def _mutated(fn) -> dict:
         "worker on the uplink port",
         "multicast mac",
         "no address",
+        "some ranks",
     ],
 )
 def test_a_bad_tree_is_refused_naming_the_field(change, message):
