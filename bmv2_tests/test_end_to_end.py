@@ -17,6 +17,7 @@ import pytest
 from bmv2_tests.conftest import make_workers, worker_namespaces
 from bmv2_tests.harness import AGG_IP, Bmv2Switch, job_dict
 from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.check import check_results
 from p4reduce.testbed.netns import nft_drop_both_ways
 from p4reduce.testbed.synthetic import worker_tensor
 from p4reduce.transport.xdp import available
@@ -92,16 +93,7 @@ def test_host_agents_allreduce_through_bmv2(hosts, tmp_path, dtype, density, los
                 p.kill()
                 p.wait()
     inputs = [worker_tensor(0, r, elements, 32, density, dtype) for r in range(len(workers))]
-    exact = np.sum([x.astype(np.float64) for x in inputs], axis=0)
-    results = [np.load(tmp_path / f"r{r}.npy") for r in range(len(workers))]
-    for r in results:
-        np.testing.assert_array_equal(r, results[0])
-    if dtype == "int32":
-        np.testing.assert_array_equal(results[0], exact)
-    else:
-        from p4reduce.hostagent.fixedpoint import tensor_error_bound
-
-        assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
+    check_results(inputs, [np.load(tmp_path / f"r{r}.npy") for r in range(len(workers))], 32)
     counters = sw.client.read_counters()
     assert counters["result_multicast"] > 0 and counters["unknown_worker"] == 0
     # Every worker joined (more than once only if a JOINED was lost or late); every

@@ -24,8 +24,8 @@ from bmv2_tests.test_rounds import drive_streams, make_stream
 from p4reduce.cli.main import main as cli_main
 from p4reduce.controller.client import new_session
 from p4reduce.controller.tree import load_tree, switch_configs, tree_sessions
-from p4reduce.hostagent.fixedpoint import tensor_error_bound
 from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.check import check_results
 from p4reduce.testbed.synthetic import worker_tensor
 
 SPINE_MAC, SPINE_IP = "02:00:00:00:01:fe", "10.0.1.254"
@@ -252,14 +252,7 @@ def test_host_agents_allreduce_through_the_tree(tree_hosts, tmp_path, dtype, den
     for rc, err in finish(procs):
         assert rc == 0, err[-1500:]
     inputs = [worker_tensor(i, r, elements, 32, density, dtype) for i in range(2) for r in range(2)]
-    exact = np.sum([x.astype(np.float64) for x in inputs], axis=0)
-    results = [np.load(tmp_path / f"l{i}r{r}.npy") for i in range(2) for r in range(2)]
-    for r in results:
-        np.testing.assert_array_equal(r, results[0])
-    if dtype == "int32":
-        np.testing.assert_array_equal(results[0], exact)
-    else:
-        assert (np.abs(results[0] - exact) <= tensor_error_bound(inputs, 32)).all()
+    check_results(inputs, [np.load(tmp_path / f"l{i}r{r}.npy") for i in range(2) for r in range(2)], 32)
     rounds = spine.counters()["result_multicast"]
     assert rounds > 0 and all(leaf.counters()["from_parent"] == rounds for leaf in leaves)
 
