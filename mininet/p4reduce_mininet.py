@@ -106,9 +106,10 @@ class P4Tree:
 
 
 def build_topology(args) -> Topology:
-    """`star`: every worker and the aggregator on one bridge. `leafspine`: two leaf
-    bridges, each with half the workers and a leaf aggregator, under a spine
-    bridge with the root aggregator; leaf uplinks have the same bandwidth."""
+    """`star`: every worker and the aggregator on one bridge. `leafspine`: --leaves leaf
+    bridges, each with its share of the workers and a leaf aggregator, under a spine
+    bridge with the root aggregator (BMv2: leaf and spine switches aggregate); leaf uplinks
+    have the same bandwidth."""
     from mininet.link import TCLink
     from mininet.net import Mininet
     from mininet.nodelib import LinuxBridge
@@ -136,7 +137,7 @@ def build_topology(args) -> Topology:
 
         spine = net.addSwitch("s0", cls=Bmv2Switch)
         leaves = []
-        for i, ranks in enumerate(_halves(args.workers)):
+        for i, ranks in enumerate(_split(args.workers, args.leaves)):
             leaf = net.addSwitch(f"s{i + 1}", cls=Bmv2Switch)
             net.addLink(leaf, spine, **bw)
             for r in ranks:
@@ -174,7 +175,7 @@ def build_topology(args) -> Topology:
     else:
         spine = net.addSwitch("s0", stp=False)
         net.addLink(root, spine, **agg_link)
-        for i, ranks in enumerate(_halves(args.workers)):
+        for i, ranks in enumerate(_split(args.workers, args.leaves)):
             leaf = net.addSwitch(f"s{i + 1}", stp=False)
             net.addLink(leaf, spine, **bw)
             leaf_agg = net.addHost(f"lagg{i}")
@@ -187,10 +188,12 @@ def build_topology(args) -> Topology:
     return topo
 
 
-def _halves(n: int) -> list[list[int]]:
-    """The global ranks under each of the two leaves: the first half, the rest."""
-    half = (n + 1) // 2
-    return [list(range(half)), list(range(half, n))]
+def _split(n: int, leaves: int) -> list[list[int]]:
+    """The global ranks under each leaf: consecutive, as even as they divide (the first
+    leaves one more)."""
+    sizes = [n // leaves + (i < n % leaves) for i in range(leaves)]
+    starts = [sum(sizes[:i]) for i in range(leaves)]
+    return [list(range(start, start + size)) for start, size in zip(starts, sizes, strict=True)]
 
 
 SPINE_MAC, SPINE_IP = "02:00:00:00:01:fe", "10.0.1.254"  # the spine's aggregation address
@@ -645,7 +648,7 @@ def main() -> int:
         "--topo",
         choices=["star", "leafspine"],
         default="star",
-        help="leafspine: two leaves under a spine (hierarchical aggregation): with --switch bmv2 three "
+        help="leafspine: leaves under a spine (hierarchical aggregation; --leaves): with --switch bmv2 "
         "BMv2 switches (leaf jobs with uplinks, the spine's job of leaves), with lxbr bridges and "
         "software leaf and spine aggregators",
     )
@@ -686,6 +689,12 @@ def main() -> int:
         "send MTU-sized frames, as on a real link",
     )
     ap.add_argument(
+        "--leaves",
+        type=int,
+        default=2,
+        help="--topo leafspine: leaves under the spine, the workers split among them in rank order (default: 2)",
+    )
+    ap.add_argument(
         "--compare-star",
         action="store_true",
         help="with --switch bmv2 --topo leafspine: then run the same sweep with every worker under one "
@@ -698,6 +707,8 @@ def main() -> int:
 
     if args.switch == "auto":
         args.switch = "bmv2" if bmv2_available() else "lxbr"
+    if args.topo == "leafspine" and not 2 <= args.leaves <= args.workers:
+        raise SystemExit(f"--leaves {args.leaves}: 2..{args.workers} (every leaf needs a worker)")
     if args.compare_star and (args.switch != "bmv2" or args.topo != "leafspine"):
         raise SystemExit("--compare-star compares --switch bmv2 --topo leafspine with one BMv2 switch")
     if args.service and args.topo != "star":

@@ -48,6 +48,8 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
         ["--switch", "bmv2", "--transport", "xdp", "--workers", "4"],
         # two BMv2 leaves under a BMv2 spine, then the same workers under one BMv2 switch
         ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--compare-star"],
+        # four BMv2 leaves (one worker each) under a BMv2 spine
+        ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--leaves", "4"],
     ],
 )
 def test_runner_writes_csv(tmp_path, extra):
@@ -94,9 +96,11 @@ def test_runner_writes_csv(tmp_path, extra):
     if "--compare-star" in extra:  # the star's rows after the tree's
         star, rows = [r for r in rows if r["topo"] == "star"], [r for r in rows if r["topo"] == "leafspine"]
         assert [float(r["density"]) for r in star] == [0.1, 1.0]
+    if "bmv2" in extra and "leafspine" in extra:
+        leaves = int(extra[extra.index("--leaves") + 1]) if "--leaves" in extra else 2
         for r in rows:  # the spine took one DATA per leaf per round; each leaf sent one per round
-            assert int(r["rounds"]) > 0 and int(r["spine_data_packets"]) == 2 * int(r["rounds"])
-            assert float(r["upstream_packets_per_leaf"]) == int(r["rounds"])
+            assert int(r["rounds"]) > 0 and int(r["spine_data_packets"]) == leaves * int(r["rounds"])
+            assert float(r["upstream_packets_per_leaf"]) >= int(r["rounds"])  # (and re-sends)
             assert 0 < float(r["uplink_bytes_per_leaf"])
     assert [float(r["density"]) for r in rows] == [0.1, 1.0]
     assert all(float(r["median_ms"]) > 0 for r in rows)
