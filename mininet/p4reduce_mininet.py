@@ -146,6 +146,8 @@ def build_topology(args) -> Topology:
         net.start()
         tree = _program_tree(spine, leaves, workers, args.slots)
         _drop_on_worker_links(workers, args, use_netem)
+        if args.uplink_loss:
+            _drop_on_uplinks(spine, [leaf for leaf, _ in leaves], args.uplink_loss)
         return Topology(net, None, workers, p4tree=tree)
     if args.switch == "bmv2":
         from bmv2_node import Bmv2Switch
@@ -232,6 +234,18 @@ def _program_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, 
         leaf.install(configs[f"leaf{i}"])
     spine.install(configs["spine"])
     return P4Tree(spine, [leaf for leaf, _ in leaves], placement(tree, 1))
+
+
+def _drop_on_uplinks(spine, leaves: list, loss: float) -> None:
+    """--uplink-loss: nftables drops that share of the UDP frames each switch sends on a
+    leaf-spine link, both ways (the switches' ends are in the root namespace)."""
+    for leaf in leaves:
+        for intf in (leaf.intf_to(spine), spine.intf_to(leaf)):
+            proc = subprocess.run(
+                ["nft", "-f", "-"], input=nft_egress(intf.name, Impairment(loss=loss)), text=True, capture_output=True
+            )
+            if proc.returncode:
+                raise RuntimeError(f"nft on {intf.name} failed: {proc.stderr.strip()}")
 
 
 def _drop_on_worker_links(workers: list, args, use_netem: bool) -> None:
@@ -667,6 +681,12 @@ def main() -> int:
     )
     ap.add_argument("--delay", type=float, default=0.0, help="link delay, ms (needs netem)")
     ap.add_argument("--loss", type=float, default=0.0, help="loss probability per worker link")
+    ap.add_argument(
+        "--uplink-loss",
+        type=float,
+        default=0.0,
+        help="with --switch bmv2 --topo leafspine: loss probability on each leaf-spine link, both ways (nftables)",
+    )
     ap.add_argument("--no-gloo", action="store_true", help="skip the gloo dense baseline")
     ap.add_argument(
         "--multicast",
@@ -709,6 +729,8 @@ def main() -> int:
         args.switch = "bmv2" if bmv2_available() else "lxbr"
     if args.topo == "leafspine" and not 2 <= args.leaves <= args.workers:
         raise SystemExit(f"--leaves {args.leaves}: 2..{args.workers} (every leaf needs a worker)")
+    if args.uplink_loss and (args.switch != "bmv2" or args.topo != "leafspine"):
+        raise SystemExit("--uplink-loss needs --switch bmv2 --topo leafspine")
     if args.compare_star and (args.switch != "bmv2" or args.topo != "leafspine"):
         raise SystemExit("--compare-star compares --switch bmv2 --topo leafspine with one BMv2 switch")
     if args.service and args.topo != "star":
