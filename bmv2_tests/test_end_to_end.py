@@ -161,3 +161,35 @@ def worker_process(w, ns: str, num_workers: int, *args: str, transport: str = "u
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_a_nan_found_after_packets_left_fails_every_worker_through_the_switch(hosts, tmp_path):
+    """Worker 0's NaN sits in its tensor's last block, past what its first streams need:
+    its later rounds go up poisoned (docs/protocol.md 5), the switch's round flags MISMATCH
+    or carries the poisoned fingerprint, and every worker fails by name, none with a sum."""
+    sw, workers, namespaces = hosts
+    sw.install({"jobs": [job_dict(1, workers, slot_base=0, num_slots=8)]})
+    elements = 300_000  # past the 64 Ki elements scanned before the first packet
+    inputs = []
+    for r in range(len(workers)):
+        x = worker_tensor(0, r, elements, 32, 0.3, "float32")
+        if r == 0:
+            x[-3] = np.nan
+        np.save(tmp_path / f"in{r}.npy", x)
+        inputs.append(x)
+    procs = [
+        worker_process(w, ns, len(workers), "--input", str(tmp_path / f"in{w.worker_id}.npy"))
+        for w, ns in zip(workers, namespaces, strict=True)
+    ]
+    try:
+        outcomes = [(p.returncode, err) for p in procs for _, err in [p.communicate(timeout=90)]]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    (rc0, err0), *others = outcomes
+    assert rc0 != 0 and f"flat index {elements - 3}" in err0 and "found after the first packets" in err0, err0[-800:]
+    for rc, err in others:
+        assert rc != 0 and ("TENSOR" in err or "disagree" in err), err[-800:]
+    assert sw.client.read_counters()["result_multicast"] > 0  # packets had gone through the switch
