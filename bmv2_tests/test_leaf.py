@@ -26,7 +26,8 @@ from bmv2_tests.harness import (
     tensor_fingerprint,
     wait_for_counters,
 )
-from p4reduce.protocol import AGG_UDP_PORT, NONE, POISON, AggHeader, Flags, MsgType, decode_values
+from p4reduce.hostagent.errors import JobFailed
+from p4reduce.protocol import AGG_UDP_PORT, NONE, POISON, AggHeader, ErrorCode, Flags, MsgType, decode_values
 
 PARENT_PORT = 5
 PARENT_MAC, PARENT_IP = "02:00:00:00:00:99", "10.0.0.99"
@@ -295,3 +296,27 @@ def test_a_leaf_job_under_a_software_parent(switch):
             np.testing.assert_array_equal(got, np.sum(vals, axis=0))
     c = switch.counters()
     assert c["from_parent"] == c["result_multicast"] > 0 and c["parent_dropped"] == 0
+
+
+def test_a_parents_error_fails_every_local_worker_with_upstream(switch, tap):
+    """The parent failed the job (here TENSOR, naming its rank 1): its ERROR answering the
+    leaf's DATA reaches every worker of the leaf as ERROR UPSTREAM with the parent's code,
+    with their job and session, so they fail at once; one without the leaf's session is
+    dropped."""
+    workers = make_workers(switch, 2)
+    switch.install({"jobs": [leaf_job(workers, num_slots=4)]})
+    for w in workers:
+        tap.send(w.host_if, frame(w, data(w, 0, 3, NONE, np.ones(32))))
+    (up,) = upstream(tap, switch)
+    error = AggHeader.unpack(up)._replace(msg_type=MsgType.ERROR, block=int(ErrorCode.TENSOR), next_block=1, count=0)
+    tap.send(switch.host_if(PARENT_PORT), parent_frame(error._replace(session=UP_SESSION + 1).pack()))
+    wait_for_counters(switch, bad_session=1)
+    tap.send(switch.host_if(PARENT_PORT), parent_frame(error.pack()))
+    got = results(tap.collect(expect=2), workers)
+    assert sorted(w.worker_id for w, _ in got) == [0, 1]
+    for w, payload in got:
+        e = AggHeader.unpack(payload)
+        assert (e.msg_type, e.job_id, e.worker_id, e.session) == (MsgType.ERROR, 1, w.worker_id, SESSION)
+        assert (e.block, e.next_block, len(payload)) == (ErrorCode.UPSTREAM, ErrorCode.TENSOR, 36)
+        failed = JobFailed(1, w.worker_id, e.block, e.next_block)  # what the worker raises
+        assert "the parent aggregator failed the job" in str(failed)

@@ -15,6 +15,7 @@ const bit<3> STEP_UNICAST = 2;
 const bit<3> STEP_JOINED = 3;
 const bit<3> STEP_UPSTREAM = 4;     // a leaf job's round, to its parent (first time or again)
 const bit<3> STEP_FROM_PARENT = 5;  // the parent's RESULT, to the leaf job's workers
+const bit<3> STEP_PARENT_ERROR = 6; // the parent failed the job: UPSTREAM to the leaf job's workers
 
 control NextStep(inout headers_t hdr, inout metadata_t meta,
                  inout standard_metadata_t standard_metadata, in bit<3> step) {
@@ -169,6 +170,19 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
         standard_metadata.mcast_grp = meta.mgid;
     }
 
+    // The parent failed the leaf's job (its ERROR answers one of the leaf's packets):
+    // every worker of the leaf fails with UPSTREAM, the parent's code as the detail
+    // (docs/protocol.md section 6), as a software leaf's workers do.
+    action parent_error_down() {
+        answer_from_aggregator();
+        hdr.agg.job_id = meta.job_id;
+        hdr.agg.session = meta.session;
+        hdr.agg.next_block = hdr.agg.block;
+        hdr.agg.block = ERROR_UPSTREAM;
+        meta.unicast = 0;
+        standard_metadata.mcast_grp = meta.mgid;
+    }
+
     // Counted into the registers; nothing to send yet.
     action consume() {
         mark_to_drop(standard_metadata);
@@ -182,6 +196,8 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
             joined();
         } else if (step == STEP_FROM_PARENT) {
             parent_result_down();
+        } else if (step == STEP_PARENT_ERROR) {
+            parent_error_down();
         } else if (step == STEP_UPSTREAM) {
             to_parent();
             if (meta.opening == 1) {

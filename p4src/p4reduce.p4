@@ -163,6 +163,10 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
                 }
             } else if (reject_event != ACCEPTED) {
                 reject(reject_event);
+            } else if (meta.from_parent == 1 && hdr.agg.msg_type == MSG_ERROR) {
+                // The parent failed the job: no register changes, every local worker is told.
+                events.count(EV_FROM_PARENT);
+                step = STEP_PARENT_ERROR;
             } else if (hdr.agg.msg_type == MSG_JOIN) {
                 // Membership is the controller's (one session per job): the switch
                 // only tells the worker the job's geometry and session.

@@ -74,7 +74,9 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
         bool join = hdr.agg.msg_type == MSG_JOIN;
         bool no_block = hdr.agg.block == BLOCK_NONE;  // an empty opening DATA
 
-        if (hdr.agg.msg_type == MSG_RESULT && parents.apply().hit) {
+        // (An ERROR from the parent, count 0, passes the same checks: it echoes the
+        // header of the packet it answers, the leaf's session and slot included.)
+        if ((hdr.agg.msg_type == MSG_RESULT || hdr.agg.msg_type == MSG_ERROR) && parents.apply().hit) {
             if (hdr.agg.version != PROTOCOL_VERSION
                     || (hdr.agg.count != 0 && !hdr.vals.isValid())
                     || hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + (hdr.agg.count << 2)

@@ -15,6 +15,7 @@ from p4reduce.protocol import (
     POISON,
     PROTOCOL_VERSION,
     SCATTER_MASK,
+    ErrorCode,
     Flags,
     Mode,
     MsgType,
@@ -49,6 +50,7 @@ def test_switch_constants_match_headers_p4():
     assert p4["AGG_HDR_LEN"] == HEADER_LEN
     assert p4["MSG_DATA"] == MsgType.DATA and p4["MSG_RESULT"] == MsgType.RESULT
     assert p4["MSG_JOIN"] == MsgType.JOIN and p4["MSG_JOINED"] == MsgType.JOINED
+    assert p4["MSG_ERROR"] == MsgType.ERROR and p4["ERROR_UPSTREAM"] == ErrorCode.UPSTREAM
     assert p4["FLAG_MISMATCH"] == Flags.MISMATCH
     assert p4["FLAG_SCATTER"] == Flags.SCATTER
     assert p4["FLAG_OPENING"] == Flags.OPENING
@@ -82,6 +84,8 @@ def test_switch_constants_match_headers_p4():
         "MSG_RESULT",
         "MSG_JOIN",
         "MSG_JOINED",
+        "MSG_ERROR",
+        "ERROR_UPSTREAM",
         "FLAG_MISMATCH",
         "FLAG_SCATTER",
         "FLAG_OPENING",
