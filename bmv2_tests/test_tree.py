@@ -18,8 +18,8 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from bmv2_tests.conftest import make_workers, worker_namespaces
-from bmv2_tests.harness import AGG_IP, AGG_MAC, SESSION, Bmv2Switch, Tap
+from bmv2_tests.conftest import worker_namespaces
+from bmv2_tests.harness import AGG_IP, AGG_MAC, SESSION, Bmv2Switch, Tap, Worker
 from bmv2_tests.test_rounds import drive_streams, make_stream
 from p4reduce.cli.main import main as cli_main
 from p4reduce.controller.client import new_session
@@ -68,6 +68,22 @@ def tree(tmp_path, pipeline):
             sw.stop()
 
 
+def leaf_workers(leaf: Bmv2Switch, index: int) -> list[Worker]:
+    """Leaf `index`'s two workers on its ports 1 and 2, with MACs and IPs of their own in the
+    tree (one L2 network): 02:00:00:00:0i:0p, 10.0.0.(10 i + p)."""
+    return [
+        Worker(
+            r,
+            r + 1,
+            f"02:00:00:00:{index:02x}:{r + 1:02x}",
+            f"10.0.0.{10 * index + r + 1}",
+            40001 + r,
+            leaf.host_if(r + 1),
+        )  # fmt: skip
+        for r in range(2)
+    ]
+
+
 def tree_document(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int) -> dict:
     """The tree as `p4reduce controller install-tree` reads it: job 1's ranks 0, 1 under
     leaf 0 and 2, 3 under leaf 1 (ports 1 and 2), each leaf's port 3 linked to the spine."""
@@ -79,7 +95,7 @@ def tree_document(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int) -
         workers += [
             {"rank": 2 * i + w.worker_id, "switch": f"leaf{i}", "port": w.port, "mac": w.mac, "ip": w.ip}
             | {"udp_port": w.udp_port}
-            for w in make_workers(leaf, 2)
+            for w in leaf_workers(leaf, i)
         ]
     return {
         "switches": switches,
@@ -100,7 +116,7 @@ def install_tree(leaves: list[Bmv2Switch], spine: Bmv2Switch, num_slots: int, cl
     else:
         for name, sw in zip(("leaf0", "leaf1", "spine"), (*leaves, spine), strict=True):
             sw.client.install(tree_configs(document)[name])
-    return [make_workers(leaf, 2) for leaf in leaves]
+    return [leaf_workers(leaf, i) for i, leaf in enumerate(leaves)]
 
 
 @functools.cache

@@ -200,6 +200,15 @@ def parse_tree(data: Any) -> Tree:
     ids = [j.job_id for j in jobs]
     if len(set(ids)) != len(ids):
         raise ConfigError(f"jobs: duplicate job ids {sorted(ids)}")
+    where: dict[str, tuple[str, int]] = {}  # the tree is one L2 network: a MAC is at one place
+    for job in jobs:
+        for w in job.workers:
+            seen = where.setdefault(w.entry.mac, (w.leaf, w.entry.port))
+            if seen != (w.leaf, w.entry.port):
+                raise ConfigError(
+                    f"job {job.job_id} rank {w.rank}: MAC {w.entry.mac} is also at {seen[0]} port {seen[1]} "
+                    "(the tree is one L2 network)"
+                )
     # (overlapping slots are refused per switch, by switch_configs)
     return Tree(switches, spine, links, jobs)
 

@@ -101,6 +101,7 @@ def _mutated(fn) -> dict:
         (lambda r: r["switches"]["leaf0"].update(mac="01:00:5e:00:00:01"), r"leaf0\.mac: .*multicast"),
         (lambda r: r["switches"]["leaf0"].pop("ip"), r"switches\.leaf0: missing key\(s\) \['ip'\]"),
         (lambda r: r["jobs"][0]["workers"][2].pop("rank"), r"give every worker a rank, or none"),
+        (lambda r: r["jobs"][0]["workers"][2].update(mac="02:00:00:00:00:01"), r"MAC .* is also at leaf0 port 1"),
     ],
     ids=[
         "unknown spine",
@@ -113,6 +114,7 @@ def _mutated(fn) -> dict:
         "multicast mac",
         "no address",
         "some ranks",
+        "same mac under two leaves",
     ],
 )
 def test_a_bad_tree_is_refused_naming_the_field(change, message):
