@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from bmv2_tests.conftest import worker_namespaces
-from bmv2_tests.harness import AGG_IP, AGG_MAC, SESSION, Bmv2Switch, Tap, Worker
+from bmv2_tests.harness import AGG_IP, AGG_MAC, SESSION, Bmv2Switch, Tap, Worker, job_dict
 from bmv2_tests.test_rounds import drive_streams, make_stream
 from p4reduce.cli.main import main as cli_main
 from p4reduce.controller.client import new_session
@@ -328,3 +328,62 @@ def test_a_leaf_restarted_mid_job_never_gives_a_wrong_sum(tree, tmp_path, pipeli
             np.testing.assert_array_equal(np.load(tmp_path / f"{name}.npy"), exact)
         else:
             assert "no result for slot" in err or "JobFailed" in err or "job 1" in err, err[-800:]
+
+
+def test_software_leaves_under_a_bmv2_spine(tmp_path, pipeline):
+    """The other way round: `p4reduce aggregator` leaves (each with two workers in its own
+    namespace) JOIN a BMv2 spine as ranks of its job, and every worker gets the exact sum."""
+    spine = Bmv2Switch(num_ports=2).start(tmp_path, pipeline)
+    leaves = [
+        Worker(i, i + 1, f"02:00:00:00:0{i}:fe", f"10.0.0.{i + 1}", AGG_UDP_PORT, spine.host_if(i + 1))
+        for i in range(2)
+    ]
+    spine.install({"jobs": [job_dict(9, leaves, num_slots=8)]})
+    elements, procs = 3000, []
+    try:
+        with worker_namespaces(leaves, "p4r-sl") as namespaces:
+            spine_stops = contextlib.ExitStack()
+            spine_stops.callback(spine.stop)  # first: BMv2 lets go of the veths before their namespaces go
+            with spine_stops:
+                job = "1:2:mode=dense,block_size=32,num_slots=8"
+                servers = [
+                    subprocess.Popen(
+                        ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "aggregator"]
+                        + ["--bind", f"{leaf.ip}:{AGG_UDP_PORT}"]
+                        + ["--job", f"{job},upstream={AGG_IP},up_job=9,up_rank={leaf.worker_id}"],
+                        stdout=subprocess.PIPE,
+                        text=True,
+                    )
+                    for leaf, ns in zip(leaves, namespaces, strict=True)
+                ]
+                procs += servers
+                for server in servers:
+                    assert server.stdout.readline()  # banner: bound and serving
+                workers = [
+                    subprocess.Popen(
+                        ["ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker"]
+                        + ["--aggregator", f"{leaf.ip}:{AGG_UDP_PORT}", "--job", "1", "--rank", str(r)]
+                        + ["--workers", "2", "--total-workers", "4", "--mode", "dense", "--block-size", "32"]
+                        + ["--slots", "8", "--elements", str(elements), "--density", "0.3", "--dtype", "int32"]
+                        + ["--seed", str(leaf.worker_id), "--output", str(tmp_path / f"l{leaf.worker_id}r{r}.npy")],
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    )
+                    for leaf, ns in zip(leaves, namespaces, strict=True)
+                    for r in range(2)
+                ]
+                procs += workers
+                outcomes = finish(workers)
+                counters = spine.counters()
+                for rc, err in outcomes:
+                    assert rc == 0, f"{err[-1500:]}\nspine counters: {counters}"
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=10)
+        spine.stop()
+    inputs = [worker_tensor(i, r, elements, 32, 0.3, "int32") for i in range(2) for r in range(2)]
+    check_results(inputs, [np.load(tmp_path / f"l{i}r{r}.npy") for i in range(2) for r in range(2)], 32)
+    assert counters["joined"] >= 2 and counters["result_multicast"] > 0 and counters["bad_session"] == 0

@@ -161,6 +161,7 @@ typedef struct {
 typedef struct {
     uint32_t ip;
     uint16_t port;
+    uint8_t single; /* to a destination of one packet per datagram (pack 0): never a GSO segment */
     uint32_t size, npkts, head, tail;
 } odgram_t;
 

@@ -63,7 +63,7 @@ uint8_t *eng_out_packet(Core *c, uint32_t ip, uint16_t port, uint32_t pack, uint
     }
     if (grow((void **)&c->dgrams, &c->dgrams_cap, c->ndgrams + 1, sizeof(odgram_t))) { c->nomem = 1; return NULL; }
     uint32_t di = c->ndgrams++;
-    c->dgrams[di] = (odgram_t){ip, port, len, 1, pi, pi};
+    c->dgrams[di] = (odgram_t){ip, port, pack == 0, len, 1, pi, pi};
     if (pack) {
         if (open) *open = di;
         else if ((open = omap_slot(c, ip, port, 1)) != NULL) *open = di;
@@ -88,6 +88,10 @@ static void reset_queue(Core *c) {
  * one UDP_SEGMENT buffer: every segment of the first one's size but a shorter last, at
  * most GSO_MAX_SEGS segments, GSO_MAX_BYTES bytes and IOV_PARTS buffers. Each address's
  * datagrams keep their order (messages to different addresses may pass each other).
+ * Datagrams to a destination that takes one packet per datagram (a switch parent, a
+ * worker that asked for message_size 0) are never segments: on a virtual link into a
+ * software switch a UDP_SEGMENT buffer can arrive as one unsegmented super-frame (the
+ * host agent's rule, hostagent/fastpath.py).
  * Returns the number of messages, or -1 without memory. */
 static int64_t group_messages(Core *c) {
     if (grow((void **)&c->gnext, &c->gnext_cap, c->ndgrams, sizeof(uint32_t)) ||
@@ -98,7 +102,8 @@ static int64_t group_messages(Core *c) {
     for (uint32_t i = 0; i < c->ndgrams; i++) {
         odgram_t *d = &c->dgrams[i];
         c->gnext[i] = UINT32_MAX;
-        uint32_t *open = c->gso ? omap_slot(c, d->ip, d->port, 0) : NULL;
+        const int gso = c->gso && !d->single;
+        uint32_t *open = gso ? omap_slot(c, d->ip, d->port, 0) : NULL;
         if (open) {
             gmsg_t *g = &c->gmsgs[*open];
             if (!g->closed && d->size <= g->seg && g->nseg < GSO_MAX_SEGS &&
@@ -114,7 +119,7 @@ static int64_t group_messages(Core *c) {
         }
         uint32_t m = nm++;
         c->gmsgs[m] = (gmsg_t){i, i, d->size, 1, d->size, d->npkts, 0};
-        if (c->gso) {
+        if (gso) {
             if (open) *open = m;
             else if ((open = omap_slot(c, d->ip, d->port, 1)) != NULL) *open = m;
         }
