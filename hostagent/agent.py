@@ -585,7 +585,7 @@ class HostAgent:
             stats.seconds = time.perf_counter() - started
             stats.cpu_seconds = time.process_time() - cpu_started
             # (the native engine's plan is complete once its run is)
-            stats.nonzero_blocks = int(plan.nonzero[: plan.num_blocks if plan.scanned < 0 else plan.scanned].sum())
+            stats.nonzero_blocks = int(plan.nonzero[: plan.scanned].sum())
         self._rounds[: len(rounds)] = rounds
         if overflow:
             raise OverflowError("the aggregator reported an int32 overflow in the sum")

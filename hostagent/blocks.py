@@ -36,7 +36,11 @@ class BlockPlan:
     exps: np.ndarray  # (nblocks,) uint8 biased exponents (EXP_BIAS for int32 and zero blocks)
     num_streams: int
     flat: np.ndarray | None = None  # the flat tensor (C-contiguous)
-    scanned: int = -1  # blocks `nonzero` and `exps` hold (-1: all); the native worker scans the rest
+    scanned: int = -1  # blocks `nonzero` and `exps` hold (-1 given: all); the native worker scans the rest
+
+    def __post_init__(self) -> None:
+        if self.scanned < 0:
+            self.scanned = self.nonzero.size
 
     @classmethod
     def build(cls, flat: np.ndarray, block_size: int, num_slots: int) -> BlockPlan:
