@@ -77,11 +77,15 @@ class JobSpec:
         if len(set(ranks)) != len(ranks) or any(r >= self.num_workers for r in ranks):
             raise ValueError(f"job {self.job_id}: pinned ranks {ranks} must be distinct, below {self.num_workers}")
 
+    def pinned_member(self, worker_id: int) -> PinnedMember | None:
+        """Rank `worker_id`'s pinned member (a switch leaf that never JOINs), if it is one."""
+        return next((p for p in self.pinned if p.rank == worker_id), None)
+
     def admits(self, worker_id: int, source: tuple[str, int]) -> bool:
         """May a packet claiming `worker_id` come from `source`?"""
-        for p in self.pinned:  # a switch leaf's rank: from its address only
-            if p.rank == worker_id:
-                return source == (p.ip, p.port)
+        pinned = self.pinned_member(worker_id)
+        if pinned is not None:  # a switch leaf's rank: from its address only
+            return source == (pinned.ip, pinned.port)
         if self.workers is None:
             return True
         declared = self.workers[worker_id]

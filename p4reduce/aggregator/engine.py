@@ -467,7 +467,7 @@ class AggregatorEngine:
     # -- membership -------------------------------------------------------------
     def _join(self, job: _Job, h: AggHeader, source: Address) -> Handled:
         spec = job.spec
-        if any(p.rank == h.worker_id for p in spec.pinned):  # a switch leaf's: nobody JOINs for it
+        if spec.pinned_member(h.worker_id) is not None:  # a switch leaf's: nobody JOINs for it
             return self._refuse(h, source, ErrorCode.UNKNOWN_RANK, spec.num_workers, "pinned_rank")
         member = job.members.get(h.worker_id)
         if member is not None and (member.incarnation, member.address) == (h.epoch, source):
