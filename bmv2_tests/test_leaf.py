@@ -48,10 +48,16 @@ def leaf_job(workers: list[Worker], **kw) -> dict:
 
 
 def upstream(tap: Tap, switch, timeout: float = 2.0) -> list[bytes]:
-    """The DATA the leaf sent its parent (UDP payloads), checking their addressing: from the
-    aggregation address its workers send to, to the parent's, lengths and IPv4 checksum right."""
+    """The DATA the leaf sends its parent within `timeout` (see to_parent)."""
+    return to_parent(tap.collect(timeout=timeout, expect=1), switch)
+
+
+def to_parent(frames: list[tuple[str, bytes]], switch) -> list[bytes]:
+    """The UDP payloads of the frames the leaf sent its parent, checking their addressing:
+    from the aggregation address its workers send to, to the parent's, lengths and IPv4
+    checksum right."""
     out = []
-    for iface, raw in tap.collect(timeout=timeout, expect=1):
+    for iface, raw in frames:
         if iface != switch.host_if(PARENT_PORT):
             continue
         pkt = Ether(raw)
@@ -238,7 +244,7 @@ def test_a_leaf_job_under_a_software_parent(switch):
     import sys
     import uuid
 
-    from bmv2_tests.test_rounds import drive_streams, make_stream
+    from bmv2_tests.test_rounds import assert_every_sum, drive_streams, random_streams
 
     workers = make_workers(switch, 2)
     job = leaf_job(workers, num_slots=2)
@@ -267,19 +273,7 @@ def test_a_leaf_job_under_a_software_parent(switch):
         )
         try:
             assert parent.stdout.readline(), parent.stderr.read()  # banner: bound and serving
-            rng = np.random.default_rng(5)
-            streams, owners, held, sums = [], [], {}, {}
-            for w in workers:
-                for slot in range(2):
-                    mine = {
-                        b: rng.integers(-(2**20), 2**20, 32).astype(np.int32)
-                        for b in (slot + 2 * k for k in range(15))
-                        if rng.random() < 0.5
-                    }
-                    for b, v in mine.items():
-                        held.setdefault((slot, b), []).append(v)
-                    streams.append(make_stream(1, w, slot, mine, sums))
-                    owners.append(w)
+            streams, owners, held, sums = random_streams(np.random.default_rng(5), 1, workers, range(2), 15, 0.5)
             local = Tap([w.host_if for w in workers])
             try:
                 drive_streams(local, owners, streams)
@@ -290,10 +284,7 @@ def test_a_leaf_job_under_a_software_parent(switch):
             parent.wait(timeout=10)
     finally:
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-    for key, vals in held.items():
-        assert len(sums[key]) == 2, key
-        for got in sums[key]:
-            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    assert_every_sum(held, sums, 2)
     c = switch.counters()
     assert c["from_parent"] == c["result_multicast"] > 0 and c["parent_dropped"] == 0
 

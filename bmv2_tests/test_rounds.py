@@ -85,6 +85,36 @@ def make_stream(
     )
 
 
+def random_streams(
+    rng: np.random.Generator, job: int, workers: list[Worker], slots: range, per_stream: int, density: float
+) -> tuple[list[Stream], list[Worker], dict, dict]:
+    """Each worker's stream in each of `slots` (stream s = slot - slots.start holds blocks
+    s, s + len(slots), ..., `per_stream` of them), each block held with probability
+    `density`, random int32 values: (streams, the worker of each, the blocks held by
+    (slot, block), the sums delivered by (slot, block), filled as the streams run)."""
+    streams, owners, held, sums = [], [], {}, {}
+    for w in workers:
+        for slot in slots:
+            stream_blocks = [slot - slots.start + len(slots) * k for k in range(per_stream)]
+            mine = {
+                b: rng.integers(-(2**20), 2**20, 32).astype(np.int32) for b in stream_blocks if rng.random() < density
+            }
+            for b, v in mine.items():
+                held.setdefault((slot, b), []).append(v)
+            streams.append(make_stream(job, w, slot, mine, sums))
+            owners.append(w)
+    return streams, owners, held, sums
+
+
+def assert_every_sum(held: dict, sums: dict, copies: int) -> None:
+    """Every block anyone held reached `copies` workers, each with the exact sum."""
+    assert set(sums) == set(held)
+    for key, vals in held.items():
+        assert len(sums[key]) == copies, key
+        for got in sums[key]:
+            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+
+
 @pytest.mark.parametrize("n", [3, 4])
 def test_sparse_blocks_with_lookahead(switch, tap, n):
     """n workers, two slots; each worker holds a random 40% of the 60 blocks of
@@ -93,20 +123,9 @@ def test_sparse_blocks_with_lookahead(switch, tap, n):
     rng = np.random.default_rng(n)
     workers = make_workers(switch, n)
     switch.install({"jobs": [job_dict(1, workers, slot_base=8, num_slots=2)]})
-    streams, held, sums = [], {}, {}
-    for w in workers:
-        for slot in (8, 9):
-            stream_blocks = [slot - 8 + 2 * k for k in range(60)]
-            mine = {b: rng.integers(-(2**20), 2**20, 32).astype(np.int32) for b in stream_blocks if rng.random() < 0.4}
-            for b, v in mine.items():
-                held.setdefault((slot, b), []).append(v)
-            streams.append(make_stream(1, w, slot, mine, sums))
-    resent = drive_streams(tap, [w for w in workers for _ in (8, 9)], streams)
-    assert set(sums) == set(held)
-    for key, vals in held.items():
-        assert len(sums[key]) == n, key
-        for got in sums[key]:
-            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    streams, owners, held, sums = random_streams(rng, 1, workers, range(8, 10), 60, 0.4)
+    resent = drive_streams(tap, owners, streams)
+    assert_every_sum(held, sums, n)
     c = switch.counters()
     assert c["result_multicast"] == len(held)  # one round per block anyone holds (no slot is empty)
     assert c["result_unicast"] + c["retransmit_dropped"] <= resent  # none unless a frame was lost

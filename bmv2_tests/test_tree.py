@@ -20,7 +20,7 @@ import pytest
 
 from bmv2_tests.conftest import worker_namespaces
 from bmv2_tests.harness import AGG_IP, AGG_MAC, SESSION, Bmv2Switch, Tap, Worker, job_dict
-from bmv2_tests.test_rounds import drive_streams, make_stream
+from bmv2_tests.test_rounds import assert_every_sum, drive_streams, random_streams
 from p4reduce.cli.main import main as cli_main
 from p4reduce.controller.client import new_session
 from p4reduce.controller.tree import load_tree, switch_configs, tree_sessions
@@ -135,24 +135,12 @@ def tree_configs(document: dict) -> dict:
 
 def run_allreduce(leaves, spine, num_slots: int, density: float, seed: int) -> tuple[dict, dict, int]:
     """Every worker's streams through the tree; (held blocks, delivered sums, packets resent)."""
-    rng = np.random.default_rng(seed)
     per_leaf = install_tree(leaves, spine, num_slots)
     tap = Tap([leaf.host_if(p) for leaf in leaves for p in (1, 2)])
     try:
-        streams, owners, held, sums = [], [], {}, {}
-        for workers in per_leaf:
-            for w in workers:
-                for slot in range(num_slots):
-                    stream_blocks = [slot + num_slots * k for k in range(12)]
-                    mine = {
-                        b: rng.integers(-(2**20), 2**20, 32).astype(np.int32)
-                        for b in stream_blocks
-                        if rng.random() < density
-                    }
-                    for b, v in mine.items():
-                        held.setdefault((slot, b), []).append(v)
-                    streams.append(make_stream(1, w, slot, mine, sums))
-                    owners.append(w)
+        workers = [w for under in per_leaf for w in under]
+        rng = np.random.default_rng(seed)
+        streams, owners, held, sums = random_streams(rng, 1, workers, range(num_slots), 12, density)
         resent = drive_streams(tap, owners, streams)
     finally:
         tap.close()
@@ -165,11 +153,7 @@ def test_a_two_leaf_tree_sums_every_block_over_all_workers(tree, density):
     held, sums, resent = run_allreduce(leaves, spine, num_slots=4, density=density, seed=int(density * 10))
     # Dense mode: a stream has a round for each block anyone holds (its first opens it),
     # and one more for an empty stream.
-    assert {k for k in sums} == set(held)
-    for key, vals in held.items():
-        assert len(sums[key]) == 4, key  # every worker of both leaves
-        for got in sums[key]:
-            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    assert_every_sum(held, sums, 4)  # every worker of both leaves
     rounds = spine.counters()["result_multicast"]
     assert rounds >= len(held)
     for leaf in leaves:
@@ -201,10 +185,7 @@ def test_lost_spine_results_are_asked_for_again_and_the_sums_stay_exact(tree):
     finally:
         subprocess.run(["nft", "delete", "table", "bridge", table], capture_output=True)
     assert resent > 0
-    for key, vals in held.items():
-        assert len(sums[key]) == 4, key
-        for got in sums[key]:
-            np.testing.assert_array_equal(got, np.sum(vals, axis=0))
+    assert_every_sum(held, sums, 4)
     assert spine.counters()["result_unicast"] > 0  # answered from the stored round
 
 
