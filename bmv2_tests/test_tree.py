@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import pathlib
 import subprocess
 import sys
 import time
@@ -192,18 +193,25 @@ def test_lost_spine_results_are_asked_for_again_and_the_sums_stay_exact(tree):
 # -- host agents in namespaces, through the tree -----------------------------------------
 
 
+@contextlib.contextmanager
+def namespaced(leaves: list[Bmv2Switch], per_leaf: list[list[Worker]], prefix: str) -> Iterator[list[list[str]]]:
+    """Each leaf's workers in network namespaces of their own (per leaf, their names)."""
+    with contextlib.ExitStack() as stack:
+        namespaces = [
+            stack.enter_context(worker_namespaces(workers, f"{prefix}{i}")) for i, workers in enumerate(per_leaf)
+        ]
+        for leaf in leaves:
+            stack.callback(leaf.stop)  # first: BMv2 lets go of the veths before their namespaces go
+        yield namespaces
+
+
 @pytest.fixture
 def tree_hosts(tree, tmp_path):
     """The tree, programmed by `p4reduce controller install-tree`, with each leaf's two
     workers in network namespaces of their own."""
     leaves, spine = tree
     per_leaf = install_tree(leaves, spine, num_slots=8, cli_dir=tmp_path)
-    with contextlib.ExitStack() as stack:
-        namespaces = [
-            stack.enter_context(worker_namespaces(workers, f"p4r-l{i}")) for i, workers in enumerate(per_leaf)
-        ]
-        for leaf in leaves:
-            stack.callback(leaf.stop)  # first: BMv2 lets go of the veths before their namespaces go
+    with namespaced(leaves, per_leaf, "p4r-l") as namespaces:
         yield leaves, spine, per_leaf, namespaces
 
 
@@ -219,6 +227,24 @@ def leaf_worker(leaf_index: int, w, ns: str, *args: str) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def start_workers(per_leaf, namespaces, *args: str, outputs: pathlib.Path | None = None) -> list[subprocess.Popen]:
+    """Every leaf's workers (leaf_worker), in leaf and rank order; with `outputs`, each writes
+    its last result to l<leaf>r<rank>.npy there."""
+    return [
+        leaf_worker(i, w, ns, *args, *(["--output", str(outputs / f"l{i}r{w.worker_id}.npy")] if outputs else []))
+        for i, (workers, nss) in enumerate(zip(per_leaf, namespaces, strict=True))
+        for w, ns in zip(workers, nss, strict=True)
+    ]
+
+
+def wait_for_rounds(spine: Bmv2Switch, procs: list[subprocess.Popen], rounds: int) -> None:
+    """Until the spine has completed `rounds` rounds: the job runs (every worker still does)."""
+    deadline = time.monotonic() + 30
+    while spine.counters()["result_multicast"] < rounds:
+        assert time.monotonic() < deadline and all(p.poll() is None for p in procs), "the job did not start"
+        time.sleep(0.05)
 
 
 def finish(procs: list[subprocess.Popen], timeout: float = 90) -> list[tuple[int, str]]:
@@ -241,11 +267,7 @@ def test_host_agents_allreduce_through_the_tree(tree_hosts, tmp_path, dtype, den
     leaves, spine, per_leaf, namespaces = tree_hosts
     elements = 4000
     args = ["--elements", str(elements), "--density", str(density), "--dtype", dtype, "--iterations", "2"]
-    procs = [
-        leaf_worker(i, w, ns, *args, "--output", str(tmp_path / f"l{i}r{w.worker_id}.npy"))
-        for i, (workers, nss) in enumerate(zip(per_leaf, namespaces, strict=True))
-        for w, ns in zip(workers, nss, strict=True)
-    ]
+    procs = start_workers(per_leaf, namespaces, *args, outputs=tmp_path)
     for rc, err in finish(procs):
         assert rc == 0, err[-1500:]
     inputs = [worker_tensor(i, r, elements, 32, density, dtype) for i in range(2) for r in range(2)]
@@ -260,15 +282,8 @@ def test_a_switch_that_dies_fails_every_worker_by_name(tree_hosts, dies):
     leaf, fails with AllreduceTimeout naming the slot and block it waited for."""
     leaves, spine, per_leaf, namespaces = tree_hosts
     args = ["--elements", "200000", "--density", "1.0", "--dtype", "int32", "--iterations", "1000"]
-    procs = [
-        leaf_worker(i, w, ns, *args)
-        for i, (workers, nss) in enumerate(zip(per_leaf, namespaces, strict=True))
-        for w, ns in zip(workers, nss, strict=True)
-    ]
-    deadline = time.monotonic() + 30
-    while spine.counters()["result_multicast"] < 20:  # the job runs
-        assert time.monotonic() < deadline and all(p.poll() is None for p in procs), "the job did not start"
-        time.sleep(0.1)
+    procs = start_workers(per_leaf, namespaces, *args)
+    wait_for_rounds(spine, procs, 20)
     (spine if dies == "spine" else leaves[0]).process.stop()  # (its veths stay: no link goes down)
     for rc, err in finish(procs, timeout=60):
         assert rc != 0
@@ -281,23 +296,11 @@ def test_a_leaf_restarted_mid_job_never_gives_a_wrong_sum(tree, tmp_path, pipeli
     leaves, spine = tree
     document = tree_document(leaves, spine, 8)
     per_leaf = install_tree(leaves, spine, num_slots=8)
-    with contextlib.ExitStack() as stack:
-        namespaces = [
-            stack.enter_context(worker_namespaces(workers, f"p4r-r{i}")) for i, workers in enumerate(per_leaf)
-        ]
-        for leaf in leaves:
-            stack.callback(leaf.stop)
+    with namespaced(leaves, per_leaf, "p4r-r") as namespaces:
         elements, iterations = 20000, 30
         args = ["--elements", str(elements), "--density", "1.0", "--dtype", "int32", "--iterations", str(iterations)]
-        procs = [
-            leaf_worker(i, w, ns, *args, "--output", str(tmp_path / f"l{i}r{w.worker_id}.npy"))
-            for i, (workers, nss) in enumerate(zip(per_leaf, namespaces, strict=True))
-            for w, ns in zip(workers, nss, strict=True)
-        ]
-        deadline = time.monotonic() + 30
-        while spine.counters()["result_multicast"] < 100:
-            assert time.monotonic() < deadline and all(p.poll() is None for p in procs), "the job did not start"
-            time.sleep(0.05)
+        procs = start_workers(per_leaf, namespaces, *args, outputs=tmp_path)
+        wait_for_rounds(spine, procs, 100)
         leaves[0].process.stop()
         leaves[0].process.start(pipeline)
         leaves[0].client.install(tree_configs(document)["leaf0"])
