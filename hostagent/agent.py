@@ -572,14 +572,11 @@ class HostAgent:
                 self._run(streams, stats)
                 stats.scanned_at_send = plan.num_blocks if stats.packets_sent else 0  # scanned first
                 rounds, overflow = [s.round for s in streams], any(s.overflow for s in streams)
-        except fixedpoint.NonFiniteInput as exc:
-            if exc.sent:  # the other workers fail too (docs/protocol.md 5)
-                self._failed = f"{type(exc).__name__}: {exc}"
-            else:  # nothing left this worker: as if the call had not been made
-                self._epoch = epoch
-            raise
         except BaseException as exc:
-            self._failed = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, fixedpoint.NonFiniteInput) and not exc.sent:
+                self._epoch = epoch  # NaN/Inf before anything left: as if the call had not been made
+            else:  # (found after packets left, the other workers fail too: docs/protocol.md 5)
+                self._failed = f"{type(exc).__name__}: {exc}"
             raise
         finally:
             stats.seconds = time.perf_counter() - started
