@@ -33,7 +33,7 @@ from p4reduce.cli.serve import SERVICE_PORT
 from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.testbed.check import WrongResult, check_results
 from p4reduce.testbed.impairment import Impairment
-from p4reduce.testbed.netns import netem_supported, nft_egress
+from p4reduce.testbed.netns import egress_table_name, netem_supported, nft_egress, nft_remove_table
 from p4reduce.testbed.results import Panel, save_results, setup_title
 from p4reduce.testbed.synthetic import worker_tensor
 
@@ -81,6 +81,16 @@ class Topology:
     # Leaf/spine: per leaf, its aggregator host and the ranks behind it.
     leaves: list[tuple[object, list[int]]] = field(default_factory=list)
     p4tree: P4Tree | None = None  # BMv2 leaves under a BMv2 spine
+    # nftables tables of the root namespace (the switches' ends of links): removed with
+    # the topology, else they would drop frames on the next run's links of the same names
+    nft_tables: list[str] = field(default_factory=list)
+
+    def stop(self) -> None:
+        try:
+            self.net.stop()
+        finally:
+            for table in self.nft_tables:
+                _nft(nft_remove_table(table))
 
 
 @dataclass
@@ -146,9 +156,9 @@ def build_topology(args) -> Topology:
         net.start()
         tree = _program_tree(spine, leaves, workers, args.slots)
         _drop_on_worker_links(workers, args, use_netem)
-        if args.uplink_loss:
-            _drop_on_uplinks(spine, [leaf for leaf, _ in leaves], args.uplink_loss)
-        return Topology(net, None, workers, p4tree=tree)
+        topo = Topology(net, None, workers, p4tree=tree)
+        topo.nft_tables += _drop_on_uplinks(spine, [leaf for leaf, _ in leaves], args.uplink_loss)
+        return topo
     if args.switch == "bmv2":
         from bmv2_node import Bmv2Switch
 
@@ -236,16 +246,28 @@ def _program_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, 
     return P4Tree(spine, [leaf for leaf, _ in leaves], placement(tree, 1))
 
 
-def _drop_on_uplinks(spine, leaves: list, loss: float) -> None:
+def _drop_on_uplinks(spine, leaves: list, loss: float) -> list[str]:
     """--uplink-loss: nftables drops that share of the UDP frames each switch sends on a
-    leaf-spine link, both ways (the switches' ends are in the root namespace)."""
+    leaf-spine link, both ways (the switches' ends are in the root namespace); returns
+    the tables, which the topology removes when it stops. Without loss, a table a run
+    that crashed left on these interfaces' names is removed."""
+    if shutil.which("nft") is None:
+        if loss:
+            raise SystemExit("--uplink-loss needs nftables (`nft`)")
+        return []
+    tables = []
     for leaf in leaves:
         for intf in (leaf.intf_to(spine), spine.intf_to(leaf)):
-            proc = subprocess.run(
-                ["nft", "-f", "-"], input=nft_egress(intf.name, Impairment(loss=loss)), text=True, capture_output=True
-            )
-            if proc.returncode:
-                raise RuntimeError(f"nft on {intf.name} failed: {proc.stderr.strip()}")
+            table = egress_table_name(intf.name)
+            _nft(nft_egress(intf.name, Impairment(loss=loss)) if loss else nft_remove_table(table))
+            tables += [table] if loss else []
+    return tables
+
+
+def _nft(document: str) -> None:
+    proc = subprocess.run(["nft", "-f", "-"], input=document, text=True, capture_output=True)
+    if proc.returncode:
+        raise RuntimeError(f"nft failed: {proc.stderr.strip()}")
 
 
 def _drop_on_worker_links(workers: list, args, use_netem: bool) -> None:
@@ -826,7 +848,7 @@ def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
                     flush=True,
                 )
     finally:
-        topo.net.stop()
+        topo.stop()
     return rows
 
 

@@ -94,6 +94,9 @@ def test_runner_writes_csv(tmp_path, extra):
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+    if "--uplink-loss" in extra:  # its drops went with the topology: none on the next run's links
+        tables = subprocess.run(["nft", "list", "tables"], capture_output=True, text=True, check=True).stdout
+        assert "p4r_impair_s" not in tables, tables
     rows = list(csv.DictReader(open(out.with_suffix(".csv"))))
     if "--compare-star" in extra:  # the star's rows after the tree's
         star, rows = [r for r in rows if r["topo"] == "star"], [r for r in rows if r["topo"] == "leafspine"]

@@ -197,7 +197,7 @@ def nft_drop_both_ways(dev: str, loss: float) -> str:
         f'  chain {hook} {{\n    type filter hook {hook} device "{dev}" priority 0;\n    {rule}\n  }}\n'
         for hook in ("ingress", "egress")
     )
-    return f"table netdev p4r_loss_{dev.replace('-', '_')} {{\n{chains}}}\n"
+    return _replacing(f"p4r_loss_{dev.replace('-', '_')}", chains)
 
 
 def nft_egress(dev: str, imp: Impairment, source: str | None = None) -> str:
@@ -209,10 +209,22 @@ def nft_egress(dev: str, imp: Impairment, source: str | None = None) -> str:
     if imp.duplicate:
         rules.append(f'{match} numgen random mod 1000000 < {round(imp.duplicate * 1e6)} dup to "{dev}"')
     body = "\n    ".join(rules)
-    name = dev.replace("-", "_") + ("_" + source.replace(".", "_") if source else "")
-    return (
-        f"table netdev p4r_impair_{name} {{\n"
-        f"  chain egress {{\n"
-        f'    type filter hook egress device "{dev}" priority 0;\n'
-        f"    {body}\n  }}\n}}\n"
-    )
+    chain = f'  chain egress {{\n    type filter hook egress device "{dev}" priority 0;\n    {body}\n  }}\n'
+    return _replacing(egress_table_name(dev, source), chain)
+
+
+def egress_table_name(dev: str, source: str | None = None) -> str:
+    """The netdev table nft_egress(dev, ..., source) writes."""
+    return "p4r_impair_" + dev.replace("-", "_") + ("_" + source.replace(".", "_") if source else "")
+
+
+def nft_remove_table(name: str) -> str:
+    """An nftables document deleting netdev table `name` if it exists (an error-free no-op if not)."""
+    return f"add table netdev {name}\ndelete table netdev {name}\n"
+
+
+def _replacing(name: str, chains: str) -> str:
+    """Netdev table `name` with `chains`, replacing one of that name: a table on a device
+    in the root namespace outlives the device and binds again to the next device of that
+    name, so rules added on top of a stale table would stack up run after run."""
+    return f"{nft_remove_table(name)}table netdev {name} {{\n{chains}}}\n"

@@ -66,3 +66,37 @@ def test_tensors_that_differ_fail_the_job(transport):
     cfg = NetnsRun(workers=2, elements=4_000, iterations=1, transport=transport, elements_by_rank=((1, 4_096),))
     with pytest.raises(RuntimeError, match="worker 0 failed: .*the workers disagree about allreduce 0"):
         run(cfg, time_limit=60)
+
+
+def test_nft_tables_replace_a_stale_one():
+    """A netdev table outlives its device and binds again to the next device of that name
+    (a Mininet run's switch ports): the documents replace a table of the same name, so
+    rules never stack up run after run, and removing an absent table is no error."""
+    import shutil
+    import subprocess
+    import uuid
+
+    from p4reduce.testbed.netns import egress_table_name, nft_egress, nft_remove_table
+
+    if shutil.which("nft") is None:
+        pytest.skip("needs nftables (`nft`)")
+    ns = f"p4r-nft-{uuid.uuid4().hex[:6]}"
+    subprocess.run(["ip", "netns", "add", ns], check=True)
+    try:
+
+        def sh(*argv: str, input_: str | None = None) -> str:
+            return subprocess.run(
+                ["ip", "netns", "exec", ns, *argv], input=input_, text=True, capture_output=True, check=True
+            ).stdout
+
+        for _ in range(3):  # the device comes and goes, as a topology's would
+            sh("ip", "link", "add", "sw-eth1", "type", "veth", "peer", "name", "sw-peer")
+            sh("nft", "-f", "-", input_=nft_egress("sw-eth1", Impairment(loss=0.05)))
+            sh("ip", "link", "del", "sw-eth1")
+        table = egress_table_name("sw-eth1")
+        assert sh("nft", "list", "table", "netdev", table).count(" drop") == 1
+        sh("nft", "-f", "-", input_=nft_remove_table(table))
+        sh("nft", "-f", "-", input_=nft_remove_table(table))  # already gone
+        assert table not in sh("nft", "list", "tables")
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
