@@ -13,15 +13,20 @@ leaf, the local rank and the leaf's worker count a worker starts with (`--job`, 
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from p4reduce.controller.config import (
+    BroadcastConfig,
     Config,
     ConfigError,
+    JobConfig,
+    L2Entry,
     SwitchConfig,
+    UplinkConfig,
     WorkerEntry,
     check_int,
     check_ip,
@@ -37,12 +42,17 @@ from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_MAX_WORKERS, SWITCH
 
 __all__ = [
     "Tree",
+    "TreeJob",
     "TreePlace",
+    "job_configs",
     "load_tree",
+    "parse_topology",
     "parse_tree",
+    "place_job",
     "placement",
     "switch_configs",
     "switch_documents",
+    "tree_l2",
     "tree_sessions",
 ]
 
@@ -156,32 +166,41 @@ def _job(i: int, data: Any, links: Mapping[str, TreeLink]) -> TreeJob:
         check_keys(f"{where}.workers[{k}]", w, {"switch", "port", "mac", "ip", "udp_port"}, {"rank"})
         for k, w in enumerate(check_list(f"{where}.workers", d["workers"]))
     ]
-    raw = _ranked(where, listed, list(links))
-    local: dict[str, int] = {}
-    workers = []
-    for w in raw:
+    sitting = []
+    for w in _ranked(where, listed, list(links)):
         leaf = w["switch"]
         if leaf not in links:
             raise ConfigError(f"{where} rank {w['rank']}.switch: {leaf!r} is not a leaf with a link to the spine")
-        local[leaf] = local.get(leaf, -1) + 1
-        if local[leaf] >= SWITCH_MAX_WORKERS:
-            raise ConfigError(f"{where}: more than {SWITCH_MAX_WORKERS} workers under leaf {leaf!r}")
         port = check_int(f"{where} rank {w['rank']}.port", w["port"], 0, SWITCH_MAX_PORT)
         if port == links[leaf].port:
             raise ConfigError(f"{where} rank {w['rank']}: port {port} of leaf {leaf!r} is its link to the spine")
         entry = WorkerEntry(
-            local[leaf],
+            0,
             port,
             check_unicast_mac(f"{where} rank {w['rank']}.mac", w["mac"]),
             check_ip(f"{where} rank {w['rank']}.ip", w["ip"]),
             check_int(f"{where} rank {w['rank']}.udp_port", w["udp_port"], 1, 65535),
         )
-        workers.append(TreeWorker(w["rank"], leaf, entry))
-    return TreeJob(job_id, base, count, tuple(workers))
+        sitting.append((leaf, entry))
+    return place_job(job_id, base, count, sitting)
 
 
-def parse_tree(data: Any) -> Tree:
-    d = check_keys("tree", data, {"switches", "spine", "links", "jobs"}, set())
+def place_job(job_id: int, slot_base: int, num_slots: int, sitting: list[tuple[str, WorkerEntry]]) -> TreeJob:
+    """The job whose global ranks are `sitting`'s order (leaf, entry): each leaf's workers
+    get local ranks 0, 1, ... in that order (the entries' worker_id is replaced)."""
+    local: dict[str, int] = {}
+    workers = []
+    for rank, (leaf, entry) in enumerate(sitting):
+        local[leaf] = local.get(leaf, -1) + 1
+        if local[leaf] >= SWITCH_MAX_WORKERS:
+            raise ConfigError(f"job {job_id}: more than {SWITCH_MAX_WORKERS} workers under leaf {leaf!r}")
+        workers.append(TreeWorker(rank, leaf, dataclasses.replace(entry, worker_id=local[leaf])))
+    return TreeJob(job_id, slot_base, num_slots, tuple(workers))
+
+
+def parse_topology(d: dict[str, Any]) -> Tree:
+    """The `switches`, `spine` and `links` of a tree document (or of the job service's
+    `tree` section), as a tree without jobs."""
     if not isinstance(d["switches"], dict) or not d["switches"]:
         raise ConfigError("switches: a mapping of switch names to {grpc_addr, thrift_port, mac, ip}")
     switches = {str(name): _switch(str(name), s) for name, s in d["switches"].items()}
@@ -189,13 +208,20 @@ def parse_tree(data: Any) -> Tree:
     if spine not in switches:
         raise ConfigError(f"spine: {spine!r} is not one of `switches` ({', '.join(switches)})")
     links = tuple(_link(i, x, switches, spine) for i, x in enumerate(check_list("links", d["links"])))
-    by_leaf = {link.leaf: link for link in links}
-    if len(by_leaf) != len(links):
+    if len({link.leaf for link in links}) != len(links):
         raise ConfigError("links: a leaf has one link to the spine")
     if len({link.spine_port for link in links}) != len(links):
         raise ConfigError("links: each leaf needs a spine port of its own")
     if not 1 <= len(links) <= SWITCH_MAX_WORKERS:
         raise ConfigError(f"links: 1..{SWITCH_MAX_WORKERS} leaves under the spine, got {len(links)}")
+    return Tree(switches, spine, links, ())
+
+
+def parse_tree(data: Any) -> Tree:
+    d = check_keys("tree", data, {"switches", "spine", "links", "jobs"}, set())
+    topology = parse_topology(d)
+    switches, spine, links = topology.switches, topology.spine, topology.links
+    by_leaf = {link.leaf: link for link in links}
     jobs = tuple(_job(i, j, by_leaf) for i, j in enumerate(check_list("jobs", d["jobs"])))
     ids = [j.job_id for j in jobs]
     if len(set(ids)) != len(ids):
@@ -232,78 +258,100 @@ def _worker_document(e: WorkerEntry) -> dict[str, Any]:
     return {"worker_id": e.worker_id, "port": e.port, "mac": e.mac, "ip": e.ip, "udp_port": e.udp_port}
 
 
+def job_configs(
+    tree: Tree, job: TreeJob, sessions: Mapping[tuple[str, int], int], mgid: int | None = None
+) -> dict[str, JobConfig]:
+    """The job on every switch: on each leaf the workers under it (local ranks) with an
+    uplink to the spine, on the spine the leaves as members (rank = the leaf's place in
+    `links`). `sessions[(switch, job_id)]`: the job's session there (the spine's is also
+    what the uplinks carry); `mgid`: the multicast group on every switch (default job_id + 1)."""
+    spine = tree.switches[tree.spine]
+    group = job.job_id + 1 if mgid is None else mgid
+    spine_session = sessions[(tree.spine, job.job_id)]
+    configs: dict[str, JobConfig] = {}
+    members = []
+    for rank, link in enumerate(tree.links):
+        leaf = tree.switches[link.leaf]
+        under = job.under(link.leaf)
+        if not under:
+            raise ConfigError(f"job {job.job_id}: no worker under leaf {link.leaf!r} (drop its link, or add one)")
+        uplink = UplinkConfig(job.job_id, rank, spine_session, link.port, spine.mac, spine.ip, AGG_UDP_PORT)
+        configs[link.leaf] = JobConfig(
+            job.job_id,
+            job.slot_base,
+            job.num_slots,
+            tuple(w.entry for w in under),
+            group,
+            session=sessions[(link.leaf, job.job_id)],
+            uplink=uplink,
+        )
+        members.append(WorkerEntry(rank, link.spine_port, leaf.mac, leaf.ip, AGG_UDP_PORT))
+    configs[tree.spine] = JobConfig(
+        job.job_id, job.slot_base, job.num_slots, tuple(members), group, session=spine_session
+    )
+    return configs
+
+
 def switch_documents(tree: Tree, sessions: Mapping[tuple[str, int], int]) -> dict[str, dict[str, Any]]:
     """One controller configuration document per switch (what `p4reduce controller install
-    --config` reads). `sessions[(switch, job_id)]`: each job's session on each switch; the
-    spine's is also what its leaves' uplinks carry."""
-    spine = tree.switches[tree.spine]
+    --config` reads): every job's `job_configs`, and L2 forwarding across the tree."""
     docs: dict[str, dict[str, Any]] = {
         name: {"switch": _switch_document(sw), "jobs": [], "l2": []} for name, sw in tree.switches.items()
     }
     for job in tree.jobs:
-        members = []
-        for rank, link in enumerate(tree.links):
-            leaf = tree.switches[link.leaf]
-            under = job.under(link.leaf)
-            if not under:
-                raise ConfigError(f"job {job.job_id}: no worker under leaf {link.leaf!r} (drop its link, or add one)")
-            docs[link.leaf]["jobs"].append(
-                {
-                    "job_id": job.job_id,
-                    "slot_base": job.slot_base,
-                    "num_slots": job.num_slots,
-                    "session": sessions[(link.leaf, job.job_id)],
-                    "workers": [_worker_document(w.entry) for w in under],
-                    "uplink": {
-                        "parent_job": job.job_id,
-                        "rank": rank,
-                        "session": sessions[(tree.spine, job.job_id)],
-                        "port": link.port,
-                        "mac": spine.mac,
-                        "ip": spine.ip,
-                        "udp_port": AGG_UDP_PORT,
-                    },
-                }
-            )
-            docs[link.leaf]["l2"] += [{"mac": w.entry.mac, "port": w.entry.port} for w in under]
-            members.append(_worker_document(WorkerEntry(rank, link.spine_port, leaf.mac, leaf.ip, AGG_UDP_PORT)))
-        docs[tree.spine]["jobs"].append(
-            {
-                "job_id": job.job_id,
-                "slot_base": job.slot_base,
-                "num_slots": job.num_slots,
-                "session": sessions[(tree.spine, job.job_id)],
-                "workers": members,
-            }
-        )
-    _l2_between_switches(tree, docs)
-    for doc in docs.values():  # one L2 entry per MAC (a worker of several jobs)
-        doc["l2"] = list({e["mac"]: e for e in doc["l2"]}.values())
+        for name, config in job_configs(tree, job, sessions).items():
+            docs[name]["jobs"].append(_job_document(config))
+    sitting = [(w.leaf, w.entry.mac, w.entry.port) for job in tree.jobs for w in job.workers]
+    for name, (l2, broadcast) in tree_l2(tree, sitting).items():
+        docs[name]["l2"] = [{"mac": e.mac, "port": e.port} for e in l2]
+        if broadcast is not None:
+            docs[name]["broadcast"] = {"mgid": broadcast.mgid, "ports": list(broadcast.ports)}
     return docs
+
+
+def _job_document(c: JobConfig) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "job_id": c.job_id,
+        "slot_base": c.slot_base,
+        "num_slots": c.num_slots,
+        "mgid": c.mgid,
+        "session": c.session,
+        "workers": [_worker_document(w) for w in c.workers],
+    }
+    if c.uplink is not None:
+        doc["uplink"] = dataclasses.asdict(c.uplink)
+    return doc
 
 
 BROADCAST_MGID = 1000  # above the jobs' groups (job_id + 1) of the examples; any free one
 
 
-def _l2_between_switches(tree: Tree, docs: dict[str, dict[str, Any]]) -> None:
-    """The tree is one L2 network for the workers' other traffic (e.g. gloo's TCP): each
-    leaf reaches the other leaves' workers through its uplink, the spine every worker
-    through its leaf's link, and broadcasts (ARP) are flooded over every worker and link
-    port (a tree has no loops; a switch never floods back where a frame came in)."""
+def tree_l2(
+    tree: Tree, sitting: Iterable[tuple[str, str, int]]
+) -> dict[str, tuple[list[L2Entry], BroadcastConfig | None]]:
+    """Per switch, its L2 entries and broadcast group for workers `sitting` at (leaf, MAC,
+    port). The tree is one L2 network for the workers' other traffic (e.g. gloo's TCP): a
+    leaf reaches its own workers on their ports and the other leaves' through its uplink,
+    the spine every worker through its leaf's link, and broadcasts (ARP) are flooded over
+    every worker and link port (a tree has no loops; a switch never floods back where a
+    frame came in). One entry per MAC (a worker of several jobs)."""
+    links = {link.leaf: link for link in tree.links}
+    l2: dict[str, dict[str, L2Entry]] = {name: {} for name in tree.switches}
     ports: dict[str, set[int]] = {name: set() for name in tree.switches}
-    for job in tree.jobs:
+    for leaf, mac, port in sitting:
         for link in tree.links:
             ports[link.leaf].add(link.port)
             ports[tree.spine].add(link.spine_port)
-            for w in job.workers:
-                if w.leaf == link.leaf:
-                    ports[link.leaf].add(w.entry.port)
-                    docs[tree.spine]["l2"].append({"mac": w.entry.mac, "port": link.spine_port})
-                else:
-                    docs[link.leaf]["l2"].append({"mac": w.entry.mac, "port": link.port})
-    for name, doc in docs.items():
-        if ports[name]:
-            doc["broadcast"] = {"mgid": BROADCAST_MGID, "ports": sorted(ports[name])}
+            l2[link.leaf][mac] = L2Entry(mac, port if link.leaf == leaf else link.port)
+        ports[leaf].add(port)
+        l2[tree.spine][mac] = L2Entry(mac, links[leaf].spine_port)
+    return {
+        name: (
+            sorted(entries.values(), key=lambda e: e.port),
+            BroadcastConfig(BROADCAST_MGID, tuple(sorted(ports[name]))) if ports[name] else None,
+        )
+        for name, entries in l2.items()
+    }
 
 
 def switch_configs(tree: Tree, sessions: Mapping[tuple[str, int], int]) -> dict[str, Config]:
