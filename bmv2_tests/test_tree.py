@@ -371,3 +371,75 @@ def test_software_leaves_under_a_bmv2_spine(tmp_path, pipeline):
     inputs = [worker_tensor(i, r, elements, 32, 0.3, "int32") for i in range(2) for r in range(2)]
     check_results(inputs, [np.load(tmp_path / f"l{i}r{r}.npy") for i in range(2) for r in range(2)], 32)
     assert counters["joined"] >= 2 and counters["result_multicast"] > 0 and counters["bad_session"] == 0
+
+
+# -- the job service programs the tree -------------------------------------------------
+
+
+def test_the_job_service_places_a_job_on_the_tree_by_where_its_workers_sit(tree, tmp_path, pipeline):
+    """`p4reduce controller serve` with a `tree` section: it alone sets the three switches up;
+    the job's four workers register with ranks that alternate between the leaves, the
+    service places them by leaf (leaf 0's first), writes the job on every switch when the
+    last one registers, and the workers, each told its leaf and local rank, get the exact sum."""
+    import grpc
+
+    from p4reduce.jobapi import jobs_pb2 as pb
+    from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
+    from p4reduce.service import JobServer, parse_service_config
+
+    leaves, spine = tree
+    per_leaf = [leaf_workers(leaf, i) for i, leaf in enumerate(leaves)]
+    switches = {"spine": {**spine.process.switch_config(), "election_id": 2, "mac": SPINE_MAC, "ip": SPINE_IP}}
+    for i, leaf in enumerate(leaves):
+        switches[f"leaf{i}"] = {**leaf.process.switch_config(), "election_id": 2, "mac": AGG_MAC, "ip": AGG_IP}
+    config = parse_service_config(
+        {
+            "tree": {
+                "switches": switches,
+                "spine": "spine",
+                "links": [{"leaf": f"leaf{i}", "port": UPLINK_PORT, "spine_port": i + 1} for i in range(2)],
+                "workers": [
+                    {"mac": w.mac, "switch": f"leaf{i}", "port": w.port} for i, ws in enumerate(per_leaf) for w in ws
+                ],
+                "slots": [0, 16],
+                "mgids": [1, 10],
+                "p4info": str(pipeline.p4info),
+                "bmv2_json": str(pipeline.bmv2_json),
+            },
+            "fallback": None,
+        }
+    )
+    elements, density = 4000, 0.3
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(JobServer(config, tick=0.1))
+        stub = pb_grpc.JobServiceStub(stack.enter_context(grpc.insecure_channel("{}:{}".format(*server.address))))
+        job = stub.CreateJob(pb.CreateJobRequest(name="tree", num_workers=4, num_slots=8))
+        assert job.target == pb.SWITCH and (job.host, job.mac) == (AGG_IP, AGG_MAC)
+        asked = [per_leaf[1][0], per_leaf[0][0], per_leaf[1][1], per_leaf[0][1]]  # rank r asks as asked[r]
+
+        def registered(rank: int, w: Worker):
+            request = pb.RegisterWorkerRequest(job_id=job.job_id, rank=rank, ip=w.ip, mac=w.mac, udp_port=w.udp_port)
+            return stub.RegisterWorker(request)
+
+        assert [registered(r, w).placed for r, w in enumerate(asked)] == [False, False, False, True]
+        places = {w.mac: registered(r, w) for r, w in enumerate(asked)}
+        for i, ws in enumerate(per_leaf):  # leaf 0's workers hold ranks 0, 1; leaf 1's 2, 3
+            for w in ws:
+                p = places[w.mac]
+                assert (p.rank, p.leaf, p.local_rank, p.local_workers) == (
+                    2 * i + w.worker_id,
+                    f"leaf{i}",
+                    w.worker_id,
+                    2,
+                )
+        with namespaced(leaves, per_leaf, "p4r-sv") as namespaces:
+            args = ["--elements", str(elements), "--density", str(density), "--dtype", "int32", "--iterations", "2"]
+            procs = start_workers(per_leaf, namespaces, "--slot-base", str(job.slot_base), *args, outputs=tmp_path)
+            for rc, err in finish(procs):
+                assert rc == 0, err[-1500:]
+            rounds = spine.counters()["result_multicast"]
+            assert rounds > 0 and spine.counters()["data_counted"] >= 2 * rounds
+            assert all(leaf.counters()["from_parent"] == rounds for leaf in leaves)
+            stub.ReleaseJob(pb.ReleaseJobRequest(job_id=job.job_id))  # before the switches stop
+    inputs = [worker_tensor(i, r, elements, 32, density, "int32") for i in range(2) for r in range(2)]
+    check_results(inputs, [np.load(tmp_path / f"l{i}r{r}.npy") for i in range(2) for r in range(2)], 32)

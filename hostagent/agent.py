@@ -167,7 +167,8 @@ class HostAgent:
             self._message_size = self._datagram_size()
             if placement is not None and self._jobs is not None:
                 port = self._endpoints[0].sock.getsockname()[1]
-                service.register(self._jobs, placement, config.worker_id, port)
+                # On a tree of switches: the rank and worker count of the worker's leaf job.
+                config = self.config = service.register(self._jobs, placement, config, port)
                 self._lease = service.LeaseKeeper(self._jobs, placement)
             self._group_sock = self._join_group(config.group) if config.group else None
             receiving = [e.sock for e in self._endpoints]

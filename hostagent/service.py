@@ -8,11 +8,15 @@ neither grpc nor protobuf.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
+import time
 
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST, JobClient, JobServiceError, Placement
 from p4reduce.transport.interfaces import local_ip_towards, mac_of
+
+log = logging.getLogger(__name__)
 
 
 def placed(config: WorkerConfig) -> tuple[WorkerConfig, Placement, JobClient]:
@@ -46,10 +50,44 @@ def placed(config: WorkerConfig) -> tuple[WorkerConfig, Placement, JobClient]:
     return resolved, job, client
 
 
-def register(client: JobClient, job: Placement, rank: int, udp_port: int) -> None:
-    """Register this worker's address (the one it sends to the target from)."""
-    ip = local_ip_towards(job.address)
-    client.register_worker(job.job_id, rank, ip, mac_of(ip), udp_port)
+def register(
+    client: JobClient, job: Placement, config: WorkerConfig, udp_port: int, *, ip: str = "", mac: str = ""
+) -> WorkerConfig:
+    """Register this worker's address (`ip` and `mac` default to those of its route to the
+    target); returns `config` as the worker runs. On a tree of switches the job is placed
+    when its last rank registers (asked again every 50 ms, for up to `failure_timeout`):
+    the worker then runs as its leaf's job's rank `local_rank` of `local_workers`, scaling
+    for all the job's workers."""
+    ip = ip or local_ip_towards(job.address)
+    mac = mac or mac_of(ip)
+    deadline = time.monotonic() + config.failure_timeout
+    while not (registration := client.register_worker(job.job_id, config.worker_id, ip, mac, udp_port)).placed:
+        if time.monotonic() >= deadline:
+            raise JobServiceError(
+                client.address,
+                "RegisterWorker",
+                "DEADLINE_EXCEEDED",
+                f"job {job.job_id}: {registration.registered} of {job.num_workers} workers registered after "
+                f"{config.failure_timeout:g} s (a job on a tree of switches starts when every rank has)",
+            )
+        time.sleep(0.05)
+    if not registration.leaf:
+        return config
+    log.info(
+        "job %d rank %d: placed as rank %d, under leaf %s (rank %d of its %d)",
+        job.job_id,
+        config.worker_id,
+        registration.rank,
+        registration.leaf,
+        registration.local_rank,
+        registration.local_workers,
+    )
+    return dataclasses.replace(
+        config,
+        worker_id=registration.local_rank,
+        num_workers=registration.local_workers,
+        total_workers=job.num_workers,
+    )
 
 
 class LeaseKeeper:

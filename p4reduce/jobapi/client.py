@@ -97,6 +97,13 @@ class Registration:
     job: Placement
     registered: int  # workers registered so far
     switch_port: int  # the worker's switch port; 0 on a software aggregator
+    # Where the worker runs (jobs.proto's Registration), known once `placed`: a tree job is
+    # placed when its last rank registers; a worker asks again until then.
+    placed: bool = True
+    rank: int = 0  # as placed (on a tree, each leaf's workers hold consecutive ranks)
+    leaf: str = ""  # the leaf switch it sits under; "" off a tree
+    local_rank: int = 0  # its rank in its leaf's job: what its packets carry
+    local_workers: int = 0  # the workers of its leaf's job
 
 
 @dataclass(frozen=True)
@@ -167,7 +174,16 @@ class JobClient:
         """Tell the service where worker `rank` sends from; its target admits it then."""
         request = jobs_pb2.RegisterWorkerRequest(job_id=job_id, rank=rank, ip=ip, mac=mac, udp_port=udp_port)
         answer = self._call("RegisterWorker", self._stub.RegisterWorker, request)
-        return Registration(Placement.from_proto(answer.job), answer.registered, answer.switch_port)
+        return Registration(
+            Placement.from_proto(answer.job),
+            answer.registered,
+            answer.switch_port,
+            answer.placed,
+            answer.rank,
+            answer.leaf,
+            answer.local_rank,
+            answer.local_workers,
+        )
 
     def keep_alive(self, job_id: int) -> float:
         """Extend the job's lease; returns the seconds it now has."""

@@ -18,6 +18,17 @@ software aggregator, and the jobs' defaults.
                                   # {aggregators: [{admin: HOST:PORT, advertise, slots}, ...]}
     jobs: {num_slots: 64, lease_seconds: 30, max_lease_seconds: 3600}
 
+Instead of `switch`, a `tree` of leaf switches under a spine (docs/service.md, "Several
+switches"): the switches, spine and links as a tree document's (controller/tree.py; every
+leaf answers its workers at the same aggregation address), where workers sit instead of
+`l2`, and the switch keys slots, mgids, max_workers, timeout, p4info, bmv2_json:
+
+    tree:
+      switches: {spine: {grpc_addr: ..., thrift_port: ..., mac: ..., ip: ...}, leaf0: {...}, ...}
+      spine: spine
+      links: [{leaf: leaf0, port: 3, spine_port: 1}, ...]
+      workers: [{mac: "02:00:00:00:00:01", switch: leaf0, port: 1}, ...]
+
 Every mistake is a ConfigError (p4reduce.controller.errors) of one line naming the field;
 the field checks are the controller's own (controller/config.py).
 """
@@ -45,8 +56,9 @@ from p4reduce.controller.config import (
     shown,
 )
 from p4reduce.controller.errors import ConfigError
+from p4reduce.controller.tree import BROADCAST_MGID, Tree, parse_topology, tree_l2
 from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS
-from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS
+from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_MAX_WORKERS, SWITCH_SLOTS
 
 _SWITCH_CONNECTION = {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"}
 _SWITCH_KEYS = _SWITCH_CONNECTION | {
@@ -90,6 +102,63 @@ class SwitchSection:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """Where a worker's MAC sits in a tree: a leaf and its port there."""
+
+    mac: str
+    leaf: str
+    port: int
+
+
+@dataclass(frozen=True)
+class TreeSection:
+    """Leaf switches under a spine, all programmed by the service: a job's workers may sit
+    under several leaves (each leaf sums its own, the spine the leaves' partial sums)."""
+
+    topology: Tree  # switches (with aggregation addresses), spine, links; no jobs
+    seats: tuple[Seat, ...]
+    slots: tuple[int, int] = (0, SWITCH_SLOTS)  # the same slots on every switch of a job
+    mgids: tuple[int, int] = (1, 999)  # the same group id on every switch of a job
+    max_workers: int = SWITCH_MAX_WORKERS
+    timeout: float = 5.0
+    p4info: pathlib.Path | None = None
+    bmv2_json: pathlib.Path | None = None
+
+    @property
+    def address(self) -> AggregationAddress:
+        """What every worker sends to: the address each leaf answers its workers at."""
+        leaf = self.topology.switches[self.topology.leaves[0]]
+        return AggregationAddress(leaf.ip, leaf.mac)
+
+    def seat(self, mac: str) -> Seat | None:
+        return next((s for s in self.seats if s.mac == mac), None)
+
+    def port_of(self, mac: str) -> int | None:
+        seat = self.seat(mac)
+        return seat.port if seat else None
+
+    def switch_sections(self) -> dict[str, SwitchSection]:
+        """Each switch as a single switch's section: its connection and address, and the
+        tree's L2 forwarding and broadcast on it."""
+        l2 = tree_l2(self.topology, [(s.leaf, s.mac, s.port) for s in self.seats])
+        return {
+            name: SwitchSection(
+                sw.switch,
+                AggregationAddress(sw.ip, sw.mac),
+                tuple(l2[name][0]),
+                l2[name][1],
+                self.slots,
+                self.mgids,
+                self.max_workers,
+                self.timeout,
+                self.p4info,
+                self.bmv2_json,
+            )
+            for name, sw in self.topology.switches.items()
+        }
+
+
+@dataclass(frozen=True)
 class FallbackSection:
     """The software aggregator started in the service's process (native engine)."""
 
@@ -126,6 +195,7 @@ class ServiceConfig:
     fallback: FallbackSection | None = field(default_factory=FallbackSection)
     jobs: JobDefaults = field(default_factory=JobDefaults)
     aggregators: tuple[RemoteAggregator, ...] = ()  # instead of the embedded fallback
+    tree: TreeSection | None = None  # instead of `switch`
 
     def fallback_pools(self) -> list[tuple[int, int]]:
         """The slot pool (base, count) of each software target, in placement order."""
@@ -135,21 +205,24 @@ class ServiceConfig:
 def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> ServiceConfig:
     """Validate a configuration document; relative pipeline paths are taken from `base_dir`."""
     try:
-        d = check_keys("config", data, set(), {"switch", "fallback", "jobs"})
+        d = check_keys("config", data, set(), {"switch", "fallback", "jobs", "tree"})
         switch = _switch_section(d["switch"], base_dir) if d.get("switch") is not None else None
+        tree = _tree_section(d["tree"], base_dir) if d.get("tree") is not None else None
+        if switch is not None and tree is not None:
+            raise ConfigError("config: 'switch' and 'tree': the service programs one switch or one tree")
         fallback: FallbackSection | None = None
         aggregators: tuple[RemoteAggregator, ...] = ()
         if isinstance(d.get("fallback"), dict) and "aggregators" in d["fallback"]:
             aggregators = _aggregators(d["fallback"])
         elif d.get("fallback") is not None:
             fallback = _fallback(d["fallback"])
-        pools = [s.slots for s in (switch, fallback, *aggregators) if s is not None]
+        pools = [s.slots for s in (switch, tree, fallback, *aggregators) if s is not None]
         jobs = _jobs(d.get("jobs", {}), max((count for _, count in pools), default=MAX_SLOTS))
     except RecursionError:
         raise ConfigError("the configuration is nested too deeply") from None
-    if switch is None and fallback is None and not aggregators:
-        raise ConfigError("config: neither 'switch' nor 'fallback': jobs would have nowhere to run")
-    return ServiceConfig(switch, fallback, jobs, aggregators)
+    if switch is None and tree is None and fallback is None and not aggregators:
+        raise ConfigError("config: neither 'switch' nor 'fallback' (nor 'tree'): jobs would have nowhere to run")
+    return ServiceConfig(switch, fallback, jobs, aggregators, tree)
 
 
 def load_service_config(source: str | pathlib.Path | dict[str, Any]) -> ServiceConfig:
@@ -197,6 +270,53 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
         _seconds("switch.timeout", d.get("timeout", 5.0), 3600.0),
         _path("switch.p4info", d.get("p4info"), base_dir),
         _path("switch.bmv2_json", d.get("bmv2_json"), base_dir),
+    )
+
+
+def _tree_section(data: Any, base_dir: pathlib.Path | None) -> TreeSection:
+    d = check_keys(
+        "tree",
+        data,
+        {"switches", "spine", "links", "workers"},
+        {"slots", "mgids", "max_workers", "timeout", "p4info", "bmv2_json"},
+    )
+    try:
+        topology = parse_topology(d)
+    except ConfigError as exc:
+        raise ConfigError(f"tree.{exc}") from None
+    leaves = {link.leaf: link for link in topology.links}
+    addresses = {(topology.switches[leaf].ip, topology.switches[leaf].mac) for leaf in leaves}
+    if len(addresses) != 1:
+        raise ConfigError(
+            "tree.switches: every leaf answers its workers at the same aggregation address (mac, ip): "
+            "a job's placement names one"
+        )
+    seats: list[Seat] = []
+    for i, item in enumerate(check_list("tree.workers", d["workers"])):
+        where = f"tree.workers[{i}]"
+        w = check_keys(where, item, {"mac", "switch", "port"}, set())
+        mac = check_unicast_mac(f"{where}.mac", w["mac"])
+        if w["switch"] not in leaves:
+            raise ConfigError(f"{where}.switch: {shown(w['switch'])} is not a leaf with a link to the spine")
+        port = check_int(f"{where}.port", w["port"], 1, SWITCH_MAX_PORT)
+        if port == leaves[w["switch"]].port:
+            raise ConfigError(f"{where}.port: {port} is leaf {w['switch']}'s link to the spine")
+        if any(s.mac == mac for s in seats):
+            raise ConfigError(f"{where}.mac: {mac} sits elsewhere already (the tree is one L2 network)")
+        seats.append(Seat(mac, w["switch"], port))
+    slots = _pair("tree.slots", d.get("slots", [0, SWITCH_SLOTS]), SWITCH_SLOTS, count=True)
+    mgids = _pair("tree.mgids", d.get("mgids", [1, 999]), 65535, count=False, low=1)
+    if mgids[0] <= BROADCAST_MGID <= mgids[1]:
+        raise ConfigError(f"tree.mgids: {list(mgids)} holds {BROADCAST_MGID}, the tree's broadcast group")
+    return TreeSection(
+        topology,
+        tuple(seats),
+        slots,
+        mgids,
+        check_int("tree.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS),
+        _seconds("tree.timeout", d.get("timeout", 5.0), 3600.0),
+        _path("tree.p4info", d.get("p4info"), base_dir),
+        _path("tree.bmv2_json", d.get("bmv2_json"), base_dir),
     )
 
 
@@ -312,8 +432,10 @@ __all__ = [
     "FallbackSection",
     "JobDefaults",
     "RemoteAggregator",
+    "Seat",
     "ServiceConfig",
     "SwitchSection",
+    "TreeSection",
     "load_service_config",
     "parse_service_config",
 ]

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from p4reduce.service.config import ServiceConfig
 from p4reduce.service.errors import AggregatorLost, SwitchLost
 from p4reduce.service.fallback import EmbeddedFallback
-from p4reduce.service.registry import Job, JobWish, Registry, Target, WorkerRecord
+from p4reduce.service.registry import Job, JobWish, Place, Registry, Target, WorkerRecord
 from p4reduce.service.remote import RemoteFallback
 from p4reduce.service.switch import JoinSender, SwitchTarget
+from p4reduce.service.tree import TreeTarget
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,14 @@ class JobCoordinator:
     ) -> None:
         self.config = config
         self.clock = clock
-        self.registry = Registry(config.switch, config.fallback_pools(), config.jobs, clock=clock, rng=rng)
-        self.switch = SwitchTarget(config.switch, clock=clock) if config.switch else None
+        switches = config.switch or config.tree
+        self.registry = Registry(switches, config.fallback_pools(), config.jobs, clock=clock, rng=rng)
+        # A tree's switches behave as one switch target towards the registry and this module.
+        self.switch: SwitchTarget | TreeTarget | None = None
+        if config.switch is not None:
+            self.switch = SwitchTarget(config.switch, clock=clock)
+        elif config.tree is not None:
+            self.switch = TreeTarget(config.tree, clock=clock)
         if self.switch is not None:
             self.switch.on_join = self._learn
         self.fallback = EmbeddedFallback(config.fallback, fallback_engine) if config.fallback else None
@@ -115,6 +122,10 @@ class JobCoordinator:
                     f" ({job.reason})" if job.reason else "",
                 )
             return _copy(job)
+
+    def places(self, job: Job) -> dict[int, Place]:
+        """Where each rank of `job` runs, once every rank registered (Job.places)."""
+        return job.places(self.config.tree.topology.leaves if self.config.tree else ())
 
     def register(self, job_id: int, rank: int, ip: str, mac: str, udp_port: int) -> tuple[Job, WorkerRecord]:
         with self._lock:
@@ -218,8 +229,9 @@ class JobCoordinator:
     def placement_address(self, job: Job) -> tuple[str, int, str]:
         """(host, UDP port, MAC) the job's workers send to."""
         if job.target is Target.SWITCH:
-            assert self.config.switch is not None
-            a = self.config.switch.address
+            switches = self.config.switch or self.config.tree
+            assert switches is not None
+            a = switches.address
             return a.ip, a.udp_port, a.mac
         return (*self.fallbacks[job.aggregator].address, "")
 

@@ -11,6 +11,7 @@ why not the switch. Without one the refusal is the request's error.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import enum
 import ipaddress
@@ -21,13 +22,14 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from p4reduce.aggregator.config import JobSpec
-from p4reduce.controller.config import check_unicast_mac
+from p4reduce.controller.config import WorkerEntry, check_unicast_mac
 from p4reduce.controller.errors import ConfigError
+from p4reduce.controller.tree import TreeJob, place_job
 from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST
 from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
 from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_VALUES_PER_PACKET
 from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
-from p4reduce.service.config import JobDefaults, SwitchSection
+from p4reduce.service.config import JobDefaults, SwitchSection, TreeSection
 from p4reduce.service.errors import (
     AggregatorLost,
     AlreadyRegistered,
@@ -67,10 +69,24 @@ class WorkerRecord:
     mac: str  # "" allowed on a software target
     udp_port: int
     switch_port: int = 0  # 0 on a software target
+    leaf: str = ""  # the leaf switch it sits under, on a tree
 
     @property
     def address(self) -> tuple[str, int]:
         return self.ip, self.udp_port
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a registered worker runs in its job: its rank in the job as placed (the
+    workers under one leaf hold consecutive ranks), and its rank and worker count in the
+    job of its leaf (on a single switch or a software aggregator: the rank it registered
+    with, and the job's size)."""
+
+    rank: int
+    leaf: str
+    local_rank: int
+    local_workers: int
 
 
 @dataclass
@@ -104,6 +120,32 @@ class Job:
     def expires_in(self, now: float) -> float:
         return max(0.0, self.expires_at - now)
 
+    def places(self, leaves: Sequence[str]) -> dict[int, Place]:
+        """Per registered rank, its place once the job is complete (empty before): on a
+        tree, `tree_job`'s; elsewhere every rank is its own."""
+        if not self.complete:
+            return {}
+        workers = sorted(self.workers.values(), key=lambda w: w.rank)
+        if not any(w.leaf for w in workers):
+            return {w.rank: Place(w.rank, "", w.rank, self.num_workers) for w in workers}
+        counts = collections.Counter(w.leaf for w in workers)
+        return {
+            w.rank: Place(t.rank, t.leaf, t.entry.worker_id, counts[t.leaf])
+            for w, t in zip(self._by_seat(leaves), self.tree_job(leaves).workers, strict=True)
+        }
+
+    def tree_job(self, leaves: Sequence[str]) -> TreeJob:
+        """The complete job of a tree with its ranks placed by where the workers sit
+        (Cloud Collectives' rank reordering): leaves in `leaves` order, each leaf's workers
+        in the order of the ranks they registered with, so every leaf's ranks are
+        consecutive; local ranks under each leaf in that order."""
+        sitting = [(w.leaf, WorkerEntry(0, w.switch_port, w.mac, w.ip, w.udp_port)) for w in self._by_seat(leaves)]
+        return place_job(self.job_id, self.slot_base, self.num_slots, sitting)
+
+    def _by_seat(self, leaves: Sequence[str]) -> list[WorkerRecord]:
+        order = {leaf: i for i, leaf in enumerate(leaves)}
+        return sorted(self.workers.values(), key=lambda w: (order[w.leaf], w.rank))
+
 
 @dataclass(frozen=True)
 class Created:
@@ -117,7 +159,7 @@ class Registry:
 
     def __init__(
         self,
-        switch: SwitchSection | None,
+        switch: SwitchSection | TreeSection | None,
         fallback_pools: Sequence[tuple[int, int]],
         defaults: JobDefaults | None = None,
         *,
@@ -187,18 +229,23 @@ class Registry:
         ip = _worker_ip(ip)
         if not 1 <= udp_port <= 65535:
             raise InvalidArgument("udp_port", f"{udp_port} outside 1..65535")
-        switch_port = 0
+        switch_port, leaf = 0, ""
         if job.target is Target.SWITCH or mac:
             try:
                 mac = check_unicast_mac("mac", mac)
             except ConfigError as exc:
                 raise InvalidArgument("mac", str(exc).removeprefix("mac: ")) from None
-        if job.target is Target.SWITCH:
+        if job.target is Target.SWITCH and isinstance(self.switch, TreeSection):
+            seat = self.switch.seat(mac)
+            if seat is None:  # a tree places ranks by leaf: it must know where each worker sits
+                raise InvalidArgument("mac", f"{mac} sits under no leaf of the tree (the service's tree.workers)")
+            switch_port, leaf = seat.port, seat.leaf
+        elif job.target is Target.SWITCH:
             assert self.switch is not None
             # Not in the L2 table: 0 until the switch hands the worker's first JOIN to the
             # service, which learns the port from it (learn_port).
             switch_port = self.switch.port_of(mac) or 0
-        worker = WorkerRecord(rank, ip, mac, udp_port, switch_port)
+        worker = WorkerRecord(rank, ip, mac, udp_port, switch_port, leaf)
         previous = job.workers.get(rank)
         if previous is not None:
             if previous == worker:
@@ -431,4 +478,4 @@ def _worker_ip(ip: str) -> str:
     return str(address)
 
 
-__all__ = ["Created", "Job", "JobWish", "Registry", "Target", "WorkerRecord"]
+__all__ = ["Created", "Job", "JobWish", "Place", "Registry", "Target", "WorkerRecord"]

@@ -68,9 +68,17 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
             job, worker = self.coordinator.register(
                 request.job_id, request.rank, request.ip, request.mac, request.udp_port
             )
-            return pb.Registration(
+            place = self.coordinator.places(job).get(worker.rank)
+            answer = pb.Registration(
                 job=self._placement(job), registered=len(job.workers), switch_port=worker.switch_port
             )
+            if place is not None:
+                answer.placed, answer.rank, answer.leaf = True, place.rank, place.leaf
+                answer.local_rank, answer.local_workers = place.local_rank, place.local_workers
+            elif not worker.leaf:  # off a tree a worker's place is its registration
+                answer.placed, answer.rank = True, worker.rank
+                answer.local_rank, answer.local_workers = worker.rank, job.num_workers
+            return answer
 
         return _answer(context, register)
 

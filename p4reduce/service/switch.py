@@ -195,15 +195,28 @@ class SwitchTarget:
     def remove(self, job: Job) -> None:
         """Delete the job's entries (workers first) and group, then zero its registers and
         its job counter cells."""
-        client = self._up()
         config = job_config(job, [w for w in job.workers.values() if w.switch_port])  # what was written
+        self.uninstall_job(config, with_group=job.complete)  # (the group comes with the last rank)
+
+    def install_job(self, config: JobConfig) -> None:
+        """Write a whole job at once (group, result destinations, uplink, workers last)."""
+        client = self._up()
+        try:
+            client.write(job_entities(_p4info(client), config), update="insert")
+        except SwitchError as exc:
+            raise self._lost(str(exc)) from None
+
+    def uninstall_job(self, config: JobConfig, *, with_group: bool = True) -> None:
+        """Delete what `install_job` (or the admissions) wrote, in reverse, then zero the
+        job's registers and job counter cells: the next job on these slots starts afresh."""
+        client = self._up()
         entities = job_entities(_p4info(client), config)
-        if not job.complete:  # no group was written
+        if not with_group:
             entities = [e for e in entities if _is_table_entry(e)]
         try:
             client.write(entities[::-1], update="delete")
             client.clear_job_registers(config)
-            client.clear_job_counters(job.slot_base)  # the next job on these slots counts from 0
+            client.clear_job_counters(config.slot_base)
         except SwitchError as exc:
             raise self._lost(str(exc)) from None
 
