@@ -100,7 +100,8 @@ class P4Tree:
 
     spine: object
     leaves: list  # Bmv2Switch nodes, in the spine job's rank order
-    places: list  # TreePlace per global rank
+    places: list  # TreePlace per global rank (none with --service: the service places them)
+    service_section: dict | None = None  # --service: the `tree` section of its configuration
 
     def switches(self) -> list:
         return [*self.leaves, self.spine]
@@ -153,10 +154,18 @@ def build_topology(args) -> Topology:
             for r in ranks:
                 net.addLink(workers[r], leaf, **worker_link)
             leaves.append((leaf, ranks))
+        # --service: the job service (root namespace: it reaches the switches' P4Runtime on
+        # loopback) under the first leaf; it programs the tree, which carries its gRPC too.
+        ctl = net.addHost("ctl", inNamespace=False) if args.service else None
+        if ctl is not None:
+            net.addLink(ctl, leaves[0][0])
         net.start()
-        tree = _program_tree(spine, leaves, workers, args.slots)
+        if ctl is not None:
+            tree = _service_tree(spine, leaves, workers, ctl, args.slots)
+        else:
+            tree = _program_tree(spine, leaves, workers, args.slots)
         _drop_on_worker_links(workers, args, use_netem)
-        topo = Topology(net, None, workers, p4tree=tree)
+        topo = Topology(net, ctl, workers, p4tree=tree)
         topo.nft_tables += _drop_on_uplinks(spine, [leaf for leaf, _ in leaves], args.uplink_loss)
         return topo
     if args.switch == "bmv2":
@@ -211,30 +220,36 @@ def _split(n: int, leaves: int) -> list[list[int]]:
 SPINE_MAC, SPINE_IP = "02:00:00:00:01:fe", "10.0.1.254"  # the spine's aggregation address
 
 
+def _tree_topology(spine, leaves: list[tuple[object, list[int]]]) -> dict:
+    """The switches (each with its aggregation address: the spine's own, the leaves' the one
+    their workers send to), the spine and the leaves' links, as a tree document names them."""
+    from bmv2_node import AGG_IP, AGG_MAC
+
+    switches = {"spine": {**spine.process.switch_config(), "mac": SPINE_MAC, "ip": SPINE_IP}}
+    for i, (leaf, _) in enumerate(leaves):
+        switches[f"leaf{i}"] = {**leaf.process.switch_config(), "mac": AGG_MAC, "ip": AGG_IP}
+    links = [
+        {"leaf": f"leaf{i}", "port": leaf.port_to(spine), "spine_port": spine.port_to(leaf)}
+        for i, (leaf, _) in enumerate(leaves)
+    ]
+    return {"switches": switches, "spine": "spine", "links": links}
+
+
 def _program_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, num_slots: int) -> P4Tree:
     """Job 1 over the BMv2 leaves and spine, from one tree document (what `p4reduce controller
     install-tree` reads), each switch's configuration installed by its node."""
-    from bmv2_node import AGG_IP, AGG_MAC
-
     from p4reduce.controller.client import new_session
     from p4reduce.controller.tree import load_tree, placement, switch_configs, tree_sessions
 
-    switches = {"spine": {**spine.process.switch_config(), "mac": SPINE_MAC, "ip": SPINE_IP}}
     entries = []
     for i, (leaf, ranks) in enumerate(leaves):
-        switches[f"leaf{i}"] = {**leaf.process.switch_config(), "mac": AGG_MAC, "ip": AGG_IP}
         entries += [
             {"rank": r, "switch": f"leaf{i}", "port": leaf.port_of(workers[r]), "mac": workers[r].MAC()}
             | {"ip": workers[r].IP(), "udp_port": BMV2_UDP_BASE + r}
             for r in ranks
         ]
     document = {
-        "switches": switches,
-        "spine": "spine",
-        "links": [
-            {"leaf": f"leaf{i}", "port": leaf.port_to(spine), "spine_port": spine.port_to(leaf)}
-            for i, (leaf, _) in enumerate(leaves)
-        ],
+        **_tree_topology(spine, leaves),
         "jobs": [{"job_id": 1, "slot_base": 0, "num_slots": num_slots, "workers": entries}],
     }
     tree = load_tree(document)
@@ -244,6 +259,26 @@ def _program_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, 
         leaf.install(configs[f"leaf{i}"])
     spine.install(configs["spine"])
     return P4Tree(spine, [leaf for leaf, _ in leaves], placement(tree, 1))
+
+
+def _service_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, ctl, num_slots: int) -> P4Tree:
+    """The tree for --service: nothing programmed here (the service does it all, as primary
+    controller of every switch); the `tree` section of its configuration says where every
+    worker, and the service's host under the first leaf, sits."""
+    topology = _tree_topology(spine, leaves)
+    for switch in topology["switches"].values():
+        switch["election_id"] = 2  # above each node's own P4Runtime session
+    seats = [
+        {"mac": workers[r].MAC(), "switch": f"leaf{i}", "port": leaf.port_of(workers[r])}
+        for i, (leaf, ranks) in enumerate(leaves)
+        for r in ranks
+    ]
+    seats.append({"mac": ctl.MAC(), "switch": "leaf0", "port": leaves[0][0].port_of(ctl)})
+    for leaf, ranks in leaves:
+        leaf.prepare_hosts([workers[r] for r in ranks])
+    leaves[0][0].prepare_hosts([ctl])
+    section = {**topology, "workers": seats, "slots": [0, 1024], "mgids": [1, 999]}
+    return P4Tree(spine, [leaf for leaf, _ in leaves], [], service_section=section)
 
 
 def _drop_on_uplinks(spine, leaves: list, loss: float) -> list[str]:
@@ -328,16 +363,18 @@ def listed_jobs(host) -> dict[str, dict]:
         raise WrongResult(f"the job service did not list its jobs ({exc}): {out.strip()}") from None
 
 
-def _start_service(host, slots: int, switch: dict | None = None) -> subprocess.Popen:
+def _start_service(host, slots: int, switch: dict | None = None, tree: dict | None = None) -> subprocess.Popen:
     """The service for --service: its fallback software aggregator on the same host, and the
-    switch when given (its configuration section)."""
-    port = AGG_UDP_PORT if switch is None else FALLBACK_PORT
+    switch (or the tree of switches) when given (its configuration section)."""
+    port = AGG_UDP_PORT if switch is None and tree is None else FALLBACK_PORT
     document: dict = {
         "fallback": {"host": host.IP(), "port": port, "advertise": host.IP()},
         "jobs": {"num_slots": slots},
     }
     if switch is not None:
         document["switch"] = switch
+    if tree is not None:
+        document["tree"] = tree
     proc, _ = start_service(host, document)
     return proc
 
@@ -494,8 +531,7 @@ def _run_through_tree(topo: Topology, tree: P4Tree, args, density: float, output
     n = len(topo.workers)
     for sw in tree.switches():  # new worker processes start at round 0 of every slot
         sw.process.client.clear_job_registers(JobConfig(1, 0, args.slots, (), 1))
-    before = [sw.counters() for sw in tree.switches()]
-    link_before = tree.link_bytes()
+    before = _tree_traffic(tree)
     procs = [
         _start_worker(
             h,
@@ -509,20 +545,30 @@ def _run_through_tree(topo: Topology, tree: P4Tree, args, density: float, output
     ]
     inputs = [worker_tensor(r, place.local_rank, args.elements, 32, density) for r, place in enumerate(tree.places)]
     reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, 32)
-    after = [sw.counters() for sw in tree.switches()]
-    delta = [{k: a[k] - b[k] for k in a} for a, b in zip(after, before, strict=True)]
-    allreduces = args.iterations + 2  # the warm-up, and the one-element barrier of each
-    summary = _summary([rep[1:] for rep in reports], args)
+    return _summary([rep[1:] for rep in reports], args) | _tree_summary(tree, before, reports, args)
+
+
+def _tree_traffic(tree: P4Tree) -> tuple[list[dict[str, int]], list[tuple[int, int]]]:
+    """The switches' counters and the leaf-spine links' bytes so far."""
+    return [sw.counters() for sw in tree.switches()], tree.link_bytes()
+
+
+def _tree_summary(tree: P4Tree, before: tuple, reports: list[list[dict]], args) -> dict:
+    """Since `before` (_tree_traffic): rounds (the spine's results), the DATA the spine took
+    (one per leaf per round), each leaf's upstream packets, and per allreduce a leaf's
+    uplink bytes next to the bytes each worker sent."""
+    counters, link_bytes = _tree_traffic(tree)
+    delta = [{k: a[k] - b[k] for k in a} for a, b in zip(counters, before[0], strict=True)]
     *leaf_counts, spine_counts = delta
-    up = [a[0] - b[0] for a, b in zip(tree.link_bytes(), link_before, strict=True)]
-    summary.update(
+    up = [a[0] - b[0] for a, b in zip(link_bytes, before[1], strict=True)]
+    allreduces = args.iterations + 2  # the warm-up, and the one-element barrier of each
+    return dict(
         rounds=spine_counts["result_multicast"],
         spine_data_packets=spine_counts["data_counted"],
         upstream_packets_per_leaf=statistics.mean(c["upstream"] for c in leaf_counts),
         uplink_bytes_per_leaf=statistics.mean(up) / allreduces,
         worker_link_bytes=statistics.mean(it["wire_bytes_sent"] for rep in reports for it in rep[1:]),
     )
-    return summary
 
 
 def _run_through_service(topo: Topology, args, density: float, outputs: list[pathlib.Path]) -> dict:
@@ -530,11 +576,14 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
     the job (on the BMv2 switch, or on its fallback software aggregator) and says with which
     geometry."""
     n = len(topo.workers)
-    switch = None
+    switch = tree = None
     if topo.p4switch is not None:
         switch = topo.p4switch.service_section([*topo.workers, topo.root], args.slots)
-    block_size = 32 if switch is not None else args.block_size  # the switch's packets
-    service = _start_service(topo.root, args.slots, switch)
+    elif topo.p4tree is not None:
+        tree = topo.p4tree.service_section
+    block_size = 32 if switch or tree else args.block_size  # the switch's packets
+    service = _start_service(topo.root, args.slots, switch, tree)
+    before = _tree_traffic(topo.p4tree) if tree else None  # (the service cleared every switch)
     name = f"mininet-{density:g}"
     try:
         procs = [
@@ -549,11 +598,14 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
         ]
         inputs = [worker_tensor(r, r, args.elements, block_size, density) for r in range(n)]
         reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, block_size)
-        _check_placement(topo.root, name, "switch" if switch is not None else "software")
+        _check_placement(topo.root, name, "switch" if switch or tree else "software")
     finally:
         service.terminate()
         service.wait(timeout=10)
-    return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
+    summary = _summary([rep[1:] for rep in reports], args)  # drop the warm-up
+    if topo.p4tree is not None and before is not None:  # (the uplinks also carry the service's gRPC)
+        summary |= _tree_summary(topo.p4tree, before, reports, args)
+    return summary
 
 
 def _check_placement(host, name: str, expected: str) -> None:
@@ -719,8 +771,8 @@ def main() -> int:
     ap.add_argument(
         "--service",
         action="store_true",
-        help="run the job service (p4reduce controller serve), which programs the BMv2 switch (or places "
-        "the jobs on its fallback aggregator with lxbr): workers get only its address and a job name",
+        help="run the job service (p4reduce controller serve), which programs the BMv2 switch or leaf/spine "
+        "tree (or places the jobs on its fallback aggregator with lxbr): workers get only its address and a job name",
     )
     ap.add_argument(
         "--transport",
@@ -755,8 +807,10 @@ def main() -> int:
         raise SystemExit("--uplink-loss needs --switch bmv2 --topo leafspine")
     if args.compare_star and (args.switch != "bmv2" or args.topo != "leafspine"):
         raise SystemExit("--compare-star compares --switch bmv2 --topo leafspine with one BMv2 switch")
-    if args.service and args.topo != "star":
-        raise SystemExit("--service runs with --topo star")
+    if args.service and args.topo != "star" and args.switch != "bmv2":
+        raise SystemExit("--service runs with --topo star, or with --switch bmv2 --topo leafspine")
+    if args.service and args.compare_star:
+        raise SystemExit("--compare-star runs without --service")
     if args.switch == "bmv2" and args.slots > 1024:
         raise SystemExit("the P4 switch has 1024 slots")
     if os.geteuid() != 0:

@@ -50,6 +50,8 @@ needs_mininet = pytest.mark.skipif(_mininet_missing() is not None, reason=str(_m
         ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--compare-star"],
         # four BMv2 leaves (one worker each) under a BMv2 spine
         ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--leaves", "4"],
+        # the job service alone programs the tree; the workers know only its address and a job name
+        ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--service"],
         # nftables loss on the leaf-spine links: the sums stay exact (the runner checks them)
         ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--uplink-loss", "0.05"],
     ],

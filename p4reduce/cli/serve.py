@@ -74,9 +74,8 @@ def _banner(server: Any) -> str:
     parts = [f"p4reduce job service on {server.address[0]}:{server.address[1]}"]
     coordinator = server.coordinator
     if coordinator.switch is not None:
-        addr = coordinator.switch.config.connection.grpc_addr
         down = coordinator.switch.down
-        parts.append(f"switch {addr} " + ("up" if down is None else f"down ({down})"))
+        parts.append(f"{coordinator.switch.name} " + ("up" if down is None else f"down ({down})"))
     if coordinator.fallback is not None:
         parts.append("fallback software aggregator on {}:{}".format(*coordinator.fallback.address))
     if server.metrics_address is not None:

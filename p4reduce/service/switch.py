@@ -105,6 +105,10 @@ class SwitchTarget:
         # Told of each JOIN the switch hands over (an unknown worker's): (port, sender).
         self.on_join: Callable[[int, JoinSender], None] | None = None
 
+    @property
+    def name(self) -> str:
+        return f"switch {self.config.connection.grpc_addr}"
+
     def _pipeline_files(self) -> tuple[str, str]:
         """The pipeline pushed at start, checked now: a bad file is a configuration error."""
         from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact

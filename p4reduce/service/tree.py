@@ -44,6 +44,10 @@ class TreeTarget:
         self._written: dict[int, dict[str, JobConfig]] = {}  # job id -> what each switch holds
 
     @property
+    def name(self) -> str:
+        return "tree of switches " + ", ".join(f"{n} {s.config.connection.grpc_addr}" for n, s in self.switches.items())
+
+    @property
     def down(self) -> str | None:
         return next((f"{name}: {s.down}" for name, s in self.switches.items() if s.down is not None), None)
 
@@ -75,6 +79,17 @@ class TreeTarget:
         for name, config in configs.items():
             self.switches[name].install_job(config)
             self._written[job.job_id][name] = config
+        places = job.places(self.config.topology.leaves)
+        for rank, place in sorted(places.items(), key=lambda item: item[1].rank):
+            log.info(
+                "job %d rank %d (registered as %d): under %s, rank %d of its %d",
+                job.job_id,
+                place.rank,
+                rank,
+                place.leaf,
+                place.local_rank,
+                place.local_workers,
+            )
         log.info("job %d on the tree: %s", job.job_id, ", ".join(f"{n} {len(c.workers)}" for n, c in configs.items()))
 
     def remove(self, job: Job) -> None:
