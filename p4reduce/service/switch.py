@@ -176,6 +176,12 @@ class SwitchTarget:
             self._client.close()
             self._client = None
 
+    def let_go(self, reason: str) -> None:
+        """Close the session as if the switch were lost (`down` says why): the next `check`
+        sets it up afresh, its pool cleared."""
+        if self._client is not None:
+            self._lost(reason)
+
     def _packet_in(self, port: int, frame: bytes) -> None:
         sender = join_sender(frame)
         if sender is None:

@@ -11,18 +11,21 @@ A switch that fails a request is the tree lost: the coordinator fails the tree's
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from p4reduce.controller.config import JobConfig
 from p4reduce.controller.tree import job_configs
 from p4reduce.service.config import TreeSection
+from p4reduce.service.errors import SwitchLost
 from p4reduce.service.registry import Job, WorkerRecord
 from p4reduce.service.switch import JoinSender, SwitchTarget
 
 log = logging.getLogger(__name__)
+_LET_GO = "the tree lost "  # how a switch let go for another's loss says why
 
 
 class TreeTarget:
@@ -49,22 +52,45 @@ class TreeTarget:
 
     @property
     def down(self) -> str | None:
-        return next((f"{name}: {s.down}" for name, s in self.switches.items() if s.down is not None), None)
+        """Why the tree is down (the switch lost first, rather than those let go after it), or None."""
+        reasons = [f"{name}: {s.down}" for name, s in self.switches.items() if s.down is not None]
+        return next((r for r in reasons if _LET_GO not in r), reasons[0] if reasons else None)
 
     def start(self) -> bool:
         for switch in self.switches.values():
             switch.start()
-        return self.down is None
+        return self._whole() is None
 
     def check(self) -> str | None:
         for switch in self.switches.values():
             switch.check()
-        return self.down
+        return self._whole()
 
     def poll(self) -> str | None:
         for switch in self.switches.values():
             switch.poll()
-        return self.down
+        return self._whole()
+
+    def _whole(self) -> str | None:
+        """Why the tree is down, or None. A tree is up as a whole or not at all: when one
+        switch is lost, the others are let go too (the coordinator fails every job of the
+        tree), so that the reconnection sets every switch up afresh and none keeps entries
+        or registers of a failed job that a later job on the same slots would meet."""
+        down = self.down
+        if down is not None:
+            for switch in self.switches.values():
+                switch.let_go(f"{_LET_GO}{down}")
+            self._written.clear()
+        return down
+
+    @contextlib.contextmanager
+    def _as_one(self) -> Iterator[None]:
+        """Requests to some of the switches: if one is lost, the whole tree is (`_whole`)."""
+        try:
+            yield
+        except SwitchLost:
+            self._whole()
+            raise
 
     def close(self) -> None:
         for switch in self.switches.values():
@@ -76,9 +102,10 @@ class TreeTarget:
             return
         configs = self._configs(job)
         self._written[job.job_id] = {}
-        for name, config in configs.items():
-            self.switches[name].install_job(config)
-            self._written[job.job_id][name] = config
+        with self._as_one():
+            for name, config in configs.items():
+                self.switches[name].install_job(config)
+                self._written[job.job_id][name] = config
         places = job.places(self.config.topology.leaves)
         for rank, place in sorted(places.items(), key=lambda item: item[1].rank):
             log.info(
@@ -95,20 +122,23 @@ class TreeTarget:
     def remove(self, job: Job) -> None:
         """Take the job off every switch that holds it (leaves first)."""
         written = self._written.pop(job.job_id, {})
-        for name, config in reversed(written.items()):
-            self.switches[name].uninstall_job(config)
+        with self._as_one():
+            for name, config in reversed(written.items()):
+                self.switches[name].uninstall_job(config)
 
     def counters(self) -> dict[str, int]:
         """The event counters of all the tree's switches together."""
         total: dict[str, int] = {}
-        for switch in self.switches.values():
-            for name, value in switch.counters().items():
-                total[name] = total.get(name, 0) + value
+        with self._as_one():
+            for switch in self.switches.values():
+                for name, value in switch.counters().items():
+                    total[name] = total.get(name, 0) + value
         return total
 
     def job_counters(self, jobs: Iterable[Job]) -> dict[int, dict[str, int]]:
         """Per job, the spine's cells: one round there is one round of the whole job."""
-        return self.switches[self.config.topology.spine].job_counters(jobs)
+        with self._as_one():
+            return self.switches[self.config.topology.spine].job_counters(jobs)
 
     def _configs(self, job: Job) -> dict[str, JobConfig]:
         """The job's JobConfig per switch, spine first, over the leaves its workers sit under."""

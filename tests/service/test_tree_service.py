@@ -13,6 +13,7 @@ from typing import Any
 
 import grpc
 import pytest
+from conftest import wait_until
 from service_helpers import control_plane
 
 from p4reduce.controller.bmv2 import slot_register_arrays
@@ -169,19 +170,21 @@ def test_a_worker_the_tree_does_not_seat_is_refused_by_name():
 
 @pytest.fixture
 def tree_service():
-    """(JobServer over three fake switches, stub, {switch name: (fake P4Runtime, fake thrift)})."""
+    """(JobServer over three fake switches, stub, {switch name: (fake P4Runtime, fake thrift)},
+    {switch name: the ExitStack that owns its fake P4Runtime: close it to kill the switch})."""
     with contextlib.ExitStack() as stack:
-        fakes, doc = {}, tree_config()
+        fakes, doc, killers = {}, tree_config(), {}
         for name in ("spine", "leaf0", "leaf1"):
             thrift = stack.enter_context(fake_bmv2_thrift.serve())
             for register_name in REGISTERS:
                 thrift.add_register(register_name, 2048, fill=7)
-            p4rt = stack.enter_context(fake_p4runtime.serve())
+            killers[name] = stack.enter_context(contextlib.ExitStack())
+            p4rt = killers[name].enter_context(fake_p4runtime.serve())
             fakes[name] = (p4rt, thrift)
             doc["tree"]["switches"][name] |= {"grpc_addr": p4rt.addr, "thrift_port": thrift.port}
         server = stack.enter_context(JobServer(parse_service_config(doc), tick=0.05))
         channel = stack.enter_context(grpc.insecure_channel("{}:{}".format(*server.address)))
-        yield server, pb_grpc.JobServiceStub(channel), fakes
+        yield server, pb_grpc.JobServiceStub(channel), fakes, killers
 
 
 def entries(fake, table: str, action: str, field: str) -> dict[int, dict[str, int]]:
@@ -198,7 +201,7 @@ def entries(fake, table: str, action: str, field: str) -> dict[int, dict[str, in
 
 
 def test_a_tree_job_is_written_to_every_switch_when_its_last_rank_registers(tree_service):
-    server, stub, fakes = tree_service
+    server, stub, fakes, _ = tree_service
     job = stub.CreateJob(pb.CreateJobRequest(name="t", num_workers=3, num_slots=8))
     assert job.target == pb.SWITCH and (job.host, job.mac, job.block_size) == (LEAF_IP, LEAF_MAC, 32)
     before = {name: len(p4rt.tables) for name, (p4rt, _) in fakes.items()}
@@ -249,7 +252,7 @@ def test_a_tree_job_is_written_to_every_switch_when_its_last_rank_registers(tree
 
 
 def test_a_job_under_one_leaf_spans_that_leaf_and_the_spine_only(tree_service):
-    server, stub, fakes = tree_service
+    server, stub, fakes, _ = tree_service
     job = stub.CreateJob(pb.CreateJobRequest(name="one", num_workers=2, num_slots=8))
     for rank, mac in enumerate((MACS[3], MACS[4])):  # both under leaf1
         answer = stub.RegisterWorker(
@@ -265,7 +268,7 @@ def test_a_job_under_one_leaf_spans_that_leaf_and_the_spine_only(tree_service):
 def test_workers_wait_for_their_place_and_run_as_their_leaf_job(tree_service):
     """hostagent.service.register: each worker asks until the last rank registered, then runs
     as its leaf job's rank, with its leaf's worker count, scaling for the whole job."""
-    server, stub, _ = tree_service
+    server, stub, _, _ = tree_service
     address = "{}:{}".format(*server.address)
     clients = [JobClient(address) for _ in range(3)]
     placement = clients[0].create_job("w", 3, num_slots=8)
@@ -286,3 +289,31 @@ def test_workers_wait_for_their_place_and_run_as_their_leaf_job(tree_service):
     assert got == {0: (0, 2, 3), 1: (0, 1, 3), 2: (1, 2, 3)}
     for client in clients:
         client.close()
+
+
+def test_a_leaf_lost_under_a_job_fails_it_and_the_tree_goes_down_as_one(tree_service):
+    """Leaf 1 dies under a running job: the job fails by name, the service lets go of the
+    spine and leaf 0 too (a reconnection sets every switch up afresh, none keeping the failed
+    job's entries or registers), and the next job goes to the fallback saying why."""
+    server, stub, fakes, killers = tree_service
+    job = stub.CreateJob(pb.CreateJobRequest(name="t", num_workers=2, num_slots=8))
+    for rank, mac in enumerate((MACS[0], MACS[1])):  # one under each leaf
+        request = pb.RegisterWorkerRequest(job_id=job.job_id, rank=rank, ip=f"10.0.0.{rank + 1}", mac=mac)
+        request.udp_port = 40001
+        assert stub.RegisterWorker(request).placed == (rank == 1)
+    killers["leaf1"].close()
+
+    def lost() -> bool:
+        try:
+            stub.KeepAlive(pb.KeepAliveRequest(job_id=job.job_id))
+        except grpc.RpcError as exc:
+            assert exc.code() == grpc.StatusCode.UNAVAILABLE and exc.details().startswith("switch lost: leaf1: ")
+            return True
+        return False
+
+    wait_until(lost, "the service to notice leaf 1 is gone")
+    tree = server.coordinator.switch
+    assert all(switch.down is not None for switch in tree.switches.values())
+    assert tree.switches["spine"].down.startswith("the tree lost leaf1: ")
+    again = stub.CreateJob(pb.CreateJobRequest(name="t2", num_workers=2))
+    assert again.target == pb.SOFTWARE and "leaf1" in again.reason
