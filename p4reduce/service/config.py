@@ -250,8 +250,8 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
     address = AggregationAddress(
         check_ip("switch.address.ip", a["ip"]), check_unicast_mac("switch.address.mac", a["mac"])
     )
-    slots = _pair("switch.slots", d.get("slots", [0, SWITCH_SLOTS]), SWITCH_SLOTS, count=True)
-    mgids = _pair("switch.mgids", d.get("mgids", [1, 999]), 65535, count=False, low=1)
+    keys = _shared_keys("switch", d, base_dir)
+    mgids = keys["mgids"]
     try:
         l2 = parse_l2(d.get("l2", []))
         broadcast = parse_broadcast(d["broadcast"], {}) if d.get("broadcast") is not None else None
@@ -259,18 +259,21 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
         raise ConfigError(f"switch.{exc}") from None
     if broadcast is not None and mgids[0] <= broadcast.mgid <= mgids[1]:
         raise ConfigError(f"switch.broadcast.mgid: {broadcast.mgid} is in the jobs' range switch.mgids {list(mgids)}")
-    return SwitchSection(
-        connection,
-        address,
-        l2,
-        broadcast,
-        slots,
-        mgids,
-        check_int("switch.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS),
-        _seconds("switch.timeout", d.get("timeout", 5.0), 3600.0),
-        _path("switch.p4info", d.get("p4info"), base_dir),
-        _path("switch.bmv2_json", d.get("bmv2_json"), base_dir),
-    )
+    return SwitchSection(connection, address, l2, broadcast, **keys)
+
+
+def _shared_keys(where: str, d: dict[str, Any], base_dir: pathlib.Path | None) -> dict[str, Any]:
+    """The keys a `switch` and a `tree` section share, by their fields' names."""
+    return {
+        "slots": _pair(f"{where}.slots", d.get("slots", [0, SWITCH_SLOTS]), SWITCH_SLOTS, count=True),
+        "mgids": _pair(f"{where}.mgids", d.get("mgids", [1, 999]), 65535, count=False, low=1),
+        "max_workers": check_int(
+            f"{where}.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS
+        ),
+        "timeout": _seconds(f"{where}.timeout", d.get("timeout", 5.0), 3600.0),
+        "p4info": _path(f"{where}.p4info", d.get("p4info"), base_dir),
+        "bmv2_json": _path(f"{where}.bmv2_json", d.get("bmv2_json"), base_dir),
+    }
 
 
 def _tree_section(data: Any, base_dir: pathlib.Path | None) -> TreeSection:
@@ -304,20 +307,11 @@ def _tree_section(data: Any, base_dir: pathlib.Path | None) -> TreeSection:
         if any(s.mac == mac for s in seats):
             raise ConfigError(f"{where}.mac: {mac} sits elsewhere already (the tree is one L2 network)")
         seats.append(Seat(mac, w["switch"], port))
-    slots = _pair("tree.slots", d.get("slots", [0, SWITCH_SLOTS]), SWITCH_SLOTS, count=True)
-    mgids = _pair("tree.mgids", d.get("mgids", [1, 999]), 65535, count=False, low=1)
+    keys = _shared_keys("tree", d, base_dir)
+    mgids = keys["mgids"]
     if mgids[0] <= BROADCAST_MGID <= mgids[1]:
         raise ConfigError(f"tree.mgids: {list(mgids)} holds {BROADCAST_MGID}, the tree's broadcast group")
-    return TreeSection(
-        topology,
-        tuple(seats),
-        slots,
-        mgids,
-        check_int("tree.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS),
-        _seconds("tree.timeout", d.get("timeout", 5.0), 3600.0),
-        _path("tree.p4info", d.get("p4info"), base_dir),
-        _path("tree.bmv2_json", d.get("bmv2_json"), base_dir),
-    )
+    return TreeSection(topology, tuple(seats), **keys)
 
 
 def _fallback(data: Any) -> FallbackSection:

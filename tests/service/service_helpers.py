@@ -108,3 +108,18 @@ def fetch_metrics(server: Any) -> str:
     with urllib.request.urlopen("http://{}:{}/metrics".format(*server.metrics_address), timeout=10) as response:
         assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
         return response.read().decode()
+
+
+def job_lost(stub: Any, job_id: int, cause: str) -> bool:
+    """Whether KeepAlive of `job_id` is refused UNAVAILABLE with details starting `cause`
+    (its switch is gone); False while the service still holds the job."""
+    import grpc
+
+    from p4reduce.jobapi import jobs_pb2 as pb
+
+    try:
+        stub.KeepAlive(pb.KeepAliveRequest(job_id=job_id))
+    except grpc.RpcError as exc:
+        assert exc.code() == grpc.StatusCode.UNAVAILABLE and exc.details().startswith(cause), exc.details()
+        return True
+    return False

@@ -11,7 +11,15 @@ from concurrent import futures
 import grpc
 import pytest
 from conftest import wait_until
-from service_helpers import MACS, FakeClock, control_plane, fetch_metrics, parse_exposition, service_config
+from service_helpers import (
+    MACS,
+    FakeClock,
+    control_plane,
+    fetch_metrics,
+    job_lost,
+    parse_exposition,
+    service_config,
+)
 
 from p4reduce.controller.bmv2 import slot_register_arrays
 from p4reduce.controller.encoding import decode_value
@@ -193,15 +201,7 @@ def test_the_switch_dies_under_a_job(switch):
     register(stub, job.job_id, 0)
     p4rt_stack.close()  # the switch is gone
 
-    def lost() -> bool:
-        try:
-            stub.KeepAlive(pb.KeepAliveRequest(job_id=job.job_id))
-        except grpc.RpcError as exc:
-            assert exc.code() == grpc.StatusCode.UNAVAILABLE and exc.details().startswith("switch lost: ")
-            return True
-        return False
-
-    wait_until(lost, "the service to notice the switch is gone")
+    wait_until(lambda: job_lost(stub, job.job_id, "switch lost: "), "the service to notice the switch is gone")
     with pytest.raises(grpc.RpcError) as info:
         register(stub, job.job_id, 1)
     assert info.value.code() == grpc.StatusCode.UNAVAILABLE

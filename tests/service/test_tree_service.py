@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 import pytest
 from conftest import wait_until
-from service_helpers import control_plane
+from service_helpers import control_plane, job_lost
 
 from p4reduce.controller.bmv2 import slot_register_arrays
 from p4reduce.controller.encoding import decode_value
@@ -303,15 +303,7 @@ def test_a_leaf_lost_under_a_job_fails_it_and_the_tree_goes_down_as_one(tree_ser
         assert stub.RegisterWorker(request).placed == (rank == 1)
     killers["leaf1"].close()
 
-    def lost() -> bool:
-        try:
-            stub.KeepAlive(pb.KeepAliveRequest(job_id=job.job_id))
-        except grpc.RpcError as exc:
-            assert exc.code() == grpc.StatusCode.UNAVAILABLE and exc.details().startswith("switch lost: leaf1: ")
-            return True
-        return False
-
-    wait_until(lost, "the service to notice leaf 1 is gone")
+    wait_until(lambda: job_lost(stub, job.job_id, "switch lost: leaf1: "), "the service to notice leaf 1 is gone")
     tree = server.coordinator.switch
     assert all(switch.down is not None for switch in tree.switches.values())
     assert tree.switches["spine"].down.startswith("the tree lost leaf1: ")
