@@ -123,3 +123,22 @@ def job_lost(stub: Any, job_id: int, cause: str) -> bool:
         assert exc.code() == grpc.StatusCode.UNAVAILABLE and exc.details().startswith(cause), exc.details()
         return True
     return False
+
+
+def table_entries(fake: Any, table: str, action: str, field: str) -> dict[int, dict[str, int]]:
+    """The entries of `table` on a fake P4Runtime switch (the shipped program's P4Info): the
+    value of exact match field `field` -> the parameters of `action`."""
+    from p4reduce.controller.encoding import decode_value
+    from p4reduce.controller.p4info import P4Info
+    from p4reduce.p4src import P4INFO, build_artifact
+
+    info = P4Info.load(build_artifact(P4INFO))
+    table_id = info.table(table).id
+    names = {p.id: p.name for p in info.action(action).params.values()}
+    key = info.match_field(table, field).id
+    out = {}
+    for (tid, _), entry in fake.tables.items():
+        if tid == table_id:
+            value = next(decode_value(m.exact.value) for m in entry.match if m.field_id == key)
+            out[value] = {names[p.param_id]: decode_value(p.value) for p in entry.action.action.params}
+    return out

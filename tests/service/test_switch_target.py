@@ -19,10 +19,10 @@ from service_helpers import (
     job_lost,
     parse_exposition,
     service_config,
+    table_entries,
 )
 
 from p4reduce.controller.bmv2 import slot_register_arrays
-from p4reduce.controller.encoding import decode_value
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.pipeline import NAMES
 from p4reduce.jobapi import jobs_pb2 as pb
@@ -56,15 +56,7 @@ def switch():
 
 def worker_entries(fake) -> dict[int, dict[str, int]]:
     """The worker-table entries on the fake switch: udp port -> set_worker's parameters."""
-    table = INFO.table(NAMES.workers_table).id
-    names = {p.id: p.name for p in INFO.action(NAMES.set_worker).params.values()}
-    udp = INFO.match_field(NAMES.workers_table, "hdr.udp.srcPort").id
-    out = {}
-    for (table_id, _), entry in fake.tables.items():
-        if table_id == table:
-            port = next(decode_value(m.exact.value) for m in entry.match if m.field_id == udp)
-            out[port] = {names[p.param_id]: decode_value(p.value) for p in entry.action.action.params}
-    return out
+    return table_entries(fake, NAMES.workers_table, NAMES.set_worker, "hdr.udp.srcPort")
 
 
 def cells(thrift, start: int, stop: int) -> set[int]:

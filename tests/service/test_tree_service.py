@@ -14,10 +14,9 @@ from typing import Any
 import grpc
 import pytest
 from conftest import wait_until
-from service_helpers import control_plane, job_lost
+from service_helpers import control_plane, job_lost, table_entries
 
 from p4reduce.controller.bmv2 import slot_register_arrays
-from p4reduce.controller.encoding import decode_value
 from p4reduce.controller.errors import ConfigError
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.pipeline import NAMES
@@ -187,19 +186,6 @@ def tree_service():
         yield server, pb_grpc.JobServiceStub(channel), fakes, killers
 
 
-def entries(fake, table: str, action: str, field: str) -> dict[int, dict[str, int]]:
-    """The entries of `table` on a fake switch: the value of match field `field` -> the action's parameters."""
-    table_id = INFO.table(table).id
-    names = {p.id: p.name for p in INFO.action(action).params.values()}
-    key = INFO.match_field(table, field).id
-    out = {}
-    for (tid, _), entry in fake.tables.items():
-        if tid == table_id:
-            value = next(decode_value(m.exact.value) for m in entry.match if m.field_id == key)
-            out[value] = {names[p.param_id]: decode_value(p.value) for p in entry.action.action.params}
-    return out
-
-
 def test_a_tree_job_is_written_to_every_switch_when_its_last_rank_registers(tree_service):
     server, stub, fakes, _ = tree_service
     job = stub.CreateJob(pb.CreateJobRequest(name="t", num_workers=3, num_slots=8))
@@ -229,13 +215,13 @@ def test_a_tree_job_is_written_to_every_switch_when_its_last_rank_registers(tree
     spine, leaf0, leaf1 = (fakes[n][0] for n in ("spine", "leaf0", "leaf1"))
     workers = (NAMES.workers_table, NAMES.set_worker, "hdr.udp.srcPort")
     # each leaf admits its own workers with local ranks; the spine admits the leaves
-    assert {port: p["worker_id"] for port, p in entries(leaf1, *workers).items()} == {40001: 0, 40003: 1}
-    assert {port: p["worker_id"] for port, p in entries(leaf0, *workers).items()} == {40002: 0}
+    assert {port: p["worker_id"] for port, p in table_entries(leaf1, *workers).items()} == {40001: 0, 40003: 1}
+    assert {port: p["worker_id"] for port, p in table_entries(leaf0, *workers).items()} == {40002: 0}
     # the leaves send from the address their workers send to: told apart by their spine port
-    members = entries(spine, NAMES.workers_table, NAMES.set_worker, "standard_metadata.ingress_port")
+    members = table_entries(spine, NAMES.workers_table, NAMES.set_worker, "standard_metadata.ingress_port")
     assert {port: p["worker_id"] for port, p in members.items()} == {1: 0, 2: 1}
     for fake, rank in ((leaf0, 0), (leaf1, 1)):
-        (uplink,) = entries(fake, NAMES.uplinks_table, NAMES.set_uplink, "meta.job_id").values()
+        (uplink,) = table_entries(fake, NAMES.uplinks_table, NAMES.set_uplink, "meta.job_id").values()
         assert uplink["up_rank"] == rank and uplink["port"] == 3 and uplink["up_job"] == job.job_id
         assert uplink["up_session"] == job.session  # the spine's session: the job's, on every switch
     groups = {name: fakes[name][0].groups for name in fakes}
@@ -260,8 +246,8 @@ def test_a_job_under_one_leaf_spans_that_leaf_and_the_spine_only(tree_service):
         )
     assert (answer.placed, answer.leaf, answer.local_workers) == (True, "leaf1", 2)
     workers = (NAMES.workers_table, NAMES.set_worker, "hdr.udp.srcPort")
-    assert entries(fakes["leaf0"][0], *workers) == {}
-    members = entries(fakes["spine"][0], NAMES.workers_table, NAMES.set_worker, "standard_metadata.ingress_port")
+    assert table_entries(fakes["leaf0"][0], *workers) == {}
+    members = table_entries(fakes["spine"][0], NAMES.workers_table, NAMES.set_worker, "standard_metadata.ingress_port")
     assert {port: p["worker_id"] for port, p in members.items()} == {2: 0}  # leaf1, the spine job's only member
 
 
