@@ -60,6 +60,40 @@ control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
         size = WORKER_TABLE_SIZE;
     }
 
+    // A RESULT or ERROR of the parent job for this switch's rank in it, from the
+    // parent (uplink.p4): the leaf job's group and slot range, and the session the
+    // parent gave the leaf (checked in stage 1 as a worker's is). It goes down as the
+    // leaf job's, so its job and session are rewritten here, where nothing reads them
+    // after this stage's checks.
+    action from_parent(job_id_t job_id, MulticastGroupId_t mgid, bit<16> slot_base,
+                       bit<16> slot_end, bit<32> session, bit<32> up_session) {
+        ig_md.admitted = 1;
+        ig_md.from_parent = 1;
+        ig_md.mgid = mgid;
+        ig_md.pool = slot_base;
+        ig_md.session_diff = hdr.agg.session ^ up_session;
+        ig_md.below_base = slot_base |-| ig_md.slot;
+        ig_md.end_room = slot_end |-| ig_md.slot;
+        ig_md.block_room = hdr.agg.blocks |-| hdr.agg.block;
+        ig_md.next_room = hdr.agg.blocks |-| hdr.agg.next_block;
+        hdr.agg.job_id = job_id;
+        hdr.agg.session = session;
+    }
+
+    table parents {
+        key = {
+            ig_intr_md.ingress_port: exact;
+            hdr.ethernet.src_addr: exact;
+            hdr.ipv4.src_addr: exact;
+            hdr.udp.src_port: exact;
+            hdr.agg.job_id: exact;      // the parent job
+            hdr.agg.worker_id: exact;   // this switch's rank in it
+        }
+        actions = { from_parent; @defaultonly NoAction; }
+        const default_action = NoAction;
+        size = PARENT_TABLE_SIZE;
+    }
+
     action set_malformed(bit<1> malformed) {
         ig_md.malformed = malformed;
     }
@@ -96,9 +130,19 @@ control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
              IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, 0 &&& ~MAX_BLOCKS, true, 0) : set_malformed(0);
             (PROTOCOL_VERSION, MSG_JOIN, 0, _, _, UDP_HDR_LEN + AGG_HDR_LEN,
              IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, _, true, 0) : set_malformed(0);
+            // A parent's answer to a leaf job (admitted only through `parents`):
+            // RESULT with B values or header-only, ERROR header-only.
+            (PROTOCOL_VERSION, MSG_RESULT, VALUES_PER_PACKET, true, true,
+             UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN,
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN, _,
+             0 &&& ~MAX_BLOCKS, true, 0) : set_malformed(0);
+            (PROTOCOL_VERSION, MSG_RESULT, 0, _, _, UDP_HDR_LEN + AGG_HDR_LEN,
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, 0 &&& ~MAX_BLOCKS, true, 0) : set_malformed(0);
+            (PROTOCOL_VERSION, MSG_ERROR, 0, _, _, UDP_HDR_LEN + AGG_HDR_LEN,
+             IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN, _, _, true, 0) : set_malformed(0);
         }
         const default_action = set_malformed(1);
-        size = 4;
+        size = 8;
     }
 
     action set_round_kind(bit<1> holds_block, bit<1> next_announced) {
@@ -121,8 +165,15 @@ control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
         size = 3;
     }
 
+    // A RESULT or ERROR is a parent's (a worker sends neither): the two tables are
+    // exclusive, so they share stage 0. One from an address without a `parents`
+    // entry is an unknown sender's (event 4).
     apply {
-        workers.apply();
+        if (hdr.agg.msg_type == MSG_RESULT || hdr.agg.msg_type == MSG_ERROR) {
+            parents.apply();
+        } else {
+            workers.apply();
+        }
         format.apply();
         round_kind.apply();
     }

@@ -29,21 +29,27 @@
 // One entry per owner: flags SCATTER | owner << OWNER_SHIFT, whatever bits 1..0
 // (an opening DATA has bit 0 set, and its entries come first).
 #define SCATTER_ENTRY(OWNER) \
-    ((FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& SCATTER_MASK, _) : \
+    ((FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& SCATTER_MASK, _, _) : \
         scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT), FLAG_SCATTER | (OWNER << OWNER_SHIFT));
+// A parent's header-only RESULT to a leaf job (uplink.p4): bit 0 set, which opening.p4's
+// first_flags keeps as the repeat bit of the leaf's opening round (a REPEAT; an empty
+// stream's end ignores it).
+#define PARENT_REPEAT_ENTRY(OWNER) \
+    ((FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& SCATTER_MASK, 0, MSG_RESULT) : \
+        scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT) | 1, 0);
 // An opening DATA of a reduce-scatter: its owner's bits (for the RESULT, if its block
 // wins), bit 0 set when it is header-only (count 0), and only OPENING | SCATTER compared.
 #define OPENING_SCATTER_ENTRY(OWNER) \
-    ((FLAG_OPENING | FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& (SCATTER_MASK | FLAG_OPENING), 0) : \
+    ((FLAG_OPENING | FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& (SCATTER_MASK | FLAG_OPENING), 0, _) : \
         scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT) | 1, OPENING_MASK); \
-    ((FLAG_OPENING | FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& (SCATTER_MASK | FLAG_OPENING), _) : \
+    ((FLAG_OPENING | FLAG_SCATTER | (OWNER << OWNER_SHIFT)) &&& (SCATTER_MASK | FLAG_OPENING), _, _) : \
         scatter_bits(FLAG_SCATTER | (OWNER << OWNER_SHIFT), OPENING_MASK);
 #define FOR_ALL_OWNERS(M) \
     M(8w0)  M(8w1)  M(8w2)  M(8w3)  M(8w4)  M(8w5)  M(8w6)  M(8w7) \
     M(8w8)  M(8w9)  M(8w10) M(8w11) M(8w12) M(8w13) M(8w14) M(8w15) \
     M(8w16) M(8w17) M(8w18) M(8w19) M(8w20) M(8w21) M(8w22) M(8w23) \
     M(8w24) M(8w25) M(8w26) M(8w27) M(8w28) M(8w29) M(8w30) M(8w31)
-#define SCATTER_TABLE_SIZE 128   // 2 x 32 opening entries, 2 opening ones without SCATTER, 32
+#define SCATTER_TABLE_SIZE 256   // 2 x 32 opening entries, 2 opening ones without SCATTER, 32, 33 parent repeats
 
 struct round_agreement_t {
     bit<32> fingerprint;  // agreement key (fingerprint ^ SCATTER/owner or OPENING/SCATTER bits) of the round's first counted packet
@@ -77,12 +83,15 @@ control AgreementKey(in header_t hdr, inout ingress_metadata_t ig_md) {
         key = {
             hdr.agg.flags: ternary;
             hdr.agg.count: ternary;
+            hdr.agg.msg_type: ternary;
         }
         actions = { scatter_bits; no_scatter; }
         const entries = {
+            FOR_ALL_OWNERS(PARENT_REPEAT_ENTRY)
+            (0 &&& FLAG_SCATTER, 0, MSG_RESULT) : scatter_bits(1, 0);
             FOR_ALL_OWNERS(OPENING_SCATTER_ENTRY)
-            (FLAG_OPENING &&& (FLAG_OPENING | FLAG_SCATTER), 0) : scatter_bits(1, FLAG_OPENING);
-            (FLAG_OPENING &&& (FLAG_OPENING | FLAG_SCATTER), _) : scatter_bits(0, FLAG_OPENING);
+            (FLAG_OPENING &&& (FLAG_OPENING | FLAG_SCATTER), 0, _) : scatter_bits(1, FLAG_OPENING);
+            (FLAG_OPENING &&& (FLAG_OPENING | FLAG_SCATTER), _, _) : scatter_bits(0, FLAG_OPENING);
             FOR_ALL_OWNERS(SCATTER_ENTRY)
         }
         const default_action = no_scatter();

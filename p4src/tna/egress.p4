@@ -53,6 +53,14 @@ control Egress(inout header_t hdr, inout egress_metadata_t eg_md,
         eg_md.update_checksum = 1;
     }
 
+    // A leaf's DATA upstream keeps its worker id (this switch's rank in the parent job).
+    action upstream_lengths(bit<16> udp_length, bit<16> ipv4_length) {
+        hdr.udp.length = udp_length;
+        hdr.udp.checksum = 0;
+        hdr.ipv4.total_len = ipv4_length;
+        eg_md.update_checksum = 1;
+    }
+
     // docs/protocol.md section 3.1: a SCATTER round's values go to the owner
     // only; every other copy leaves header-only (count 0).
     action header_only() {
@@ -79,6 +87,15 @@ control Egress(inout header_t hdr, inout egress_metadata_t eg_md,
             } else {
                 finish_answer(UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN,
                               IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN);
+            }
+        } else if (hdr.bridged.kind == bridged_kind_t.UPSTREAM) {
+            // A leaf job's DATA to its parent (uplink.p4), addressed in ingress.
+            if (hdr.agg.count == 0) {
+                upstream_lengths(UDP_HDR_LEN + AGG_HDR_LEN,
+                                 IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN);
+            } else {
+                upstream_lengths(UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN,
+                                 IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN + AGG_VALUES_LEN);
             }
         } else if (eg_intr_md.egress_port == hdr.bridged.ingress_port) {
             // Ordinary traffic: a flooded frame is not echoed to its sender

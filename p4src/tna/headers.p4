@@ -128,6 +128,15 @@ struct ingress_metadata_t {
     bit<16> end_room;           // slot_end |-| slot: 0 if slot >= slot_end
     bit<32> block_room;         // blocks |-| block: 0 if block is beyond the tensor
     bit<32> next_room;          // blocks |-| next_block: 0 if next_block is beyond it
+    // A leaf job (uplink.p4).
+    bit<1>  from_parent;        // stage 0: `parents` admitted a RESULT or ERROR of the parent job;
+                                // cleared if admission then rejects it
+    // The leaf role's two registers answer into one field (uplink.p4): stage 0's
+    // sent_block (to a RESULT: 1 if the round sent up was an opening round or had its
+    // block; in a harvest pass the AWAIT_* state to record), which stage 1's awaiting
+    // register reads, then the awaiting register's answer (AWAIT_*: to a parent's
+    // RESULT, the state it found if taken; to a re-send, whether the round still awaits).
+    bit<8>  awaiting;
     // Stage 1: what admission decided (seen_bitmap.p4).
     bit<1>  accepted;           // counted, or a retransmission: the round's registers run
     bit<32> own_key;            // key(block, exp): an opening DATA's own block (types.p4: 32-bit keys)

@@ -83,16 +83,21 @@ control Lookahead(inout header_t hdr, in ingress_metadata_t ig_md) {
             ig_md.position: ternary;
             ig_md.opening: ternary;
             hdr.agg.next_block: ternary;   // the candidate
+            ig_md.from_parent: ternary;
+            ig_md.awaiting: ternary;
         }
         actions = { open; take; take_first; read; @defaultonly NoAction; }
         const entries = {
-            (ROUND_FIRST, _, _) : open();
-            (ROUND_LATER, 1, 0) : take_first();
-            (ROUND_LATER, _, _) : take();
-            (ROUND_RETRANSMISSION, _, _) : read();
+            // A parent's answer to a leaf's round (uplink.p4): its look-ahead is the
+            // round's from now on (a re-send reads it).
+            (_, _, _, 1, AWAIT_DATA &&& AWAIT_DATA) : open();
+            (ROUND_FIRST, _, _, 0, _) : open();
+            (ROUND_LATER, 1, 0, 0, _) : take_first();
+            (ROUND_LATER, _, _, 0, _) : take();
+            (ROUND_RETRANSMISSION, _, _, 0, _) : read();
         }
         const default_action = NoAction;
-        size = 4;
+        size = 5;
     }
 
     apply {

@@ -119,15 +119,19 @@ control OpeningCompare(inout header_t hdr, inout ingress_metadata_t ig_md) {
             ig_md.opening: ternary;
             ig_md.bitmap_before: ternary;
             ig_md.map_result: ternary;
+            ig_md.from_parent: ternary;
+            ig_md.awaiting: ternary;
         }
         actions = { open_first_block; compare_first_block; data_round_candidate; @defaultonly NoAction; }
         const entries = {
-            (1, 1, 0, _) : open_first_block();
-            (1, 1, _, 0) : compare_first_block();
-            (1, 0, _, 0) : data_round_candidate();
+            (1, 1, 0, _, _, _) : open_first_block();
+            (1, 1, _, 0, _, _) : compare_first_block();
+            (1, 0, _, 0, _, _) : data_round_candidate();
+            // A parent's answer to a leaf's round (uplink.p4): its look-ahead is K2 now.
+            (0, _, _, _, 1, AWAIT_DATA &&& AWAIT_DATA) : data_round_candidate();
         }
         const default_action = NoAction;   // retransmissions, and everything not accepted
-        size = 3;
+        size = 4;
     }
 
     // --- first_key ---
@@ -177,15 +181,19 @@ control OpeningCompare(inout header_t hdr, inout ingress_metadata_t ig_md) {
             ig_md.opening: ternary;
             ig_md.bitmap_before: ternary;
             ig_md.map_result: ternary;
+            ig_md.from_parent: ternary;
+            ig_md.awaiting: ternary;
         }
         actions = { open_first_key; compare_first_key; read_first_key; @defaultonly NoAction; }
         const entries = {
-            (1, _, 1, _, _) : read_first_key();
-            (0, 1, 1, 0, _) : open_first_key();
-            (0, 1, 1, _, 0) : compare_first_key();
+            (1, _, 1, _, _, _, _) : read_first_key();
+            (0, 1, 1, 0, _, _, _) : open_first_key();
+            (0, 1, 1, _, 0, _, _) : compare_first_key();
+            // A parent's answer to a leaf's opening round: its b* at e* is K1 from now on.
+            (0, 0, _, _, _, 1, AWAIT_OPENING) : open_first_key();
         }
         const default_action = NoAction;
-        size = 3;
+        size = 4;
     }
 
     apply {
@@ -243,17 +251,22 @@ control OpeningFlags(in header_t hdr, inout ingress_metadata_t ig_md) {
             ig_md.position: ternary;
             hdr.agg.next_block: ternary;   // the candidate
             ig_md.first_code: ternary;
+            ig_md.from_parent: ternary;
+            ig_md.awaiting: ternary;
         }
         actions = { set; repeat; same_key; read; @defaultonly NoAction; }
         const entries = {
-            (1, _, 1, _, _, _) : read();
-            (0, 1, 1, ROUND_FIRST, _, _) : set();
-            (0, 1, 1, ROUND_LATER, 0, _) : set();                   // case 1
-            (0, 1, 1, ROUND_LATER, _, CODE_SAME_KEY) : same_key();  // case 3
-            (0, 1, 1, ROUND_LATER, _, _) : repeat();                // cases 2, 4, 5
+            (1, _, 1, _, _, _, _, _) : read();
+            (0, 1, 1, ROUND_FIRST, _, _, _, _) : set();
+            (0, 1, 1, ROUND_LATER, 0, _, _, _) : set();                   // case 1
+            (0, 1, 1, ROUND_LATER, _, CODE_SAME_KEY, _, _) : same_key();  // case 3
+            (0, 1, 1, ROUND_LATER, _, _, _, _) : repeat();                // cases 2, 4, 5
+            // A parent's answer to a leaf's opening round: its owner bits, and repeat when
+            // it is header-only (agreement.p4: a REPEAT, or an empty stream's end).
+            (0, 0, _, _, _, _, 1, AWAIT_OPENING) : set();
         }
         const default_action = NoAction;
-        size = 5;
+        size = 6;
     }
 
     apply {
@@ -294,24 +307,40 @@ control OpeningResult(inout header_t hdr, in ingress_metadata_t ig_md) {
         header_only();
     }
 
+    // A leaf's opening round going up (uplink.p4) is the leaf's own opening DATA: b* at
+    // e* with b*'s owner bits and OPENING (bit 0, where the repeat bit is), K2 as its
+    // look-ahead; header-only on a local repeat (the parent decides) or, with
+    // block = NONE, when nobody holds anything. (A local MISMATCH went into the
+    // fingerprint: uplink.p4's poison.)
+    action up_repeat() {
+        hdr.agg.flags = ig_md.first_flags;
+        hdr.agg.block = hdr.agg.block >> 8;
+        header_only();
+    }
+
     table result {
         key = {
+            hdr.bridged.kind: exact;     // UPSTREAM (a leaf's round to its parent) or ANSWER (next_step.p4)
             hdr.agg.block: ternary;      // K1
             ig_md.first_flags: ternary;  // bit 0: repeat
             hdr.agg.flags: ternary;      // the first pass's MISMATCH
         }
-        actions = { values; repeat; empty; }
+        actions = { values; repeat; empty; up_repeat; }
         const entries = {
-            (KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, 0 &&& 1, 0 &&& FLAG_MISMATCH) : empty(0);
-            (KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, 0 &&& 1, _) : empty(FLAG_MISMATCH);
-            (KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, _, 0 &&& FLAG_MISMATCH) : empty(1);
-            (KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, _, _) : empty(1 | FLAG_MISMATCH);
-            (_, 1 &&& 1, 0 &&& FLAG_MISMATCH) : repeat(1);
-            (_, 1 &&& 1, _) : repeat(1 | FLAG_MISMATCH);
-            (_, _, 0 &&& FLAG_MISMATCH) : values(0);
+            (bridged_kind_t.UPSTREAM, KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, 0 &&& 1, _) : empty(1);
+            (bridged_kind_t.UPSTREAM, KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, _, _) : empty(0);
+            (bridged_kind_t.UPSTREAM, _, 1 &&& 1, _) : up_repeat();
+            (bridged_kind_t.UPSTREAM, _, _, _) : values(1);
+            (bridged_kind_t.ANSWER, KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, 0 &&& 1, 0 &&& FLAG_MISMATCH) : empty(0);
+            (bridged_kind_t.ANSWER, KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, 0 &&& 1, _) : empty(FLAG_MISMATCH);
+            (bridged_kind_t.ANSWER, KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, _, 0 &&& FLAG_MISMATCH) : empty(1);
+            (bridged_kind_t.ANSWER, KEY_BLOCK_MASK &&& KEY_BLOCK_MASK, _, _) : empty(1 | FLAG_MISMATCH);
+            (bridged_kind_t.ANSWER, _, 1 &&& 1, 0 &&& FLAG_MISMATCH) : repeat(1);
+            (bridged_kind_t.ANSWER, _, 1 &&& 1, _) : repeat(1 | FLAG_MISMATCH);
+            (bridged_kind_t.ANSWER, _, _, 0 &&& FLAG_MISMATCH) : values(0);
         }
         const default_action = values(FLAG_MISMATCH);
-        size = 8;
+        size = 12;
     }
 
     apply {

@@ -20,6 +20,7 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
         ig_md.admitted = 0;
         ig_md.accepted = 0;
         ig_md.count_event = 0;
+        ig_md.from_parent = 0;
         // The 64-bit port metadata is not used (and p4test cannot check writing
         // a struct from port_metadata_unpack): skip it.
         pkt.advance(PORT_METADATA_SIZE);
@@ -64,11 +65,12 @@ parser IngressParser(packet_in pkt, out header_t hdr, out ingress_metadata_t ig_
         ig_md.shadow = hdr.agg.shadow;
         ig_md.slot = (bit<16>) hdr.agg.slot;
         ig_md.opening = hdr.agg.flags[0:0];  // OPENING on a DATA (only DATA reach the registers)
-        // Only DATA carries values, and only B of them. Any other count (or
-        // values behind a JOIN) leaves the values invalid with count != 0, and
-        // admission drops the packet as malformed.
+        // Only DATA carries values (and a parent's RESULT to a leaf job), and
+        // only B of them. Any other count (or values behind a JOIN) leaves the
+        // values invalid with count != 0, and admission drops the packet as malformed.
         transition select(hdr.agg.msg_type, hdr.agg.count) {
             (MSG_DATA, VALUES_PER_PACKET): parse_values;
+            (MSG_RESULT, VALUES_PER_PACKET): parse_values;
             default: accept;
         }
     }
@@ -122,6 +124,7 @@ parser EgressParser(packet_in pkt, out header_t hdr, out egress_metadata_t eg_md
         pkt.extract(hdr.bridged);
         transition select(hdr.bridged.kind) {
             bridged_kind_t.ANSWER: parse_answer;
+            bridged_kind_t.UPSTREAM: parse_answer;
             default: accept;
         }
     }
@@ -135,8 +138,8 @@ parser EgressParser(packet_in pkt, out header_t hdr, out egress_metadata_t eg_md
     }
 }
 
-// The bridged header stays behind. An answer's IPv4 header was rewritten
-// (addresses, lengths): its checksum is computed here; forwarded frames keep
+// The bridged header stays behind. An answer's (or a leaf's DATA to its parent's)
+// IPv4 header was rewritten (addresses, lengths): its checksum is computed here; forwarded frames keep
 // theirs, so a corrupted one is not silently repaired on the way.
 control EgressDeparser(packet_out pkt, inout header_t hdr, in egress_metadata_t eg_md,
                        in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {

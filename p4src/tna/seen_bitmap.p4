@@ -32,9 +32,9 @@ struct bitmap_pair_t {
 #define SLOT_OK 0, 16w0 &&& ~((bit<16>) NUM_SLOTS - 1)
 
 control SeenBitmap(inout header_t hdr, inout ingress_metadata_t ig_md,
-                   inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
+                   inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+                   inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     Register<bitmap_pair_t, slot_index_t>(NUM_SLOTS) seen;
-
     RegisterAction<bitmap_pair_t, slot_index_t, worker_bitmap_t>(seen) mark_set0 = {
         void apply(inout bitmap_pair_t value, out worker_bitmap_t before) {
             before = value.set0;
@@ -74,6 +74,31 @@ control SeenBitmap(inout header_t hdr, inout ingress_metadata_t ig_md,
         ig_md.event = event;
         ig_md.count_event = 1;
         ig_md.job_event = JOB_EV_DROPS;  // counted for the job only if admitted
+        ig_md.from_parent = 0;           // no later stage takes it
+    }
+
+    // The leaf role (uplink.p4): a parent's RESULT that admission takes makes the keys
+    // its answer is stored under (lookahead.p4, opening.p4); uplink.p4's awaiting
+    // register, in this stage too, decides with the same checks whether it is taken.
+    action take_parent() {
+        MAKE_KEYS
+    }
+
+    // The parent failed the leaf's job (its ERROR answers one of the leaf's packets;
+    // admission.p4 made it the leaf job's): every worker of the leaf fails with
+    // UPSTREAM, the parent's code as the detail (docs/protocol.md section 6), as a
+    // software leaf's workers do. No register changes.
+    action parent_error() {
+        ANSWER_FROM_AGGREGATOR
+        hdr.agg.next_block = hdr.agg.block;
+        hdr.agg.block = ERROR_UPSTREAM;
+        hdr.bridged.kind = bridged_kind_t.ANSWER;
+        hdr.bridged.unicast = 0;
+        ig_tm_md.mcast_grp_a = ig_md.mgid;
+        ig_md.event = EV_FROM_PARENT;
+        ig_md.count_event = 1;
+        ig_md.job_event = JOB_EV_PACKETS;
+        ig_md.from_parent = 0;           // nothing else to do
     }
 
     // A JOIN has no session yet and touches no register. Its slot is not
@@ -107,6 +132,7 @@ control SeenBitmap(inout header_t hdr, inout ingress_metadata_t ig_md,
         key = {
             ig_md.admitted: ternary;
             ig_md.malformed: ternary;
+            ig_md.from_parent: ternary;
             ig_md.job_diff: ternary;
             ig_md.worker_diff: ternary;
             hdr.agg.worker_id: ternary;
@@ -122,25 +148,35 @@ control SeenBitmap(inout header_t hdr, inout ingress_metadata_t ig_md,
             ig_md.next_room: ternary;
             ig_md.shadow: ternary;
         }
-        actions = { accept_set0; accept_set1; reject; join; }
+        actions = { accept_set0; accept_set1; reject; join; take_parent; parent_error; }
         const entries = {
-            // adm mal identity     rank job  session slot     end  blk  room next room shadow
-            (0, _, _, _, _,          _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_UNKNOWN_WORKER);
-            (1, 1, _, _, _,          _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_MALFORMED);
-            (1, 0, IDENTITY_OK,      0, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_IDENTITY_MISMATCH);
-            (1, 0, IDENTITY_OK,      _, MSG_JOIN, _, _, _,      _, _, _, _, _, _) : join();
-            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   0, _, _, _, _, _) : reject(EV_BAD_SLOT);
-            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, 1, 0, _, _, _) : reject(EV_MALFORMED);
-            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, _, _, 1, 0, _) : reject(EV_MALFORMED);
-            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, _, _, _, _, 0) : accept_set0();
-            (1, 0, IDENTITY_OK,      _, _,        0, SLOT_OK,   _, _, _, _, _, 1) : accept_set1();
-            (1, 0, IDENTITY_OK,      _, _,        0, _, _,      _, _, _, _, _, _) : reject(EV_BAD_SLOT);
-            (1, 0, IDENTITY_OK,      _, _,        _, _, _,      _, _, _, _, _, _) : reject(EV_BAD_SESSION);
+            // adm mal parent identity rank msg session slot end blk room next room shadow
+            (0, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _) : reject(EV_UNKNOWN_WORKER);
+            (1, 1, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _) : reject(EV_MALFORMED);
+            // A parent's RESULT or ERROR (admission.p4's `parents`): the leaf's session there,
+            // the leaf job's slots, a RESULT's blocks inside its tensor.
+            (1, 0, 1, _, _, _, _, _, 0, SLOT_OK, 0, _, _, _, _, _) : reject(EV_BAD_SLOT);
+            (1, 0, 1, _, _, _, _, MSG_ERROR, 0, SLOT_OK, _, _, _, _, _, _) : parent_error();
+            (1, 0, 1, _, _, _, _, _, 0, SLOT_OK, _, 1, 0, _, _, _) : reject(EV_MALFORMED);
+            (1, 0, 1, _, _, _, _, _, 0, SLOT_OK, _, _, _, 1, 0, _) : reject(EV_MALFORMED);
+            (1, 0, 1, _, _, _, _, _, 0, SLOT_OK, _, _, _, _, _, _) : take_parent();
+            (1, 0, 1, _, _, _, _, _, 0, _, _, _, _, _, _, _, _) : reject(EV_BAD_SLOT);
+            (1, 0, 1, _, _, _, _, _, _, _, _, _, _, _, _, _, _) : reject(EV_BAD_SESSION);
+            // A worker's packet.
+            (1, 0, 0, IDENTITY_OK, 0, _, _, _, _, _, _, _, _, _, _) : reject(EV_IDENTITY_MISMATCH);
+            (1, 0, 0, IDENTITY_OK, _, MSG_JOIN, _, _, _, _, _, _, _, _, _) : join();
+            (1, 0, 0, IDENTITY_OK, _, _, 0, SLOT_OK, 0, _, _, _, _, _) : reject(EV_BAD_SLOT);
+            (1, 0, 0, IDENTITY_OK, _, _, 0, SLOT_OK, _, 1, 0, _, _, _) : reject(EV_MALFORMED);
+            (1, 0, 0, IDENTITY_OK, _, _, 0, SLOT_OK, _, _, _, 1, 0, _) : reject(EV_MALFORMED);
+            (1, 0, 0, IDENTITY_OK, _, _, 0, SLOT_OK, _, _, _, _, _, 0) : accept_set0();
+            (1, 0, 0, IDENTITY_OK, _, _, 0, SLOT_OK, _, _, _, _, _, 1) : accept_set1();
+            (1, 0, 0, IDENTITY_OK, _, _, 0, _, _, _, _, _, _, _, _) : reject(EV_BAD_SLOT);
+            (1, 0, 0, IDENTITY_OK, _, _, _, _, _, _, _, _, _, _, _) : reject(EV_BAD_SESSION);
         }
         // Admitted, well-formed, and the header's job or worker is not the
         // entry's, or its worker id has no bit in the bitmap.
         const default_action = reject(EV_IDENTITY_MISMATCH);
-        size = 16;
+        size = 32;
     }
 
     apply {

@@ -13,7 +13,7 @@ typedef bit<16> job_id_t;
 typedef bit<8>  worker_id_t;
 typedef bit<32> worker_bitmap_t;   // one bit per worker of a job
 typedef bit<32> value_t;           // one int32 sum (two's complement, wraps like the v1model program)
-typedef bit<8>  event_t;           // cell of the events counter
+typedef bit<4>  event_t;           // cell of the events counter (NUM_EVENTS; 4 bits: ingress PHV is full)
 
 const bit<16> ETHERTYPE_IPV4 = 0x0800;
 const bit<8>  IPPROTO_UDP = 17;
@@ -22,9 +22,11 @@ const bit<8>  IPPROTO_UDP = 17;
 const bit<16> AGG_UDP_PORT = 48864;     // 0xBEE0: what workers send to
 const bit<8>  PROTOCOL_VERSION = 3;
 const bit<8>  MSG_DATA = 1;
-const bit<8>  MSG_RESULT = 2;
+const bit<8>  MSG_RESULT = 2;           // also what a leaf job's parent answers it with (uplink.p4)
 const bit<8>  MSG_JOIN = 6;             // answered by the switch itself, with JOINED
 const bit<8>  MSG_JOINED = 7;
+const bit<8>  MSG_ERROR = 8;            // only from a leaf job's parent: passed on as UPSTREAM (uplink.p4)
+const bit<32> ERROR_UPSTREAM = 8;       // ERROR code (block): the parent failed the leaf's job
 const bit<8>  FLAG_OPENING = 1;         // DATA flags: the packet belongs to its stream's opening round (section 3)
 const bit<8>  FLAG_MISMATCH = 2;        // RESULT flags: the round's fingerprints (or owners) differed
 const bit<8>  FLAG_SCATTER = 4;         // DATA/RESULT flags: a reduce-scatter (section 3.1)
@@ -33,6 +35,9 @@ const bit<8>  OPENING_MASK = 0x05;      // OPENING and SCATTER: equal in an open
 const bit<8>  OWNER_SHIFT = 3;          // owner = flags >> OWNER_SHIFT when SCATTER is set
 const bit<8>  MODE_DENSE = 1;           // how JOIN/JOINED carry the mode (exp); the switch's only one
 const bit<32> BLOCK_NONE = 0xFFFFFFFF;  // an opening DATA of a worker holding nothing / end of stream
+// A leaf job's round whose local packets disagreed goes upstream with its fingerprint
+// XOR this (docs/protocol.md section 5's poison), so the parent's round fails everywhere.
+const bit<32> POISON = 0xFFFFFFFF;
 
 // Look-ahead keys (docs/protocol.md section 3: key(b, e) = b << 8 | (255 - e)) in one
 // 32-bit word: the low 24 bits of the block, then 255 - e. A Tofino 1 stateful ALU
@@ -84,7 +89,8 @@ const bit<7>  RECIRC_PORT_IN_PIPE = 68;
 enum bit<8> bridged_kind_t {
     FORWARD = 1,   // ordinary traffic (forwarding.l2)
     ANSWER  = 2,   // a RESULT or JOINED for one worker: egress addresses it
-    HARVEST = 3    // recirculating: read the first words of the sums, then answer
+    HARVEST = 3,   // recirculating: read the first words of the sums, then answer
+    UPSTREAM = 4   // a leaf job's round as one DATA of its parent job (uplink.p4): egress fixes the lengths
 }
 
 // Where an accepted packet stands in its round (countdown.p4, from the seen bitmap).
@@ -104,6 +110,18 @@ const value_op_t VALUE_ADD = 2;
 const value_op_t VALUE_READ = 3;
 const value_op_t VALUE_HARVEST = 4;
 
+// The leaf role (uplink.p4): what its awaiting register holds (state) and answers
+// (ig_md.awaiting).
+const bit<8> AWAIT_ANSWERED = 0;   // the parent answered (or nothing was sent; or a RESULT not taken)
+const bit<8> AWAIT_MISMATCH = 1;   // the parent answered with MISMATCH: re-sends carry it
+const bit<8> AWAIT_DATA = 2;       // a data round went up and waits (taken: its answer)
+const bit<8> AWAIT_OPENING = 3;    // an opening round went up and waits (taken: its answer)
+
+struct awaiting_t {
+    bit<32> state;        // AWAIT_*
+    bit<32> fingerprint;  // the round's (the completing packet's, before any poison)
+}
+
 // What agreement.p4 says about a round (stored per cell, returned per packet).
 // 0 (no such round: fingerprint differs) is what a retransmission of another
 // allreduce gets; it is never stored.
@@ -114,7 +132,8 @@ const bit<8>  VERDICT_MISMATCH = 2;
 // --- Cells of the counter Ingress.events (docs/protocol.md section 8) ---
 // Same codes as the v1model program. One cell per packet here: a counted
 // packet that completes a round counts EV_RESULT_MULTICAST only (not also
-// EV_DATA_COUNTED), so counted packets = cell 0 + cell 1.
+// EV_DATA_COUNTED; a leaf job's, EV_UPSTREAM only), so counted packets = cell 0 +
+// cell 1 (+ a leaf's rounds in cell 12, which also counts its re-sends upstream).
 const event_t EV_DATA_COUNTED = 0;
 const event_t EV_RESULT_MULTICAST = 1;
 const event_t EV_RESULT_UNICAST = 2;
@@ -127,7 +146,9 @@ const event_t EV_FORWARDED = 8;
 const event_t EV_JOINED = 9;              // JOIN answered with JOINED
 const event_t EV_BAD_SESSION = 10;        // not the job's current session (old process, reset job)
 const event_t EV_STALE = 11;              // retransmission of another allreduce: not answered
-// (12..14: the v1model program's leaf role, uplink.p4, which this program does not have yet.)
+const event_t EV_UPSTREAM = 12;           // a leaf job's round sent to its parent (first time or again)
+const event_t EV_FROM_PARENT = 13;        // a parent's RESULT taken and multicast, or its ERROR passed on
+const event_t EV_PARENT_DROPPED = 14;     // a parent's RESULT for no round awaiting it (late copy, stale)
 #define NUM_EVENTS 16
 
 // --- Cells of the counter Ingress.job_events (docs/protocol.md section 8) ---
@@ -141,7 +162,7 @@ typedef bit<2> job_event_t;
 const job_event_t JOB_EV_PACKETS = 0;          // admitted, consumed or answered with JOINED
 const job_event_t JOB_EV_DROPS = 1;            // admitted, then rejected (events 5, 6, 7, 10)
 const job_event_t JOB_EV_RETRANSMISSIONS = 2;  // re-sent from the stored result, dropped (round open) or stale
-const job_event_t JOB_EV_ROUNDS = 3;           // the packet that completed a round (result multicast)
+const job_event_t JOB_EV_ROUNDS = 3;           // the packet that completed a round (result multicast, or sent up)
 #define NUM_JOB_EVENTS 4
 #define JOB_EVENTS_SIZE 32768                  // NUM_SLOTS * NUM_JOB_EVENTS
 
@@ -149,5 +170,7 @@ const job_event_t JOB_EV_ROUNDS = 3;           // the packet that completed a ro
 #define WORKER_TABLE_SIZE 1024
 #define L2_TABLE_SIZE 1024
 #define RESULT_DEST_TABLE_SIZE 1024
+#define UPLINK_TABLE_SIZE 64
+#define PARENT_TABLE_SIZE 64
 
 #endif

@@ -35,28 +35,35 @@ struct value_pair_t {
 // harvest, accepted, position, opening, the K2 candidate (0: case 1; opening.p4
 // leaves it in next_block) and first_key's code (0: cases 4 and 5; CODE_SAME_KEY:
 // case 3).
-#define VALUE_OP_KEYS(CANDIDATE) \
+#define VALUE_OP_KEYS(CANDIDATE, COUNT) \
     ig_md.harvest: ternary; \
     ig_md.accepted: ternary; \
     ig_md.position: ternary; \
     ig_md.opening: ternary; \
     CANDIDATE: ternary; \
-    ig_md.first_code: ternary;
+    ig_md.first_code: ternary; \
+    ig_md.from_parent: ternary; \
+    ig_md.awaiting: ternary; \
+    COUNT: ternary;
+// A leaf job's parent answered (uplink.p4): its sums replace the partial ones, for the
+// re-sends to the leaf's workers (a header-only answer leaves them: a REPEAT or an
+// empty stream's end is re-sent header-only anyway).
 #define VALUE_OP_ENTRIES(HARVEST, WRITE, ADD, READ) \
-    (1, _, _, _, _, _) : HARVEST; \
-    (0, 1, ROUND_FIRST, _, _, _) : WRITE; \
-    (0, 1, ROUND_LATER, 0, _, _) : ADD; \
-    (0, 1, ROUND_LATER, 1, 0, _) : WRITE;           /* case 1 */ \
-    (0, 1, ROUND_LATER, 1, _, 0) : READ;            /* cases 4, 5 */ \
-    (0, 1, ROUND_LATER, 1, _, CODE_SAME_KEY) : ADD; /* case 3 */ \
-    (0, 1, ROUND_LATER, 1, _, _) : WRITE;           /* case 2 */ \
-    (0, 1, ROUND_RETRANSMISSION, _, _, _) : READ;
+    (1, _, _, _, _, _, _, _, _) : HARVEST; \
+    (0, 1, ROUND_FIRST, _, _, _, _, _, _) : WRITE; \
+    (0, 1, ROUND_LATER, 0, _, _, _, _, _) : ADD; \
+    (0, 1, ROUND_LATER, 1, 0, _, _, _, _) : WRITE;           /* case 1 */ \
+    (0, 1, ROUND_LATER, 1, _, 0, _, _, _) : READ;            /* cases 4, 5 */ \
+    (0, 1, ROUND_LATER, 1, _, CODE_SAME_KEY, _, _, _) : ADD; /* case 3 */ \
+    (0, 1, ROUND_LATER, 1, _, _, _, _, _) : WRITE;           /* case 2 */ \
+    (0, 1, ROUND_RETRANSMISSION, _, _, _, _, _, _) : READ; \
+    (0, 0, _, _, _, _, 1, AWAIT_DATA &&& AWAIT_DATA, VALUES_PER_PACKET) : WRITE; /* the parent's answer */
 
 // One pair. `by_case`: the pair decides from the answers of stages 1 and 2 itself
 // (VALUE_OP_KEYS), so that it can run in stage 3 next to ValueOp; the others match
 // ValueOp's code from stage 4 on.
 control ValuePair(inout value_t first, inout value_t second, in bit<32> candidate,
-                  in ingress_metadata_t ig_md)(bool by_case) {
+                  in bit<16> count, in ingress_metadata_t ig_md)(bool by_case) {
     Register<value_pair_t, cell_index_t>(REGISTER_SIZE) sums;
 
     RegisterAction<value_pair_t, cell_index_t, value_t>(sums) write_pair = {
@@ -109,13 +116,13 @@ control ValuePair(inout value_t first, inout value_t second, in bit<32> candidat
     }
 
     table pair_by_case {
-        key = { VALUE_OP_KEYS(candidate) }
+        key = { VALUE_OP_KEYS(candidate, count) }
         actions = { open; add; resend; harvest; @defaultonly NoAction; }
         const entries = {
             VALUE_OP_ENTRIES(harvest(), open(), add(), resend())
         }
         const default_action = NoAction;
-        size = 8;
+        size = 9;
     }
 
     apply {
@@ -128,7 +135,7 @@ control ValuePair(inout value_t first, inout value_t second, in bit<32> candidat
 }
 
 #define VALUE_PAIR_INSTANCE(NN) ValuePair(false) value_##NN;
-#define VALUE_PAIR_APPLY(NN) value_##NN.apply(hdr.vals_a.v##NN, hdr.vals_b.v##NN, hdr.agg.next_block, ig_md);
+#define VALUE_PAIR_APPLY(NN) value_##NN.apply(hdr.vals_a.v##NN, hdr.vals_b.v##NN, hdr.agg.next_block, hdr.agg.count, ig_md);
 #define ZERO_VALUE(NN) hdr.vals_a.v##NN = 0; hdr.vals_b.v##NN = 0;
 #define FOR_ALL_VALUE_PAIRS(M) \
     M(00) M(01) M(02) M(03) M(04) M(05) M(06) M(07) \
@@ -154,14 +161,14 @@ control ValueOp(in header_t hdr, inout ingress_metadata_t ig_md) {
     }
 
     table value_op {
-        key = { VALUE_OP_KEYS(hdr.agg.next_block) }
+        key = { VALUE_OP_KEYS(hdr.agg.next_block, hdr.agg.count) }
         actions = { set_value_op; }
         const entries = {
             VALUE_OP_ENTRIES(set_value_op(VALUE_HARVEST), set_value_op(VALUE_WRITE),
                              set_value_op(VALUE_ADD), set_value_op(VALUE_READ))
         }
         const default_action = set_value_op(VALUE_NONE);
-        size = 8;
+        size = 9;
     }
 
     apply {
