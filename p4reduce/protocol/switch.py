@@ -34,7 +34,7 @@ EVENT_NAMES = (
     "parent_dropped",
 )
 NUM_EVENTS = 16  # cells of the events counter
-# The leaf role's cells (p4src/uplink.p4), the last three: the TNA program has no leaf role yet.
+# The leaf role's cells (p4src/uplink.p4, p4src/tna/uplink.p4), the last three.
 LEAF_EVENT_NAMES = ("upstream", "from_parent", "parent_dropped")
 
 # Cells of the counter P4ReduceIngress.job_events per job, in order (JOB_EV_* in
