@@ -605,3 +605,28 @@ def test_unsupported_sum_dtype_is_named():
         SumCodec(torch.float64, 2)
     with pytest.raises(TypeError, match="complex64"):
         SumCodec(torch.complex64, 2)
+
+
+@pytest.mark.parametrize("embedded", [True, False])
+def test_shutdown_counts_ranks_off_the_store_only_for_the_embedded_aggregator(embedded):
+    """Rank 0 keeps its embedded aggregator up until every rank said it finished (in the
+    group's store); a job elsewhere (an aggregator or switch it did not start, or the job
+    service's) has nobody waiting, and rank 0's store may be gone when another rank shuts
+    down: then the store is not touched."""
+    import datetime
+
+    from p4reduce.aggregator import AggregatorServer, JobSpec
+    from p4reduce.torch.backend import ADDRESS_KEY, FINISHED_KEY, P4ReduceProcessGroup
+
+    store = dist.HashStore()
+    timeout = datetime.timedelta(seconds=10)
+    job_id = 1 if embedded else 7
+    with AggregatorServer([JobSpec(job_id, 2, num_slots=8)], port=0) as server:
+        if embedded:  # as rank 0 publishes its aggregator
+            store.set(ADDRESS_KEY, "{}:{}".format(*server.address))
+            options = Options(num_slots=8)
+        else:
+            options = Options(aggregators=(server.address,), job_id=7, num_slots=8)
+        group = P4ReduceProcessGroup(store, 1, 2, timeout, options)  # rank 1: no aggregator of its own
+        group.shutdown()
+    assert store.check([FINISHED_KEY]) == embedded
