@@ -259,3 +259,17 @@ def assert_sums(got: list[tuple[Worker, bytes]], copies: int, expected, flags: i
     for _, payload in got:
         assert AggHeader.unpack(payload).flags == flags
         np.testing.assert_array_equal(decode_values(payload, 32), expected)
+
+
+def send_counted(switch: Bmv2Switch, tap: Tap, worker: Worker, packet: bytes, tries: int = 3) -> None:
+    """Send a DATA and wait until the switch counted it; sent again (as a worker would on
+    timeout) if BMv2 dropped the frame, which a loaded machine makes it do now and then."""
+    counted = switch.counters()["data_counted"]
+    for attempt in range(tries):
+        tap.send(worker.host_if, frame(worker, packet))
+        try:
+            wait_for_counters(switch, timeout=2.0 if attempt < tries - 1 else 10.0, data_counted=counted + 1)
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise

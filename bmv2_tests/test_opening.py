@@ -12,25 +12,11 @@ import numpy as np
 import pytest
 
 from bmv2_tests.conftest import make_workers
-from bmv2_tests.harness import Tap, Worker, data, frame, job_dict, opening, results, wait_for_counters
+from bmv2_tests.harness import Tap, Worker, data, frame, job_dict, opening, results, send_counted
 from bmv2_tests.test_rounds import result_payload
 from p4reduce.protocol import NONE, AggHeader, Flags, decode_values, is_repeat, scatter_flags
 
 SHARD_BLOCKS = 7  # reduce-scatter: rank r owns blocks 7r .. 7r+6
-
-
-def send_counted(switch, tap: Tap, worker: Worker, packet: bytes, tries: int = 3) -> None:
-    """Send a DATA and wait until the switch counted it; sent again (as a worker would on
-    timeout) if BMv2 dropped the frame, which a loaded machine makes it do now and then."""
-    counted = switch.counters()["data_counted"]
-    for attempt in range(tries):
-        tap.send(worker.host_if, frame(worker, packet))
-        try:
-            wait_for_counters(switch, timeout=2.0 if attempt < tries - 1 else 10.0, data_counted=counted + 1)
-            return
-        except AssertionError:
-            if attempt == tries - 1:
-                raise
 
 
 def play_round(switch, tap: Tap, workers: list[Worker], packets: dict[int, bytes], order) -> dict[int, bytes]:
