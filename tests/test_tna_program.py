@@ -32,11 +32,11 @@ from p4reduce.protocol import (
     MAX_SLOTS,
     MAX_WORKERS,
     NONE,
-    POISON,
-    ErrorCode,
     OWNER_SHIFT,
+    POISON,
     PROTOCOL_VERSION,
     SCATTER_MASK,
+    ErrorCode,
     Flags,
     Mode,
     MsgType,
@@ -305,8 +305,10 @@ def test_leaf_constants_match_the_protocol_and_the_v1model_program():
     p4 = _constants()
     assert p4["MSG_ERROR"] == MsgType.ERROR and p4["ERROR_UPSTREAM"] == ErrorCode.UPSTREAM
     assert p4["POISON"] == POISON
-    v1 = {m[1]: int(m[2], 0) for m in re.finditer(r"^const bit<\d+>\s+(\w+)\s*=\s*(\w+);",
-                                                   (ROOT / "p4src" / "headers.p4").read_text(), re.M)}
+    v1 = {
+        m[1]: int(m[2], 0)
+        for m in re.finditer(r"^const bit<\d+>\s+(\w+)\s*=\s*(\w+);", (ROOT / "p4src" / "headers.p4").read_text(), re.M)
+    }
     for name in ("MSG_ERROR", "ERROR_UPSTREAM", "POISON", "EV_UPSTREAM", "EV_FROM_PARENT", "EV_PARENT_DROPPED"):
         assert p4[name] == v1[name], name
     states = [p4[f"AWAIT_{s}"] for s in ("ANSWERED", "MISMATCH", "DATA", "OPENING")]
@@ -340,18 +342,30 @@ def test_leaf_tables_and_registers_are_in_bfrt():
     uplinks = _bfrt_table("pipe.Ingress.uplink.uplinks")
     assert _keys(uplinks) == [("hdr.agg.job_id", "Exact", 16)]
     assert _action_fields(uplinks, "Ingress.uplink.to_parent") == [
-        ("up_job", 16), ("up_rank", 8), ("up_session", 32), ("port", 9),
-        ("mac", 48), ("ip", 32), ("udp_port", 16),
+        ("up_job", 16),
+        ("up_rank", 8),
+        ("up_session", 32),
+        ("port", 9),
+        ("mac", 48),
+        ("ip", 32),
+        ("udp_port", 16),
     ]
     parents = _bfrt_table("pipe.Ingress.admission.parents")
     assert _keys(parents) == [
-        ("ig_intr_md.ingress_port", "Exact", 9), ("hdr.ethernet.src_addr", "Exact", 48),
-        ("hdr.ipv4.src_addr", "Exact", 32), ("hdr.udp.src_port", "Exact", 16),
-        ("hdr.agg.job_id", "Exact", 16), ("hdr.agg.worker_id", "Exact", 8),
+        ("ig_intr_md.ingress_port", "Exact", 9),
+        ("hdr.ethernet.src_addr", "Exact", 48),
+        ("hdr.ipv4.src_addr", "Exact", 32),
+        ("hdr.udp.src_port", "Exact", 16),
+        ("hdr.agg.job_id", "Exact", 16),
+        ("hdr.agg.worker_id", "Exact", 8),
     ]
     assert _action_fields(parents, "Ingress.admission.from_parent") == [
-        ("job_id", 16), ("mgid", 16), ("slot_base", 16), ("slot_end", 16),
-        ("session", 32), ("up_session", 32),
+        ("job_id", 16),
+        ("mgid", 16),
+        ("slot_base", 16),
+        ("slot_end", 16),
+        ("session", 32),
+        ("up_session", 32),
     ]
     p4 = _constants()
     for name, fields in (("uplink_sent.sent_block", ["f1"]), ("uplink_wait.awaiting", ["state", "fingerprint"])):
@@ -559,6 +573,25 @@ def _spec_opening(packets, block_size):
     return head, (sums if head["count"] else None)
 
 
+def _random_opening(rng: random.Random, p4: dict[str, int]) -> list[tuple]:
+    """One opening round's DATA of 1 to 5 workers: (block, exp, next_block, next_exp, owner
+    bits, values or None): own blocks, NONE workers, exponents that disagree, header-only
+    DATA about a block, reduce-scatter owner bits, blocks near 2^24."""
+    blocks = [0, 1, 2, 3, 7, 0xFFFF00, p4["MAX_BLOCKS"] - 1]
+    scatter = rng.random() < 0.5
+    packets = []
+    for _ in range(rng.randint(1, 5)):
+        if rng.random() < 0.25:
+            packets.append((NONE, 127, NONE, rng.choice([127, 120]), Flags.SCATTER if scatter else 0, None))
+            continue
+        block = rng.choice(blocks[:-1] if rng.random() < 0.9 else blocks)
+        next_block = rng.choice([b for b in blocks if b > block] + [NONE])
+        owner = (block % 4) << OWNER_SHIFT | Flags.SCATTER if scatter else 0
+        values = None if rng.random() < 0.15 else [rng.randrange(1 << 32) for _ in range(p4["VALUES_PER_PACKET"])]
+        packets.append((block, rng.choice([120, 126, 127]), next_block, rng.choice([100, 126, 127]), owner, values))
+    return packets
+
+
 def test_opening_round_model_follows_the_spec():
     """Random opening rounds (own blocks, NONE workers, exponents that disagree, header-only
     DATA about a block, reduce-scatter owner bits, blocks near 2^24) end with the spec's
@@ -566,22 +599,9 @@ def test_opening_round_model_follows_the_spec():
     tables = _program_tables()
     p4 = _constants()
     rng = random.Random(3)
-    blocks = [0, 1, 2, 3, 7, 0xFFFF00, p4["MAX_BLOCKS"] - 1]
     seen = set()
     for _ in range(4000):
-        num_workers = rng.randint(1, 5)
-        scatter = rng.random() < 0.5
-        packets = []
-        for _ in range(num_workers):
-            if rng.random() < 0.25:
-                packets.append((NONE, 127, NONE, rng.choice([127, 120]), Flags.SCATTER if scatter else 0, None))
-                continue
-            block = rng.choice(blocks[:-1] if rng.random() < 0.9 else blocks)
-            later = [b for b in blocks if b > block] + [NONE]
-            next_block = rng.choice(later)
-            owner = (block % 4) << OWNER_SHIFT | Flags.SCATTER if scatter else 0
-            values = None if rng.random() < 0.15 else [rng.randrange(1 << 32) for _ in range(p4["VALUES_PER_PACKET"])]
-            packets.append((block, rng.choice([120, 126, 127]), next_block, rng.choice([100, 126, 127]), owner, values))
+        packets = _random_opening(rng, p4)
         got, want = _switch_opening(packets, tables), _spec_opening(packets, p4["VALUES_PER_PACKET"])
         assert got == want, packets
         seen.add("empty" if want[0]["block"] == NONE else "repeat" if want[0]["count"] == 0 else "values")
@@ -622,20 +642,9 @@ def test_leaf_opening_round_goes_up_as_the_spec_says():
     tables = _program_tables()
     p4 = _constants()
     rng = random.Random(5)
-    blocks = [0, 1, 2, 3, 7, 0xFFFF00, p4["MAX_BLOCKS"] - 1]
     seen = set()
     for _ in range(3000):
-        scatter = rng.random() < 0.5
-        packets = []
-        for _ in range(rng.randint(1, 5)):
-            if rng.random() < 0.25:
-                packets.append((NONE, 127, NONE, 127, Flags.SCATTER if scatter else 0, None))
-                continue
-            block = rng.choice(blocks[:-1])
-            next_block = rng.choice([b for b in blocks if b > block] + [NONE])
-            owner = (block % 4) << OWNER_SHIFT | Flags.SCATTER if scatter else 0
-            values = None if rng.random() < 0.15 else [rng.randrange(1 << 32) for _ in range(p4["VALUES_PER_PACKET"])]
-            packets.append((block, rng.choice([120, 126, 127]), next_block, rng.choice([100, 127]), owner, values))
+        packets = _random_opening(rng, p4)
         got = _switch_opening(packets, tables, upstream=True)
         want = _spec_upstream(packets, p4["VALUES_PER_PACKET"])
         assert got == want, packets
