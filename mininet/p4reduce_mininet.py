@@ -159,7 +159,7 @@ def build_topology(args) -> Topology:
         ctl = net.addHost("ctl", inNamespace=False) if args.service else None
         if ctl is not None:
             net.addLink(ctl, leaves[0][0])
-        net.start()
+        _start(net)
         if ctl is not None:
             tree = _service_tree(spine, leaves, workers, ctl, args.slots)
         else:
@@ -179,7 +179,7 @@ def build_topology(args) -> Topology:
         ctl = net.addHost("ctl", inNamespace=False) if args.service else None
         if ctl is not None:
             net.addLink(ctl, s1)
-        net.start()
+        _start(net)
         if ctl is not None:
             s1.prepare_hosts([*workers, ctl])
         else:
@@ -204,7 +204,7 @@ def build_topology(args) -> Topology:
             for r in ranks:
                 net.addLink(workers[r], leaf, **worker_link)
             topo.leaves.append((leaf_agg, ranks))
-    net.start()
+    _start(net)
     _drop_on_worker_links(workers, args, use_netem)
     return topo
 
@@ -281,21 +281,29 @@ def _service_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, 
     return P4Tree(spine, [leaf for leaf, _ in leaves], [], service_section=section)
 
 
+def _start(net) -> None:
+    """Start the network, its switches' ports free of nftables drops: a netdev table outlives
+    its device and binds again to the next device of that name, so a run that crashed (or
+    a runner before this one) could leave --uplink-loss rules on these ports' names."""
+    net.start()
+    if shutil.which("nft") is not None:
+        names = [intf.name for sw in net.switches for intf in sw.intfList() if intf.name != "lo"]
+        _nft("".join(nft_remove_table(egress_table_name(name)) for name in names))
+
+
 def _drop_on_uplinks(spine, leaves: list, loss: float) -> list[str]:
     """--uplink-loss: nftables drops that share of the UDP frames each switch sends on a
     leaf-spine link, both ways (the switches' ends are in the root namespace); returns
-    the tables, which the topology removes when it stops. Without loss, a table a run
-    that crashed left on these interfaces' names is removed."""
-    if shutil.which("nft") is None:
-        if loss:
-            raise SystemExit("--uplink-loss needs nftables (`nft`)")
+    the tables, which the topology removes when it stops."""
+    if not loss:
         return []
+    if shutil.which("nft") is None:
+        raise SystemExit("--uplink-loss needs nftables (`nft`)")
     tables = []
     for leaf in leaves:
         for intf in (leaf.intf_to(spine), spine.intf_to(leaf)):
-            table = egress_table_name(intf.name)
-            _nft(nft_egress(intf.name, Impairment(loss=loss)) if loss else nft_remove_table(table))
-            tables += [table] if loss else []
+            _nft(nft_egress(intf.name, Impairment(loss=loss)))
+            tables.append(egress_table_name(intf.name))
     return tables
 
 
