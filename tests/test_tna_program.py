@@ -596,13 +596,19 @@ def test_opening_round_model_follows_the_spec():
     """Random opening rounds (own blocks, NONE workers, exponents that disagree, header-only
     DATA about a block, reduce-scatter owner bits, blocks near 2^24) end with the spec's
     RESULT: block, exp, look-ahead, REPEAT or empty stream, owner bits and sums."""
+    _check_random_openings(random.Random(3), 4000, upstream=False)
+
+
+def _check_random_openings(rng: random.Random, rounds: int, upstream: bool) -> None:
+    """`rounds` random opening rounds through the program's tables, each ending as the spec
+    says (the leaf's upstream DATA when `upstream`), every kind of ending among them."""
     tables = _program_tables()
     p4 = _constants()
-    rng = random.Random(3)
+    spec = _spec_upstream if upstream else _spec_opening
     seen = set()
-    for _ in range(4000):
+    for _ in range(rounds):
         packets = _random_opening(rng, p4)
-        got, want = _switch_opening(packets, tables), _spec_opening(packets, p4["VALUES_PER_PACKET"])
+        got, want = _switch_opening(packets, tables, upstream=upstream), spec(packets, p4["VALUES_PER_PACKET"])
         assert got == want, packets
         seen.add("empty" if want[0]["block"] == NONE else "repeat" if want[0]["count"] == 0 else "values")
     assert seen == {"empty", "repeat", "values"}
@@ -639,17 +645,7 @@ def test_leaf_opening_round_goes_up_as_the_spec_says():
     entries for UPSTREAM make the leaf's own opening DATA (section "Hierarchical
     aggregation"): OPENING with b*'s owner bits, K2 as look-ahead even on a local REPEAT,
     header-only on a REPEAT or an empty stream."""
-    tables = _program_tables()
-    p4 = _constants()
-    rng = random.Random(5)
-    seen = set()
-    for _ in range(3000):
-        packets = _random_opening(rng, p4)
-        got = _switch_opening(packets, tables, upstream=True)
-        want = _spec_upstream(packets, p4["VALUES_PER_PACKET"])
-        assert got == want, packets
-        seen.add("empty" if want[0]["block"] == NONE else "repeat" if want[0]["count"] == 0 else "values")
-    assert seen == {"empty", "repeat", "values"}
+    _check_random_openings(random.Random(5), 3000, upstream=True)
 
 
 # --- The leaf role's check, modelled ---------------------------------------------------
