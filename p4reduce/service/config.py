@@ -197,6 +197,11 @@ class ServiceConfig:
     aggregators: tuple[RemoteAggregator, ...] = ()  # instead of the embedded fallback
     tree: TreeSection | None = None  # instead of `switch`
 
+    @property
+    def switches(self) -> SwitchSection | TreeSection | None:
+        """What the service programs: the switch, or the tree (None: software only)."""
+        return self.switch or self.tree
+
     def fallback_pools(self) -> list[tuple[int, int]]:
         """The slot pool (base, count) of each software target, in placement order."""
         return [self.fallback.slots] if self.fallback else [a.slots for a in self.aggregators]

@@ -59,8 +59,7 @@ class JobCoordinator:
     ) -> None:
         self.config = config
         self.clock = clock
-        switches = config.switch or config.tree
-        self.registry = Registry(switches, config.fallback_pools(), config.jobs, clock=clock, rng=rng)
+        self.registry = Registry(config.switches, config.fallback_pools(), config.jobs, clock=clock, rng=rng)
         # A tree's switches behave as one switch target towards the registry and this module.
         self.switch: SwitchTarget | TreeTarget | None = None
         if config.switch is not None:
@@ -229,9 +228,8 @@ class JobCoordinator:
     def placement_address(self, job: Job) -> tuple[str, int, str]:
         """(host, UDP port, MAC) the job's workers send to."""
         if job.target is Target.SWITCH:
-            switches = self.config.switch or self.config.tree
-            assert switches is not None
-            a = switches.address
+            assert self.config.switches is not None
+            a = self.config.switches.address
             return a.ip, a.udp_port, a.mac
         return (*self.fallbacks[job.aggregator].address, "")
 

@@ -121,13 +121,13 @@ class Job:
         return max(0.0, self.expires_at - now)
 
     def places(self, leaves: Sequence[str]) -> dict[int, Place]:
-        """Per registered rank, its place once the job is complete (empty before): on a
-        tree, `tree_job`'s; elsewhere every rank is its own."""
-        if not self.complete:
-            return {}
+        """Per registered rank, its place: off a tree its own rank, at once; on a tree
+        `tree_job`'s, once the job is complete (empty before)."""
         workers = sorted(self.workers.values(), key=lambda w: w.rank)
         if not any(w.leaf for w in workers):
             return {w.rank: Place(w.rank, "", w.rank, self.num_workers) for w in workers}
+        if not self.complete:
+            return {}
         counts = collections.Counter(w.leaf for w in workers)
         return {
             w.rank: Place(t.rank, t.leaf, t.entry.worker_id, counts[t.leaf])

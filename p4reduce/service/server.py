@@ -72,12 +72,9 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
             answer = pb.Registration(
                 job=self._placement(job), registered=len(job.workers), switch_port=worker.switch_port
             )
-            if place is not None:
+            if place is not None:  # (a tree job's ranks are placed when its last one registers)
                 answer.placed, answer.rank, answer.leaf = True, place.rank, place.leaf
                 answer.local_rank, answer.local_workers = place.local_rank, place.local_workers
-            elif not worker.leaf:  # off a tree a worker's place is its registration
-                answer.placed, answer.rank = True, worker.rank
-                answer.local_rank, answer.local_workers = worker.rank, job.num_workers
             return answer
 
         return _answer(context, register)
