@@ -240,7 +240,6 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self.stats = P4ReduceStats()
         self._store = store
         self._server: AggregatorServer | None = None
-        self._embedded = False  # the job is on rank 0's embedded aggregator (it waits for all at shutdown)
         self._external_key: tuple[tuple[tuple[str, int], ...], int] | None = None
         self._closed = False
         self._sequence = 0
@@ -329,7 +328,6 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         """Rank 0 serves the group's job on an embedded software aggregator and publishes
         where; every rank reads it from the store."""
         opts = self.options
-        self._embedded = True
         if self.rank() == 0:
             host = opts.embedded_host or os.environ.get("MASTER_ADDR") or "127.0.0.1"
             try:
@@ -402,7 +400,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 self._store.delete_key(ADDRESS_KEY)
             except Exception:  # noqa: BLE001 - the store may be gone with the other ranks
                 pass
-        elif self._embedded:  # rank 0 waits for this; off it nobody does, and its store may be gone
+        elif self.options.embedded:  # rank 0 waits for this; off it nobody does, and its store may be gone
             try:
                 self._store.add(FINISHED_KEY, 1)
             except Exception:  # noqa: BLE001
