@@ -159,7 +159,7 @@ def build_topology(args) -> Topology:
         ctl = net.addHost("ctl", inNamespace=False) if args.service else None
         if ctl is not None:
             net.addLink(ctl, leaves[0][0])
-        _start(net)
+        start_network(net)
         if ctl is not None:
             tree = _service_tree(spine, leaves, workers, ctl, args.slots)
         else:
@@ -179,7 +179,7 @@ def build_topology(args) -> Topology:
         ctl = net.addHost("ctl", inNamespace=False) if args.service else None
         if ctl is not None:
             net.addLink(ctl, s1)
-        _start(net)
+        start_network(net)
         if ctl is not None:
             s1.prepare_hosts([*workers, ctl])
         else:
@@ -204,7 +204,7 @@ def build_topology(args) -> Topology:
             for r in ranks:
                 net.addLink(workers[r], leaf, **worker_link)
             topo.leaves.append((leaf_agg, ranks))
-    _start(net)
+    start_network(net)
     _drop_on_worker_links(workers, args, use_netem)
     return topo
 
@@ -281,7 +281,7 @@ def _service_tree(spine, leaves: list[tuple[object, list[int]]], workers: list, 
     return P4Tree(spine, [leaf for leaf, _ in leaves], [], service_section=section)
 
 
-def _start(net) -> None:
+def start_network(net) -> None:
     """Start the network, its switches' ports free of nftables drops: a netdev table outlives
     its device and binds again to the next device of that name, so a run that crashed (or
     a runner before this one) could leave --uplink-loss rules on these ports' names."""

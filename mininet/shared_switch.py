@@ -22,7 +22,13 @@ import subprocess
 import sys
 import time
 
-from p4reduce_mininet import FALLBACK_PORT, SERVICE_PORT, listed_jobs, start_service  # beside this script
+from p4reduce_mininet import (  # beside this script
+    FALLBACK_PORT,
+    SERVICE_PORT,
+    listed_jobs,
+    start_network,
+    start_service,
+)
 
 HERE = pathlib.Path(__file__).resolve().parent
 PY = sys.executable
@@ -95,7 +101,7 @@ def main() -> int:
         net.addLink(h, s1)
     ctl = net.addHost("ctl", inNamespace=False)
     net.addLink(ctl, s1)
-    net.start()
+    start_network(net)
     service = None
     try:
         s1.prepare_hosts([*workers, ctl])
