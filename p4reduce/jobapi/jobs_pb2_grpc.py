@@ -59,6 +59,16 @@ class JobServiceStub(object):
                 request_serializer=jobs__pb2.ListJobsRequest.SerializeToString,
                 response_deserializer=jobs__pb2.JobList.FromString,
                 _registered_method=True)
+        self.CloseWorker = channel.unary_unary(
+                '/p4reduce.jobs.v1.JobService/CloseWorker',
+                request_serializer=jobs__pb2.CloseWorkerRequest.SerializeToString,
+                response_deserializer=jobs__pb2.Closed.FromString,
+                _registered_method=True)
+        self.WatchJob = channel.unary_stream(
+                '/p4reduce.jobs.v1.JobService/WatchJob',
+                request_serializer=jobs__pb2.WatchJobRequest.SerializeToString,
+                response_deserializer=jobs__pb2.JobEvent.FromString,
+                _registered_method=True)
 
 
 class JobServiceServicer(object):
@@ -101,6 +111,23 @@ class JobServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CloseWorker(self, request, context):
+        """A rank of the job is done (HostAgent.close): the job is released once every rank
+        that registered has closed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchJob(self, request, context):
+        """The job's state while it lives: one event at once, another on each change, and a
+        last one (`ended`) naming why the job ended (released, lease lapsed, target lost).
+        NOT_FOUND for a job the service does not hold (a worker fails on it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_JobServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -128,6 +155,16 @@ def add_JobServiceServicer_to_server(servicer, server):
                     servicer.ListJobs,
                     request_deserializer=jobs__pb2.ListJobsRequest.FromString,
                     response_serializer=jobs__pb2.JobList.SerializeToString,
+            ),
+            'CloseWorker': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseWorker,
+                    request_deserializer=jobs__pb2.CloseWorkerRequest.FromString,
+                    response_serializer=jobs__pb2.Closed.SerializeToString,
+            ),
+            'WatchJob': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchJob,
+                    request_deserializer=jobs__pb2.WatchJobRequest.FromString,
+                    response_serializer=jobs__pb2.JobEvent.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -275,6 +312,60 @@ class JobService(object):
             metadata,
             _registered_method=True)
 
+    @staticmethod
+    def CloseWorker(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/p4reduce.jobs.v1.JobService/CloseWorker',
+            jobs__pb2.CloseWorkerRequest.SerializeToString,
+            jobs__pb2.Closed.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchJob(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/p4reduce.jobs.v1.JobService/WatchJob',
+            jobs__pb2.WatchJobRequest.SerializeToString,
+            jobs__pb2.JobEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
 
 class AggregatorAdminStub(object):
     """A running software aggregator whose jobs the job service sets (`p4reduce aggregator
@@ -312,6 +403,11 @@ class AggregatorAdminStub(object):
                 '/p4reduce.jobs.v1.AggregatorAdmin/Counters',
                 request_serializer=jobs__pb2.CountersRequest.SerializeToString,
                 response_deserializer=jobs__pb2.AggregatorCounters.FromString,
+                _registered_method=True)
+        self.ListServed = channel.unary_unary(
+                '/p4reduce.jobs.v1.AggregatorAdmin/ListServed',
+                request_serializer=jobs__pb2.ListServedRequest.SerializeToString,
+                response_deserializer=jobs__pb2.ServedJobs.FromString,
                 _registered_method=True)
 
 
@@ -357,6 +453,13 @@ class AggregatorAdminServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListServed(self, request, context):
+        """Every job it serves now, with its admitted workers (the service reconciles with it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AggregatorAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -384,6 +487,11 @@ def add_AggregatorAdminServicer_to_server(servicer, server):
                     servicer.Counters,
                     request_deserializer=jobs__pb2.CountersRequest.FromString,
                     response_serializer=jobs__pb2.AggregatorCounters.SerializeToString,
+            ),
+            'ListServed': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListServed,
+                    request_deserializer=jobs__pb2.ListServedRequest.FromString,
+                    response_serializer=jobs__pb2.ServedJobs.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -524,6 +632,33 @@ class AggregatorAdmin(object):
             '/p4reduce.jobs.v1.AggregatorAdmin/Counters',
             jobs__pb2.CountersRequest.SerializeToString,
             jobs__pb2.AggregatorCounters.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListServed(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/p4reduce.jobs.v1.AggregatorAdmin/ListServed',
+            jobs__pb2.ListServedRequest.SerializeToString,
+            jobs__pb2.ServedJobs.FromString,
             options,
             channel_credentials,
             insecure,

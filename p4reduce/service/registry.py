@@ -109,6 +109,8 @@ class Job:
     workers: dict[int, WorkerRecord] = field(default_factory=dict)
     failed: str | None = None  # set when the switch (or the job's aggregator) was lost under the job
     aggregator: int = 0  # on software: which one (its index in the configured order)
+    tenant: str = ""  # who created it (security.Caller.tenant); "" when the service runs without credentials
+    key: bytes = b""  # a software job's key (every packet sealed, spec 6.3); b"": unauthenticated
 
     @property
     def complete(self) -> bool:
