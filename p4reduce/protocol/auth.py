@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from p4reduce import _native
 from p4reduce.protocol.codec import MAC_LEN, VERSION_AUTH
+from p4reduce.secretfile import read_secret
 
 KEY_LEN = 16
 MIN_KEY_FILE_BYTES = 16
@@ -40,10 +41,7 @@ class JobKey:
         aggregator). A file that is missing, unreadable or too short is a ValueError
         naming it."""
         path = pathlib.Path(path)
-        try:
-            secret = path.read_bytes()
-        except OSError as exc:
-            raise ValueError(f"key file {path}: {exc.strerror or exc}") from None
+        secret = read_secret(path, "key file")  # a SecretFileError (ValueError) names what is wrong
         if len(secret) < MIN_KEY_FILE_BYTES:
             raise ValueError(
                 f"key file {path}: {len(secret)} bytes; it needs at least {MIN_KEY_FILE_BYTES} "
