@@ -21,7 +21,7 @@ from p4reduce.aggregator.engine import JobConflict
 from p4reduce.aggregator.server import AggregatorServer
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
-from p4reduce.jobapi.client import MODES
+from p4reduce.jobapi.client import MODE_CODES, MODES
 from p4reduce.jobapi.listen import listen
 
 log = logging.getLogger(__name__)
@@ -96,10 +96,39 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
 
         return _answer(context, counters)
 
+    def ListServed(self, request: Any, context: grpc.ServicerContext) -> Any:
+        """Every job served, as AddJob would add it (without its key), and its admitted
+        ranks: what a restarted job service reconciles with what it recorded."""
+
+        def served() -> Any:
+            with self._lock:  # (job changes go through it: the table holds still meanwhile)
+                specs = [self.server.engine.job(job_id) for job_id in sorted(self._jobs)]
+            return pb.ServedJobs(jobs=[_served(spec) for spec in specs])
+
+        return _answer(context, served)
+
     def _info(self) -> Any:
         host, port = self.server.address
         with self._lock:
             return pb.AggregatorInfo(host=host, port=port, jobs=len(self._jobs))
+
+
+def _served(spec: JobSpec) -> Any:
+    job = pb.AddJobRequest(
+        job_id=spec.job_id,
+        num_workers=spec.num_workers,
+        mode=MODE_CODES[spec.mode],
+        block_size=spec.block_size,
+        slot_base=spec.slot_base,
+        num_slots=spec.num_slots,
+        message_size=spec.message_size,
+    )
+    workers = [
+        pb.AdmitWorkerRequest(job_id=spec.job_id, rank=rank, ip=w.ip, udp_port=w.port or 0)
+        for rank, w in enumerate(spec.workers or ())
+        if w is not None
+    ]
+    return pb.ServedJob(job=job, workers=workers)
 
 
 class _Refused(Exception):

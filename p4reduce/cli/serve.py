@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import pathlib
 import signal
 import time
 from typing import Any
@@ -40,6 +42,13 @@ def add_serve_action(actions: Any) -> None:
         metavar="HOST:PORT",
         help="serve Prometheus text at http://HOST:PORT/metrics (default: no metrics endpoint)",
     )
+    p.add_argument(
+        "--state",
+        metavar="FILE",
+        help="keep the jobs, leases, placements and next job id in this sqlite3 file (created when "
+        "missing) and, on start, take back the jobs recorded there and reconcile the aggregators with "
+        "them (default: the config's 'state'; without either, a restart forgets every job)",
+    )
     p.set_defaults(func=_serve)
 
 
@@ -47,6 +56,8 @@ def _serve(args: argparse.Namespace) -> int:
     from p4reduce.service import JobServer, load_service_config  # grpc, PyYAML: the controller extra
 
     config = load_service_config(args.config)
+    if args.state is not None:
+        config = dataclasses.replace(config, state=pathlib.Path(args.state))
     with JobServer(config, args.bind, metrics=args.metrics) as server:
         print(_banner(server), flush=True)
         # SIGTERM unwinds the main thread like Ctrl-C (an Event set from a signal handler can

@@ -60,6 +60,17 @@ class RangeAllocator:
                 return start
         raise NoSlots(f"no free {self.what} (asked {count}, largest free range {self.largest_free})")
 
+    def hold(self, start: int, count: int) -> None:
+        """Take exactly [start, start + count) (a range recorded before a restart, or one a
+        target holds); ValueError when any of it is not free."""
+        for i, (free_start, length) in enumerate(self._free):
+            if free_start <= start and start + count <= free_start + length:
+                pieces = [(free_start, start - free_start), (start + count, free_start + length - start - count)]
+                self._free[i : i + 1] = [p for p in pieces if p[1] > 0]
+                self._used[start] = count
+                return
+        raise ValueError(f"{self.what} {start}..{start + count - 1} are not all free")
+
     def release(self, start: int) -> None:
         """Give back the range that starts at `start`, merged with free neighbours."""
         try:
@@ -97,6 +108,21 @@ class IdAllocator:
     def held(self) -> set[int]:
         return set(self._held)
 
+    @property
+    def next(self) -> int:
+        """Where the round robin goes on (what a restart resumes from)."""
+        return self._next
+
+    def resume(self, value: int) -> None:
+        """Go on from `value` (clamped into first..last), as before a restart."""
+        self._next = min(max(value, self.first), self.last)
+
+    def hold(self, value: int) -> None:
+        """Take `value` (one recorded before a restart); ValueError when held or out of range."""
+        if not self.first <= value <= self.last or value in self._held:
+            raise ValueError(f"{self.what}: {value} is taken or outside {self.first}..{self.last}")
+        self._held.add(value)
+
     def allocate(self) -> int:
         if self.free == 0:
             raise NoSlots(f"no free {self.what} ({self.first}..{self.last} all in use)")
@@ -129,6 +155,10 @@ class SessionSource:
             pass
         self._live.add(session)
         return session
+
+    def adopt(self, session: int) -> None:
+        """A live session recorded before a restart: never drawn again while it lives."""
+        self._live.add(session)
 
     def retire(self, session: int) -> None:
         self._live.discard(session)

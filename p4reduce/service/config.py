@@ -17,6 +17,8 @@ software aggregator, and the jobs' defaults.
                                   # running aggregators (`p4reduce aggregator --admin`):
                                   # {aggregators: [{admin: HOST:PORT, advertise, slots}, ...]}
     jobs: {num_slots: 64, lease_seconds: 30, max_lease_seconds: 3600}
+    state: FILE                   # optional: the state file kept across restarts (store.py;
+                                  # relative to this file); without it, state is in memory only
 
 Instead of `switch`, a `tree` of leaf switches under a spine (docs/service.md, "Several
 switches"): the switches, spine and links as a tree document's (controller/tree.py; every
@@ -196,6 +198,7 @@ class ServiceConfig:
     jobs: JobDefaults = field(default_factory=JobDefaults)
     aggregators: tuple[RemoteAggregator, ...] = ()  # instead of the embedded fallback
     tree: TreeSection | None = None  # instead of `switch`
+    state: pathlib.Path | None = None  # the state file (store.py); None: kept in memory only
 
     @property
     def switches(self) -> SwitchSection | TreeSection | None:
@@ -210,7 +213,7 @@ class ServiceConfig:
 def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> ServiceConfig:
     """Validate a configuration document; relative pipeline paths are taken from `base_dir`."""
     try:
-        d = check_keys("config", data, set(), {"switch", "fallback", "jobs", "tree"})
+        d = check_keys("config", data, set(), {"switch", "fallback", "jobs", "tree", "state"})
         switch = _switch_section(d["switch"], base_dir) if d.get("switch") is not None else None
         tree = _tree_section(d["tree"], base_dir) if d.get("tree") is not None else None
         if switch is not None and tree is not None:
@@ -223,11 +226,12 @@ def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> Ser
             fallback = _fallback(d["fallback"])
         pools = [s.slots for s in (switch, tree, fallback, *aggregators) if s is not None]
         jobs = _jobs(d.get("jobs", {}), max((count for _, count in pools), default=MAX_SLOTS))
+        state = _path("state", d.get("state"), base_dir)
     except RecursionError:
         raise ConfigError("the configuration is nested too deeply") from None
     if switch is None and tree is None and fallback is None and not aggregators:
         raise ConfigError("config: neither 'switch' nor 'fallback' (nor 'tree'): jobs would have nowhere to run")
-    return ServiceConfig(switch, fallback, jobs, aggregators, tree)
+    return ServiceConfig(switch, fallback, jobs, aggregators, tree, state)
 
 
 def load_service_config(source: str | pathlib.Path | dict[str, Any]) -> ServiceConfig:

@@ -8,19 +8,21 @@ that target. server.py (gRPC) and metrics.py (HTTP) call it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from p4reduce.service.config import ServiceConfig
-from p4reduce.service.errors import AggregatorLost, SwitchLost
+from p4reduce.service.errors import AggregatorLost, ServiceError, SwitchLost
 from p4reduce.service.fallback import EmbeddedFallback
 from p4reduce.service.registry import Job, JobWish, Place, Registry, Target, WorkerRecord
-from p4reduce.service.remote import RemoteFallback
+from p4reduce.service.remote import RefusedByAggregator, RemoteFallback
+from p4reduce.service.store import State, open_state
 from p4reduce.service.switch import JoinSender, SwitchTarget
 from p4reduce.service.tree import TreeTarget
 
@@ -56,8 +58,11 @@ class JobCoordinator:
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         fallback_engine: str = "native",
+        state: State | None = None,
     ) -> None:
         self.config = config
+        # Where every change is written before its request is answered (config `state`).
+        self.state = state if state is not None else open_state(config.state, clock=clock)
         self.clock = clock
         self.registry = Registry(config.switches, config.fallback_pools(), config.jobs, clock=clock, rng=rng)
         # A tree's switches behave as one switch target towards the registry and this module.
@@ -74,6 +79,7 @@ class JobCoordinator:
             [self.fallback] if self.fallback else [RemoteFallback(a, clock=clock) for a in config.aggregators]
         )
         self._lock = threading.Lock()
+        self._unreconciled: set[int] = set()  # software targets not yet compared with the record
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self) -> JobCoordinator:
@@ -81,6 +87,8 @@ class JobCoordinator:
             fallback.start()
         if self.switch is not None:
             self.switch.start()
+        with self._changing():
+            self._restore()
         return self
 
     def stop(self) -> None:
@@ -89,27 +97,41 @@ class JobCoordinator:
                 self.switch.close()
             for fallback in self.fallbacks:
                 fallback.stop()
+            self.state.close()
 
     # -- requests ------------------------------------------------------------------
     def create(self, wish: JobWish) -> Job:
-        with self._lock:
+        with self._changing():
             down = self._switch_down()
-            fallback_down = [i for i, f in enumerate(self.fallbacks) if self._fallback_down(i, f.check())]
-            created = self.registry.create(wish, down, fallback_down)
-            if created.replaced is not None:
-                self._undo(created.replaced)
-            job = created.job
+            fallback_down = [i for i, f in enumerate(self.fallbacks) if self._fallback_down(i, self._check(i))]
+            refused: dict[int, RefusedByAggregator] = {}  # aggregator index -> its refusal
+            while True:  # an aggregator that refuses AddJob: the next one that has room
+                try:
+                    created = self.registry.create(wish, down, [*fallback_down, *refused])
+                except ServiceError:
+                    if refused:
+                        raise [*refused.values()][-1] from None
+                    raise
+                if created.replaced is not None:
+                    self._undo(created.replaced)
+                job = created.job
+                if not created.new or job.target is not Target.SOFTWARE:
+                    break
+                try:
+                    self.fallbacks[job.aggregator].add(job)
+                    break
+                except RefusedByAggregator as exc:
+                    self.registry.release(job.job_id)
+                    log.warning("job %r: %s; placing it on the next aggregator", job.name, exc)
+                    refused[job.aggregator] = exc
+                except SwitchLost:  # AggregatorLost: the next request places the job elsewhere
+                    self.registry.release(job.job_id)
+                    self._fallback_down(job.aggregator, self.fallbacks[job.aggregator].down)
+                    raise
+                except Exception:
+                    self.registry.release(job.job_id)
+                    raise
             if created.new:
-                if job.target is Target.SOFTWARE:
-                    try:
-                        self.fallbacks[job.aggregator].add(job)
-                    except SwitchLost:  # AggregatorLost: the next request places the job elsewhere
-                        self.registry.release(job.job_id)
-                        self._fallback_down(job.aggregator, self.fallbacks[job.aggregator].down)
-                        raise
-                    except Exception:
-                        self.registry.release(job.job_id)
-                        raise
                 log.info(
                     "job %d %r: %d workers on the %s, slots %d..%d%s",
                     job.job_id,
@@ -127,7 +149,7 @@ class JobCoordinator:
         return job.places(self.config.tree.topology.leaves if self.config.tree else ())
 
     def register(self, job_id: int, rank: int, ip: str, mac: str, udp_port: int) -> tuple[Job, WorkerRecord]:
-        with self._lock:
+        with self._changing():
             job, worker, new = self.registry.register(job_id, rank, ip, mac, udp_port)
             if new and job.target is Target.SWITCH and worker.switch_port:
                 assert self.switch is not None
@@ -153,7 +175,7 @@ class JobCoordinator:
         """The switch handed over an unknown worker's JOIN (on its stream's thread): if it is
         a registered worker whose port was not known, it is admitted on that port now (its
         retransmitted JOIN is then answered by the switch)."""
-        with self._lock:
+        with self._changing():
             worker = self.registry.learn_port(
                 sender.job_id, sender.worker_id, sender.mac, sender.ip, sender.udp_port, port
             )
@@ -167,11 +189,11 @@ class JobCoordinator:
                 self._fail_switch_jobs()
 
     def keepalive(self, job_id: int) -> Job:
-        with self._lock:
+        with self._changing():
             return _copy(self.registry.keepalive(job_id))
 
     def release(self, job_id: int) -> Job:
-        with self._lock:
+        with self._changing():
             job = self.registry.release(job_id)
             self._undo(job)
             log.info("job %d %r released", job.job_id, job.name)
@@ -179,11 +201,11 @@ class JobCoordinator:
 
     def expire(self) -> list[Job]:
         """Remove the jobs whose lease ran out (and notice a switch whose stream closed)."""
-        with self._lock:
+        with self._changing():
             if self.switch is not None and self.switch.poll() is not None:
                 self._fail_switch_jobs()
             for i, fallback in enumerate(self.fallbacks):
-                self._fallback_down(i, fallback.poll())
+                self._fallback_down(i, self._check(i, fallback.poll))
             expired = self.registry.expire()
             for job in expired:
                 self._undo(job)
@@ -191,7 +213,7 @@ class JobCoordinator:
             return expired
 
     def snapshot(self) -> Snapshot:
-        with self._lock:
+        with self._changing():
             jobs = self.registry.jobs()
             counters: dict[Target, dict[str, int]] = {}
             job_counters: dict[int, dict[str, int]] = {}
@@ -233,7 +255,102 @@ class JobCoordinator:
             return a.ip, a.udp_port, a.mac
         return (*self.fallbacks[job.aggregator].address, "")
 
+    # -- a restart (under the lock) ---------------------------------------------------
+    def _restore(self) -> None:
+        """Take back the recorded jobs, then compare each software target with the record
+        (those that do not answer now, when they do); a switch's recorded jobs are failed:
+        connecting cleared the switch (see docs/service.md, Restarts)."""
+        stored = self.state.load()
+        names = [f.name for f in self.fallbacks]
+        forgotten = []
+        for job in stored.jobs:
+            if job.target is Target.SOFTWARE:
+                name = stored.targets[job.aggregator] if job.aggregator < len(stored.targets) else None
+                job.aggregator = names.index(name) if name in names else len(names)
+            try:
+                self.registry.adopt(job)
+            except ValueError as exc:
+                log.error("job %d %r recorded before the restart, forgotten: %s", job.job_id, job.name, exc)
+                forgotten.append(job.job_id)
+                continue
+            log.info("job %d %r taken back (%s)", job.job_id, job.name, job.target.value)
+        self.registry.job_ids.resume(stored.next_job_id)  # after the highest ever given
+        self.state.commit([], forgotten, self.registry.job_ids.next, names)
+        for job in self.registry.jobs():
+            if job.target is Target.SWITCH and job.failed is None:
+                self.registry.fail(job.job_id, "the switch was set up afresh when the service restarted")
+                log.error("job %d %r failed: the switch was cleared at the service's restart", job.job_id, job.name)
+        self._unreconciled = set(range(len(self.fallbacks)))
+        for i in range(len(self.fallbacks)):
+            self._fallback_down(i, self._check(i))
+
+    def _check(self, index: int, ask: Callable[[], str | None] | None = None) -> str | None:
+        """Why software target `index` cannot take a job (`ask`: its check or poll); the
+        first time it answers after the start, it is reconciled first."""
+        down = (ask or self.fallbacks[index].check)()
+        if down is None and index in self._unreconciled:
+            self._reconcile(index)
+            down = self.fallbacks[index].down
+        return down
+
+    def _reconcile(self, index: int) -> None:
+        """Software target `index` serves the live jobs recorded on it, as recorded, and
+        nothing else: what it kept stays untouched (its workers go on), what it lost is
+        added and admitted again, what the record lacks is removed (or, when it refuses,
+        its slots are kept out of placement)."""
+        fallback = self.fallbacks[index]
+        recorded = {
+            j.job_id: j
+            for j in self.registry.jobs()
+            if j.target is Target.SOFTWARE and j.aggregator == index and j.failed is None
+        }
+        try:
+            served = {s.job_id: s for s in fallback.served()}
+            for s in served.values():
+                if s.job_id in recorded and s.is_job(recorded[s.job_id]):
+                    continue
+                try:
+                    fallback.remove_served(s.job_id)
+                except RefusedByAggregator as exc:
+                    last = s.slot_base + s.num_slots - 1
+                    log.error("%s; its slots %d..%d stay out of placement", exc, s.slot_base, last)
+                    try:
+                        self.registry.reserve(index, s.slot_base, s.num_slots)
+                    except ValueError as overlap:
+                        log.error("aggregator %s: %s", fallback.name, overlap)
+            for job in recorded.values():
+                kept = served.get(job.job_id)
+                kept_workers = kept.workers if kept is not None and kept.is_job(job) else None
+                try:
+                    if kept_workers is None:
+                        fallback.add(job)
+                        kept_workers = {}
+                    for w in sorted(job.workers.values(), key=lambda w: w.rank):
+                        if kept_workers.get(w.rank) != w.address:
+                            fallback.admit(job, w.rank, w.ip, w.udp_port)
+                except RefusedByAggregator as exc:
+                    self.registry.fail(job.job_id, str(exc))
+                    log.error("job %d %r failed: not restored on %s: %s", job.job_id, job.name, fallback.name, exc)
+                    continue
+                log.info("job %d %r on %s: %s", job.job_id, job.name, fallback.name, "kept" if kept else "added again")
+        except AggregatorLost:
+            return  # not answering again: the next check fails its jobs, a later one reconciles
+        self._unreconciled.discard(index)
+
     # -- helpers (under the lock) ----------------------------------------------------
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """The lock, and at the end every change of the registry written to the state (one
+        transaction), before the request is answered."""
+        with self._lock:
+            try:
+                yield
+            finally:
+                saved, removed = self.registry.take_changes()
+                if saved or removed:
+                    names = [f.name for f in self.fallbacks]
+                    self.state.commit(saved, removed, self.registry.job_ids.next, names)
+
     def _switch_down(self) -> str | None:
         """Why the switch cannot take a job now (checked, and its jobs failed if it died)."""
         if self.switch is None:

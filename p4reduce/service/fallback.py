@@ -12,6 +12,7 @@ from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
 from p4reduce.service.config import FallbackSection
 from p4reduce.service.registry import Job
+from p4reduce.service.served import Served
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,13 @@ class EmbeddedFallback:
     def remove(self, job: Job) -> None:
         self._running().remove_job(job.job_id)
         log.info("fallback: job %d (%r) removed", job.job_id, job.name)
+
+    def served(self) -> list[Served]:
+        """What it serves (nothing just after start: it restarts with the service)."""
+        return [Served.of_spec(spec) for spec in self._running().engine.jobs()]
+
+    def remove_served(self, job_id: int) -> None:
+        self._running().remove_job(job_id)
 
     def counters(self) -> dict[str, int]:
         """The aggregator's packet counters (all its jobs together)."""

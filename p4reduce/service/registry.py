@@ -179,6 +179,7 @@ class Registry:
         self._jobs: dict[int, Job] = {}
         self._by_name: dict[str, int] = {}
         self._addresses: dict[tuple[str, int], tuple[int, int]] = {}  # live worker address -> (job, rank)
+        self._touched: set[int] = set()  # ids of the jobs changed (or removed) since take_changes
 
     # -- queries -------------------------------------------------------------------
     def jobs(self) -> list[Job]:
@@ -197,6 +198,65 @@ class Registry:
             if job.target is Target.SWITCH:
                 raise SwitchLost(f"{SWITCH_LOST}: {job.failed} (job {job_id} failed; create it again)")
             raise AggregatorLost(f"{AGGREGATOR_LOST}: {job.failed} (job {job_id} failed; create it again)")
+        return job
+
+    def take_changes(self) -> tuple[list[Job], list[int]]:
+        """What changed since the last call: the jobs to record again, the ids removed
+        (the coordinator writes them to the state store)."""
+        touched, self._touched = self._touched, set()
+        return [self._jobs[i] for i in sorted(touched) if i in self._jobs], sorted(touched - self._jobs.keys())
+
+    # -- a restart -------------------------------------------------------------------
+    def adopt(self, job: Job) -> None:
+        """Take back a job recorded before a restart, with its id, session, slots, group,
+        lease and workers; ValueError naming why not (its target is not configured now, or
+        what it held is taken)."""
+        if job.target is Target.SWITCH:
+            if self.switch_slots is None or self.mgids is None:
+                raise ValueError("no switch is configured now")
+            pool = self.switch_slots
+        elif 0 <= job.aggregator < len(self.fallback_slots):
+            pool = self.fallback_slots[job.aggregator]
+        else:
+            raise ValueError("its software aggregator is not configured now")
+        if job.name in self._by_name:
+            raise ValueError(f"another job is called {job.name!r}")
+        if any(w.address in self._addresses for w in job.workers.values()):
+            raise ValueError("a worker's address belongs to another job")
+        self.job_ids.hold(job.job_id)
+        try:
+            pool.hold(job.slot_base, job.num_slots)
+        except ValueError:
+            self.job_ids.release(job.job_id)
+            raise
+        if job.target is Target.SWITCH:
+            assert self.mgids is not None
+            try:
+                self.mgids.hold(job.mgid)
+            except ValueError:
+                self.job_ids.release(job.job_id)
+                pool.release(job.slot_base)
+                raise
+            self.sessions.adopt(job.session)
+        self._jobs[job.job_id] = job
+        self._by_name[job.name] = job.job_id
+        for worker in job.workers.values():
+            self._addresses[worker.address] = (job.job_id, worker.rank)
+        self._touched.add(job.job_id)
+
+    def reserve(self, aggregator: int, slot_base: int, num_slots: int) -> None:
+        """Keep what software aggregator `aggregator` holds for a job the service cannot
+        remove out of placement (the part of it inside the pool, if free)."""
+        pool = self.fallback_slots[aggregator]
+        start, end = max(slot_base, pool.base), min(slot_base + num_slots, pool.base + pool.total)
+        if start < end:
+            pool.hold(start, end - start)
+
+    def fail(self, job_id: int, reason: str) -> Job:
+        """Mark one job failed (what it held on its target could not be restored)."""
+        job = self._jobs[job_id]
+        job.failed = reason
+        self._touched.add(job_id)
         return job
 
     # -- requests ------------------------------------------------------------------
@@ -219,6 +279,7 @@ class Registry:
             replaced = self._remove(existing)  # its switch is gone: the name starts afresh
         job = self._place(wish, switch_down, fallback_down)
         self._jobs[job.job_id] = job
+        self._touched.add(job.job_id)
         self._by_name[job.name] = job.job_id
         return Created(job, True, replaced)
 
@@ -252,6 +313,7 @@ class Registry:
         if previous is not None:
             if previous == worker:
                 job.expires_at = self.clock() + job.lease_seconds
+                self._touched.add(job_id)
                 return job, previous, False
             raise AlreadyRegistered(
                 f"job {job_id} rank {rank} is registered already, from {previous.ip}:{previous.udp_port}"
@@ -262,6 +324,7 @@ class Registry:
         job.workers[rank] = worker
         self._addresses[worker.address] = (job_id, rank)
         job.expires_at = self.clock() + job.lease_seconds
+        self._touched.add(job_id)
         return job, worker, True
 
     def learn_port(self, job_id: int, rank: int, mac: str, ip: str, udp_port: int, port: int) -> WorkerRecord | None:
@@ -278,11 +341,13 @@ class Registry:
             return None
         learned = dataclasses.replace(worker, switch_port=port)
         job.workers[rank] = learned
+        self._touched.add(job_id)
         return learned
 
     def keepalive(self, job_id: int) -> Job:
         job = self.live(job_id)
         job.expires_at = self.clock() + job.lease_seconds
+        self._touched.add(job_id)
         return job
 
     def release(self, job_id: int) -> Job:
@@ -303,6 +368,7 @@ class Registry:
         ]
         for job in failed:
             job.failed = reason
+            self._touched.add(job.job_id)
         return failed
 
     def fail_switch_jobs(self, reason: str) -> list[Job]:
@@ -310,6 +376,7 @@ class Registry:
         failed = [j for j in self._jobs.values() if j.target is Target.SWITCH and j.failed is None]
         for job in failed:
             job.failed = reason
+            self._touched.add(job.job_id)
         return failed
 
     # -- placement -----------------------------------------------------------------
@@ -410,6 +477,7 @@ class Registry:
 
     def _remove(self, job: Job) -> Job:
         del self._jobs[job.job_id]
+        self._touched.add(job.job_id)
         del self._by_name[job.name]
         for worker in job.workers.values():
             del self._addresses[worker.address]

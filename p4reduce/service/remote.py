@@ -19,10 +19,11 @@ import grpc
 from p4reduce.jobapi import AGGREGATOR_LOST
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
-from p4reduce.jobapi.client import MODE_CODES
+from p4reduce.jobapi.client import MODE_CODES, MODES
 from p4reduce.service.config import RemoteAggregator
 from p4reduce.service.errors import AggregatorLost, ServiceError
 from p4reduce.service.registry import Job
+from p4reduce.service.served import Served
 
 log = logging.getLogger(__name__)
 # Answers that mean the aggregator is not there (any other is its verdict on the request).
@@ -33,6 +34,10 @@ class RefusedByAggregator(ServiceError):
     """The aggregator answered, and refused (a job id or slots it already serves...)."""
 
     status = "FAILED_PRECONDITION"
+
+    def __init__(self, message: str, code: grpc.StatusCode | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class RemoteFallback:
@@ -113,6 +118,32 @@ class RemoteFallback:
         self._remove(job.job_id)
         log.info("aggregator %s: job %d (%r) removed", self.name, job.job_id, job.name)
 
+    def served(self) -> list[Served]:
+        """What it serves now (ListServed), to reconcile with what the service recorded."""
+        answer = self._call("ListServed", pb.ListServedRequest())
+        return [
+            Served(
+                s.job.job_id,
+                s.job.num_workers,
+                MODES[s.job.mode],
+                s.job.block_size,
+                s.job.slot_base,
+                s.job.num_slots,
+                s.job.message_size,
+                {w.rank: (w.ip, w.udp_port) for w in s.workers},
+            )
+            for s in answer.jobs
+        ]
+
+    def remove_served(self, job_id: int) -> None:
+        """Stop serving a job the service did not record; RefusedByAggregator when it will not."""
+        try:
+            self._call("RemoveJob", pb.RemoveJobRequest(job_id=job_id))
+        except RefusedByAggregator as exc:
+            if exc.code is not grpc.StatusCode.NOT_FOUND:  # NOT_FOUND: gone meanwhile
+                raise
+        log.info("aggregator %s: job %d removed (the service did not record it)", self.name, job_id)
+
     def _remove(self, job_id: int) -> None:
         try:
             self._call("RemoveJob", pb.RemoveJobRequest(job_id=job_id))
@@ -159,7 +190,7 @@ class RemoteFallback:
                 self.down = f"{self.name}: {_details(exc)}"
                 log.error("aggregator %s lost: %s", self.name, self.down)
                 raise AggregatorLost(f"{AGGREGATOR_LOST}: {self.down}") from None
-            raise RefusedByAggregator(f"aggregator {self.name} refused {method}: {_details(exc)}") from None
+            raise RefusedByAggregator(f"aggregator {self.name} refused {method}: {_details(exc)}", exc.code()) from None
 
 
 def _details(exc: grpc.RpcError) -> str:
