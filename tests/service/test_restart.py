@@ -251,3 +251,42 @@ def test_a_state_file_that_is_no_database_is_one_line(tmp_path):
     bad.write_bytes(b"not a database at all, " * 100)
     with pytest.raises(ConfigError, match=rf"^state {re.escape(str(bad))}: file is not a database$"):
         StateStore(bad)
+
+
+def test_slots_of_a_job_the_aggregator_will_not_remove_stay_out_of_placement(tmp_path):
+    from concurrent import futures
+
+    from p4reduce.aggregator import AggregatorServer
+    from p4reduce.aggregator.admin import AdminServicer
+
+    class Stubborn(AdminServicer):
+        def RemoveJob(self, request, context):
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, "not yours")
+
+    aggregator = AggregatorServer([], host="127.0.0.1", port=0).start()
+    admin = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    pb_grpc.add_AggregatorAdminServicer_to_server(Stubborn(aggregator), admin)
+    port = admin.add_insecure_port("127.0.0.1:0")
+    admin.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            request = pb.AddJobRequest(job_id=99, num_workers=1, mode=pb.DENSE, block_size=32, num_slots=8)
+            pb_grpc.AggregatorAdminStub(ch).AddJob(request, timeout=10)
+        entry = {"admin": f"127.0.0.1:{port}", "timeout": 2, "slots": [0, 16]}
+        with service_with_state(tmp_path / "s.db", entry) as service, JobClient(service.address) as client:
+            assert client.create_job("beside", 1, num_slots=8).slot_base == 8  # 0..7: job 99's, kept
+            with pytest.raises(JobServiceError, match="RESOURCE_EXHAUSTED"):
+                client.create_job("full", 1, num_slots=8)
+    finally:
+        admin.stop(grace=1).wait(5)
+        aggregator.stop()
+
+
+def test_the_state_file_is_named_in_the_config_relative_to_it(tmp_path):
+    from p4reduce.service.config import load_service_config
+
+    config = tmp_path / "service.yaml"
+    config.write_text("fallback: embedded\nstate: state/service.db\n")
+    assert load_service_config(config).state == tmp_path / "state" / "service.db"
+    with pytest.raises(ConfigError, match="state: 5 is not a file name"):
+        parse_service_config({"fallback": "embedded", "state": 5})
