@@ -32,8 +32,8 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
 from p4reduce.testbed.ports import free_port
+from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
 from p4reduce.torch.lossy import check_threshold
 
 

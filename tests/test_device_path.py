@@ -123,8 +123,8 @@ def test_the_device_path_refuses_what_the_dense_path_refuses():
 def test_the_ddp_hooks_device_branch_reduces_like_its_host_branch(monkeypatch, lossy):
     """The hook's device branch (CPU tensors sent down it): the same averaged buckets, bit
     for bit, as the host branch, lossy residuals kept where the bucket lives."""
-    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
     from p4reduce.torch import device as device_path
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
 
     class Bucket:
         def __init__(self, tensor: torch.Tensor) -> None:

@@ -126,8 +126,8 @@ def test_bad_thresholds_are_refused_in_one_line(bad):
 
 
 def test_bad_thresholds_at_every_entry_point():
-    from p4reduce.hostagent.torch_hook import P4ReduceHookState
     from p4reduce.torch import Options
+    from p4reduce.torch.ddp_hook import P4ReduceHookState
 
     with pytest.raises(ValueError, match="lossy_threshold -0.5: must be finite and >= 0"):
         Options(lossy_threshold=-0.5)
@@ -186,7 +186,7 @@ def _params(seed: int) -> list[torch.Tensor]:
 
 
 def test_hook_threshold_zero_matches_the_plain_hook_bit_for_bit():
-    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
 
     params = _params(4)
     results = []
@@ -199,7 +199,7 @@ def test_hook_threshold_zero_matches_the_plain_hook_bit_for_bit():
 
 
 def test_hook_sends_thresholded_buckets_and_feeds_back_per_parameter():
-    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
 
     state = P4ReduceHookState(_EchoAgent(), lossy_threshold=THRESHOLD)
     params = _params(5)
@@ -236,7 +236,7 @@ def _train_rank(rank: int, world: int, address, steps: int) -> dict:
 
     import p4reduce.torch as p4torch
     from p4reduce.hostagent import HostAgent, WorkerConfig
-    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
 
     items, dim, batch, per_user = 300, 16, 64, 8
 

@@ -72,7 +72,7 @@ class _Bucket:
 def test_hook_returns_at_once_and_reduces_buckets_in_order():
     import torch
 
-    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
 
     state = P4ReduceHookState(_SlowAgent(held=True))
     buckets = [torch.full((4,), float(i)) for i in range(3)]
@@ -89,10 +89,31 @@ def test_hook_returns_at_once_and_reduces_buckets_in_order():
 def test_hook_failure_reaches_ddp_through_the_future():
     import torch
 
-    from p4reduce.hostagent.torch_hook import P4ReduceHookState, p4reduce_hook
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
 
     state = P4ReduceHookState(_SlowAgent(fail_at=1))
     fut = p4reduce_hook(state, _Bucket(torch.ones(4)))
     with pytest.raises(Exception, match="no result for slot 0"):
         fut.wait()
     state.close()
+
+
+def test_the_old_import_path_still_gives_the_hook_with_a_deprecation_warning():
+    import importlib
+
+    from p4reduce.torch import ddp_hook
+
+    old = importlib.import_module("p4reduce.hostagent.torch_hook")
+    with pytest.warns(DeprecationWarning, match=r"moved to p4reduce\.torch\.ddp_hook"):
+        assert old.P4ReduceHookState is ddp_hook.P4ReduceHookState
+    with pytest.warns(DeprecationWarning):
+        assert old.p4reduce_hook is ddp_hook.p4reduce_hook
+    with pytest.raises(AttributeError, match="no attribute 'HostAgent'"):
+        old.HostAgent  # noqa: B018 - only the hook's names are forwarded
+
+
+def test_the_host_agent_layer_does_not_import_torch():
+    code = "import sys, p4reduce.hostagent, p4reduce.hostagent.torch_hook; print('torch' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
