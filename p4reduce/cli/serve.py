@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import time
 from typing import Any
 
 from p4reduce.cli import args as a
+from p4reduce.cli.credentials import add_server_options, server_security
 
 SERVICE_PORT = 9560  # the service's default gRPC port: next to P4Runtime's 9559
 
@@ -30,9 +32,10 @@ def add_serve_action(actions: Any) -> None:
     p.add_argument(
         "--bind",
         type=a.host_port,
-        default=("0.0.0.0", SERVICE_PORT),
+        default=None,
         metavar="HOST:PORT",
-        help=f"address of the gRPC service (default: 0.0.0.0:{SERVICE_PORT})",
+        help=f"address of the gRPC service (default: 0.0.0.0:{SERVICE_PORT} with credentials, "
+        f"127.0.0.1:{SERVICE_PORT} without)",
     )
     p.add_argument(
         "--metrics",
@@ -40,6 +43,7 @@ def add_serve_action(actions: Any) -> None:
         metavar="HOST:PORT",
         help="serve Prometheus text at http://HOST:PORT/metrics (default: no metrics endpoint)",
     )
+    add_server_options(p, "the service")
     p.set_defaults(func=_serve)
 
 
@@ -47,7 +51,10 @@ def _serve(args: argparse.Namespace) -> int:
     from p4reduce.service import JobServer, load_service_config  # grpc, PyYAML: the controller extra
 
     config = load_service_config(args.config)
-    with JobServer(config, args.bind, metrics=args.metrics) as server:
+    config = dataclasses.replace(config, security=server_security(args, config.security))
+    config.tenant_quotas()  # a --tenants file's bad quota named now
+    bind = args.bind or ("0.0.0.0" if config.security.configured else "127.0.0.1", SERVICE_PORT)
+    with JobServer(config, bind, metrics=args.metrics) as server:
         print(_banner(server), flush=True)
         # SIGTERM unwinds the main thread like Ctrl-C (an Event set from a signal handler can
         # deadlock on the lock the interrupted wait holds); stopping is then not interrupted.
