@@ -72,7 +72,12 @@ def _jobs(args: argparse.Namespace) -> int:
     with JobClient(args.controller, timeout=args.timeout, credentials=credentials) as client:  # errors: exit 1
         listing = client.list_jobs()
     if args.json:
-        print(json.dumps(dataclasses.asdict(listing), default=str))
+        print(json.dumps(dataclasses.asdict(listing), default=_json))
     else:
         print(format_jobs(listing))
     return 0
+
+
+def _json(value: object) -> str:
+    """A job's key as hex (the caller's own jobs only); anything else as its text."""
+    return value.hex() if isinstance(value, bytes) else str(value)

@@ -255,3 +255,16 @@ def test_remote_aggregator_gets_the_key_over_admin_credentials(certs):
                 assert spec.key == JobKey(job.key)
         finally:
             admin.stop()
+
+
+def test_serve_refuses_a_public_bind_without_credentials(tmp_path, capsys):
+    from p4reduce.cli.main import main
+
+    config = tmp_path / "service.yaml"
+    config.write_text("fallback: {host: 127.0.0.1, port: 0}\n")
+    assert main(["controller", "serve", "--config", str(config), "--bind", "0.0.0.0:0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "without credentials" in err and "--insecure" in err
+    args = ["worker", "--aggregator", "127.0.0.1:1", "--job", "1", "--rank", "0", "--workers", "1"]
+    assert main([*args, "--token-file", str(config)]) == 2
+    assert "go with --controller" in capsys.readouterr().err
