@@ -268,3 +268,14 @@ def test_serve_refuses_a_public_bind_without_credentials(tmp_path, capsys):
     args = ["worker", "--aggregator", "127.0.0.1:1", "--job", "1", "--rank", "0", "--workers", "1"]
     assert main([*args, "--token-file", str(config)]) == 2
     assert "go with --controller" in capsys.readouterr().err
+
+
+def test_pytorch_options_take_credentials_from_the_environment(certs):
+    pytest.importorskip("torch")
+    from p4reduce.torch.options import Options
+
+    env = {"P4REDUCE_CONTROLLER": "ctl:9560", "P4REDUCE_TLS_CA": str(certs / "ca.pem")}
+    env["P4REDUCE_TOKEN_FILE"] = str(certs / "carol.token")
+    assert Options.from_env(env).credentials == ClientCredentials(certs / "ca.pem", token_file=certs / "carol.token")
+    with pytest.raises(ValueError, match=r"P4REDUCE_TLS_CA/.*--tls-cert and --tls-key go together"):
+        Options.from_env({**env, "P4REDUCE_TLS_CERT": str(certs / "alice.pem")})
