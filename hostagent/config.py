@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
 from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.geometry import check_job_geometry, check_message_size
+
+if TYPE_CHECKING:  # the job service's client needs grpc: only a worker with a controller imports it
+    from p4reduce.jobapi.security import ClientCredentials
 
 ENGINES = ("native", "python")
 # How the worker's datagrams travel (docs/library.md, "Transports"): "udp", a UDP socket per
@@ -92,6 +96,10 @@ class WorkerConfig:
     controller: tuple[str, int] | str | None = None
     job_name: str = ""
     lease: float = 0.0
+    # How the agent proves itself to a service with credentials (docs/service.md, "Securing
+    # the service"): a CA, a client certificate and key, a token file. A job the service
+    # gives a key to (an authenticated software job) runs with that key.
+    credentials: ClientCredentials | None = None
     # How datagrams travel: "udp" (a UDP socket per aggregator), "packet" (memory-mapped
     # AF_PACKET rings: the native engine builds and parses the Ethernet/IPv4/UDP frames
     # itself, bypassing the kernel's UDP/IP stack and qdisc; needs CAP_NET_RAW) or "xdp"
@@ -165,5 +173,7 @@ class WorkerConfig:
             raise ValueError("a job placed by a controller needs a job_name (the same on every worker)")
         if self.aggregators or self.group is not None:
             raise ValueError("with a controller the job service says where to aggregate: no aggregators or group")
+        if self.credentials is not None and not hasattr(self.credentials, "channel"):
+            raise TypeError(f"credentials must be a ClientCredentials, not {type(self.credentials).__name__}")
         if not (0 <= self.lease < float("inf")):
             raise ValueError(f"lease {self.lease!r}: a number of seconds >= 0")

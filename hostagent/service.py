@@ -14,6 +14,7 @@ import time
 
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST, JobClient, JobServiceError, Placement
+from p4reduce.protocol.auth import JobKey
 from p4reduce.transport.interfaces import local_ip_towards, mac_of
 
 log = logging.getLogger(__name__)
@@ -21,9 +22,9 @@ log = logging.getLogger(__name__)
 
 def placed(config: WorkerConfig) -> tuple[WorkerConfig, Placement, JobClient]:
     """Create or join the job `config.job_name`; `config` with the service's target,
-    geometry and job id in place of its own."""
+    geometry, job id and key (an authenticated job's) in place of its own."""
     assert config.controller is not None and not isinstance(config.controller, str)  # __post_init__
-    client = JobClient(config.controller, timeout=max(config.failure_timeout, 1.0))
+    client = JobClient(config.controller, timeout=max(config.failure_timeout, 1.0), credentials=config.credentials)
     try:
         job = client.create_job(config.job_name, config.num_workers, lease_seconds=config.lease)
         if job.num_workers != config.num_workers:
@@ -45,6 +46,7 @@ def placed(config: WorkerConfig) -> tuple[WorkerConfig, Placement, JobClient]:
         slot_base=job.slot_base,
         num_slots=job.num_slots,
         message_size=job.message_size,
+        key=JobKey(job.key) if job.key else config.key,  # the service's key for an authenticated job
         controller=None,  # resolved: the copy is an ordinary config
     )
     return resolved, job, client

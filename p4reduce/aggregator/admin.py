@@ -2,7 +2,9 @@
 aggregator whose jobs a job service adds, admits workers to, counts and removes
 (`p4reduce aggregator --admin HOST:PORT`, config `fallback: {aggregators: [...]}`).
 
-Unauthenticated, like BMv2's P4Runtime port: bind it where only the service reaches it.
+It takes the job service's server credentials (jobapi/security.py: TLS with client
+certificates and/or a tenants file's tokens); every call needs role admin. Without
+credentials it binds loopback only (or, knowingly, anywhere with `insecure`).
 Needs the 'controller' extra (grpcio, protobuf).
 """
 
@@ -22,7 +24,8 @@ from p4reduce.aggregator.server import AggregatorServer
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.jobapi.client import MODE_CODES, MODES
-from p4reduce.jobapi.listen import listen
+from p4reduce.jobapi.security import AccessError, PermissionDenied, ServerSecurity
+from p4reduce.protocol.auth import JobKey
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -33,13 +36,14 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
     The jobs added here are tracked here, under a lock: the engine's own job table belongs
     to the serving thread."""
 
-    def __init__(self, server: AggregatorServer) -> None:
+    def __init__(self, server: AggregatorServer, security: ServerSecurity | None = None) -> None:
         self.server = server
+        self.security = security or ServerSecurity()
         self._lock = threading.Lock()
         self._jobs = {spec.job_id for spec in server.engine.jobs()}  # before it serves
 
     def Describe(self, request: Any, context: grpc.ServicerContext) -> Any:
-        return self._info()
+        return _answer(context, self._info, self.security)
 
     def AddJob(self, request: Any, context: grpc.ServicerContext) -> Any:
         def add() -> Any:
@@ -54,6 +58,7 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
                 block_size=request.block_size,
                 message_size=request.message_size,
                 workers=(None,) * request.num_workers,  # admitted one by one (AdmitWorker)
+                key=JobKey(request.key) if request.key else None,  # ValueError naming a bad length
             )
             with self._lock:
                 if spec.job_id in self._jobs:
@@ -63,7 +68,7 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
             log.info("admin: job %d added (%s)", spec.job_id, spec.describe())
             return self._info()
 
-        return _answer(context, add)
+        return _answer(context, add, self.security)
 
     def AdmitWorker(self, request: Any, context: grpc.ServicerContext) -> Any:
         def admit() -> Any:
@@ -71,7 +76,7 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
             self.server.declare_worker(request.job_id, request.rank, address)
             return pb.Admitted()
 
-        return _answer(context, admit)
+        return _answer(context, admit, self.security)
 
     def RemoveJob(self, request: Any, context: grpc.ServicerContext) -> Any:
         def remove() -> Any:
@@ -81,7 +86,7 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
             log.info("admin: job %d removed", request.job_id)
             return pb.Removed()
 
-        return _answer(context, remove)
+        return _answer(context, remove, self.security)
 
     def Counters(self, request: Any, context: grpc.ServicerContext) -> Any:
         def counters() -> Any:
@@ -94,7 +99,7 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
             }
             return pb.AggregatorCounters(counters=self.server.counters(), jobs=jobs)
 
-        return _answer(context, counters)
+        return _answer(context, counters, self.security)
 
     def ListServed(self, request: Any, context: grpc.ServicerContext) -> Any:
         """Every job served, as AddJob would add it (without its key), and its admitted
@@ -105,7 +110,7 @@ class AdminServicer(pb_grpc.AggregatorAdminServicer):  # type: ignore[misc]  # g
                 specs = [self.server.engine.job(job_id) for job_id in sorted(self._jobs)]
             return pb.ServedJobs(jobs=[_served(spec) for spec in specs])
 
-        return _answer(context, served)
+        return _answer(context, served, self.security)
 
     def _info(self) -> Any:
         host, port = self.server.address
@@ -137,10 +142,15 @@ class _Refused(Exception):
         self.code = code
 
 
-def _answer(context: grpc.ServicerContext, call: Callable[[], _T]) -> _T:
-    """The call's answer; its error as the status code that names the cause."""
+def _answer(context: grpc.ServicerContext, call: Callable[[], _T], security: ServerSecurity) -> _T:
+    """The call's answer, for an admin caller; its error as the status code that names the cause."""
     try:
+        caller = security.authenticate(context)
+        if not caller.admin:
+            raise PermissionDenied(f"{caller} may not use the aggregator's admin API (it needs role admin)")
         return call()
+    except AccessError as exc:
+        code, message = grpc.StatusCode[exc.status], str(exc)
     except _Refused as exc:
         code, message = exc.code, str(exc)
     except KeyError as exc:  # the engine's "unknown job N"
@@ -157,14 +167,18 @@ def _answer(context: grpc.ServicerContext, call: Callable[[], _T]) -> _T:
 
 
 class AdminServer:
-    """AggregatorAdmin for `aggregator` on `bind` (host, port; port 0: any). `.address`
-    is what it listens on once started."""
+    """AggregatorAdmin for `aggregator` on `bind` (host, port; port 0: any) with `security`'s
+    credentials (ValueError for a non-loopback bind without any). `.address` is what it
+    listens on once started."""
 
-    def __init__(self, aggregator: AggregatorServer, bind: tuple[str, int]) -> None:
+    def __init__(
+        self, aggregator: AggregatorServer, bind: tuple[str, int], security: ServerSecurity | None = None
+    ) -> None:
+        security = security or ServerSecurity()
         self._grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-        pb_grpc.add_AggregatorAdminServicer_to_server(AdminServicer(aggregator), self._grpc)
+        pb_grpc.add_AggregatorAdminServicer_to_server(AdminServicer(aggregator, security), self._grpc)
         host, port = bind
-        self.address = (host, listen(self._grpc, host, port))
+        self.address = (host, security.listen(self._grpc, host, port, "aggregator admin API"))
 
     def start(self) -> AdminServer:
         self._grpc.start()

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from p4reduce.cli import args as a
+from p4reduce.cli.credentials import add_client_options, client_credentials
 from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
 
@@ -30,6 +31,7 @@ def add_jobs_action(actions: Any) -> None:
     )
     a.add_answer_timeout(p, "the service")
     p.add_argument("--json", action="store_true", help="print the answer as JSON instead of a table")
+    add_client_options(p)
     p.set_defaults(func=_jobs)
 
 
@@ -66,10 +68,16 @@ def format_jobs(listing: Any) -> str:
 def _jobs(args: argparse.Namespace) -> int:
     from p4reduce.jobapi import JobClient
 
-    with JobClient(args.controller, timeout=args.timeout) as client:  # JobServiceError: one line, exit 1
+    credentials = client_credentials(args)
+    with JobClient(args.controller, timeout=args.timeout, credentials=credentials) as client:  # errors: exit 1
         listing = client.list_jobs()
     if args.json:
-        print(json.dumps(dataclasses.asdict(listing), default=str))
+        print(json.dumps(dataclasses.asdict(listing), default=_json))
     else:
         print(format_jobs(listing))
     return 0
+
+
+def _json(value: object) -> str:
+    """A job's key as hex (the caller's own jobs only); anything else as its text."""
+    return value.hex() if isinstance(value, bytes) else str(value)

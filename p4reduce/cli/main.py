@@ -20,6 +20,7 @@ import numpy as np
 import p4reduce
 from p4reduce.cli import args as a
 from p4reduce.cli.args import UsageError
+from p4reduce.cli.credentials import add_client_options, add_server_options, client_credentials, server_security
 from p4reduce.cli.pcap import add_pcap_option, recording
 
 if TYPE_CHECKING:
@@ -178,8 +179,8 @@ def _cmd_aggregator(args: argparse.Namespace) -> int:
         from p4reduce.aggregator.admin import AdminServer
 
         try:
-            admin = AdminServer(servers[0], args.admin)
-        except OSError as exc:
+            admin = AdminServer(servers[0], args.admin, server_security(args))
+        except (OSError, ValueError) as exc:
             for server in servers:
                 server.stop()
             a.fail(f"--admin: {exc}")
@@ -247,6 +248,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
         a.fail("--controller takes --job-name NAME (the service assigns the job id), not --job")
     if args.controller is None and args.job_name:
         a.fail("--job-name goes with --controller")
+    if args.controller is None and client_credentials(args) is not None:
+        a.fail("--tls-ca, --tls-cert, --tls-key and --token-file go with --controller")
     aggregators: tuple[tuple[str, int], ...] = tuple(args.aggregator or [("127.0.0.1", AGG_UDP_PORT)])
     cfg = WorkerConfig(
         args.job or 0,
@@ -255,6 +258,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
         aggregator=aggregators[0],
         aggregators=aggregators if len(aggregators) > 1 else (),
         controller=args.controller,
+        credentials=client_credentials(args),
         job_name=args.job_name or "",
         mode=Mode(args.mode),
         slot_base=args.slot_base,
@@ -392,8 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=a.host_port,
         metavar="HOST:PORT",
         help="also serve the AggregatorAdmin gRPC API there, through which a job service "
-        "(`controller serve`, fallback.aggregators) adds and removes jobs; unauthenticated: "
-        "bind it where only the service reaches it (needs the controller extra)",
+        "(`controller serve`, fallback.aggregators) adds and removes jobs; callers need role admin "
+        "(the credentials options below; without any it binds loopback only) (needs the controller extra)",
     )
     agg.add_argument(
         "--threads",
@@ -423,6 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="print counters every SECONDS (0: only at exit; default: %(default)s)",
     )
+    add_server_options(agg, "--admin")
     agg.set_defaults(func=_cmd_aggregator)
 
     wk = sub.add_parser(
@@ -563,6 +568,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="allreduces of the same tensor (default: %(default)s)",
     )
     _add_job_geometry(wk)
+    add_client_options(wk)
     wk.set_defaults(func=_cmd_worker)
 
     from p4reduce.cli.controller import add_controller_parser

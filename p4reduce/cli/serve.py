@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from p4reduce.cli import args as a
+from p4reduce.cli.credentials import add_server_options, server_security
 
 SERVICE_PORT = 9560  # the service's default gRPC port: next to P4Runtime's 9559
 
@@ -32,9 +33,10 @@ def add_serve_action(actions: Any) -> None:
     p.add_argument(
         "--bind",
         type=a.host_port,
-        default=("0.0.0.0", SERVICE_PORT),
+        default=None,
         metavar="HOST:PORT",
-        help=f"address of the gRPC service (default: 0.0.0.0:{SERVICE_PORT})",
+        help=f"address of the gRPC service (default: 0.0.0.0:{SERVICE_PORT} with credentials, "
+        f"127.0.0.1:{SERVICE_PORT} without)",
     )
     p.add_argument(
         "--metrics",
@@ -49,6 +51,7 @@ def add_serve_action(actions: Any) -> None:
         "missing) and, on start, take back the jobs recorded there and reconcile the aggregators with "
         "them (default: the config's 'state'; without either, a restart forgets every job)",
     )
+    add_server_options(p, "the service")
     p.set_defaults(func=_serve)
 
 
@@ -58,7 +61,10 @@ def _serve(args: argparse.Namespace) -> int:
     config = load_service_config(args.config)
     if args.state is not None:
         config = dataclasses.replace(config, state=pathlib.Path(args.state))
-    with JobServer(config, args.bind, metrics=args.metrics) as server:
+    config = dataclasses.replace(config, security=server_security(args, config.security))
+    config.tenant_quotas()  # a --tenants file's bad quota named now
+    bind = args.bind or ("0.0.0.0" if config.security.configured else "127.0.0.1", SERVICE_PORT)
+    with JobServer(config, bind, metrics=args.metrics) as server:
         print(_banner(server), flush=True)
         # SIGTERM unwinds the main thread like Ctrl-C (an Event set from a signal handler can
         # deadlock on the lock the interrupted wait holds); stopping is then not interrupted.

@@ -21,6 +21,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "talking to the job service needs the 'controller' extra: pip install 'p4reduce[controller]'"
     ) from exc
 
+from p4reduce.jobapi.security import ClientCredentials, channel
 from p4reduce.protocol import Mode
 
 _T = TypeVar("_T")
@@ -64,6 +65,8 @@ class Placement:
     session: int
     lease_seconds: float
     reason: str  # why a job is on a software aggregator; "" on the switch
+    key: bytes = b""  # a software job's key (an authenticated job); shown to its tenant only
+    tenant: str = ""  # who created it
 
     @property
     def address(self) -> tuple[str, int]:
@@ -89,6 +92,8 @@ class Placement:
             session=msg.session,
             lease_seconds=msg.lease_seconds,
             reason=msg.reason,
+            key=msg.key,
+            tenant=msg.tenant,
         )
 
 
@@ -131,14 +136,17 @@ def _address_text(address: tuple[str, int] | str) -> str:
 
 
 class JobClient:
-    """Calls to one job service, each bounded by `timeout` seconds."""
+    """Calls to one job service, each bounded by `timeout` seconds, with `credentials`
+    (None: a plain channel, for a service without credentials)."""
 
-    def __init__(self, address: tuple[str, int] | str, timeout: float = 10.0) -> None:
+    def __init__(
+        self, address: tuple[str, int] | str, timeout: float = 10.0, credentials: ClientCredentials | None = None
+    ) -> None:
         if not (timeout > 0 and math.isfinite(timeout)):
             raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
         self.address = _address_text(address)
         self.timeout = timeout
-        self._channel = grpc.insecure_channel(self.address)
+        self._channel = channel(self.address, credentials)
         self._stub = jobs_pb2_grpc.JobServiceStub(self._channel)
 
     def _call(self, name: str, method: Callable[..., _T], request: Any) -> _T:

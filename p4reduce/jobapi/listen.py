@@ -6,11 +6,15 @@ from __future__ import annotations
 import grpc
 
 
-def listen(server: grpc.Server, host: str, port: int) -> int:
-    """Add an insecure port at host:port (0: any) to `server`; the port it got, or OSError
-    naming the address."""
+def listen(server: grpc.Server, host: str, port: int, credentials: grpc.ServerCredentials | None = None) -> int:
+    """Add a port at host:port (0: any) to `server`, TLS with `credentials`; the port it
+    got, or OSError naming the address."""
+    address = f"{host}:{port}"
     try:
-        bound = server.add_insecure_port(f"{host}:{port}")
+        if credentials is None:
+            bound = server.add_insecure_port(address)
+        else:
+            bound = server.add_secure_port(address, credentials)
     except RuntimeError as exc:  # grpcio >= 1.60 raises where older ones returned 0
         raise OSError(f"cannot listen on {host}:{port}: {exc}") from None
     if bound == 0:

@@ -16,9 +16,18 @@ software aggregator, and the jobs' defaults.
     fallback: embedded            # or {type: embedded, host, port, advertise, slots}, or
                                   # running aggregators (`p4reduce aggregator --admin`):
                                   # {aggregators: [{admin: HOST:PORT, advertise, slots}, ...]}
-    jobs: {num_slots: 64, lease_seconds: 30, max_lease_seconds: 3600}
+    jobs: {num_slots: 64, lease_seconds: 30, max_lease_seconds: 3600,
+           authenticate: true}    # software jobs get a key (default: when credentials are configured)
+    security:                     # optional (docs/service.md, "Securing the service"); the
+      tls_cert: FILE              # `controller serve` flags of the same names override these
+      tls_key: FILE
+      tls_client_ca: FILE         # client certificates: the tenant is the subject CN
+      tenants: FILE               # tenants, roles, token digests, quota overrides (jobapi/security.py)
+      insecure: false             # true: no credentials on a non-loopback address, knowingly
+      aggregators: {tls_ca: FILE, tls_cert: FILE, tls_key: FILE, token_file: FILE}  # towards fallback.aggregators
     state: FILE                   # optional: the state file kept across restarts (store.py;
                                   # relative to this file); without it, state is in memory only
+    quota: {jobs: 8, slots: 512, workers: 32, lease_seconds: 600}  # each tenant's (slots: half the largest pool)
 
 Instead of `switch`, a `tree` of leaf switches under a spine (docs/service.md, "Several
 switches"): the switches, spine and links as a tree document's (controller/tree.py; every
@@ -59,8 +68,10 @@ from p4reduce.controller.config import (
 )
 from p4reduce.controller.errors import ConfigError
 from p4reduce.controller.tree import BROADCAST_MGID, Tree, parse_topology, tree_l2
+from p4reduce.jobapi.security import ClientCredentials, ServerSecurity, Tenants
 from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS
 from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_MAX_WORKERS, SWITCH_SLOTS
+from p4reduce.service.quota import Quota, parse_quota
 
 _SWITCH_CONNECTION = {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"}
 _SWITCH_KEYS = _SWITCH_CONNECTION | {
@@ -189,6 +200,7 @@ class JobDefaults:
     num_slots: int = 64  # a job that wishes none
     lease_seconds: float = 30.0
     max_lease_seconds: float = 3600.0
+    authenticate: bool | None = None  # software jobs get a key; None: when the service has credentials
 
 
 @dataclass(frozen=True)
@@ -199,6 +211,24 @@ class ServiceConfig:
     aggregators: tuple[RemoteAggregator, ...] = ()  # instead of the embedded fallback
     tree: TreeSection | None = None  # instead of `switch`
     state: pathlib.Path | None = None  # the state file (store.py); None: kept in memory only
+    security: ServerSecurity = field(default_factory=ServerSecurity)
+    quota: Quota = field(default_factory=Quota)  # each tenant's, unless its tenants file entry overrides keys
+    aggregator_credentials: ClientCredentials | None = None  # towards `aggregators`' admin APIs
+
+    @property
+    def authenticate_jobs(self) -> bool:
+        """Whether software jobs get a key."""
+        return self.security.configured if self.jobs.authenticate is None else self.jobs.authenticate
+
+    def tenant_quotas(self) -> dict[str, Quota]:
+        """The quota of each tenant the tenants file overrides (ConfigError naming a bad key)."""
+        tenants = self.security.tenants
+        if tenants is None:
+            return {}
+        return {
+            name: parse_quota(f"{tenants.source}: tenants.{name}.quota", entry.quota, self.quota)
+            for name, entry in tenants.by_name.items()
+        }
 
     @property
     def switches(self) -> SwitchSection | TreeSection | None:
@@ -213,7 +243,7 @@ class ServiceConfig:
 def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> ServiceConfig:
     """Validate a configuration document; relative pipeline paths are taken from `base_dir`."""
     try:
-        d = check_keys("config", data, set(), {"switch", "fallback", "jobs", "tree", "state"})
+        d = check_keys("config", data, set(), {"switch", "fallback", "jobs", "tree", "state", "security", "quota"})
         switch = _switch_section(d["switch"], base_dir) if d.get("switch") is not None else None
         tree = _tree_section(d["tree"], base_dir) if d.get("tree") is not None else None
         if switch is not None and tree is not None:
@@ -225,13 +255,18 @@ def parse_service_config(data: Any, base_dir: pathlib.Path | None = None) -> Ser
         elif d.get("fallback") is not None:
             fallback = _fallback(d["fallback"])
         pools = [s.slots for s in (switch, tree, fallback, *aggregators) if s is not None]
-        jobs = _jobs(d.get("jobs", {}), max((count for _, count in pools), default=MAX_SLOTS))
+        largest = max((count for _, count in pools), default=MAX_SLOTS)
+        jobs = _jobs(d.get("jobs", {}), largest)
+        quota = parse_quota("quota", d.get("quota", {}), Quota(slots=max(1, largest // 2)))
+        security, credentials = _security(d.get("security", {}), base_dir)
         state = _path("state", d.get("state"), base_dir)
     except RecursionError:
         raise ConfigError("the configuration is nested too deeply") from None
     if switch is None and tree is None and fallback is None and not aggregators:
         raise ConfigError("config: neither 'switch' nor 'fallback' (nor 'tree'): jobs would have nowhere to run")
-    return ServiceConfig(switch, fallback, jobs, aggregators, tree, state)
+    config = ServiceConfig(switch, fallback, jobs, aggregators, tree, state, security, quota, credentials)
+    config.tenant_quotas()  # a bad override is named now, not at a tenant's first request
+    return config
 
 
 def load_service_config(source: str | pathlib.Path | dict[str, Any]) -> ServiceConfig:
@@ -379,13 +414,44 @@ def _aggregators(data: dict[str, Any]) -> tuple[RemoteAggregator, ...]:
     return tuple(out)
 
 
+def _security(data: Any, base_dir: pathlib.Path | None) -> tuple[ServerSecurity, ClientCredentials | None]:
+    keys = {"tls_cert", "tls_key", "tls_client_ca", "tenants", "insecure", "aggregators"}
+    d = check_keys("security", data, set(), keys)
+    paths = {k: _path(f"security.{k}", d.get(k), base_dir) for k in ("tls_cert", "tls_key", "tls_client_ca")}
+    insecure = d.get("insecure", False)
+    if not isinstance(insecure, bool):
+        raise ConfigError(f"security.insecure: {shown(insecure)} is not true or false")
+    try:
+        tenants_file = _path("security.tenants", d.get("tenants"), base_dir)
+        tenants = Tenants.load(tenants_file) if tenants_file is not None else None
+        security = ServerSecurity(**paths, tenants=tenants, insecure=insecure)
+        credentials = None
+        if d.get("aggregators") is not None:
+            a = check_keys(
+                "security.aggregators", d["aggregators"], set(), {"tls_ca", "tls_cert", "tls_key", "token_file"}
+            )
+            files = [
+                _path(f"security.aggregators.{k}", a.get(k), base_dir)
+                for k in ("tls_ca", "tls_cert", "tls_key", "token_file")
+            ]
+            credentials = ClientCredentials(*files)
+    except ConfigError:
+        raise
+    except ValueError as exc:
+        raise ConfigError(f"security: {exc}") from None
+    return security, credentials
+
+
 def _jobs(data: Any, largest: int) -> JobDefaults:
-    d = check_keys("jobs", data, set(), {"num_slots", "lease_seconds", "max_lease_seconds"})
+    d = check_keys("jobs", data, set(), {"num_slots", "lease_seconds", "max_lease_seconds", "authenticate"})
     # Not given: the default, or all of the largest pool when that is smaller.
     num_slots = check_int("jobs.num_slots", d.get("num_slots", min(JobDefaults.num_slots, largest)), 1, largest)
     max_lease = _seconds("jobs.max_lease_seconds", d.get("max_lease_seconds", JobDefaults.max_lease_seconds))
     lease = _seconds("jobs.lease_seconds", d.get("lease_seconds", JobDefaults.lease_seconds), max_lease)
-    return JobDefaults(num_slots, lease, max_lease)
+    authenticate = d.get("authenticate")
+    if authenticate is not None and not isinstance(authenticate, bool):
+        raise ConfigError(f"jobs.authenticate: {shown(authenticate)} is not true or false")
+    return JobDefaults(num_slots, lease, max_lease, authenticate)
 
 
 # -- fields -----------------------------------------------------------------------

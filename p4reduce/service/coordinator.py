@@ -8,6 +8,7 @@ that target. server.py (gRPC) and metrics.py (HTTP) call it.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import logging
@@ -15,11 +16,13 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from p4reduce.jobapi.security import ANONYMOUS, Caller
 from p4reduce.service.config import ServiceConfig
 from p4reduce.service.errors import AggregatorLost, ServiceError, SwitchLost
 from p4reduce.service.fallback import EmbeddedFallback
+from p4reduce.service.quota import Quota
 from p4reduce.service.registry import Job, JobWish, Place, Registry, Target, WorkerRecord
 from p4reduce.service.remote import RefusedByAggregator, RemoteFallback
 from p4reduce.service.store import State, open_state
@@ -41,6 +44,7 @@ class Snapshot:
     switch_up: bool
     counters: dict[Target, dict[str, int]]  # each target's packet counters, all its jobs (and aggregators) together
     job_counters: dict[int, dict[str, int]]  # per job id: packets, drops, retransmissions, rounds
+    refusals: dict[tuple[str, str], int] = field(default_factory=dict)  # (tenant, status) -> requests refused
 
 
 class JobCoordinator:
@@ -64,7 +68,17 @@ class JobCoordinator:
         # Where every change is written before its request is answered (config `state`).
         self.state = state if state is not None else open_state(config.state, clock=clock)
         self.clock = clock
-        self.registry = Registry(config.switches, config.fallback_pools(), config.jobs, clock=clock, rng=rng)
+        self.registry = Registry(
+            config.switches,
+            config.fallback_pools(),
+            config.jobs,
+            clock=clock,
+            rng=rng,
+            authenticate=config.authenticate_jobs,
+        )
+        # Quotas hold for authenticated tenants (without credentials every caller is one).
+        self.quotas = config.tenant_quotas()
+        self._refusals: collections.Counter[tuple[str, str]] = collections.Counter()
         # A tree's switches behave as one switch target towards the registry and this module.
         self.switch: SwitchTarget | TreeTarget | None = None
         if config.switch is not None:
@@ -76,7 +90,9 @@ class JobCoordinator:
         self.fallback = EmbeddedFallback(config.fallback, fallback_engine) if config.fallback else None
         # The software targets in the registry's order (Job.aggregator indexes them).
         self.fallbacks: list[EmbeddedFallback | RemoteFallback] = (
-            [self.fallback] if self.fallback else [RemoteFallback(a, clock=clock) for a in config.aggregators]
+            [self.fallback]
+            if self.fallback
+            else [RemoteFallback(a, clock=clock, credentials=config.aggregator_credentials) for a in config.aggregators]
         )
         self._lock = threading.Lock()
         self._unreconciled: set[int] = set()  # software targets not yet compared with the record
@@ -100,14 +116,25 @@ class JobCoordinator:
             self.state.close()
 
     # -- requests ------------------------------------------------------------------
-    def create(self, wish: JobWish) -> Job:
+    def quota(self, caller: Caller) -> Quota | None:
+        """The caller's quota; None for the anonymous caller of a service without credentials."""
+        return None if caller == ANONYMOUS else self.quotas.get(caller.tenant, self.config.quota)
+
+    def refused(self, caller: Caller, status: str) -> None:
+        """Count a request of `caller` refused with `status` (metrics, per tenant)."""
+        with self._lock:
+            self._refusals[(caller.tenant, status)] += 1
+
+    def create(self, wish: JobWish, caller: Caller = ANONYMOUS) -> Job:
         with self._changing():
             down = self._switch_down()
             fallback_down = [i for i, f in enumerate(self.fallbacks) if self._fallback_down(i, self._check(i))]
             refused: dict[int, RefusedByAggregator] = {}  # aggregator index -> its refusal
             while True:  # an aggregator that refuses AddJob: the next one that has room
                 try:
-                    created = self.registry.create(wish, down, [*fallback_down, *refused])
+                    created = self.registry.create(
+                        wish, down, [*fallback_down, *refused], caller=caller, quota=self.quota(caller)
+                    )
                 except ServiceError:
                     if refused:
                         raise [*refused.values()][-1] from None
@@ -148,8 +175,11 @@ class JobCoordinator:
         """Where each rank of `job` runs, once every rank registered (Job.places)."""
         return job.places(self.config.tree.topology.leaves if self.config.tree else ())
 
-    def register(self, job_id: int, rank: int, ip: str, mac: str, udp_port: int) -> tuple[Job, WorkerRecord]:
+    def register(
+        self, job_id: int, rank: int, ip: str, mac: str, udp_port: int, caller: Caller = ANONYMOUS
+    ) -> tuple[Job, WorkerRecord]:
         with self._changing():
+            self.registry.owned(caller, job_id, "register a worker of")
             job, worker, new = self.registry.register(job_id, rank, ip, mac, udp_port)
             if new and job.target is Target.SWITCH and worker.switch_port:
                 assert self.switch is not None
@@ -188,12 +218,14 @@ class JobCoordinator:
             except SwitchLost:
                 self._fail_switch_jobs()
 
-    def keepalive(self, job_id: int) -> Job:
+    def keepalive(self, job_id: int, caller: Caller = ANONYMOUS) -> Job:
         with self._changing():
+            self.registry.owned(caller, job_id, "keep alive")
             return _copy(self.registry.keepalive(job_id))
 
-    def release(self, job_id: int) -> Job:
+    def release(self, job_id: int, caller: Caller = ANONYMOUS) -> Job:
         with self._changing():
+            self.registry.owned(caller, job_id, "release")
             job = self.registry.release(job_id)
             self._undo(job)
             log.info("job %d %r released", job.job_id, job.name)
@@ -245,6 +277,7 @@ class JobCoordinator:
                 switch_up=self.switch is not None and self.switch.down is None,
                 counters=counters,
                 job_counters=job_counters,
+                refusals=dict(self._refusals),
             )
 
     def placement_address(self, job: Job) -> tuple[str, int, str]:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.aggregator.config import WorkerAddress
+from p4reduce.protocol.auth import JobKey
 from p4reduce.service.config import FallbackSection
 from p4reduce.service.registry import Job
 from p4reduce.service.served import Served
@@ -47,6 +48,7 @@ class EmbeddedFallback:
             block_size=job.block_size,
             message_size=job.message_size,
             workers=(None,) * job.num_workers,
+            key=JobKey(job.key) if job.key else None,
         )
         self._running().add_job(spec)  # applied by the server's thread, between batches
         log.info("fallback: serving %s for job %r", spec.describe(), job.name)

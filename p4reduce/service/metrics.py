@@ -88,6 +88,7 @@ def render(snap: Snapshot) -> str:
             if name in job_packets:
                 job_packets[name].add(value, **labels)
 
+    _tenants(family, snap)
     software = snap.counters.get(Target.SOFTWARE)
     if software is not None:
         _software_counters(family, software)
@@ -97,6 +98,24 @@ def render(snap: Snapshot) -> str:
         for name, value in sorted(switch.items()):
             events.add(value, event=name)
     return "".join(line + "\n" for f in families for line in f.lines)
+
+
+def _tenants(family: Callable[[str, str, str], _Family], snap: Snapshot) -> None:
+    """Per tenant ("" without credentials): its jobs, the slots they hold, its refusals."""
+    tenants = sorted({j.tenant for j in snap.jobs} | {tenant for tenant, _ in snap.refusals})
+    jobs = family("tenant_jobs", "gauge", "Live jobs of a tenant.")
+    slots = family("tenant_slots", "gauge", "Slots the live jobs of a tenant hold.")
+    for tenant in tenants:
+        own = [j for j in snap.jobs if j.tenant == tenant]
+        jobs.add(len(own), tenant=tenant)
+        slots.add(sum(j.num_slots for j in own), tenant=tenant)
+    refusals = family(
+        "tenant_refusals_total",
+        "counter",
+        "Requests of a tenant refused: UNAUTHENTICATED, PERMISSION_DENIED, RESOURCE_EXHAUSTED (quota or no room).",
+    )
+    for (tenant, status), count in sorted(snap.refusals.items()):
+        refusals.add(count, tenant=tenant, status=status)
 
 
 def _software_counters(family: Callable[[str, str, str], _Family], counters: dict[str, int]) -> None:

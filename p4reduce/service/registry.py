@@ -17,6 +17,7 @@ import enum
 import ipaddress
 import math
 import random
+import secrets
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,9 @@ from p4reduce.controller.config import WorkerEntry, check_unicast_mac
 from p4reduce.controller.errors import ConfigError
 from p4reduce.controller.tree import TreeJob, place_job
 from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST
+from p4reduce.jobapi.security import ANONYMOUS, Caller, PermissionDenied, Role
 from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
+from p4reduce.protocol.auth import KEY_LEN
 from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_VALUES_PER_PACKET
 from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
 from p4reduce.service.config import JobDefaults, SwitchSection, TreeSection
@@ -41,6 +44,7 @@ from p4reduce.service.errors import (
     UnknownJob,
     WishMismatch,
 )
+from p4reduce.service.quota import Quota, check_quota
 
 MAX_NAME = 64
 
@@ -167,8 +171,10 @@ class Registry:
         *,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        authenticate: bool = False,
     ) -> None:
         self.switch, self.clock = switch, clock
+        self.authenticate = authenticate  # software jobs get a key
         self.defaults = defaults or JobDefaults()
         self.switch_slots = RangeAllocator(*switch.slots, what="slots on the switch") if switch else None
         self.mgids = IdAllocator(*switch.mgids, what="multicast groups on the switch") if switch else None
@@ -190,6 +196,27 @@ class Registry:
             return self._jobs[job_id]
         except KeyError:
             raise UnknownJob(f"no job {job_id} (never created, released, or its lease expired)") from None
+
+    def owned(self, caller: Caller, job_id: int, action: str) -> Job:
+        """The job, if `caller` may `action` it (its tenant, or an admin); PermissionDenied
+        naming the action, the job and its owner. The one check of every request on a job."""
+        job = self.job(job_id)
+        if caller.admin or job.tenant == caller.tenant:
+            return job
+        raise PermissionDenied(f"{caller} may not {action} job {job_id} (owned by {job.tenant or 'nobody'})")
+
+    def sees_secrets(self, caller: Caller, job: Job) -> bool:
+        """Whether `caller` is shown `job`'s session and key."""
+        return caller.admin or job.tenant == caller.tenant
+
+    def visible(self, caller: Caller) -> list[Job]:
+        """The jobs `caller` is shown (an isolated tenant sees its own only)."""
+        return [j for j in self.jobs() if caller.role is not Role.ISOLATED or j.tenant == caller.tenant]
+
+    def held(self, tenant: str) -> tuple[int, int]:
+        """(jobs, slots) the tenant's live jobs hold."""
+        jobs = [j for j in self._jobs.values() if j.tenant == tenant]
+        return len(jobs), sum(j.num_slots for j in jobs)
 
     def live(self, job_id: int) -> Job:
         """The job, if it has not failed; SwitchLost (AggregatorLost) naming why it did."""
@@ -260,14 +287,25 @@ class Registry:
         return job
 
     # -- requests ------------------------------------------------------------------
-    def create(self, wish: JobWish, switch_down: str | None = None, fallback_down: Collection[int] = ()) -> Created:
+    def create(
+        self,
+        wish: JobWish,
+        switch_down: str | None = None,
+        fallback_down: Collection[int] = (),
+        *,
+        caller: Caller = ANONYMOUS,
+        quota: Quota | None = None,
+    ) -> Created:
         """The job of `wish.name`: the existing one (same wishes), or a new one placed on
-        the switch or a software aggregator. `switch_down`: why the switch cannot be used
-        now; `fallback_down`: the software aggregators (indexes) that cannot either."""
+        the switch or a software aggregator, owned by `caller`. `switch_down`: why the
+        switch cannot be used now; `fallback_down`: the software aggregators (indexes)
+        that cannot either; `quota`: the caller's, None: none."""
         self._check_wish(wish)
         replaced = None
         if wish.name in self._by_name:
             existing = self._jobs[self._by_name[wish.name]]
+            if not (caller.admin or existing.tenant == caller.tenant):  # nothing of it shown
+                raise PermissionDenied(f"{caller} may not use job name {wish.name!r}: another tenant's job has it")
             if existing.failed is None:
                 differs = _differing_wish(existing, wish)
                 if differs is not None:
@@ -277,7 +315,21 @@ class Registry:
                     )
                 return Created(existing, False)
             replaced = self._remove(existing)  # its switch is gone: the name starts afresh
+        if quota is not None:
+            lease = wish.lease_seconds or min(self.defaults.lease_seconds, quota.lease_seconds)
+            check_quota(
+                caller.tenant,
+                quota,
+                *self.held(caller.tenant),
+                wish.num_workers,
+                wish.num_slots or self.defaults.num_slots,
+                lease,
+            )
+            wish = dataclasses.replace(wish, lease_seconds=lease)
         job = self._place(wish, switch_down, fallback_down)
+        job.tenant = caller.tenant
+        if job.target is Target.SOFTWARE and self.authenticate:
+            job.key = secrets.token_bytes(KEY_LEN)
         self._jobs[job.job_id] = job
         self._touched.add(job.job_id)
         self._by_name[job.name] = job.job_id

@@ -20,6 +20,7 @@ from p4reduce.jobapi import AGGREGATOR_LOST
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.jobapi.client import MODE_CODES, MODES
+from p4reduce.jobapi.security import ClientCredentials, channel
 from p4reduce.service.config import RemoteAggregator
 from p4reduce.service.errors import AggregatorLost, ServiceError
 from p4reduce.service.registry import Job
@@ -49,13 +50,14 @@ class RemoteFallback:
         *,
         poll_interval: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
+        credentials: ClientCredentials | None = None,
     ) -> None:
         self.config = config
         self.poll_interval = poll_interval
         self.clock = clock
         self.down: str | None = "not connected yet"
         self._port = 0  # the UDP port it serves on (Describe)
-        self._channel = grpc.insecure_channel(config.name)
+        self._channel = channel(config.name, credentials)  # its admin API needs role admin
         self._stub = pb_grpc.AggregatorAdminStub(self._channel)
         self._last_check = -float("inf")
         # Jobs removed while it did not answer: removed from it when it answers again (it may
@@ -101,6 +103,7 @@ class RemoteFallback:
             slot_base=job.slot_base,
             num_slots=job.num_slots,
             message_size=job.message_size,
+            key=job.key,
         )
         self._call("AddJob", request)
         log.info("aggregator %s: serving job %d (%r)", self.name, job.job_id, job.name)

@@ -1,8 +1,10 @@
 """The gRPC front of the job service (p4reduce/jobapi/jobs.proto): `JobServer`.
 
-Each RPC becomes one JobCoordinator call; a ServiceError becomes its status code with
-the error's message (which names the cause or the field), anything else INTERNAL, so a
-bad request never stops the service. A thread expires leases every `tick` seconds.
+Each RPC authenticates its caller (ServerSecurity, jobapi/security.py) and becomes one
+JobCoordinator call on its behalf; a ServiceError (or AccessError) becomes its status
+code with the error's message (which names the cause or the field), anything else
+INTERNAL, so a bad request never stops the service. A job's session and key are shown
+to its tenant (and admins) only. A thread expires leases every `tick` seconds.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import grpc
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.jobapi.client import MODE_CODES, MODES
-from p4reduce.jobapi.listen import listen
+from p4reduce.jobapi.security import AccessError, Caller, Role, ServerSecurity
 from p4reduce.service.config import ServiceConfig
 from p4reduce.service.coordinator import JobCoordinator
 from p4reduce.service.errors import InvalidArgument, ServiceError
@@ -43,11 +45,27 @@ def parse_bind(text: str | tuple[str, int]) -> tuple[str, int]:
 
 
 class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generated, untyped
-    def __init__(self, coordinator: JobCoordinator) -> None:
+    def __init__(self, coordinator: JobCoordinator, security: ServerSecurity | None = None) -> None:
         self.coordinator = coordinator
+        self.security = security or coordinator.config.security
+
+    def _answer(self, context: grpc.ServicerContext, call: Callable[[Caller], _T]) -> _T:
+        """`call(caller)`'s answer; refusals counted per tenant (UNAUTHENTICATED ones under "")."""
+        caller = Caller("", Role.TENANT)
+
+        def run() -> _T:
+            nonlocal caller
+            caller = self.security.authenticate(context)
+            return call(caller)
+
+        def refused(status: str) -> None:
+            if status in _REFUSALS:
+                self.coordinator.refused(caller, status)
+
+        return _answer(context, run, refused)
 
     def CreateJob(self, request: Any, context: grpc.ServicerContext) -> Any:
-        def create() -> Any:
+        def create(caller: Caller) -> Any:
             unspecified = request.mode == pb.MODE_UNSPECIFIED
             if not unspecified and request.mode not in MODES:  # proto3 enums are open: any number arrives
                 raise InvalidArgument("mode", f"{request.mode} is neither SPARSE nor DENSE")
@@ -59,59 +77,67 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
                 request.num_slots,
                 request.lease_seconds,
             )
-            return self._placement(self.coordinator.create(wish))
+            return self._placement(self.coordinator.create(wish, caller), caller)
 
-        return _answer(context, create)
+        return self._answer(context, create)
 
     def RegisterWorker(self, request: Any, context: grpc.ServicerContext) -> Any:
-        def register() -> Any:
+        def register(caller: Caller) -> Any:
             job, worker = self.coordinator.register(
-                request.job_id, request.rank, request.ip, request.mac, request.udp_port
+                request.job_id, request.rank, request.ip, request.mac, request.udp_port, caller
             )
             place = self.coordinator.places(job).get(worker.rank)
             answer = pb.Registration(
-                job=self._placement(job), registered=len(job.workers), switch_port=worker.switch_port
+                job=self._placement(job, caller), registered=len(job.workers), switch_port=worker.switch_port
             )
             if place is not None:  # (a tree job's ranks are placed when its last one registers)
                 answer.placed, answer.rank, answer.leaf = True, place.rank, place.leaf
                 answer.local_rank, answer.local_workers = place.local_rank, place.local_workers
             return answer
 
-        return _answer(context, register)
+        return self._answer(context, register)
 
     def KeepAlive(self, request: Any, context: grpc.ServicerContext) -> Any:
-        def keepalive() -> Any:
-            job = self.coordinator.keepalive(request.job_id)
+        def keepalive(caller: Caller) -> Any:
+            job = self.coordinator.keepalive(request.job_id, caller)
             return pb.Lease(job_id=job.job_id, expires_in=job.expires_in(self.coordinator.clock()))
 
-        return _answer(context, keepalive)
+        return self._answer(context, keepalive)
 
     def ReleaseJob(self, request: Any, context: grpc.ServicerContext) -> Any:
-        return _answer(context, lambda: pb.Released(job_id=self.coordinator.release(request.job_id).job_id))
+        def release(caller: Caller) -> Any:
+            return pb.Released(job_id=self.coordinator.release(request.job_id, caller).job_id)
+
+        return self._answer(context, release)
 
     def ListJobs(self, request: Any, context: grpc.ServicerContext) -> Any:
-        def list_jobs() -> Any:
+        def list_jobs(caller: Caller) -> Any:
             snap = self.coordinator.snapshot()
+            shown = self.coordinator.registry.visible(caller)
+            ids = {j.job_id for j in shown}
             return pb.JobList(
                 jobs=[
                     pb.JobStatus(
-                        job=self._placement(job),
+                        job=self._placement(job, caller),
                         registered=len(job.workers),
                         expires_in=job.expires_in(snap.now),
                         counters=snap.counters.get(job.target, {}),
                         job_counters=snap.job_counters.get(job.job_id, {}),
                     )
                     for job in snap.jobs
+                    if job.job_id in ids
                 ],
                 slots_total=snap.slots_total,
                 slots_free=snap.slots_free,
                 switch_up=snap.switch_up,
             )
 
-        return _answer(context, list_jobs)
+        return self._answer(context, list_jobs)
 
-    def _placement(self, job: Job) -> Any:
+    def _placement(self, job: Job, caller: Caller) -> Any:
+        """The job's placement as `caller` may see it: its session and key for its tenant only."""
         host, port, mac = self.coordinator.placement_address(job)
+        secrets = self.coordinator.registry.sees_secrets(caller, job)
         return pb.JobPlacement(
             job_id=job.job_id,
             name=job.name,
@@ -125,17 +151,26 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
             num_slots=job.num_slots,
             num_workers=job.num_workers,
             message_size=job.message_size,
-            session=job.session,
+            session=job.session if secrets else 0,
             lease_seconds=job.lease_seconds,
             reason=job.reason,
+            key=job.key if secrets else b"",
+            tenant=job.tenant,
         )
 
 
-def _answer(context: grpc.ServicerContext, call: Callable[[], _T]) -> _T:
+# Refusals of who calls or how much it holds, counted per tenant (metrics).
+_REFUSALS = frozenset({"UNAUTHENTICATED", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED"})
+
+
+def _answer(
+    context: grpc.ServicerContext, call: Callable[[], _T], refused: Callable[[str], None] = lambda status: None
+) -> _T:
     try:
         return call()
-    except ServiceError as exc:
+    except (ServiceError, AccessError) as exc:
         status, message = grpc.StatusCode[exc.status], str(exc)
+        refused(exc.status)
     except Exception as exc:  # a bug: answered, logged, and the service goes on
         log.exception("internal error in a request")
         status, message = grpc.StatusCode.INTERNAL, f"internal error {type(exc).__name__}: {exc}"
@@ -159,6 +194,7 @@ class JobServer:
         coordinator: JobCoordinator | None = None,
         threads: int = 8,
     ) -> None:
+        # Credentials: config.security (the CLI's flags are merged into it).
         self.bind = parse_bind(bind)
         self.metrics_bind = parse_bind(metrics) if metrics is not None else None
         self.coordinator = coordinator or JobCoordinator(config)
@@ -175,9 +211,10 @@ class JobServer:
         try:
             self.coordinator.start()
             self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=self._threads))
-            pb_grpc.add_JobServiceServicer_to_server(JobServicer(self.coordinator), self._server)
+            security = self.coordinator.config.security
+            pb_grpc.add_JobServiceServicer_to_server(JobServicer(self.coordinator, security), self._server)
             host, port = self.bind
-            self.address = (host, listen(self._server, host, port))
+            self.address = (host, security.listen(self._server, host, port))
             self._server.start()
             if self.metrics_bind is not None:
                 self._metrics = MetricsServer(self.coordinator.snapshot, self.metrics_bind).start()

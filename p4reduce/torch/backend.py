@@ -290,6 +290,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 job_name=self._job_name(timeout),
                 failure_timeout=failure_timeout,
                 key=options.key,
+                credentials=options.credentials,
                 **self._transport_options(),
             )
         if options.embedded:

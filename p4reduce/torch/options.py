@@ -6,11 +6,16 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from p4reduce.protocol import AGG_UDP_PORT, Mode
 from p4reduce.protocol.auth import JobKey
 
+if TYPE_CHECKING:  # imports grpc: only a group with a controller needs it
+    from p4reduce.jobapi.security import ClientCredentials
+
 ENV_PREFIX = "P4REDUCE_"
+_CREDENTIALS = ("TLS_CA", "TLS_CERT", "TLS_KEY", "TOKEN_FILE")  # ClientCredentials' fields, in order
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,8 @@ class Options:
     # rank 0 draws one and shares it through the group's store.
     controller: tuple[str, int] | None = None
     job_name: str | None = None
+    # How each rank proves itself to a job service with credentials (WorkerConfig.credentials).
+    credentials: ClientCredentials | None = None
     # How each rank's datagrams travel (WorkerConfig.transport, docs/library.md "Transports"):
     # "udp", "packet" (AF_PACKET rings; needs CAP_NET_RAW) or "xdp" (AF_XDP; root, an optional
     # build) on `interface` (default: the
@@ -102,7 +109,8 @@ class Options:
         P4REDUCE_HOST (where an embedded aggregator listens), P4REDUCE_ENGINE (its engine:
         native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off), P4REDUCE_KEY_FILE
         (an authenticated job's key file), P4REDUCE_CONTROLLER (HOST:PORT of the job service),
-        P4REDUCE_JOB_NAME (the job's name there), P4REDUCE_TRANSPORT (udp or packet),
+        P4REDUCE_JOB_NAME (the job's name there), P4REDUCE_TLS_CA, P4REDUCE_TLS_CERT,
+        P4REDUCE_TLS_KEY and P4REDUCE_TOKEN_FILE (the credentials for it), P4REDUCE_TRANSPORT (udp or packet),
         P4REDUCE_INTERFACE and P4REDUCE_GATEWAY_MAC (transport packet's interface and next
         hop's MAC); unset ones keep the defaults."""
         env = os.environ if environ is None else environ
@@ -173,6 +181,14 @@ class Options:
             except ValueError as exc:
                 names = "/".join(ENV_PREFIX + suffix for suffix in transport)
                 raise ValueError(f"{names}: {exc}") from None
+        files = [env.get(ENV_PREFIX + suffix, "").strip() or None for suffix in _CREDENTIALS]
+        if any(files):
+            from p4reduce.jobapi.security import ClientCredentials
+
+            try:
+                kwargs["credentials"] = ClientCredentials.from_options(*files)
+            except ValueError as exc:
+                raise ValueError(f"{'/'.join(ENV_PREFIX + s for s in _CREDENTIALS)}: {exc}") from None
         text = env.get(ENV_PREFIX + "KEY_FILE", "").strip()
         if text:
             try:
