@@ -23,6 +23,7 @@ from p4reduce.service.registry import Job, JobWish, Place, Registry, Target, Wor
 from p4reduce.service.remote import RemoteFallback
 from p4reduce.service.switch import JoinSender, SwitchTarget
 from p4reduce.service.tree import TreeTarget
+from p4reduce.service.watch import JobWatch
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class Snapshot:
 
 
 class JobCoordinator:
-    """create / register / keepalive / release / expire / snapshot, thread-safe.
+    """create / register / keepalive / release / close_worker / watch / expire / snapshot, thread-safe.
 
     `start()` starts the embedded aggregator (or asks the running ones where they serve)
     and connects to the switch (a target that does not answer leaves the service running
@@ -74,6 +75,10 @@ class JobCoordinator:
             [self.fallback] if self.fallback else [RemoteFallback(a, clock=clock) for a in config.aggregators]
         )
         self._lock = threading.Lock()
+        # The watched jobs' states (WatchJob), made on the first watch; ended when a job
+        # ends or fails, closed when the service stops.
+        self._watches: dict[int, JobWatch] = {}
+        self._closing = False
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self) -> JobCoordinator:
@@ -83,7 +88,15 @@ class JobCoordinator:
             self.switch.start()
         return self
 
+    def close_watches(self) -> None:
+        """Send every watcher away without an ending (the service stops: workers reconnect)."""
+        with self._lock:
+            self._closing = True
+            for watch in self._watches.values():
+                watch.close()
+
     def stop(self) -> None:
+        self.close_watches()
         with self._lock:
             if self.switch is not None:
                 self.switch.close()
@@ -98,6 +111,7 @@ class JobCoordinator:
             created = self.registry.create(wish, down, fallback_down)
             if created.replaced is not None:
                 self._undo(created.replaced)
+                self._end(created.replaced)
             job = created.job
             if created.new:
                 if job.target is Target.SOFTWARE:
@@ -147,6 +161,7 @@ class JobCoordinator:
                     raise
             if new:
                 log.info("job %d rank %d registered from %s:%d", job_id, rank, ip, udp_port)
+            self._publish(job)
             return _copy(job), worker
 
     def _learn(self, port: int, sender: JoinSender) -> None:
@@ -168,14 +183,36 @@ class JobCoordinator:
 
     def keepalive(self, job_id: int) -> Job:
         with self._lock:
-            return _copy(self.registry.keepalive(job_id))
+            job = self.registry.keepalive(job_id)
+            self._publish(job)
+            return _copy(job)
 
-    def release(self, job_id: int) -> Job:
+    def release(self, job_id: int, by: str = "a ReleaseJob request") -> Job:
         with self._lock:
-            job = self.registry.release(job_id)
-            self._undo(job)
-            log.info("job %d %r released", job.job_id, job.name)
-            return job
+            return self._release(job_id, f"released by {by}")
+
+    def close_worker(self, job_id: int, rank: int) -> tuple[int, bool]:
+        """Rank `rank` of the job is done: (ranks still open, whether this released the job)."""
+        with self._lock:
+            job = self.registry.close_worker(job_id, rank)
+            log.info("job %d rank %d closed, %d open", job_id, rank, job.open)
+            if job.open:
+                return job.open, False
+            self._release(job_id, "released: every registered rank closed")
+            return 0, True
+
+    def watch(self, job_id: int) -> JobWatch:
+        """The job's watch (UnknownJob for a job the service does not hold)."""
+        with self._lock:
+            job = self.registry.job(job_id)
+            watch = self._watches.get(job_id)
+            if watch is None:
+                watch = self._watches[job_id] = JobWatch(len(job.workers), job.expires_at)
+                if job.loss is not None:
+                    watch.end(job.loss)
+                if self._closing:
+                    watch.close()
+            return watch
 
     def expire(self) -> list[Job]:
         """Remove the jobs whose lease ran out (and notice a switch whose stream closed)."""
@@ -187,6 +224,7 @@ class JobCoordinator:
             expired = self.registry.expire()
             for job in expired:
                 self._undo(job)
+                self._end(job, f"lease lapsed: no KeepAlive for {job.lease_seconds:g} s")
                 log.info("job %d %r: lease expired, its resources are free", job.job_id, job.name)
             return expired
 
@@ -246,6 +284,7 @@ class JobCoordinator:
     def _fail_switch_jobs(self) -> None:
         assert self.switch is not None and self.switch.down is not None
         for job in self.registry.fail_switch_jobs(self.switch.down):
+            self._end(job)
             log.error("job %d %r failed: switch lost: %s", job.job_id, job.name, job.failed)
 
     def _fallback_down(self, index: int, down: str | None) -> bool:
@@ -253,8 +292,29 @@ class JobCoordinator:
         if down is None:
             return False
         for job in self.registry.fail_aggregator_jobs(index, down):
+            self._end(job)
             log.error("job %d %r failed: aggregator lost: %s", job.job_id, job.name, job.failed)
         return True
+
+    def _release(self, job_id: int, reason: str) -> Job:
+        job = self.registry.release(job_id)
+        self._undo(job)
+        self._end(job, reason)
+        log.info("job %d %r %s", job.job_id, job.name, reason)
+        return job
+
+    def _publish(self, job: Job) -> None:
+        """Tell the job's watchers of its registrations and lease."""
+        watch = self._watches.get(job.job_id)
+        if watch is not None:
+            watch.update(len(job.workers), job.expires_at)
+
+    def _end(self, job: Job, reason: str | None = None) -> None:
+        """The job ended or failed (`reason` None: its loss): its watchers are told why. A
+        failed job still held gets an ended watch again from `watch`."""
+        watch = self._watches.pop(job.job_id, None)
+        if watch is not None:
+            watch.end(reason if reason is not None else job.loss or "failed")
 
     def _undo(self, job: Job) -> None:
         """Take a removed job off its target. A failed switch job has nothing left there (a
@@ -275,7 +335,7 @@ class JobCoordinator:
 
 def _copy(job: Job) -> Job:
     """A copy for the caller, which reads it outside the lock."""
-    return dataclasses.replace(job, workers=dict(job.workers))
+    return dataclasses.replace(job, workers=dict(job.workers), closed=set(job.closed))
 
 
 __all__ = ["JobCoordinator", "Snapshot"]

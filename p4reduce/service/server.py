@@ -3,6 +3,10 @@
 Each RPC becomes one JobCoordinator call; a ServiceError becomes its status code with
 the error's message (which names the cause or the field), anything else INTERNAL, so a
 bad request never stops the service. A thread expires leases every `tick` seconds.
+
+A WatchJob stream holds a thread of the pool while it is open: the pool has `threads`
+for the other requests plus `watchers` for streams, and a watch beyond `watchers` is
+refused RESOURCE_EXHAUSTED, so watchers never starve the other requests.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent import futures
 from typing import Any, TypeVar
 
@@ -22,9 +26,10 @@ from p4reduce.jobapi.client import MODE_CODES, MODES
 from p4reduce.jobapi.listen import listen
 from p4reduce.service.config import ServiceConfig
 from p4reduce.service.coordinator import JobCoordinator
-from p4reduce.service.errors import InvalidArgument, ServiceError
+from p4reduce.service.errors import InvalidArgument, NoSlots, ServiceError
 from p4reduce.service.metrics import MetricsServer
 from p4reduce.service.registry import Job, JobWish, Target
+from p4reduce.service.watch import JobState, JobWatch
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -43,8 +48,10 @@ def parse_bind(text: str | tuple[str, int]) -> tuple[str, int]:
 
 
 class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generated, untyped
-    def __init__(self, coordinator: JobCoordinator) -> None:
+    def __init__(self, coordinator: JobCoordinator, watchers: int = 256) -> None:
         self.coordinator = coordinator
+        self.watchers = watchers
+        self._watching = threading.BoundedSemaphore(watchers)  # a pool thread each
 
     def CreateJob(self, request: Any, context: grpc.ServicerContext) -> Any:
         def create() -> Any:
@@ -88,6 +95,44 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
 
     def ReleaseJob(self, request: Any, context: grpc.ServicerContext) -> Any:
         return _answer(context, lambda: pb.Released(job_id=self.coordinator.release(request.job_id).job_id))
+
+    def CloseWorker(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def close() -> Any:
+            still_open, released = self.coordinator.close_worker(request.job_id, request.rank)
+            return pb.Closed(job_id=request.job_id, open=still_open, released=released)
+
+        return _answer(context, close)
+
+    def WatchJob(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        def watch() -> JobWatch:
+            if not self._watching.acquire(blocking=False):
+                raise NoSlots(f"{self.watchers} WatchJob streams are open already (the service's limit)")
+            try:
+                return self.coordinator.watch(request.job_id)
+            except BaseException:
+                self._watching.release()
+                raise
+
+        job = _answer(context, watch)
+        try:
+            context.add_callback(job.wake)  # the stream ended (cancelled, or the server stopping)
+            seen = -1
+            while (state := job.next(seen, lambda: not context.is_active())) is not None:
+                seen = state.version
+                yield self._event(request.job_id, state)
+                if state.ended is not None:
+                    return
+        finally:
+            self._watching.release()
+
+    def _event(self, job_id: int, state: JobState) -> Any:
+        return pb.JobEvent(
+            job_id=job_id,
+            registered=state.registered,
+            expires_in=0.0 if state.ended is not None else max(0.0, state.expires_at - self.coordinator.clock()),
+            ended=state.ended is not None,
+            reason=state.ended or "",
+        )
 
     def ListJobs(self, request: Any, context: grpc.ServicerContext) -> Any:
         def list_jobs() -> Any:
@@ -158,12 +203,13 @@ class JobServer:
         tick: float = 0.5,
         coordinator: JobCoordinator | None = None,
         threads: int = 8,
+        watchers: int = 256,
     ) -> None:
         self.bind = parse_bind(bind)
         self.metrics_bind = parse_bind(metrics) if metrics is not None else None
         self.coordinator = coordinator or JobCoordinator(config)
         self.tick = tick
-        self._threads = threads
+        self._threads, self._watchers = threads, watchers
         self._server: grpc.Server | None = None
         self._metrics: MetricsServer | None = None
         self._stop = threading.Event()
@@ -174,8 +220,9 @@ class JobServer:
     def start(self) -> JobServer:
         try:
             self.coordinator.start()
-            self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=self._threads))
-            pb_grpc.add_JobServiceServicer_to_server(JobServicer(self.coordinator), self._server)
+            pool = futures.ThreadPoolExecutor(max_workers=self._threads + self._watchers)
+            self._server = grpc.server(pool)
+            pb_grpc.add_JobServiceServicer_to_server(JobServicer(self.coordinator, self._watchers), self._server)
             host, port = self.bind
             self.address = (host, listen(self._server, host, port))
             self._server.start()
@@ -210,6 +257,7 @@ class JobServer:
             self._expiry.join(timeout=5)
         if self._metrics is not None:
             self._metrics.stop()
+        self.coordinator.close_watches()  # the streams end at once, without an ending
         if self._server is not None:
             self._server.stop(grace=1).wait(5)
         self.coordinator.stop()
