@@ -172,6 +172,8 @@ class LeaseKeeper:
     def close(self) -> None:
         """Stop, then tell the service this rank is done (CloseWorker: the last rank's close
         releases the job). Best effort, within CLOSE_TIMEOUT: a failure is logged."""
+        if self._stop.is_set():
+            return  # closed (or stopped) already
         self.stop()
         if self.lost is not None:
             return  # nothing left to close
