@@ -393,6 +393,7 @@ class HostAgent:
         job_id = self.config.job_id
 
         def counted(size: int) -> None:
+            self._check_held()  # before each (re)send: a JOIN of a dropped job waits no longer
             self.last_stats.packets_sent += 1
             self.last_stats.payload_bytes_sent += size
 
