@@ -153,17 +153,18 @@ def test_two_jobs_through_one_switch_and_a_third_on_the_fallback(testbed, tmp_pa
         tensors = [worker_tensor(1, r, ELEMENTS, c.block_size, DENSITY, "int32") for r in range(2)]
         with ThreadPoolExecutor(2) as pool:
             results = list(pool.map(lambda r: agents[r].allreduce(tensors[r]), range(2)))
+        finish(procs_a, tmp_path, "a")
+        finish(procs_b, tmp_path, "b")
+        counters = sw.counters()
+        # Each job's own counters (before the agents close: their closes release job c).
+        own = {s.job.name: dict(s.job_counters) for s in stub.ListJobs(pb.ListJobsRequest()).jobs}
     finally:
         for agent in agents:
             agent.close()
     for result in results:
         np.testing.assert_array_equal(result, tensors[0] + tensors[1])
-    finish(procs_a, tmp_path, "a")
-    finish(procs_b, tmp_path, "b")
-    counters = sw.counters()
     assert counters["joined"] >= 4 and counters["unknown_worker"] == counters["bad_session"] == 0
-    # Each job's own counters: the switch's events split between its two jobs, exactly.
-    own = {s.job.name: dict(s.job_counters) for s in stub.ListJobs(pb.ListJobsRequest()).jobs}
+    # The switch's events split between its two jobs, exactly.
     assert all(own[name]["packets"] > 0 and own[name]["rounds"] > 0 for name in "abc")
     admitted = ("joined", "data_counted", "result_unicast", "retransmit_dropped", "stale", "bad_session")
     admitted += ("bad_slot", "identity_mismatch", "malformed")

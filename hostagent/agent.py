@@ -167,9 +167,10 @@ class HostAgent:
             self._message_size = self._datagram_size()
             if placement is not None and self._jobs is not None:
                 port = self._endpoints[0].sock.getsockname()[1]
+                rank = config.worker_id  # as registered (what CloseWorker names)
                 # On a tree of switches: the rank and worker count of the worker's leaf job.
                 config = self.config = service.register(self._jobs, placement, config, port)
-                self._lease = service.LeaseKeeper(self._jobs, placement)
+                self._lease = service.LeaseKeeper(self._jobs, placement, rank)
             self._group_sock = self._join_group(config.group) if config.group else None
             receiving = [e.sock for e in self._endpoints]
             if self._group_sock is not None:
@@ -245,9 +246,11 @@ class HostAgent:
         return sock
 
     def close(self) -> None:
+        """Close the sockets; a worker of the job service tells it this rank is done (the
+        last rank's close releases the job)."""
         lease, jobs = getattr(self, "_lease", None), getattr(self, "_jobs", None)
         if lease is not None:
-            lease.stop()
+            lease.close()
         if jobs is not None:
             jobs.close()
         for e in self._endpoints:
@@ -300,6 +303,11 @@ class HostAgent:
                 f"an earlier allreduce failed ({self._failed}); reset the job on "
                 "the aggregator and call reset() on every worker"
             )
+        self._check_held()
+
+    def _check_held(self) -> None:
+        """AgentFailed naming why, once the job service no longer holds the job (checked
+        while an allreduce waits too, at least every fastpath.POLL_MAX_WAIT)."""
         if self._lease is not None and self._lease.lost is not None:
             raise AgentFailed(f"the job service no longer holds job {self.config.job_id}: {self._lease.lost}")
 
@@ -385,6 +393,7 @@ class HostAgent:
         job_id = self.config.job_id
 
         def counted(size: int) -> None:
+            self._check_held()  # before each (re)send: a JOIN of a dropped job waits no longer
             self.last_stats.packets_sent += 1
             self.last_stats.payload_bytes_sent += size
 
@@ -693,7 +702,8 @@ class HostAgent:
             sel.register(self._group_sock, selectors.EVENT_READ)
         try:
             while remaining:
-                if sel.select(max(0.0, next_check - time.monotonic())):
+                self._check_held()
+                if sel.select(min(fastpath.POLL_MAX_WAIT, max(0.0, next_check - time.monotonic()))):
                     for receiver, peers, endpoint in self._receivers:
                         while batch := receiver.recv():
                             remaining -= self._process(batch, peers, endpoint, active, timers, stats)

@@ -44,7 +44,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-POLL_MAX_WAIT = 1.0  # seconds a poll may block at most (timers bound it anyway)
+# Seconds a wait for results may block at most (timers bound it too): between two waits
+# the agent looks whether the job service still holds the job (HostAgent._check_held).
+POLL_MAX_WAIT = 0.1
 _COUNTS = (
     "packets_received",
     "payload_bytes_received",
@@ -240,6 +242,7 @@ def run_allreduce(agent: HostAgent, run: Run, stats: AllreduceStats) -> None:
     try:
         release()
         while run.unfinished:
+            agent._check_held()
             finished, samples = run.poll(rto.rto, POLL_MAX_WAIT)
             if samples:  # rounds without retransmission only (Karn)
                 rto.sample_all(samples)

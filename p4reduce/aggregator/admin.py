@@ -24,6 +24,7 @@ from p4reduce.aggregator.server import AggregatorServer
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.jobapi.client import MODE_CODES, MODES
+from p4reduce.jobapi.listen import SERVER_OPTIONS
 from p4reduce.jobapi.security import AccessError, PermissionDenied, ServerSecurity
 from p4reduce.protocol.auth import JobKey
 
@@ -175,7 +176,7 @@ class AdminServer:
         self, aggregator: AggregatorServer, bind: tuple[str, int], security: ServerSecurity | None = None
     ) -> None:
         security = security or ServerSecurity()
-        self._grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        self._grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=4), options=SERVER_OPTIONS)
         pb_grpc.add_AggregatorAdminServicer_to_server(AdminServicer(aggregator, security), self._grpc)
         host, port = bind
         self.address = (host, security.listen(self._grpc, host, port, "aggregator admin API"))

@@ -8,7 +8,7 @@ service, so a worker that does not stays free of both.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -128,6 +128,35 @@ class JobList:
     switch_up: bool
 
 
+@dataclass(frozen=True)
+class JobEvent:
+    """The job's state as WatchJob streams it; the last one is `ended`, naming why."""
+
+    job_id: int
+    registered: int
+    expires_in: float
+    ended: bool
+    reason: str
+
+
+class JobEvents:
+    """A WatchJob stream: iterate for its events (JobServiceError when it breaks);
+    `cancel()` ends it from another thread."""
+
+    def __init__(self, client: JobClient, call: Any) -> None:
+        self._client, self._call = client, call
+
+    def __iter__(self) -> Iterator[JobEvent]:
+        try:
+            for e in self._call:
+                yield JobEvent(e.job_id, e.registered, e.expires_in, e.ended, e.reason)
+        except grpc.RpcError as exc:
+            raise self._client.error("WatchJob", exc) from None
+
+    def cancel(self) -> None:
+        self._call.cancel()
+
+
 def _address_text(address: tuple[str, int] | str) -> str:
     if isinstance(address, str):
         return address
@@ -149,13 +178,27 @@ class JobClient:
         self._channel = channel(self.address, credentials)
         self._stub = jobs_pb2_grpc.JobServiceStub(self._channel)
 
-    def _call(self, name: str, method: Callable[..., _T], request: Any) -> _T:
+    def _call(
+        self,
+        name: str,
+        method: Callable[..., _T],
+        request: Any,
+        timeout: float | None = None,
+        *,
+        riding_out_restarts: bool = False,
+    ) -> _T:
+        """`riding_out_restarts`: a call of a running worker, which waits (up to its timeout)
+        for a service that is away, e.g. restarting, instead of failing at once."""
         try:
-            return method(request, timeout=self.timeout)
+            return method(request, timeout=timeout or self.timeout, wait_for_ready=riding_out_restarts)
         except grpc.RpcError as exc:
-            code = exc.code().name if hasattr(exc, "code") else "UNKNOWN"
-            details = (exc.details() if hasattr(exc, "details") else str(exc)) or "no details"
-            raise JobServiceError(self.address, name, code, details) from None
+            raise self.error(name, exc) from None
+
+    def error(self, call: str, exc: grpc.RpcError) -> JobServiceError:
+        """`exc`, a failed `call`, as the JobServiceError naming its status and cause."""
+        code = exc.code().name if hasattr(exc, "code") else "UNKNOWN"
+        details = (exc.details() if hasattr(exc, "details") else str(exc)) or "no details"
+        return JobServiceError(self.address, call, code, details)
 
     def create_job(
         self,
@@ -195,12 +238,24 @@ class JobClient:
 
     def keep_alive(self, job_id: int) -> float:
         """Extend the job's lease; returns the seconds it now has."""
-        answer = self._call("KeepAlive", self._stub.KeepAlive, jobs_pb2.KeepAliveRequest(job_id=job_id))
+        request = jobs_pb2.KeepAliveRequest(job_id=job_id)
+        answer = self._call("KeepAlive", self._stub.KeepAlive, request, riding_out_restarts=True)
         return float(answer.expires_in)
 
     def release_job(self, job_id: int) -> None:
         """Free the job's resources now (the lease would, when it expires)."""
         self._call("ReleaseJob", self._stub.ReleaseJob, jobs_pb2.ReleaseJobRequest(job_id=job_id))
+
+    def close_worker(self, job_id: int, rank: int, timeout: float | None = None) -> tuple[int, bool]:
+        """Rank `rank` of the job is done: (registered ranks still open, whether this released
+        the job); the last rank to close releases it. `timeout`: this call's, if not the client's."""
+        request = jobs_pb2.CloseWorkerRequest(job_id=job_id, rank=rank)
+        answer = self._call("CloseWorker", self._stub.CloseWorker, request, timeout, riding_out_restarts=True)
+        return answer.open, answer.released
+
+    def watch_job(self, job_id: int) -> JobEvents:
+        """The job's events: one at once, one on each change, the last `ended` (no timeout)."""
+        return JobEvents(self, self._stub.WatchJob(jobs_pb2.WatchJobRequest(job_id=job_id)))
 
     def list_jobs(self) -> JobList:
         answer = self._call("ListJobs", self._stub.ListJobs, jobs_pb2.ListJobsRequest())

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import grpc
 
+# gRPC servers set SO_REUSEPORT by default: a second service started on a port another
+# process holds would then "start" and share the port's connections with it. Without it,
+# a taken port is an error that names the address.
+SERVER_OPTIONS = (("grpc.so_reuseport", 0),)
+
 
 def listen(server: grpc.Server, host: str, port: int, credentials: grpc.ServerCredentials | None = None) -> int:
     """Add a port at host:port (0: any) to `server`, TLS with `credentials`; the port it
@@ -22,4 +27,4 @@ def listen(server: grpc.Server, host: str, port: int, credentials: grpc.ServerCr
     return int(bound)
 
 
-__all__ = ["listen"]
+__all__ = ["SERVER_OPTIONS", "listen"]

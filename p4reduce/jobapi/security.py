@@ -298,7 +298,7 @@ class ClientCredentials:
         """A channel to `address` with these credentials."""
         token = self.token()
         if not self.tls:
-            channel = grpc.insecure_channel(address)
+            channel = grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
             # grpc refuses call credentials on a plain channel: the header is added by hand
             return channel if token is None else grpc.intercept_channel(channel, _BearerInterceptor(token))
         creds = grpc.ssl_channel_credentials(
@@ -308,7 +308,7 @@ class ClientCredentials:
         )
         if token is not None:
             creds = grpc.composite_channel_credentials(creds, grpc.access_token_call_credentials(token))
-        return grpc.secure_channel(address, creds)
+        return grpc.secure_channel(address, creds, options=CHANNEL_OPTIONS)
 
     @classmethod
     def from_options(
@@ -320,8 +320,24 @@ class ClientCredentials:
         return cls(*(pathlib.Path(p) if p else None for p in (ca, cert, key, token_file)))
 
 
+# A job service or aggregator that restarts must be found again within about a second:
+# gRPC's reconnection backoff otherwise grows to 120 s, and by default channels to one
+# address share their connections process-wide, so one channel's backoff (a worker's,
+# while the service was away) fails every new channel's calls at once with the last
+# "connection refused".
+CHANNEL_OPTIONS = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+    ("grpc.use_local_subchannel_pool", 1),
+)
+
+
 def channel(address: str, credentials: ClientCredentials | None) -> grpc.Channel:
-    return grpc.insecure_channel(address) if credentials is None else credentials.channel(address)
+    """A channel to a server of jobs.proto at `address` (plain without `credentials`)."""
+    if credentials is None:
+        return grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
+    return credentials.channel(address)
 
 
 class _BearerInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[misc]
@@ -341,6 +357,7 @@ class _BearerInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClien
 
 __all__ = [
     "ANONYMOUS",
+    "CHANNEL_OPTIONS",
     "AccessError",
     "Caller",
     "ClientCredentials",

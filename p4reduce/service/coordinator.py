@@ -28,6 +28,7 @@ from p4reduce.service.remote import RefusedByAggregator, RemoteFallback
 from p4reduce.service.store import State, open_state
 from p4reduce.service.switch import JoinSender, SwitchTarget
 from p4reduce.service.tree import TreeTarget
+from p4reduce.service.watch import JobWatch
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ class Snapshot:
 
 
 class JobCoordinator:
-    """create / register / keepalive / release / expire / snapshot, thread-safe.
+    """create / register / keepalive / release / close_worker / watch / expire / snapshot, thread-safe.
 
     `start()` starts the embedded aggregator (or asks the running ones where they serve)
     and connects to the switch (a target that does not answer leaves the service running
@@ -96,6 +97,10 @@ class JobCoordinator:
         )
         self._lock = threading.Lock()
         self._unreconciled: set[int] = set()  # software targets not yet compared with the record
+        # The watched jobs' states (WatchJob), made on the first watch; ended when a job
+        # ends or fails, closed when the service stops.
+        self._watches: dict[int, JobWatch] = {}
+        self._closing = False
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self) -> JobCoordinator:
@@ -107,7 +112,15 @@ class JobCoordinator:
             self._restore()
         return self
 
+    def close_watches(self) -> None:
+        """Send every watcher away without an ending (the service stops: workers reconnect)."""
+        with self._lock:
+            self._closing = True
+            for watch in self._watches.values():
+                watch.close()
+
     def stop(self) -> None:
+        self.close_watches()
         with self._lock:
             if self.switch is not None:
                 self.switch.close()
@@ -141,6 +154,7 @@ class JobCoordinator:
                     raise
                 if created.replaced is not None:
                     self._undo(created.replaced)
+                    self._end(created.replaced)
                 job = created.job
                 if not created.new or job.target is not Target.SOFTWARE:
                     break
@@ -199,6 +213,7 @@ class JobCoordinator:
                     raise
             if new:
                 log.info("job %d rank %d registered from %s:%d", job_id, rank, ip, udp_port)
+            self._publish(job)
             return _copy(job), worker
 
     def _learn(self, port: int, sender: JoinSender) -> None:
@@ -221,15 +236,39 @@ class JobCoordinator:
     def keepalive(self, job_id: int, caller: Caller = ANONYMOUS) -> Job:
         with self._changing():
             self.registry.owned(caller, job_id, "keep alive")
-            return _copy(self.registry.keepalive(job_id))
+            job = self.registry.keepalive(job_id)
+            self._publish(job)
+            return _copy(job)
 
     def release(self, job_id: int, caller: Caller = ANONYMOUS) -> Job:
         with self._changing():
             self.registry.owned(caller, job_id, "release")
-            job = self.registry.release(job_id)
-            self._undo(job)
-            log.info("job %d %r released", job.job_id, job.name)
-            return job
+            by = "a ReleaseJob request" if caller == ANONYMOUS else f"a ReleaseJob request of {caller.tenant}"
+            return self._release(job_id, f"released by {by}")
+
+    def close_worker(self, job_id: int, rank: int, caller: Caller = ANONYMOUS) -> tuple[int, bool]:
+        """Rank `rank` of the job is done: (ranks still open, whether this released the job)."""
+        with self._changing():
+            self.registry.owned(caller, job_id, "close a worker of")
+            job = self.registry.close_worker(job_id, rank)
+            log.info("job %d rank %d closed, %d open", job_id, rank, job.open)
+            if job.open:
+                return job.open, False
+            self._release(job_id, "released: every registered rank closed")
+            return 0, True
+
+    def watch(self, job_id: int, caller: Caller = ANONYMOUS) -> JobWatch:
+        """The job's watch (UnknownJob for a job the service does not hold)."""
+        with self._lock:
+            job = self.registry.owned(caller, job_id, "watch")
+            watch = self._watches.get(job_id)
+            if watch is None:
+                watch = self._watches[job_id] = JobWatch(len(job.workers), job.expires_at)
+                if job.loss is not None:
+                    watch.end(job.loss)
+                if self._closing:
+                    watch.close()
+            return watch
 
     def expire(self) -> list[Job]:
         """Remove the jobs whose lease ran out (and notice a switch whose stream closed)."""
@@ -241,6 +280,7 @@ class JobCoordinator:
             expired = self.registry.expire()
             for job in expired:
                 self._undo(job)
+                self._end(job, f"lease lapsed: no KeepAlive for {job.lease_seconds:g} s")
                 log.info("job %d %r: lease expired, its resources are free", job.job_id, job.name)
             return expired
 
@@ -312,6 +352,7 @@ class JobCoordinator:
         for job in self.registry.jobs():
             if job.target is Target.SWITCH and job.failed is None:
                 self.registry.fail(job.job_id, "the switch was set up afresh when the service restarted")
+                self._end(job)
                 log.error("job %d %r failed: the switch was cleared at the service's restart", job.job_id, job.name)
         self._unreconciled = set(range(len(self.fallbacks)))
         for i in range(len(self.fallbacks)):
@@ -363,6 +404,7 @@ class JobCoordinator:
                             fallback.admit(job, w.rank, w.ip, w.udp_port)
                 except RefusedByAggregator as exc:
                     self.registry.fail(job.job_id, str(exc))
+                    self._end(job)
                     log.error("job %d %r failed: not restored on %s: %s", job.job_id, job.name, fallback.name, exc)
                     continue
                 log.info("job %d %r on %s: %s", job.job_id, job.name, fallback.name, "kept" if kept else "added again")
@@ -396,6 +438,7 @@ class JobCoordinator:
     def _fail_switch_jobs(self) -> None:
         assert self.switch is not None and self.switch.down is not None
         for job in self.registry.fail_switch_jobs(self.switch.down):
+            self._end(job)
             log.error("job %d %r failed: switch lost: %s", job.job_id, job.name, job.failed)
 
     def _fallback_down(self, index: int, down: str | None) -> bool:
@@ -403,8 +446,29 @@ class JobCoordinator:
         if down is None:
             return False
         for job in self.registry.fail_aggregator_jobs(index, down):
+            self._end(job)
             log.error("job %d %r failed: aggregator lost: %s", job.job_id, job.name, job.failed)
         return True
+
+    def _release(self, job_id: int, reason: str) -> Job:
+        job = self.registry.release(job_id)
+        self._undo(job)
+        self._end(job, reason)
+        log.info("job %d %r %s", job.job_id, job.name, reason)
+        return job
+
+    def _publish(self, job: Job) -> None:
+        """Tell the job's watchers of its registrations and lease."""
+        watch = self._watches.get(job.job_id)
+        if watch is not None:
+            watch.update(len(job.workers), job.expires_at)
+
+    def _end(self, job: Job, reason: str | None = None) -> None:
+        """The job ended or failed (`reason` None: its loss): its watchers are told why. A
+        failed job still held gets an ended watch again from `watch`."""
+        watch = self._watches.pop(job.job_id, None)
+        if watch is not None:
+            watch.end(reason if reason is not None else job.loss or "failed")
 
     def _undo(self, job: Job) -> None:
         """Take a removed job off its target. A failed switch job has nothing left there (a
@@ -425,7 +489,7 @@ class JobCoordinator:
 
 def _copy(job: Job) -> Job:
     """A copy for the caller, which reads it outside the lock."""
-    return dataclasses.replace(job, workers=dict(job.workers))
+    return dataclasses.replace(job, workers=dict(job.workers), closed=set(job.closed))
 
 
 __all__ = ["JobCoordinator", "Snapshot"]

@@ -115,6 +115,7 @@ class Job:
     aggregator: int = 0  # on software: which one (its index in the configured order)
     tenant: str = ""  # who created it (security.Caller.tenant); "" when the service runs without credentials
     key: bytes = b""  # a software job's key (every packet sealed, spec 6.3); b"": unauthenticated
+    closed: set[int] = field(default_factory=set)  # registered ranks that have closed (CloseWorker)
 
     @property
     def complete(self) -> bool:
@@ -125,6 +126,19 @@ class Job:
 
     def expires_in(self, now: float) -> float:
         return max(0.0, self.expires_at - now)
+
+    @property
+    def open(self) -> int:
+        """Registered ranks that have not closed."""
+        return len(self.workers.keys() - self.closed)
+
+    @property
+    def loss(self) -> str | None:
+        """Why the job failed, as its requests are told ("switch lost: ..."); None while it lives."""
+        if self.failed is None:
+            return None
+        lost = SWITCH_LOST if self.target is Target.SWITCH else AGGREGATOR_LOST
+        return f"{lost}: {self.failed} (job {self.job_id} failed; create it again)"
 
     def places(self, leaves: Sequence[str]) -> dict[int, Place]:
         """Per registered rank, its place: off a tree its own rank, at once; on a tree
@@ -221,10 +235,8 @@ class Registry:
     def live(self, job_id: int) -> Job:
         """The job, if it has not failed; SwitchLost (AggregatorLost) naming why it did."""
         job = self.job(job_id)
-        if job.failed is not None:
-            if job.target is Target.SWITCH:
-                raise SwitchLost(f"{SWITCH_LOST}: {job.failed} (job {job_id} failed; create it again)")
-            raise AggregatorLost(f"{AGGREGATOR_LOST}: {job.failed} (job {job_id} failed; create it again)")
+        if job.loss is not None:
+            raise (SwitchLost if job.target is Target.SWITCH else AggregatorLost)(job.loss)
         return job
 
     def take_changes(self) -> tuple[list[Job], list[int]]:
@@ -363,7 +375,8 @@ class Registry:
         worker = WorkerRecord(rank, ip, mac, udp_port, switch_port, leaf)
         previous = job.workers.get(rank)
         if previous is not None:
-            if previous == worker:
+            if previous == worker:  # (a rank that closed is open again)
+                job.closed.discard(rank)
                 job.expires_at = self.clock() + job.lease_seconds
                 self._touched.add(job_id)
                 return job, previous, False
@@ -400,6 +413,15 @@ class Registry:
         job = self.live(job_id)
         job.expires_at = self.clock() + job.lease_seconds
         self._touched.add(job_id)
+        return job
+
+    def close_worker(self, job_id: int, rank: int) -> Job:
+        """Registered rank `rank` of the job is done; returns the job (its `open` ranks: none
+        left means the caller releases it)."""
+        job = self.job(job_id)
+        if rank not in job.workers:
+            raise InvalidArgument("rank", f"{rank} is not a registered rank of job {job_id}")
+        job.closed.add(rank)
         return job
 
     def release(self, job_id: int) -> Job:

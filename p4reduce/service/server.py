@@ -5,6 +5,10 @@ JobCoordinator call on its behalf; a ServiceError (or AccessError) becomes its s
 code with the error's message (which names the cause or the field), anything else
 INTERNAL, so a bad request never stops the service. A job's session and key are shown
 to its tenant (and admins) only. A thread expires leases every `tick` seconds.
+
+A WatchJob stream holds a thread of the pool while it is open: the pool has `threads`
+for the other requests plus `watchers` for streams, and a watch beyond `watchers` is
+refused RESOURCE_EXHAUSTED, so watchers never starve the other requests.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent import futures
 from typing import Any, TypeVar
 
@@ -21,12 +25,14 @@ import grpc
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
 from p4reduce.jobapi.client import MODE_CODES, MODES
+from p4reduce.jobapi.listen import SERVER_OPTIONS
 from p4reduce.jobapi.security import AccessError, Caller, Role, ServerSecurity
 from p4reduce.service.config import ServiceConfig
 from p4reduce.service.coordinator import JobCoordinator
-from p4reduce.service.errors import InvalidArgument, ServiceError
+from p4reduce.service.errors import InvalidArgument, NoSlots, ServiceError
 from p4reduce.service.metrics import MetricsServer
 from p4reduce.service.registry import Job, JobWish, Target
+from p4reduce.service.watch import JobState, JobWatch
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -45,9 +51,13 @@ def parse_bind(text: str | tuple[str, int]) -> tuple[str, int]:
 
 
 class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generated, untyped
-    def __init__(self, coordinator: JobCoordinator, security: ServerSecurity | None = None) -> None:
+    def __init__(
+        self, coordinator: JobCoordinator, security: ServerSecurity | None = None, watchers: int = 256
+    ) -> None:
         self.coordinator = coordinator
         self.security = security or coordinator.config.security
+        self.watchers = watchers
+        self._watching = threading.BoundedSemaphore(watchers)  # a pool thread each
 
     def _answer(self, context: grpc.ServicerContext, call: Callable[[Caller], _T]) -> _T:
         """`call(caller)`'s answer; refusals counted per tenant (UNAUTHENTICATED ones under "")."""
@@ -109,6 +119,44 @@ class JobServicer(pb_grpc.JobServiceServicer):  # type: ignore[misc]  # generate
             return pb.Released(job_id=self.coordinator.release(request.job_id, caller).job_id)
 
         return self._answer(context, release)
+
+    def CloseWorker(self, request: Any, context: grpc.ServicerContext) -> Any:
+        def close(caller: Caller) -> Any:
+            still_open, released = self.coordinator.close_worker(request.job_id, request.rank, caller)
+            return pb.Closed(job_id=request.job_id, open=still_open, released=released)
+
+        return self._answer(context, close)
+
+    def WatchJob(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        def watch(caller: Caller) -> JobWatch:
+            if not self._watching.acquire(blocking=False):
+                raise NoSlots(f"{self.watchers} WatchJob streams are open already (the service's limit)")
+            try:
+                return self.coordinator.watch(request.job_id, caller)
+            except BaseException:
+                self._watching.release()
+                raise
+
+        job = self._answer(context, watch)
+        try:
+            context.add_callback(job.wake)  # the stream ended (cancelled, or the server stopping)
+            seen = -1
+            while (state := job.next(seen, lambda: not context.is_active())) is not None:
+                seen = state.version
+                yield self._event(request.job_id, state)
+                if state.ended is not None:
+                    return
+        finally:
+            self._watching.release()
+
+    def _event(self, job_id: int, state: JobState) -> Any:
+        return pb.JobEvent(
+            job_id=job_id,
+            registered=state.registered,
+            expires_in=0.0 if state.ended is not None else max(0.0, state.expires_at - self.coordinator.clock()),
+            ended=state.ended is not None,
+            reason=state.ended or "",
+        )
 
     def ListJobs(self, request: Any, context: grpc.ServicerContext) -> Any:
         def list_jobs(caller: Caller) -> Any:
@@ -193,13 +241,14 @@ class JobServer:
         tick: float = 0.5,
         coordinator: JobCoordinator | None = None,
         threads: int = 8,
+        watchers: int = 256,
     ) -> None:
         # Credentials: config.security (the CLI's flags are merged into it).
         self.bind = parse_bind(bind)
         self.metrics_bind = parse_bind(metrics) if metrics is not None else None
         self.coordinator = coordinator or JobCoordinator(config)
         self.tick = tick
-        self._threads = threads
+        self._threads, self._watchers = threads, watchers
         self._server: grpc.Server | None = None
         self._metrics: MetricsServer | None = None
         self._stop = threading.Event()
@@ -210,9 +259,11 @@ class JobServer:
     def start(self) -> JobServer:
         try:
             self.coordinator.start()
-            self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=self._threads))
+            pool = futures.ThreadPoolExecutor(max_workers=self._threads + self._watchers)
+            self._server = grpc.server(pool, options=SERVER_OPTIONS)
             security = self.coordinator.config.security
-            pb_grpc.add_JobServiceServicer_to_server(JobServicer(self.coordinator, security), self._server)
+            servicer = JobServicer(self.coordinator, security, self._watchers)
+            pb_grpc.add_JobServiceServicer_to_server(servicer, self._server)
             host, port = self.bind
             self.address = (host, security.listen(self._server, host, port))
             self._server.start()
@@ -247,6 +298,7 @@ class JobServer:
             self._expiry.join(timeout=5)
         if self._metrics is not None:
             self._metrics.stop()
+        self.coordinator.close_watches()  # the streams end at once, without an ending
         if self._server is not None:
             self._server.stop(grace=1).wait(5)
         self.coordinator.stop()

@@ -152,7 +152,7 @@ class StateStore:
 
 def encode(value: Any) -> Any:
     """`value` as JSON data: dataclasses as objects of their fields, enums by value, bytes
-    in hex, dicts as [key, value] pairs (keys need not be strings)."""
+    in hex, dicts as [key, value] pairs (keys need not be strings), sets as sorted lists."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, bytes):
@@ -161,6 +161,8 @@ def encode(value: Any) -> Any:
         return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return [[encode(k), encode(v)] for k, v in value.items()]
+    if isinstance(value, set | frozenset):
+        return sorted(encode(v) for v in value)  # sorted: the same set is the same record
     if isinstance(value, list | tuple):
         return [encode(v) for v in value]
     return value
@@ -181,6 +183,8 @@ def decode(hint: Any, data: Any) -> Any:
         return tuple(decode(a, v) for a, v in zip(items, data, strict=True))
     if origin is list:
         return [decode(args[0], v) for v in data]
+    if origin in (set, frozenset):
+        return origin(decode(args[0], v) for v in data)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint(data)
     if hint is bytes:

@@ -8,6 +8,7 @@ import contextlib
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
@@ -60,34 +61,46 @@ def admin_entry(running: Running, **extra) -> dict:
     return {"admin": "{}:{}".format(*running.admin.address), "timeout": 2, **extra}
 
 
-def allreduce_through(service: JobServer, name: str, tensors: list[np.ndarray]) -> list[np.ndarray]:
+def allreduce_through(
+    service: JobServer, name: str, tensors: list[np.ndarray], while_open: Callable[[], None] = lambda: None
+) -> list[np.ndarray]:
+    """The workers' sums; `while_open` runs once they have them, before they close (which
+    releases the job)."""
     address = "{}:{}".format(*service.address)
     n = len(tensors)
     configs = [WorkerConfig(0, r, n, controller=address, job_name=name, bind=("127.0.0.1", 0)) for r in range(n)]
-
-    def work(rank: int) -> np.ndarray:
-        with HostAgent(configs[rank]) as agent:
-            return agent.allreduce(tensors[rank])
-
-    return run_workers(work, n)
+    agents = [HostAgent(c) for c in configs]
+    try:
+        results = run_workers(lambda r: agents[r].allreduce(tensors[r]), n)
+        while_open()
+        return results
+    finally:
+        for agent in agents:
+            agent.close()
 
 
 def test_a_job_on_a_running_aggregator_allreduces_and_is_counted():
-    with running_aggregator() as running, service_over(admin_entry(running)) as service:
+    with (
+        running_aggregator() as running,
+        service_over(admin_entry(running)) as service,
+        JobClient(service.address) as client,
+    ):
         aggregator = running.server
         rng = np.random.default_rng(3)
         tensors = [rng.integers(-1000, 1000, 5000, dtype=np.int32) for _ in range(2)]
         tensors[1][:2000] = 0
-        for result in allreduce_through(service, "remote", tensors):
-            np.testing.assert_array_equal(result, tensors[0] + tensors[1])
-        with JobClient(service.address) as client:
+
+        def counted() -> None:
             [status] = client.list_jobs().jobs
             assert status.job.target == "software" and status.job.address == aggregator.address
             # The aggregator's only job: its own counters are the aggregator's.
             assert status.job_counters["packets"] == status.counters["packets_in"] > 0
             assert status.job_counters["rounds"] == status.counters["completed"] > 0
             assert [s.job_id for s in aggregator.engine.jobs()] == [status.job.job_id]
-            client.release_job(status.job.job_id)
+
+        for result in allreduce_through(service, "remote", tensors, counted):
+            np.testing.assert_array_equal(result, tensors[0] + tensors[1])
+        assert client.list_jobs().jobs == []  # the workers' closes released the job
         assert aggregator.engine.jobs() == []  # RemoveJob answered: applied
 
 

@@ -6,6 +6,7 @@ moves on past an aggregator that refuses AddJob."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 import signal
 import socket
@@ -86,6 +87,8 @@ def test_a_sigkilled_service_restarts_under_running_workers_and_loses_no_answere
         rng = np.random.default_rng(5)
         tensors = [[rng.integers(-1000, 1000, 3000, dtype=np.int32) for _ in range(n)] for _ in range(2)]
         first_done, restarted = threading.Barrier(n + 1, timeout=120), threading.Event()
+        second_done = threading.Barrier(n + 1, timeout=120)
+        checked = threading.Event()  # the job is looked at while its workers are open
 
         def work(rank: int) -> list[np.ndarray]:
             config = WorkerConfig(0, rank, n, controller=address, job_name=name, bind=("127.0.0.1", 0), lease=20)
@@ -93,7 +96,10 @@ def test_a_sigkilled_service_restarts_under_running_workers_and_loses_no_answere
                 before = agent.allreduce(tensors[0][rank])
                 first_done.wait()
                 assert restarted.wait(120)
-                return [before, agent.allreduce(tensors[1][rank])]
+                after = agent.allreduce(tensors[1][rank])
+                second_done.wait()
+                assert checked.wait(120)
+                return [before, after]
 
         answered: list[tuple[int, str]] = []
         with serving(config, state, port) as proc:
@@ -125,18 +131,23 @@ def test_a_sigkilled_service_restarts_under_running_workers_and_loses_no_answere
         assert [i for i, _ in answered] == list(range(2, 2 + len(answered)))
         with serving(config, state, port), JobClient(address) as client:
             restarted.set()
+            second_done.wait()
+            jobs = {s.job.job_id: s for s in client.list_jobs().jobs}
+            checked.set()
             workers.join(timeout=180)
             [per_rank] = results
             for before_and_after in per_rank:  # exact sums before the kill and after the restart
                 for result, round_tensors in zip(before_and_after, tensors, strict=True):
                     np.testing.assert_array_equal(result, sum(round_tensors))
-            jobs = {s.job.job_id: s for s in client.list_jobs().jobs}
             again = jobs[before.job.job_id]
             assert again.job == before.job and again.registered == n  # same id, slots, lease, address
             assert 0 < again.expires_in <= 20
+            # Its workers closed through the restarted service: the job is released.
+            assert before.job.job_id not in {s.job.job_id for s in client.list_jobs().jobs}
             for job_id, job_name in answered:  # no answered job lost
                 assert jobs[job_id].job.name == job_name
-            assert served(running).keys() == jobs.keys()  # the job added unanswered (if any) removed
+            # the job added unanswered (if any) removed; the closed one too
+            assert served(running).keys() == jobs.keys() - {before.job.job_id}
             assert client.create_job("after", 1, num_slots=1).job_id == max(jobs) + 1  # ids go on
 
 
@@ -224,6 +235,9 @@ def a_job(**changes) -> Job:
         tenant="t",
         key=b"\x00\xffk",
         failed="why",
+        closed={1},
+        reason="the switch is full",
+        mgid=7,
     )
     for name, value in changes.items():
         setattr(job, name, value)
@@ -232,6 +246,13 @@ def a_job(**changes) -> Job:
 
 def test_every_job_field_round_trips_and_the_lease_is_kept_in_wall_clock_time(tmp_path):
     job = a_job()
+    unset = [
+        f.name
+        for f in dataclasses.fields(Job)
+        if (f.default is not dataclasses.MISSING and getattr(job, f.name) == f.default)
+        or (f.default_factory is not dataclasses.MISSING and getattr(job, f.name) == f.default_factory())
+    ]
+    assert not unset, f"a_job() leaves {unset} at their defaults: the round trip would not check them"
     assert decode(Job, encode(job)) == job
     clock, wall = [1000.0], [5e8]
     store = StateStore(tmp_path / "s.db", clock=lambda: clock[0], wall=lambda: wall[0])

@@ -188,12 +188,14 @@ def test_authenticated_job_allreduces_end_to_end(server, certs):
         )
         with HostAgent(config) as agent:
             assert agent.config.key is not None
-            return agent.allreduce(np.full(1000, r + 1, dtype=np.int32))
+            result = agent.allreduce(np.full(1000, r + 1, dtype=np.int32))
+            job = server.coordinator.registry.job(agent.config.job_id)  # (closing releases it)
+            assert job.tenant == "alice" and len(job.key) == 16
+            return result
 
     for result in run_workers(rank, 2):
         assert np.array_equal(result, np.full(1000, 3, dtype=np.int32))
-    jobs = list(server.coordinator.registry.jobs())
-    assert [j.tenant for j in jobs] == ["alice"] and len(jobs[0].key) == 16
+    assert not server.coordinator.registry.jobs()  # both ranks closed: released
     counters = server.coordinator.fallback.counters()
     assert counters.get("drop_bad_mac", 0) == 0
 
