@@ -492,6 +492,16 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     if (!m->present || m->session != h.session || m->ip != ip || m->port != port) return 0;
     if ((h.slot - job->slot_base) % job->shard_count != job->shard_index) return 0;
     if (job->failed || (c->n_up && from_upstream(c, ip, port))) return 0;
+    if (job->keyed && m->has_newest && epoch_is_newer(m->newest, h.epoch)) {
+        /* sealed, but of an allreduce this session has left behind: a replay */
+        count(c, C_PACKETS_IN, 1);
+        count(c, C_BYTES_IN, len);
+        job_count(job, J_PACKETS);
+        count(c, C_DROP_REPLAY, 1);
+        job_count(job, J_DROPS);
+        if (c->debug) eng_log_event(c, L_DROP, ip, port, C_DROP_REPLAY, 0);
+        return 1;
+    }
     slot_t *s = get_slot(job, h.slot - job->slot_base);
     if (!s) return 0; /* out of memory: Python's path will fail loudly */
     heard(s, c->now, c->idle_horizon);
@@ -539,7 +549,13 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
         count(c, C_PACKETS_OUT, o.out_packets);
         count(c, C_BYTES_OUT, o.out_bytes);
     }
-    if (o.event == C_COUNTED || o.event == C_COMPLETED) job->started = 1;
+    if (o.event == C_COUNTED || o.event == C_COMPLETED) {
+        job->started = 1;
+        if (!m->has_newest || epoch_is_newer(h.epoch, m->newest)) {
+            m->newest = h.epoch;
+            m->has_newest = 1;
+        }
+    }
     if (c->debug && o.event >= C_DROP_STALE && o.event <= C_DROP_BAD_COUNT)
         eng_log_event(c, L_DROP, ip, port, (uint32_t)o.event, 0);
     if (o.round_failed) { /* the MISMATCH RESULT went to everyone: now fail the job */

@@ -67,7 +67,7 @@ enum {
     C_DROP_STALE, C_DROP_PENDING, C_DROP_DUPLICATE, C_DROP_UNEXPECTED, C_DROP_BAD_EXP,
     C_DROP_BAD_COUNT,
     C_STREAMS_COMPLETED, C_ALLREDUCES_COMPLETED, C_JOBS_FAILED, C_DROP_NO_ADDRESS, C_SEND_ERRORS,
-    C_ANSWERS_LIMITED,
+    C_ANSWERS_LIMITED, C_DROP_REPLAY,
     C_N
 };
 
@@ -133,6 +133,10 @@ typedef struct {
     uint32_t session, ip; /* ip in network byte order */
     uint16_t port;        /* host byte order */
     int32_t pack;
+    /* engine.py's Member.newest: the newest epoch counted from this session; an
+     * authenticated job drops its packets of older epochs (replays, docs/protocol.md 6.3) */
+    uint8_t has_newest;
+    uint32_t newest;
 } member_t;
 
 typedef struct {
