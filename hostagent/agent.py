@@ -931,8 +931,11 @@ _JOIN_ANSWERS = frozenset({MsgType.JOINED, MsgType.ERROR, MsgType.CHALLENGE})
 
 
 def _answers_reset(request: bytes, session: int) -> Callable[[AggHeader, bytes], bool]:
-    """A RESET is answered by its own echo, or by an ERROR for the session it was sent with."""
-    return lambda h, raw: raw == request or (h.msg_type == MsgType.ERROR and h.session == session)
+    """A RESET is answered by its own echo (sealed or not: the version byte's AUTH flag and a
+    MAC aside), or by an ERROR for the session it was sent with."""
+    return lambda h, raw: (
+        raw[1:HEADER_LEN] == request[1:HEADER_LEN] or (h.msg_type == MsgType.ERROR and h.session == session)
+    )
 
 
 def _error_code(value: int) -> ErrorCode | int:

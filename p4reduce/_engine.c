@@ -88,9 +88,11 @@ static slot_t *get_slot(job_t *job, uint32_t index) {
  * forgets their epochs and kept results, so its next opening round is new whatever its epoch
  * (no epoch horizon: fewer than 2^31 allreduces fit in that time). */
 static void clear_history(slot_t *s);
-static void heard(slot_t *s, double now, double horizon) {
+static void heard(slot_t *s, double now, double horizon, int keyed) {
     if (s->heard && now - s->heard > horizon && s->block == NONE_BLOCK && s->seen == 0) {
         clear_history(s);
+        s->forgotten = s->epoch;
+        s->has_forgotten = keyed && s->has_epoch;
         s->has_epoch = s->has_prev = 0;
     }
     s->heard = now;
@@ -106,7 +108,7 @@ static int is_current(slot_t *s, const hdr_t *h) {
     if (s->block != NONE_BLOCK) return !is_opening(h) && h->block == s->block && h->epoch == s->epoch;
     if (!is_opening(h)) return 0;
     if (s->seen == 0) /* the opening round adopts the epoch of its first packet, if newer */
-        return !s->has_epoch || epoch_is_newer(h->epoch, s->epoch);
+        return s->has_epoch ? epoch_is_newer(h->epoch, s->epoch) : !s->has_forgotten || h->epoch != s->forgotten;
     if (h->epoch != s->epoch) /* a worker at another allreduce: counted, the RESULT says MISMATCH */
         return !s->has_prev || epoch_is_newer(h->epoch, s->prev_epoch);
     return 1;
@@ -504,7 +506,7 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     }
     slot_t *s = get_slot(job, h.slot - job->slot_base);
     if (!s) return 0; /* out of memory: Python's path will fail loudly */
-    heard(s, c->now, c->idle_horizon);
+    heard(s, c->now, c->idle_horizon, job->keyed);
 
     outcome_t o = {0};
     if (h.type == T_QUERY) {

@@ -101,6 +101,8 @@ typedef struct {
     uint64_t round;
     uint32_t epoch, prev_epoch;
     uint8_t has_epoch, has_prev;
+    uint32_t forgotten;   /* SlotState.forgotten: an authenticated job's epoch forgotten at */
+    uint8_t has_forgotten; /* the idle horizon, whose opening replays are stale (spec 6.3) */
     uint32_t blocks, fingerprint;
     uint8_t mismatch_code; /* 0: the round's packets agree */
     uint32_t mismatch_detail;

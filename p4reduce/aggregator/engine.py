@@ -24,6 +24,7 @@ from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
 from p4reduce.aggregator.slot import IDLE_HORIZON, JobFailure, Parts, SlotState, epoch_is_newer
 from p4reduce.protocol import (
     ALL_WORKERS,
+    MAC_LEN,
     NONE,
     PROTOCOL_VERSION,
     AggHeader,
@@ -137,6 +138,7 @@ class _Job:
                     s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream, self, self.pool, **geometry
                 )
             state.multicast = s.group is not None
+            state.keyed = s.key is not None
             state.session_of = self.session_of
             self.slots[index] = state
         return state
@@ -451,9 +453,8 @@ class AggregatorEngine:
             return self._stranger(job, member, h, source)
         if h.msg_type == MsgType.RESET:  # about the whole job: any slot (every shard gets one)
             self.reset_job(h.job_id)
-            return Handled(
-                "reset", (h.job_id, h.worker_id), [Outgoing(h.job_id, h.worker_id, (bytes(payload),), source)]
-            )
+            echo = bytes(payload[:-MAC_LEN] if h.sealed else payload)  # _seal seals it again
+            return Handled("reset", (h.job_id, h.worker_id), [Outgoing(h.job_id, h.worker_id, (echo,), source)])
         if not spec.serves(h.slot):  # another shard's stream
             return Handled("bad_slot")
         if job.failure is not None:
