@@ -2,7 +2,7 @@
 
 from p4reduce.hostagent.agent import AllreduceStats, AllreduceTimeout, HostAgent
 from p4reduce.hostagent.config import WorkerConfig
-from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
+from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed, JobKeyMismatch
 
 __all__ = [
     "AgentFailed",
@@ -11,5 +11,6 @@ __all__ = [
     "GeometryMismatch",
     "HostAgent",
     "JobFailed",
+    "JobKeyMismatch",
     "WorkerConfig",
 ]

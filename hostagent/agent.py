@@ -21,7 +21,7 @@ from p4reduce.hostagent import fastpath, fixedpoint
 from p4reduce.hostagent.blocks import BlockList, BlockPlan
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
-from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed
+from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed, JobKeyMismatch, describe
 from p4reduce.hostagent.rto import RtoEstimator
 from p4reduce.hostagent.stream import ProtocolError, Stream
 from p4reduce.hostagent.window import StreamWindow
@@ -318,29 +318,15 @@ class HostAgent:
         carries the session), which is all a RESET needs.
         """
         cfg = self.config
-        request = AggHeader(
-            MsgType.JOIN,
-            cfg.job_id,
-            cfg.worker_id,
-            cfg.slot_base,
-            0,
-            self._incarnation,
-            cfg.block_size,
-            cfg.num_slots,
-            cfg.mode.code,
-            cfg.num_workers,
-            blocks=self._message_size,
-        ).pack()
         for index, e in enumerate(self._endpoints):
             if e.session is not None:
                 continue
-            answer, raw = self._exchange(
-                e,
-                request,
-                lambda h, raw: h.msg_type in (MsgType.JOINED, MsgType.ERROR) and h.epoch == self._incarnation,
-                cfg.failure_timeout,
-                "JOIN",
-            )
+            answer, raw = self._join_exchange(e)
+            if answer.msg_type == MsgType.ERROR and answer.block == ErrorCode.KEY:
+                raise JobKeyMismatch(
+                    f"job {cfg.job_id} worker {cfg.worker_id}: the aggregator at {e.peer[0]}:{e.peer[1]} refuses "
+                    f"this worker's JOIN: {describe(ErrorCode.KEY, answer.next_block)}: do the keys match?"
+                )
             if answer.msg_type == MsgType.ERROR:
                 e.session = answer.session or None
                 if allow_failed and e.session is not None:
@@ -386,10 +372,55 @@ class HostAgent:
             e.session = answer.session
             e.pack_up_to = message_limit(self._message_size, answer.blocks)
 
+    def _join_exchange(self, e: Endpoint) -> tuple[AggHeader, bytes]:
+        """JOIN `e` until it answers JOINED or ERROR. A CHALLENGE (an authenticated job whose
+        rank has a member: spec 6.3) is met by JOINing again with its nonce; an ERROR KEY
+        (the aggregator cannot check our MAC) is taken unsealed, when it names our
+        incarnation."""
+        cfg = self.config
+        deadline = time.monotonic() + cfg.failure_timeout
+        nonce = 0
+        while True:
+            request = AggHeader(
+                MsgType.JOIN,
+                cfg.job_id,
+                cfg.worker_id,
+                cfg.slot_base,
+                0,
+                self._incarnation,
+                cfg.block_size,
+                cfg.num_slots,
+                cfg.mode.code,
+                cfg.num_workers,
+                blocks=self._message_size,
+                fingerprint=nonce,
+            ).pack()
+            answer, raw = self._exchange(
+                e,
+                request,
+                lambda h, raw: h.msg_type in _JOIN_ANSWERS and h.epoch == self._incarnation,
+                max(0.0, deadline - time.monotonic()),
+                "JOIN",
+                lambda h: h.msg_type == MsgType.ERROR and h.block == ErrorCode.KEY,
+                cfg.failure_timeout,
+            )
+            if answer.msg_type != MsgType.CHALLENGE:
+                return answer, raw
+            nonce = answer.fingerprint
+
     def _exchange(
-        self, endpoint: Endpoint, request: bytes, accept: Callable[[AggHeader, bytes], bool], timeout: float, what: str
+        self,
+        endpoint: Endpoint,
+        request: bytes,
+        accept: Callable[[AggHeader, bytes], bool],
+        timeout: float,
+        what: str,
+        unsealed: Callable[[AggHeader], bool] = lambda h: False,
+        waited: float | None = None,
     ) -> tuple[AggHeader, bytes]:
-        """Send `request` to `endpoint` until an answer of this job that `accept`s arrives."""
+        """Send `request` to `endpoint` until an answer of this job that `accept`s arrives
+        (`unsealed`: and may come without a MAC; `waited`: the time a timeout names, if not
+        `timeout`)."""
         job_id = self.config.job_id
 
         def counted(size: int) -> None:
@@ -403,11 +434,17 @@ class HostAgent:
             timeout,
             lambda: self._rto.rto,
             counted,
+            unsealed,
         )
         if answer is None:
+            keys = (
+                f"; {endpoint.unauthenticated} answers arrive without a valid MAC: do the keys match?"
+                if endpoint.unauthenticated
+                else ""
+            )
             raise TimeoutError(
                 f"job {job_id} worker {self.config.worker_id}: the aggregator at "
-                f"{endpoint.peer[0]}:{endpoint.peer[1]} did not answer {what} within {timeout:g} s"
+                f"{endpoint.peer[0]}:{endpoint.peer[1]} did not answer {what} within {waited or timeout:g} s{keys}"
             )
         return answer
 
@@ -900,9 +937,15 @@ class _RoundTimer:
         self.deadline = now + self.timeout
 
 
+_JOIN_ANSWERS = frozenset({MsgType.JOINED, MsgType.ERROR, MsgType.CHALLENGE})
+
+
 def _answers_reset(request: bytes, session: int) -> Callable[[AggHeader, bytes], bool]:
-    """A RESET is answered by its own echo, or by an ERROR for the session it was sent with."""
-    return lambda h, raw: raw == request or (h.msg_type == MsgType.ERROR and h.session == session)
+    """A RESET is answered by its own echo (sealed or not: the version byte's AUTH flag and a
+    MAC aside), or by an ERROR for the session it was sent with."""
+    return lambda h, raw: (
+        raw[1:HEADER_LEN] == request[1:HEADER_LEN] or (h.msg_type == MsgType.ERROR and h.session == session)
+    )
 
 
 def _error_code(value: int) -> ErrorCode | int:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from p4reduce.protocol import ErrorCode, GeometryField
+from p4reduce.protocol import ErrorCode, GeometryField, KeyMismatch
 
 _RECOVERY = "Stop all workers, reset the job (reset_job() on one worker), then reset() the others."
 
 
 class AgentFailed(RuntimeError):
     """A previous allreduce failed; slot state must be reset on both sides."""
+
+
+class JobKeyMismatch(AgentFailed):
+    """The aggregator cannot check this worker's MAC, or this worker the aggregator's: the
+    worker and the aggregator's job do not have the same key (or one of them has none)."""
 
 
 class JobFailed(RuntimeError):
@@ -70,6 +75,13 @@ def describe(code: ErrorCode | int, detail: int, epoch: int | None = None) -> st
         return f"the aggregator serves no job {detail}"
     if code == ErrorCode.UNKNOWN_RANK:
         return f"the job has {detail} workers: this worker's rank is not one of them"
+    if code == ErrorCode.KEY:
+        mismatches: dict[int, str] = {
+            KeyMismatch.UNSEALED: "the aggregator's job has a key and this worker has none",
+            KeyMismatch.UNKEYED: "this worker has a key and the aggregator's job has none",
+            KeyMismatch.BAD_MAC: "the aggregator's job has another key than this worker",
+        }
+        return mismatches.get(detail, f"the aggregator cannot check this worker's key (detail {detail})")
     if code == ErrorCode.TOO_LARGE:
         return f"worker {detail} sent a tensor of more blocks than the job's max_blocks"
     return f"the aggregator failed the job (code {int(code)}, detail {detail})"

@@ -88,9 +88,11 @@ static slot_t *get_slot(job_t *job, uint32_t index) {
  * forgets their epochs and kept results, so its next opening round is new whatever its epoch
  * (no epoch horizon: fewer than 2^31 allreduces fit in that time). */
 static void clear_history(slot_t *s);
-static void heard(slot_t *s, double now, double horizon) {
+static void heard(slot_t *s, double now, double horizon, int keyed) {
     if (s->heard && now - s->heard > horizon && s->block == NONE_BLOCK && s->seen == 0) {
         clear_history(s);
+        s->forgotten = s->epoch;
+        s->has_forgotten = keyed && s->has_epoch;
         s->has_epoch = s->has_prev = 0;
     }
     s->heard = now;
@@ -106,7 +108,7 @@ static int is_current(slot_t *s, const hdr_t *h) {
     if (s->block != NONE_BLOCK) return !is_opening(h) && h->block == s->block && h->epoch == s->epoch;
     if (!is_opening(h)) return 0;
     if (s->seen == 0) /* the opening round adopts the epoch of its first packet, if newer */
-        return !s->has_epoch || epoch_is_newer(h->epoch, s->epoch);
+        return s->has_epoch ? epoch_is_newer(h->epoch, s->epoch) : !s->has_forgotten || h->epoch != s->forgotten;
     if (h->epoch != s->epoch) /* a worker at another allreduce: counted, the RESULT says MISMATCH */
         return !s->has_prev || epoch_is_newer(h->epoch, s->prev_epoch);
     return 1;
@@ -492,9 +494,19 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     if (!m->present || m->session != h.session || m->ip != ip || m->port != port) return 0;
     if ((h.slot - job->slot_base) % job->shard_count != job->shard_index) return 0;
     if (job->failed || (c->n_up && from_upstream(c, ip, port))) return 0;
+    if (job->keyed && m->has_newest && epoch_is_newer(m->newest, h.epoch)) {
+        /* sealed, but of an allreduce this session has left behind: a replay */
+        count(c, C_PACKETS_IN, 1);
+        count(c, C_BYTES_IN, len);
+        job_count(job, J_PACKETS);
+        count(c, C_DROP_REPLAY, 1);
+        job_count(job, J_DROPS);
+        if (c->debug) eng_log_event(c, L_DROP, ip, port, C_DROP_REPLAY, 0);
+        return 1;
+    }
     slot_t *s = get_slot(job, h.slot - job->slot_base);
     if (!s) return 0; /* out of memory: Python's path will fail loudly */
-    heard(s, c->now, c->idle_horizon);
+    heard(s, c->now, c->idle_horizon, job->keyed);
 
     outcome_t o = {0};
     if (h.type == T_QUERY) {
@@ -539,7 +551,13 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
         count(c, C_PACKETS_OUT, o.out_packets);
         count(c, C_BYTES_OUT, o.out_bytes);
     }
-    if (o.event == C_COUNTED || o.event == C_COMPLETED) job->started = 1;
+    if (o.event == C_COUNTED || o.event == C_COMPLETED) {
+        job->started = 1;
+        if (!m->has_newest || epoch_is_newer(h.epoch, m->newest)) {
+            m->newest = h.epoch;
+            m->has_newest = 1;
+        }
+    }
     if (c->debug && o.event >= C_DROP_STALE && o.event <= C_DROP_BAD_COUNT)
         eng_log_event(c, L_DROP, ip, port, (uint32_t)o.event, 0);
     if (o.round_failed) { /* the MISMATCH RESULT went to everyone: now fail the job */

@@ -67,7 +67,7 @@ enum {
     C_DROP_STALE, C_DROP_PENDING, C_DROP_DUPLICATE, C_DROP_UNEXPECTED, C_DROP_BAD_EXP,
     C_DROP_BAD_COUNT,
     C_STREAMS_COMPLETED, C_ALLREDUCES_COMPLETED, C_JOBS_FAILED, C_DROP_NO_ADDRESS, C_SEND_ERRORS,
-    C_ANSWERS_LIMITED,
+    C_ANSWERS_LIMITED, C_DROP_REPLAY,
     C_N
 };
 
@@ -101,6 +101,8 @@ typedef struct {
     uint64_t round;
     uint32_t epoch, prev_epoch;
     uint8_t has_epoch, has_prev;
+    uint32_t forgotten;   /* SlotState.forgotten: an authenticated job's epoch forgotten at */
+    uint8_t has_forgotten; /* the idle horizon, whose opening replays are stale (spec 6.3) */
     uint32_t blocks, fingerprint;
     uint8_t mismatch_code; /* 0: the round's packets agree */
     uint32_t mismatch_detail;
@@ -133,6 +135,10 @@ typedef struct {
     uint32_t session, ip; /* ip in network byte order */
     uint16_t port;        /* host byte order */
     int32_t pack;
+    /* engine.py's Member.newest: the newest epoch counted from this session; an
+     * authenticated job drops its packets of older epochs (replays, docs/protocol.md 6.3) */
+    uint8_t has_newest;
+    uint32_t newest;
 } member_t;
 
 typedef struct {

@@ -8,7 +8,7 @@
  */
 #include "_engine.h"
 
-#define ABI_VERSION 6 /* p4reduce/aggregator/native.py refuses a build of another version */
+#define ABI_VERSION 7 /* p4reduce/aggregator/native.py refuses a build of another version */
 
 /* The names of the counters (C_*) and of the I/O statistics (IO_*), p4reduce/_engine.h. */
 static const char *counter_names[C_N] = {
@@ -17,7 +17,7 @@ static const char *counter_names[C_N] = {
     "drop_stale", "drop_pending", "drop_duplicate", "drop_unexpected", "drop_bad_exp",
     "drop_bad_count",
     "streams_completed", "allreduces_completed", "jobs_failed", "drop_no_address", "send_errors",
-    "answers_limited",
+    "answers_limited", "drop_replay",
 };
 static const char *io_names[IO_N] = {
     "recv_calls", "send_calls", "gro_buffers", "gro_segments", "gso_sends", "gso_segments",
@@ -236,7 +236,7 @@ static PyObject *Core_set_member(Core *self, PyObject *args) {
     uint32_t ip;
     if (parse_ipv4(host, &ip)) return NULL;
     lock(self);
-    job->members[worker] = (member_t){1, session, ip, (uint16_t)port, pack};
+    job->members[worker] = (member_t){1, session, ip, (uint16_t)port, pack, 0, 0}; /* a new session: no epoch yet */
     unlock(self);
     Py_RETURN_NONE;
 }

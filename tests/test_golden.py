@@ -10,7 +10,18 @@ from p4reduce.aggregator import JobSpec
 from p4reduce.aggregator.server import Datapath, make_engine
 from p4reduce.hostagent.errors import JobFailed
 from p4reduce.hostagent.stream import Stream
-from p4reduce.protocol import NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, decode_values, encode, fingerprint
+from p4reduce.protocol import (
+    NONE,
+    AggHeader,
+    ErrorCode,
+    Flags,
+    KeyMismatch,
+    Mode,
+    MsgType,
+    decode_values,
+    encode,
+    fingerprint,
+)
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.protocol.scapy_layer import P4Reduce
 
@@ -466,12 +477,22 @@ def test_software_aggregator_reproduces_golden_authenticated(golden, engine):
         [JobSpec(**{**spec.__dict__, "key": key})], engine, new_session=lambda job, worker: golden["job"]["session"]
     )
     agg.path = Datapath(agg.engine, {})
+    joins = 0
     for step in section["steps"]:
         assert agg.send(step) == step["expect"], step["note"]
-        plain = dict(step, payload=step["plain"])  # the same packet unsealed: dropped, not answered
-        assert agg.send(plain) == []
+        plain = dict(step, payload=step["plain"])  # the same packet unsealed: dropped, not answered...
+        answers = agg.send(plain)
+        if AggHeader.unpack(bytes.fromhex(step["plain"])).msg_type != MsgType.JOIN:
+            assert answers == []
+            continue
+        joins += 1  # ... but a JOIN is told, unsealed, that the job has a key (spec 6.3)
+        (answer,) = answers
+        h = AggHeader.unpack(bytes.fromhex(answer["payload"]))
+        assert (h.msg_type, h.block, h.next_block) == (MsgType.ERROR, ErrorCode.KEY, KeyMismatch.UNSEALED)
+        assert not h.sealed
     counters = agg.engine.counters.snapshot()
-    assert counters["drop_bad_mac"] == len(section["steps"]) and counters["completed"] == 2
+    assert joins and counters["drop_key_mismatch"] == joins
+    assert counters["drop_bad_mac"] == len(section["steps"]) - joins and counters["completed"] == 2
     agg.check_data_path()
 
 

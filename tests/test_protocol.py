@@ -106,7 +106,7 @@ def test_roundtrip_with_values():
     [
         (lambda b: b[:10], "truncated"),
         (lambda b: bytes([1]) + b[1:], "bad_version"),  # version 1: the 22-byte header of old
-        (lambda b: b[:1] + bytes([9]) + b[2:], "bad_type"),
+        (lambda b: b[:1] + bytes([len(MsgType) + 1]) + b[2:], "bad_type"),
         (lambda b: b + b"\0\0\0\0", "bad_length"),
         (lambda b: b[:-1], "bad_length"),
     ],

@@ -40,6 +40,7 @@ from p4reduce.protocol import (
     ErrorCode,
     Flags,
     GeometryField,
+    KeyMismatch,
     MalformedPacket,
     Mode,
     MsgType,
@@ -72,7 +73,7 @@ def pieces(datagram: bytes) -> list[bytes]:
 
 def _meanings(h: AggHeader, packet: bytes) -> dict[str, int]:
     """What header fields stand for in JOIN/JOINED, ERROR and PENDING (docs/protocol.md 6.1, 6.2)."""
-    if h.msg_type in (MsgType.JOIN, MsgType.JOINED):
+    if h.msg_type in (MsgType.JOIN, MsgType.JOINED, MsgType.CHALLENGE):
         meaning = {
             "incarnation": h.epoch,
             "block_size": h.block,
@@ -85,6 +86,8 @@ def _meanings(h: AggHeader, packet: bytes) -> dict[str, int]:
             meaning |= {"shard_index": h.fingerprint >> 16, "shard_count": h.fingerprint & 0xFFFF}
             if h.count == 1:  # as the host agent reads the group session
                 meaning["group_session"] = int.from_bytes(packet[HEADER_LEN : HEADER_LEN + 4], "big")
+        elif h.msg_type == MsgType.CHALLENGE or h.fingerprint:  # 6.3: the nonce, and a JOIN's answer to it
+            meaning["nonce"] = h.fingerprint
         return meaning
     if h.msg_type == MsgType.ERROR:
         meaning = {"error_code": h.block, "detail": h.next_block}
@@ -92,6 +95,8 @@ def _meanings(h: AggHeader, packet: bytes) -> dict[str, int]:
             meaning["geometry_field"] = h.next_block
         elif h.block == ErrorCode.UPSTREAM:
             meaning["parent_error_code"] = h.next_block
+        elif h.block == ErrorCode.KEY:
+            meaning["key_mismatch"] = h.next_block
         return meaning
     if h.msg_type == MsgType.PENDING:
         return {"missing_workers": h.next_block}
@@ -264,8 +269,14 @@ def other_datagrams() -> list[tuple[bytes, bool]]:
         fingerprint=1 << 16 | 3,
     )
     out.append((encode(joined, np.array([-0x2000_0000], dtype=np.int32)), False))
+    challenge = joined._replace(msg_type=MsgType.CHALLENGE, count=0, session=0, blocks=0, fingerprint=0xC4A11E96)
+    out.append((JobKey(bytes(range(16))).seal(encode(challenge)), False))
     for code in ErrorCode:
-        detail = {ErrorCode.GEOMETRY: GeometryField.MODE, ErrorCode.UPSTREAM: ErrorCode.TENSOR}.get(code, 1)
+        detail = {
+            ErrorCode.GEOMETRY: GeometryField.MODE,
+            ErrorCode.UPSTREAM: ErrorCode.TENSOR,
+            ErrorCode.KEY: KeyMismatch.BAD_MAC,
+        }.get(code, 1)
         out.append((encode(base._replace(msg_type=MsgType.ERROR, block=code, next_block=detail)), False))
     return out
 
@@ -393,6 +404,7 @@ def test_value_tables_and_bit_masks_are_the_codecs():
     assert names["msg_type"] == {t.value: t.name for t in MsgType}
     assert names["error_code"] == names["parent_error_code"] == {c.value: c.name for c in ErrorCode}
     assert names["geometry_field"] == {g.value: g.name for g in GeometryField}
+    assert names["key_mismatch"] == {k.value: k.name for k in KeyMismatch}
     assert names["mode"] == {m.code: m.value for m in Mode}
 
     masks = {}

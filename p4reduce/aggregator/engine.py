@@ -21,13 +21,16 @@ from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec, WorkerAddress
 from p4reduce.aggregator.counters import Counters
 from p4reduce.aggregator.relay import UPSTREAM, RelaySlot
-from p4reduce.aggregator.slot import IDLE_HORIZON, JobFailure, Parts, SlotState
+from p4reduce.aggregator.slot import IDLE_HORIZON, JobFailure, Parts, SlotState, epoch_is_newer
 from p4reduce.protocol import (
     ALL_WORKERS,
+    MAC_LEN,
     NONE,
+    PROTOCOL_VERSION,
     AggHeader,
     ErrorCode,
     GeometryField,
+    KeyMismatch,
     MalformedPacket,
     Mode,
     MsgType,
@@ -48,6 +51,7 @@ class Outgoing:
     worker_id: int  # a rank, ALL_WORKERS (the job's multicast group) or UPSTREAM (the parent)
     parts: Parts  # the datagram, as buffers for a gathering send
     dest: Address | None = None  # where a unicast goes; None: the worker's joined address
+    plain: bool = False  # never sealed: an ERROR KEY, to a JOIN that does not have the job's key
 
     @property
     def payload(self) -> bytes:
@@ -83,6 +87,12 @@ class Member:
     address: Address
     retired: deque[int] = field(default_factory=lambda: deque(maxlen=RETIRED_SESSIONS))
     pack_up_to: int = 0  # largest datagram to send it: the job's and its own limit (JOIN `blocks`)
+    # The incarnations of the rank's replaced processes: an authenticated job drops their
+    # JOINs (replays; docs/protocol.md 6.3).
+    former: deque[int] = field(default_factory=lambda: deque(maxlen=RETIRED_SESSIONS))
+    # The newest epoch counted from this session: an authenticated job drops its sealed
+    # packets of older epochs (replays, also of slots past their idle horizon; spec 6.3).
+    newest: int | None = None
 
 
 class _Job:
@@ -98,6 +108,8 @@ class _Job:
         self.upstream_session: int | None = None  # a leaf's session at its parent
         self.streams_done: dict[int, int] = {}  # epoch -> streams ended (a few recent epochs)
         self.upstream_incarnation = secrets.randbits(32)
+        self.upstream_nonce = 0  # a keyed parent's CHALLENGE to the leaf's JOIN (spec 6.3)
+        self.nonces: dict[int, int] = {}  # rank -> the CHALLENGE nonce its next new process must carry
         self.group_session = group_session
         self.pin_members()
 
@@ -126,6 +138,7 @@ class _Job:
                     s.job_id, index, s.num_workers, s.mode, s.block_size, s.upstream, self, self.pool, **geometry
                 )
             state.multicast = s.group is not None
+            state.keyed = s.key is not None
             state.session_of = self.session_of
             self.slots[index] = state
         return state
@@ -175,12 +188,25 @@ class _Job:
             s.num_slots,
             s.mode.code,
             0,
+            fingerprint=self.upstream_nonce,
         )  # blocks 0: one packet per datagram
 
 
 # Events that mean the packet was accepted; every other event is a drop reason.
 _ACCEPTED = frozenset(
-    {"counted", "completed", "resent", "reset", "reforwarded", "query_forwarded", "joined", "failed", "upstream_joined"}
+    {
+        "counted",
+        "completed",
+        "resent",
+        "reset",
+        "reforwarded",
+        "query_forwarded",
+        "joined",
+        "failed",
+        "upstream_joined",
+        "challenged",
+        "upstream_challenged",
+    }
 )
 # A DATA sent again, and whatever a QUERY that reaches a slot ends in (slot.py's and
 # relay.py's on_query give nothing else): a worker asking again for a result it missed.
@@ -372,6 +398,13 @@ class AggregatorEngine:
                     return Handled("upstream_stale")
                 job.upstream_session = h.session
                 return Handled("upstream_joined")
+            if h.msg_type == MsgType.CHALLENGE:  # the parent asks the leaf to prove its JOIN fresh
+                if h.epoch != job.upstream_incarnation:
+                    return Handled("upstream_stale")
+                job.upstream_nonce = h.fingerprint
+                return Handled(
+                    "upstream_challenged", None, [Outgoing(job.spec.job_id, UPSTREAM, (job.join_header().pack(),))]
+                )
             # The parent's answers carry the leaf's session there (an ERROR to a JOIN: our
             # incarnation); anything else is forged or stale (docs/protocol.md 6.1).
             answers_join = h.msg_type == MsgType.ERROR and h.epoch == job.upstream_incarnation
@@ -395,14 +428,16 @@ class AggregatorEngine:
         return Handled("upstream_unknown")
 
     def _dispatch(self, h: AggHeader, payload: bytes | memoryview, source: Address) -> Handled:
-        if h.msg_type in (MsgType.RESULT, MsgType.PENDING, MsgType.JOINED, MsgType.ERROR):
+        if h.msg_type in (MsgType.RESULT, MsgType.PENDING, MsgType.JOINED, MsgType.ERROR, MsgType.CHALLENGE):
             return Handled("bad_type")
         job = self._jobs.get(h.job_id)
         if job is None:  # a JOIN is told (the worker would wait for nothing); the rest dropped
             return self._refuse(h, source, ErrorCode.UNKNOWN_JOB, h.job_id, "unknown_job")
         spec = job.spec
         if not authentic(spec.key, payload):  # an authenticated job's packets are sealed, others not
-            return Handled("bad_mac")
+            # A JOIN is told, unsealed: its worker has no key or another one (spec 6.3).
+            event = "key_mismatch" if h.msg_type == MsgType.JOIN else "bad_mac"
+            return self._refuse(h, source, ErrorCode.KEY, key_mismatch(spec.key is not None, h), event)
         if h.worker_id >= spec.num_workers:
             return self._refuse(h, source, ErrorCode.UNKNOWN_RANK, spec.num_workers, "bad_worker")
         if h.count not in (0, spec.block_size) or (h.msg_type != MsgType.DATA and h.count):
@@ -418,13 +453,14 @@ class AggregatorEngine:
             return self._stranger(job, member, h, source)
         if h.msg_type == MsgType.RESET:  # about the whole job: any slot (every shard gets one)
             self.reset_job(h.job_id)
-            return Handled(
-                "reset", (h.job_id, h.worker_id), [Outgoing(h.job_id, h.worker_id, (bytes(payload),), source)]
-            )
+            echo = bytes(payload[:-MAC_LEN] if h.sealed else payload)  # _seal seals it again
+            return Handled("reset", (h.job_id, h.worker_id), [Outgoing(h.job_id, h.worker_id, (echo,), source)])
         if not spec.serves(h.slot):  # another shard's stream
             return Handled("bad_slot")
         if job.failure is not None:
             return self._error(job, h, source, *job.failure)
+        if spec.key is not None and member.newest is not None and epoch_is_newer(member.newest, h.epoch):
+            return Handled("replay")  # sealed, but of an allreduce this session has left behind
         slot = job.slot(h.slot)
         slot.heard(self.clock(), self.idle_horizon)
         round_before = slot.round
@@ -437,7 +473,10 @@ class AggregatorEngine:
                 event, packets = slot.on_data(h, values)
         except JobFailure as exc:
             return self._fail(job, exc.code, exc.detail, h, source)
-        job.started = job.started or event in ("counted", "completed")
+        if event in ("counted", "completed"):
+            job.started = True
+            if member.newest is None or epoch_is_newer(h.epoch, member.newest):
+                member.newest = h.epoch
         replies = [Outgoing(h.job_id, w, p) for w, p in packets]
         if slot.failure is not None:  # the round completed with MISMATCH: fail after telling all
             failure, slot.failure = slot.failure, None
@@ -461,7 +500,7 @@ class AggregatorEngine:
         """Every packet an authenticated job sends carries its MAC (docs/protocol.md 6.3)."""
         for i, out in enumerate(handled.replies):
             job = self._jobs.get(out.job_id)
-            if job is not None and job.spec.key is not None:
+            if job is not None and job.spec.key is not None and not out.plain:
                 handled.replies[i] = Outgoing(out.job_id, out.worker_id, job.spec.key.seal_parts(out.parts), out.dest)
 
     # -- membership -------------------------------------------------------------
@@ -472,21 +511,34 @@ class AggregatorEngine:
         member = job.members.get(h.worker_id)
         if member is not None and (member.incarnation, member.address) == (h.epoch, source):
             return self._joined(job, h, member, source)  # our JOINED was lost: same answer
+        if spec.key is not None and member is not None:
+            # A sealed JOIN may be a replay: a new process for a held rank must prove itself
+            # by carrying the rank's current nonce under its MAC (docs/protocol.md 6.3).
+            if h.epoch in member.former:
+                return Handled("replay")
+            nonce = job.nonces.get(h.worker_id)
+            if nonce is None or h.fingerprint != nonce:
+                return self._challenge(job, h, source)
+            del job.nonces[h.worker_id]  # one new process per nonce: its JOIN's replays are challenged
         mismatch = _geometry_mismatch(spec, h)
         if mismatch is not None:
             return self._fail(job, ErrorCode.GEOMETRY, mismatch, h, source)
         if job.failure is not None:
             return self._error(job, h, source, *job.failure)
         retired: deque[int] = deque(maxlen=RETIRED_SESSIONS)
+        former: deque[int] = deque(maxlen=RETIRED_SESSIONS)
         if member is not None:
-            retired = member.retired
+            retired, former = member.retired, member.former
             retired.append(member.session)
+            if member.incarnation != h.epoch:
+                former.append(member.incarnation)
         member = Member(
             h.epoch,
             self._new_session(spec.job_id, h.worker_id),
             source,
             retired,
             message_limit(spec.message_size, h.blocks),
+            former,
         )
         job.members[h.worker_id] = member
         if job.started and retired:
@@ -516,6 +568,13 @@ class AggregatorEngine:
         packet = reply.pack() + (job.group_session.to_bytes(4, "big") if s.group is not None else b"")
         return Handled("joined", (s.job_id, h.worker_id), [Outgoing(s.job_id, h.worker_id, (packet,), source)])
 
+    def _challenge(self, job: _Job, h: AggHeader, source: Address) -> Handled:
+        """Ask the sender of a JOIN for a held rank to repeat it with the rank's nonce (the
+        same until a process proves itself with it: a replay cannot make it change)."""
+        nonce = job.nonces.setdefault(h.worker_id, self._new_session(job.spec.job_id, h.worker_id))
+        reply = job.header(MsgType.CHALLENGE, h, session=0, fingerprint=nonce, count=0)
+        return Handled("challenged", None, [Outgoing(job.spec.job_id, h.worker_id, (reply.pack(),), source)])
+
     def _stranger(self, job: _Job, member: Member | None, h: AggHeader, source: Address) -> Handled:
         """A packet whose session or source is not the worker's current one."""
         if member is not None and h.session in member.retired:
@@ -533,8 +592,10 @@ class AggregatorEngine:
         job, if any, is not failed)."""
         if h.msg_type != MsgType.JOIN:
             return Handled(event)
-        reply = h._replace(msg_type=MsgType.ERROR, block=int(code), next_block=detail, count=0)
-        return Handled(event, None, [Outgoing(h.job_id, h.worker_id, (reply.pack(),), source)])
+        reply = h._replace(
+            msg_type=MsgType.ERROR, block=int(code), next_block=detail, count=0, version=PROTOCOL_VERSION
+        )
+        return Handled(event, None, [Outgoing(h.job_id, h.worker_id, (reply.pack(),), source, plain=True)])
 
     # -- failure ---------------------------------------------------------------------
     def _fail(self, job: _Job, code: ErrorCode, detail: int, h: AggHeader, source: Address | None = None) -> Handled:
@@ -550,6 +611,13 @@ class AggregatorEngine:
     ) -> Handled:
         reply = job.header(MsgType.ERROR, h, block=int(code), next_block=detail, count=0)
         return Handled(event, None, [Outgoing(job.spec.job_id, h.worker_id, (reply.pack(),), source)])
+
+
+def key_mismatch(keyed: bool, h: AggHeader) -> KeyMismatch:
+    """How a packet that is not authentic for its job (keyed or not) misses the job's key."""
+    if not keyed:
+        return KeyMismatch.UNKEYED
+    return KeyMismatch.BAD_MAC if h.sealed else KeyMismatch.UNSEALED
 
 
 def _geometry_mismatch(spec: JobSpec, h: AggHeader) -> GeometryField | None:

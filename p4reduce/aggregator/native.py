@@ -31,8 +31,8 @@ from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
 if TYPE_CHECKING:
     from p4reduce._engine import Core  # compiled: typed Any
-else:  # 6: ABI_VERSION in p4reduce/_engine_py.c
-    Core = load_extension("_engine", 6, "AggregatorServer(engine='python') runs the reference model instead.").Core
+else:  # 7: ABI_VERSION in p4reduce/_engine_py.c
+    Core = load_extension("_engine", 7, "AggregatorServer(engine='python') runs the reference model instead.").Core
 
 
 class NativeCounters(Counters):

@@ -9,16 +9,17 @@ import selectors
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Protocol
 
 from p4reduce.aggregator.config import JobSpec, WorkerAddress
-from p4reduce.aggregator.engine import AggregatorEngine
+from p4reduce.aggregator.engine import AggregatorEngine, key_mismatch
 from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.relay import UPSTREAM
-from p4reduce.aggregator.replies import AnswerLimiter
-from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, ErrorCode
+from p4reduce.aggregator.replies import TRACKED_SOURCES, AnswerLimiter
+from p4reduce.protocol import AGG_UDP_PORT, ALL_WORKERS, AggHeader, ErrorCode
 from p4reduce.protocol.framing import split_datagram
 from p4reduce.transport.batchio import BatchReceiver, BatchSender, Buffer
 from p4reduce.transport.udp_offload import UdpOffload, probe_udp_offload
@@ -288,6 +289,7 @@ class Datapath:
         self.answers = answers or AnswerLimiter()
         self._datagrams = 0  # datagrams the Python batches took (each answered at most once)
         self.upstream_of = upstream_of  # a leaf job's parent, resolved
+        self._key_mismatches: OrderedDict[Address, None] = OrderedDict()  # sources told, logged once
         self._upstreams = set(upstream_of.values())
         # The native engine's core, None for the Python engine.
         self.core: Core | None = engine.core if isinstance(engine, NativeEngine) else None
@@ -379,6 +381,27 @@ class Datapath:
                     os.strerror(event[2]),
                 )
 
+    def _log_key_mismatch(self, payload: memoryview | bytes, addr: Address) -> None:
+        """Warn once per source (of the last TRACKED_SOURCES) about JOINs without the job's
+        key; every one is counted (drop_key_mismatch)."""
+        if addr in self._key_mismatches:
+            self._key_mismatches.move_to_end(addr)
+            return
+        self._key_mismatches[addr] = None
+        while len(self._key_mismatches) > TRACKED_SOURCES:
+            self._key_mismatches.popitem(last=False)
+        h = AggHeader.unpack(payload)  # handled: it parsed
+        keyed = self.engine.job(h.job_id).key is not None
+        log.warning(
+            "job %d worker %d: JOIN from %s:%d refused, key mismatch %s (the job has %s): do the keys match? "
+            "(logged once per source, counted in drop_key_mismatch)",
+            h.job_id,
+            h.worker_id,
+            *addr,
+            key_mismatch(keyed, h).name,
+            "a key" if keyed else "no key",
+        )
+
     def handle(self, payload: memoryview | bytes, addr: Address, sender: Sender, datagram: int | None = None) -> None:
         """One packet of datagram number `datagram` (None: unknown) from `addr`; its replies
         go to `sender`."""
@@ -387,6 +410,8 @@ class Datapath:
             log.info("job %d worker %d joined from %s:%d", *handled.sender, *addr)
         elif handled.event == "reset" and handled.sender is not None:
             log.info("job %d reset by worker %d", *handled.sender)
+        if handled.event == "key_mismatch":
+            self._log_key_mismatch(payload, addr)
         if handled.failed is not None:
             job, code, detail = handled.failed
             log.warning("job %d failed: %s (detail %d); every worker is told until it is reset", job, code.name, detail)

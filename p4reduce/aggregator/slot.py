@@ -123,6 +123,10 @@ class SlotState:
         self.round = 0
         self.epoch: int | None = None  # epoch of the latest started allreduce
         self.previous_epoch: int | None = None  # the one before it (whose results are kept)
+        # An authenticated job's slot remembers the epoch it forgot at its idle horizon: a
+        # replay of that allreduce's opening DATA is stale, not a new round (spec 6.3).
+        self.keyed = False
+        self.forgotten: int | None = None
         self.blocks = 0  # its tensor's blocks and fingerprint, as its first packet gave them
         self.fingerprint = 0
         self.mismatch: JobFailure | None = None  # the round's packets disagree (flagged RESULT)
@@ -157,6 +161,7 @@ class SlotState:
         if self.heard_at is not None and now - self.heard_at > horizon and self.block == NONE and self.seen == 0:
             self.pool.retire(old.payload for old in self.history.values())
             self.history.clear()
+            self.forgotten = self.epoch if self.keyed else None
             self.epoch = self.previous_epoch = None
         self.heard_at = now
 
@@ -176,7 +181,9 @@ class SlotState:
         if self.seen == 0:
             # An opening round adopts the epoch of its first counted packet,
             # provided it is newer than the allreduce the slot last served.
-            return self.epoch is None or epoch_is_newer(h.epoch, self.epoch)
+            if self.epoch is None:
+                return self.forgotten is None or h.epoch != self.forgotten
+            return epoch_is_newer(h.epoch, self.epoch)
         if h.epoch != self.epoch:
             # Newer than the allreduce this slot served before: this worker is at another
             # allreduce than the opening round in progress. Counted, and the RESULT says so.

@@ -48,6 +48,9 @@ class MsgType(enum.IntEnum):
     JOIN = 6  # worker -> aggregator: a new process announces itself and its job geometry
     JOINED = 7  # aggregator -> worker: the job's geometry as the aggregator has it, and a session
     ERROR = 8  # software aggregator -> worker: the job failed; block = ErrorCode, next_block = detail
+    # software aggregator -> worker, authenticated jobs: prove a new process; fingerprint = nonce
+    # that the worker's next JOIN carries under its MAC (docs/protocol.md 6.3)
+    CHALLENGE = 9
 
 
 class Flags(enum.IntFlag):
@@ -95,6 +98,15 @@ class ErrorCode(enum.IntEnum):
     UNKNOWN_JOB = 9  # a JOIN for a job this aggregator does not serve (detail: the job; not a failure)
     UNKNOWN_RANK = 10  # a JOIN for a rank >= num_workers (detail: the job's num_workers; not a failure)
     TOO_LARGE = 11  # a tensor of more blocks than the job's max_blocks (detail: worker)
+    KEY = 12  # a JOIN without the job's key (detail: KeyMismatch; unsealed, not a failure)
+
+
+class KeyMismatch(enum.IntEnum):
+    """How a JOIN disagreed with the job's key (detail of ErrorCode.KEY)."""
+
+    UNSEALED = 1  # the job has a key, the JOIN carries no MAC
+    UNKEYED = 2  # the JOIN is sealed, the job has no key
+    BAD_MAC = 3  # the JOIN's MAC is not the job key's: another key
 
 
 class GeometryField(enum.IntEnum):

@@ -22,17 +22,18 @@ local VERSION_AUTH = 0x80
 local NONE = 0xFFFFFFFF
 local ALL_WORKERS = 0xFF
 
--- p4reduce.protocol.codec's MsgType, ErrorCode, GeometryField and Mode codes.
+-- p4reduce.protocol.codec's MsgType, ErrorCode, GeometryField, KeyMismatch and Mode codes.
 local MSG_TYPES = { [1] = "DATA", [2] = "RESULT", [3] = "QUERY", [4] = "PENDING", [5] = "RESET",
-                    [6] = "JOIN", [7] = "JOINED", [8] = "ERROR" }
+                    [6] = "JOIN", [7] = "JOINED", [8] = "ERROR", [9] = "CHALLENGE" }
 local ERROR_CODES = { [1] = "NOT_JOINED", [2] = "GEOMETRY", [3] = "REJOINED", [4] = "SUPERSEDED",
                       [5] = "TENSOR", [6] = "SEQUENCE", [7] = "BAD_BLOCKS", [8] = "UPSTREAM",
-                      [9] = "UNKNOWN_JOB", [10] = "UNKNOWN_RANK", [11] = "TOO_LARGE" }
+                      [9] = "UNKNOWN_JOB", [10] = "UNKNOWN_RANK", [11] = "TOO_LARGE", [12] = "KEY" }
 local GEOMETRY_FIELDS = { [1] = "NUM_WORKERS", [2] = "SLOT_BASE", [3] = "NUM_SLOTS", [4] = "BLOCK_SIZE",
                           [5] = "MODE" }
+local KEY_MISMATCHES = { [1] = "UNSEALED", [2] = "UNKEYED", [3] = "BAD_MAC" }
 local MODES = { [0] = "sparse", [1] = "dense" }
-local DATA, RESULT, PENDING, JOIN, JOINED, ERROR = 1, 2, 4, 6, 7, 8
-local GEOMETRY, UPSTREAM, UNKNOWN_JOB, UNKNOWN_RANK = 2, 8, 9, 10
+local DATA, RESULT, PENDING, JOIN, JOINED, ERROR, CHALLENGE = 1, 2, 4, 6, 7, 8, 9
+local GEOMETRY, UPSTREAM, UNKNOWN_JOB, UNKNOWN_RANK, KEY = 2, 8, 9, 10, 12
 
 local f = {
     -- the header (docs/protocol.md section 2), under the codec's names
@@ -80,6 +81,9 @@ local f = {
                                        GEOMETRY_FIELDS),
     parent_error_code = ProtoField.uint32("p4reduce.parent_error_code", "Parent's error code", base.DEC,
                                           ERROR_CODES),
+    key_mismatch = ProtoField.uint32("p4reduce.key_mismatch", "Key mismatch", base.DEC, KEY_MISMATCHES),
+    -- section 6.3: a CHALLENGE's nonce, which the JOIN answering it carries in its fingerprint
+    nonce = ProtoField.uint32("p4reduce.nonce", "Challenge nonce", base.HEX),
     missing_workers = ProtoField.uint32("p4reduce.missing_workers", "Workers the round waits for", base.HEX),
     -- why a piece of a datagram is not a packet: the codec's MalformedPacket text
     malformed = ProtoField.string("p4reduce.malformed", "Malformed"),
@@ -147,7 +151,7 @@ local function summary(buf, off)
     local mtype = buf(off + 1, 1):uint()
     local text = string.format("%s job %d worker %d", MSG_TYPES[mtype], buf(off + 2, 2):uint(),
                                buf(off + 4, 1):uint())
-    if mtype == JOIN or mtype == JOINED then
+    if mtype == JOIN or mtype == JOINED or mtype == CHALLENGE then
         text = text .. string.format(" B=%d S=%d %s", buf(off + 12, 4):uint(), buf(off + 16, 4):uint(),
                                      MODES[buf(off + 20, 1):uint()] or "mode?")
     elseif mtype == ERROR then
@@ -202,7 +206,7 @@ local function add_header(tree, buf, off)
     local blocks = tree:add(f.blocks, buf(off + 28, 4))
     local fingerprint = tree:add(f.fingerprint, buf(off + 32, 4))
 
-    if mtype == JOIN or mtype == JOINED then  -- section 6.1: the job's geometry
+    if mtype == JOIN or mtype == JOINED or mtype == CHALLENGE then  -- section 6.1: the job's geometry
         epoch:add(f.incarnation, buf(off + 8, 4))
         block:add(f.block_size, buf(off + 12, 4))
         next_block:add(f.num_slots, buf(off + 16, 4))
@@ -214,6 +218,8 @@ local function add_header(tree, buf, off)
         if mtype == JOINED then  -- section 6.2: index << 16 | count; 0: every stream
             fingerprint:add(f.shard_index, buf(off + 32, 2))
             fingerprint:add(f.shard_count, buf(off + 34, 2))
+        elseif mtype == CHALLENGE or buf(off + 32, 4):uint() ~= 0 then  -- section 6.3
+            fingerprint:add(f.nonce, buf(off + 32, 4))
         end
     elseif mtype == ERROR then  -- block: the code, next_block: its detail (section 6.1's table)
         local code = buf(off + 12, 4):uint()
@@ -227,6 +233,8 @@ local function add_header(tree, buf, off)
             detail:append_text(" (the job)")
         elseif code == UNKNOWN_RANK then
             detail:append_text(" (the job's num_workers)")
+        elseif code == KEY then
+            detail:add(f.key_mismatch, buf(off + 16, 4))
         else
             detail:append_text(" (the worker)")
         end

@@ -12,7 +12,7 @@ import pytest
 from conftest import can_spoof, run_workers, spoof_udp
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
-from p4reduce.hostagent import HostAgent, WorkerConfig
+from p4reduce.hostagent import HostAgent, JobKeyMismatch, WorkerConfig
 from p4reduce.protocol import NONE, PROTOCOL_VERSION, VERSION_AUTH, AggHeader, MsgType
 from p4reduce.protocol.auth import JobKey
 
@@ -50,28 +50,61 @@ def test_an_authenticated_job_sums_and_seals_every_packet(key_file, engine, work
             a.close()
 
 
-def test_packets_without_the_key_are_dropped_and_counted(key_file, tmp_path):
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_key_mismatch_is_named_at_join_both_ways(key_file, tmp_path, engine):
+    """No key, another key, or a key for a job without one: the JOIN fails at once (well
+    before failure_timeout) with an error that names the keys; the aggregator counts it,
+    fails nothing and admits nobody."""
     other = tmp_path / "other.key"
     other.write_bytes(bytes(range(100, 132)))
-    with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B, key=JobKey.from_file(key_file))], port=0) as srv:
-        for key in (None, JobKey.from_file(other)):  # no key, another key: no answer at all
-            stranger = HostAgent(WorkerConfig(1, 0, 2, aggregator=srv.address, key=key, failure_timeout=0.5, **FAST))
-            with pytest.raises(TimeoutError, match="did not answer JOIN"):
-                stranger.allreduce(np.ones(B, np.float32))
-            stranger.close()
-        assert srv.counters()["drop_bad_mac"] >= 2
-        assert srv.engine.failure(1) is None and not srv.engine._jobs[1].members
+    cases = [
+        (JobKey.from_file(key_file), None, "has a key and this worker has none"),
+        (JobKey.from_file(key_file), JobKey.from_file(other), "has another key than this worker"),
+        (None, JobKey.from_file(key_file), "this worker has a key and the aggregator's job has none"),
+    ]
+    for job_key, worker_key, says in cases:
+        with AggregatorServer([JobSpec(1, 2, num_slots=S, block_size=B, key=job_key)], port=0, engine=engine) as srv:
+            agent = HostAgent(WorkerConfig(1, 0, 2, aggregator=srv.address, key=worker_key, failure_timeout=60, **FAST))
+            started = time.monotonic()
+            with pytest.raises(JobKeyMismatch, match=f"{says}: do the keys match"):
+                agent.allreduce(np.ones(B, np.float32))
+            assert time.monotonic() - started < 30  # named by the ERROR, not by a timeout
+            agent.close()
+            assert srv.counters()["drop_key_mismatch"] >= 1
+            assert srv.engine.failure(1) is None and not srv.engine._jobs[1].members
 
 
-def test_a_keyed_worker_ignores_an_aggregator_without_the_key(key_file):
-    with AggregatorServer([JobSpec(1, 1, num_slots=S, block_size=B)], port=0) as srv:
+def test_answers_without_a_valid_mac_are_named_when_join_times_out(key_file):
+    """A keyed worker whose JOIN is answered only by packets without a valid MAC (the ERROR
+    KEY refused by the answer limit, or someone else's) says so when it gives up."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as fake:
+        fake.bind(("127.0.0.1", 0))
         agent = HostAgent(
-            WorkerConfig(1, 0, 1, aggregator=srv.address, key=JobKey.from_file(key_file), failure_timeout=0.5, **FAST)
+            WorkerConfig(
+                1, 0, 1, aggregator=fake.getsockname(), key=JobKey.from_file(key_file), failure_timeout=1.0, **FAST
+            )
         )
-        with pytest.raises(TimeoutError, match="did not answer JOIN"):
-            agent.allreduce(np.ones(B, np.float32))
+        errors: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                agent.allreduce(np.ones(B, np.float32))
+            except BaseException as exc:  # noqa: BLE001 - examined below
+                errors.append(exc)
+
+        worker = threading.Thread(target=run)
+        worker.start()
+        fake.settimeout(30)
+        join, addr = fake.recvfrom(2048)
+        h = AggHeader.unpack(join)
+        joined = h._replace(msg_type=MsgType.JOINED, version=PROTOCOL_VERSION, session=5)
+        fake.sendto(JobKey(bytes(16)).seal(joined.pack()), addr)  # another key's MAC
+        worker.join(60)
         agent.close()
-        assert srv.counters()["drop_bad_mac"] >= 1  # nor does the aggregator take its JOIN
+    assert len(errors) == 1 and isinstance(errors[0], TimeoutError)
+    assert "did not answer JOIN" in str(errors[0]) and "without a valid MAC: do the keys match?" in str(errors[0])
 
 
 @pytest.mark.skipif(can_spoof() is not None, reason=str(can_spoof()))
