@@ -12,6 +12,8 @@ import json
 
 import pytest
 from service_helpers import MACS, control_plane, service_config
+from test_tree_service import MACS as TREE_MACS
+from test_tree_service import tree_config
 
 from p4reduce.controller.bmv2 import slot_register_arrays
 from p4reduce.controller.config import JobConfig, WorkerEntry
@@ -20,6 +22,7 @@ from p4reduce.controller.pipeline import NAMES, job_entities
 from p4reduce.controller.proto import p4r
 from p4reduce.controller.readback import compare, identity
 from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
+from p4reduce.service.config import parse_service_config
 from p4reduce.service.coordinator import JobCoordinator
 from p4reduce.service.registry import JobWish
 
@@ -137,3 +140,71 @@ def p4r_entity(entry: p4r.TableEntry) -> p4r.Entity:
     entity = p4r.Entity()
     entity.table_entry.CopyFrom(entry)
     return entity
+
+
+# -- a tree of switches ---------------------------------------------------------------
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """(start(): a coordinator over three fake switches with a state file, {name: (fake
+    P4Runtime, fake thrift)})."""
+    with contextlib.ExitStack() as stack:
+        fakes, doc = {}, tree_config()
+        for name in ("spine", "leaf0", "leaf1"):
+            thrift = stack.enter_context(fake_bmv2_thrift.serve())
+            for register_name in REGISTERS:
+                thrift.add_register(register_name, 2048, fill=7)
+            p4rt = stack.enter_context(fake_p4runtime.serve())
+            fakes[name] = (p4rt, thrift)
+            doc["tree"]["switches"][name] |= {"grpc_addr": p4rt.addr, "thrift_port": thrift.port}
+        del doc["fallback"]
+        cfg = dataclasses.replace(parse_service_config(doc), state=tmp_path / "state.db")
+
+        def start() -> JobCoordinator:
+            coordinator = JobCoordinator(cfg).start()
+            stack.callback(coordinator.stop)
+            return coordinator
+
+        yield start, fakes
+
+
+def tree_job(start) -> tuple[JobCoordinator, int]:
+    """A first service with a job over both leaves (complete) and one with a rank to come."""
+    first = start()
+    job = first.create(JobWish("t", 2, num_slots=8))
+    first.create(JobWish("u", 2, num_slots=8))
+    for rank, mac in enumerate(TREE_MACS[:2]):  # one under each leaf
+        first.register(job.job_id, rank, f"10.0.0.{rank + 1}", mac, 40001)
+    first.stop()
+    return first, job.job_id
+
+
+def test_a_restarted_service_keeps_its_tree_jobs_on_every_switch(tree):
+    start, fakes = tree
+    _, job_id = tree_job(start)
+    held = {name: dict(p4rt.tables) for name, (p4rt, _) in fakes.items()}
+    for _, thrift in fakes.values():
+        for name in REGISTERS:
+            thrift.registers[name][:] = [5] * 2048
+    unrecorded_job(fakes["leaf0"][0])
+
+    second = start()
+    assert [j.failed for j in second.registry.jobs()] == [None, None]
+    for name, (p4rt, thrift) in fakes.items():
+        assert len(p4rt.pipelines) == 1 and p4rt.tables == held[name], name
+        assert cells(thrift, 0, 8) == {5} and cells(thrift, 8, 64) == {0}, name  # "u" holds nothing yet
+    second.release(job_id)  # every switch lets it go: the tree knows what each holds
+    assert all(cells(thrift, 0, 8) == {0} for _, thrift in fakes.values())
+
+
+def test_a_tree_with_one_switch_set_up_afresh_is_set_up_afresh_everywhere(tree):
+    start, fakes = tree
+    tree_job(start)
+    fakes["leaf1"][0].pipelines[-1].config.cookie.cookie ^= 1
+
+    second = start()
+    assert all(j.failed and "another pipeline" in j.failed for j in second.registry.jobs())
+    for name, (p4rt, thrift) in fakes.items():  # none keeps a part of a job that is gone
+        assert len(p4rt.pipelines) == 2 and len(p4rt.tables) == len(TREE_MACS) + 1, name
+        assert cells(thrift, 0, 64) == {0}, name
