@@ -19,7 +19,7 @@ from p4reduce.controller.bmv2 import slot_register_arrays
 from p4reduce.controller.config import JobConfig, WorkerEntry
 from p4reduce.controller.p4info import P4Info
 from p4reduce.controller.pipeline import NAMES, job_entities
-from p4reduce.controller.proto import p4r
+from p4reduce.controller.proto import code_pb2, p4r
 from p4reduce.controller.readback import compare, identity
 from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
 from p4reduce.service.config import parse_service_config
@@ -123,6 +123,26 @@ def test_another_pipeline_on_the_switch_is_pushed_and_the_recorded_jobs_fail(swi
     [job] = second.registry.jobs()
     assert job.job_id == a.job_id and job.failed.startswith("not kept on the switch at the service's restart: ")
     assert "another pipeline" in job.failed
+
+
+def test_slots_of_an_entry_the_switch_will_not_delete_stay_out_of_placement(switch):
+    start, fake, _ = switch
+    first = start()
+    a = first.create(JobWish("a", 2, num_slots=16))
+    first.stop()
+    unrecorded_job(fake)
+    workers_table = INFO.table(NAMES.workers_table).id
+
+    def refuse(update: p4r.Update) -> tuple[int, str] | None:
+        entry = update.entity.table_entry
+        if update.type == p4r.Update.DELETE and entry.table_id == workers_table:
+            return code_pb2.PERMISSION_DENIED, "not yours"
+        return None
+
+    fake.refuse = refuse
+    second = start()
+    assert second.registry.job(a.job_id).failed is None
+    assert second.registry.switch_slots.free_ranges() == [(16, 24), (48, 16)]  # 40..47 held
 
 
 def test_compare_names_stale_wrong_and_missing_entities():
