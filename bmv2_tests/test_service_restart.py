@@ -147,8 +147,7 @@ def test_a_restarted_service_keeps_its_switch_job_under_running_workers(tmp_path
         port = free_port()
 
         service = stack.enter_context(serving(config, state, port))
-        channel = stack.enter_context(grpc.insecure_channel(f"127.0.0.1:{port}"))
-        stub = pb_grpc.JobServiceStub(channel)
+        stub = pb_grpc.JobServiceStub(stack.enter_context(grpc.insecure_channel(f"127.0.0.1:{port}")))
         job = stub.CreateJob(pb.CreateJobRequest(name="kept", num_workers=2, lease_seconds=3600))
         assert job.target == pb.SWITCH
         procs = []
@@ -171,7 +170,8 @@ def test_a_restarted_service_keeps_its_switch_job_under_running_workers(tmp_path
         hand.write(job_entities(hand.p4info, stranger), update="insert")
         before = {identity(e) for e in hand.read_entities()}
 
-        with serving(config, state, port):
+        with serving(config, state, port), grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = pb_grpc.JobServiceStub(channel)  # (a new channel: the old one backs off after the kill)
             [status] = stub.ListJobs(pb.ListJobsRequest()).jobs
             assert (status.job.job_id, status.job.session, status.job.slot_base) == (job.job_id, job.session, 0)
             assert status.registered == 2 and status.expires_in > 3000
