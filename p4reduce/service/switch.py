@@ -219,7 +219,7 @@ class SwitchTarget:
             client.clear_job_counters(base)  # (the pool's registers are zeroed above)
         log.info(
             "switch %s: pipeline kept with %d job(s); %d entities written again (%d missing), %d left "
-            "from before deleted; the rest of slots %d..%d cleared",
+            "from before deleted; the slots of %d..%d no kept job holds zeroed",
             cfg.connection.grpc_addr,
             len(keep),
             len(diff.to_write),
