@@ -47,6 +47,7 @@ __all__ = [
     "WriteError",
     "load_pipeline_files",
     "new_session",
+    "pipeline_cookie",
 ]
 
 # INFO: the steps of a session (connected, primary, pipeline pushed, entities
@@ -279,8 +280,7 @@ class SwitchClient:
         req.config.p4info.CopyFrom(info.proto)
         req.config.p4_device_config = raw
         # Cookie: lets a later GetForwardingPipelineConfig tell which build is running.
-        digest = hashlib.sha256(info.proto.SerializeToString() + raw).digest()
-        req.config.cookie.cookie = int.from_bytes(digest[:8], "big")
+        req.config.cookie.cookie = pipeline_cookie(info, raw)
         self._call("SetForwardingPipelineConfig", req, "refused the pipeline")
         self.p4info, self.bmv2_json = info, bmv2_json
         log.info(
@@ -318,6 +318,34 @@ class SwitchClient:
         if groups:
             log.info("%s: deleted %d multicast group(s) of the previous pipeline", self.grpc_addr, len(groups))
         return len(groups)
+
+    def running_cookie(self) -> int | None:
+        """The cookie of the pipeline the switch runs (`pipeline_cookie` of what was pushed);
+        None when it runs none."""
+        req = p4r.GetForwardingPipelineConfigRequest(
+            device_id=self.device_id, response_type=p4r.GetForwardingPipelineConfigRequest.COOKIE_ONLY
+        )
+        try:
+            resp = self._stub_or_raise().GetForwardingPipelineConfig(req, timeout=self.rpc_timeout)
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.FAILED_PRECONDITION:  # PI: "No forwarding pipeline config set"
+                return None
+            raise _rpc_error(self.grpc_addr, "did not return its pipeline's cookie", exc) from None
+        return resp.config.cookie.cookie if resp.config.HasField("cookie") else None
+
+    def adopt_pipeline(self, p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path) -> bool:
+        """Use these files' names without a push if the switch already runs exactly them
+        (same cookie: its entries and registers stay as they are); False, and nothing
+        taken, if it runs another pipeline or none."""
+        info, raw, bmv2_json = load_pipeline_files(p4info_path, bmv2_json_path, self.names)
+        cookie = pipeline_cookie(info, raw)
+        if self.running_cookie() != cookie:
+            return False
+        self.p4info, self.bmv2_json = info, bmv2_json
+        log.info(
+            "%s: device %d already runs this pipeline (cookie %#018x), kept", self.grpc_addr, self.device_id, cookie
+        )
+        return True
 
     def use_pipeline(self, p4info_path: str | pathlib.Path, bmv2_json_path: str | pathlib.Path | None = None) -> None:
         """Use the names of a pipeline already on the switch (no push)."""
@@ -502,6 +530,18 @@ class SwitchClient:
         except grpc.RpcError as exc:
             raise _rpc_error(self.grpc_addr, f"refused to read counter {name}", exc) from None
 
+    def read_entities(self) -> list[p4r.Entity]:
+        """Every table entry of the running program's tables (default actions aside) and
+        every multicast group, in one Read."""
+        req = p4r.ReadRequest(device_id=self.device_id)
+        for table in self._info().proto.tables:
+            req.entities.add().table_entry.table_id = table.preamble.id
+        req.entities.add().packet_replication_engine_entry.multicast_group_entry.multicast_group_id = 0  # all
+        try:
+            return [e for resp in self._stub_or_raise().Read(req, timeout=self.rpc_timeout) for e in resp.entities]
+        except grpc.RpcError as exc:
+            raise _rpc_error(self.grpc_addr, "refused to read its entries", exc) from None
+
     def read_sessions(self, job: JobConfig) -> set[int]:
         """The sessions the switch's worker entries of `job` hold (one, unless a write
         was cut short; none if the job is not installed)."""
@@ -658,6 +698,12 @@ def _stream_error(addr: str, device_id: int, exc: grpc.RpcError) -> SwitchError:
         # e.g. another controller already uses our election id
         return NotPrimary(f"{addr}: arbitration for device {device_id} refused: {code.name}: {exc.details()}")
     return _rpc_error(addr, f"closed the stream during arbitration for device {device_id}", exc)
+
+
+def pipeline_cookie(info: P4Info, bmv2_json: bytes) -> int:
+    """The cookie `push_pipeline` gives a pipeline: 64 bits of a digest of both files."""
+    digest = hashlib.sha256(info.proto.SerializeToString() + bmv2_json).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def load_pipeline_files(

@@ -106,9 +106,7 @@ class JobCoordinator:
     def start(self) -> JobCoordinator:
         for fallback in self.fallbacks:
             fallback.start()
-        if self.switch is not None:
-            self.switch.start()
-        with self._changing():
+        with self._changing():  # (connects the switch: what it keeps depends on the record)
             self._restore()
         return self
 
@@ -330,9 +328,9 @@ class JobCoordinator:
 
     # -- a restart (under the lock) ---------------------------------------------------
     def _restore(self) -> None:
-        """Take back the recorded jobs, then compare each software target with the record
-        (those that do not answer now, when they do); a switch's recorded jobs are failed:
-        connecting cleared the switch (see docs/service.md, Restarts)."""
+        """Take back the recorded jobs, connect the switch keeping its recorded jobs, then
+        compare each software target with the record (those that do not answer now, when
+        they do). See docs/service.md, Restarts."""
         stored = self.state.load()
         names = [f.name for f in self.fallbacks]
         forgotten = []
@@ -349,14 +347,32 @@ class JobCoordinator:
             log.info("job %d %r taken back (%s)", job.job_id, job.name, job.target.value)
         self.registry.job_ids.resume(stored.next_job_id)  # after the highest ever given
         self.state.commit([], forgotten, self.registry.job_ids.next, names)
-        for job in self.registry.jobs():
-            if job.target is Target.SWITCH and job.failed is None:
-                self.registry.fail(job.job_id, "the switch was set up afresh when the service restarted")
-                self._end(job)
-                log.error("job %d %r failed: the switch was cleared at the service's restart", job.job_id, job.name)
+        if self.switch is not None:
+            self._resume_switch(self.switch)
         self._unreconciled = set(range(len(self.fallbacks)))
         for i in range(len(self.fallbacks)):
             self._fallback_down(i, self._check(i))
+
+    def _resume_switch(self, switch: SwitchTarget | TreeTarget) -> None:
+        """Connect the switch keeping the recorded live jobs on it (entries, registers: their
+        workers go on) if it still runs the same pipeline; else, or unreachable, they fail."""
+        recorded = [j for j in self.registry.jobs() if j.target is Target.SWITCH and j.failed is None]
+        resumed = switch.resume(recorded)
+        for base, count in resumed.held:
+            log.error("%s: slots %d..%d stay out of placement", switch.name, base, base + count - 1)
+            try:
+                self.registry.reserve(None, base, count)
+            except ValueError as overlap:
+                log.error("%s: %s", switch.name, overlap)
+        for job in recorded:
+            if resumed.kept:
+                log.info("job %d %r kept on the %s", job.job_id, job.name, switch.name)
+                continue
+            why = switch.down or "the switch ran another pipeline (or none) and was set up afresh"
+            why = f"not kept on the switch at the service's restart: {why}"
+            self.registry.fail(job.job_id, why)
+            self._end(job)
+            log.error("job %d %r failed: %s", job.job_id, job.name, why)
 
     def _check(self, index: int, ask: Callable[[], str | None] | None = None) -> str | None:
         """Why software target `index` cannot take a job (`ask`: its check or poll); the

@@ -283,10 +283,11 @@ class Registry:
             self._addresses[worker.address] = (job.job_id, worker.rank)
         self._touched.add(job.job_id)
 
-    def reserve(self, aggregator: int, slot_base: int, num_slots: int) -> None:
-        """Keep what software aggregator `aggregator` holds for a job the service cannot
-        remove out of placement (the part of it inside the pool, if free)."""
-        pool = self.fallback_slots[aggregator]
+    def reserve(self, aggregator: int | None, slot_base: int, num_slots: int) -> None:
+        """Keep what software aggregator `aggregator` (None: the switch) holds for a job the
+        service cannot remove out of placement (the part of it inside the pool, if free)."""
+        pool = self.switch_slots if aggregator is None else self.fallback_slots[aggregator]
+        assert pool is not None, "a switch is configured"
         start, end = max(slot_base, pool.base), min(slot_base + num_slots, pool.base + pool.total)
         if start < end:
             pool.hold(start, end - start)

@@ -3,11 +3,14 @@ and go, so that the service alone sets the switch up.
 
 At start (and at a reconnection) it pushes the pipeline, installs the L2 (and broadcast)
 entries and zeroes the registers of the whole slot pool: no job meets state left by
-another controller or an earlier run. A worker's result destination and worker-table
-entry are written when it registers, the job's multicast group when its last rank
-does (before that rank's entries: no round can complete without it). Release deletes
-them and zeroes the job's registers. Any failed request counts as the switch lost:
-`down` says why and the coordinator fails the switch's jobs.
+another controller or an earlier run. The exception is a restarted service with jobs
+recorded on the switch (`resume`): when the switch still runs the same pipeline, those
+jobs keep their entries and registers (their workers go on) and only the rest is cleared.
+A worker's result destination and worker-table entry are written when it registers, the
+job's multicast group when its last rank does (before that rank's entries: no round can
+complete without it). Release deletes them and zeroes the job's registers. Any failed
+request counts as the switch lost: `down` says why and the coordinator fails the
+switch's jobs.
 """
 
 from __future__ import annotations
@@ -15,16 +18,19 @@ from __future__ import annotations
 import logging
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from p4reduce.controller.client import SwitchClient, load_pipeline_files
 from p4reduce.controller.config import Config, JobConfig, WorkerEntry
-from p4reduce.controller.errors import SwitchError
+from p4reduce.controller.errors import SwitchError, WriteError
 from p4reduce.controller.p4info import P4Info
-from p4reduce.controller.pipeline import LabeledEntity, job_entities
+from p4reduce.controller.pipeline import LabeledEntity, install_entities, job_entities
+from p4reduce.controller.proto import p4r
+from p4reduce.controller.readback import compare, slot_range
 from p4reduce.jobapi import SWITCH_LOST
 from p4reduce.protocol import HEADER_LEN, AggHeader, MsgType
+from p4reduce.service.allocator import RangeAllocator
 from p4reduce.service.config import SwitchSection
 from p4reduce.service.errors import SwitchLost
 from p4reduce.service.registry import Job, WorkerRecord
@@ -44,6 +50,11 @@ class _JobOnSwitch(JobConfig):
         return self.size
 
 
+def written(job: Job) -> JobConfig:
+    """What the switch holds of `job`: the entries of its ranks whose port is known."""
+    return job_config(job, [w for w in job.workers.values() if w.switch_port])
+
+
 def job_config(job: Job, workers: Iterable[WorkerRecord] | None = None) -> JobConfig:
     """`job` (with `workers`, default: the registered ones) as the controller describes it."""
     chosen = job.workers.values() if workers is None else workers
@@ -51,6 +62,15 @@ def job_config(job: Job, workers: Iterable[WorkerRecord] | None = None) -> JobCo
     return _JobOnSwitch(
         job.job_id, job.slot_base, job.num_slots, entries, job.mgid, "dense", job.session, size=job.num_workers
     )
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """How a switch came back at the service's start: `kept` (the jobs it was asked to keep
+    are on it as recorded) and the slot ranges of entries it would not delete."""
+
+    kept: bool
+    held: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -122,6 +142,23 @@ class SwitchTarget:
     def start(self) -> bool:
         """Connect, push the pipeline, install L2 and clear the pool; False (and `down`
         says why) when the switch cannot be reached or refuses."""
+        return self._connect(()).kept
+
+    def resume(self, jobs: Sequence[Job]) -> Resumed:
+        """At the service's start: connect, keeping `jobs` (recorded before the restart,
+        live) as the switch holds them, if it still runs this pipeline (see `resume_configs`)."""
+        return self.resume_configs([(written(job), job.complete) for job in jobs])
+
+    def resume_configs(self, keep: Sequence[tuple[JobConfig, bool]]) -> Resumed:
+        """Connect without a push when the switch runs this very pipeline (same cookie) and
+        there are jobs to `keep` (each with its multicast group or not): their entries stay
+        as they are (those missing or different are written again), their registers and
+        counters untouched; every other job entry and group is deleted, the rest of the
+        pool and the removed jobs' counter cells zeroed. Another pipeline, or none: set up
+        afresh as `start` does (`kept` False: the jobs are gone)."""
+        return self._connect(keep)
+
+    def _connect(self, keep: Sequence[tuple[JobConfig, bool]]) -> Resumed:
         self._last_attempt = self.clock()
         cfg = self.config
         try:
@@ -129,19 +166,29 @@ class SwitchTarget:
         except SwitchError as exc:
             self.down = str(exc)
             log.warning("switch %s unreachable: %s", cfg.connection.grpc_addr, exc)
-            return False
+            return Resumed(False)
         try:
-            client.push_pipeline(*self._pipeline)
-            client.install(Config(cfg.connection, (), cfg.l2, cfg.broadcast))
-            pool = JobConfig(0, cfg.slots[0], cfg.slots[1], (), 1)
-            client.clear_job_registers(pool)
+            if keep and client.adopt_pipeline(*self._pipeline):
+                resumed = Resumed(True, self._keep(client, keep))
+            else:
+                if keep:
+                    log.warning("switch %s runs another pipeline (or none): set up afresh", cfg.connection.grpc_addr)
+                self._set_up(client)
+                resumed = Resumed(not keep)
         except SwitchError as exc:
             client.close()
             self.down = str(exc)
             log.warning("switch %s could not be set up: %s", cfg.connection.grpc_addr, exc)
-            return False
+            return Resumed(False)
         client.on_packet_in = self._packet_in
         self._client, self.down = client, None
+        return resumed
+
+    def _set_up(self, client: SwitchClient) -> None:
+        cfg = self.config
+        client.push_pipeline(*self._pipeline)
+        client.install(Config(cfg.connection, (), cfg.l2, cfg.broadcast))
+        client.clear_job_registers(JobConfig(0, cfg.slots[0], cfg.slots[1], (), 1))
         log.info(
             "switch %s: pipeline pushed, %d L2 entries, slots %d..%d cleared",
             cfg.connection.grpc_addr,
@@ -149,7 +196,54 @@ class SwitchTarget:
             cfg.slots[0],
             sum(cfg.slots) - 1,
         )
-        return True
+
+    def _keep(self, client: SwitchClient, keep: Sequence[tuple[JobConfig, bool]]) -> tuple[tuple[int, int], ...]:
+        """Make the switch hold L2, broadcast and the kept jobs exactly; the slot ranges of
+        entries it would not delete (they stay out of placement)."""
+        cfg, info = self.config, _p4info(client)
+        meant = install_entities(info, Config(cfg.connection, (), cfg.l2, cfg.broadcast))
+        for config, with_group in keep:
+            entities = job_entities(info, config)
+            meant += entities if with_group else [e for e in entities if _is_table_entry(e)]
+        diff = compare(meant, client.read_entities())
+        kept = RangeAllocator(*cfg.slots)
+        for config, _ in keep:
+            kept.hold(config.slot_base, config.num_slots)
+        held = self._delete(client, diff.stale)
+        client.write(diff.to_write, update="upsert")
+        free = kept.free_ranges()  # what no kept job holds: zeroed, as a push would leave it
+        for start, count in free:
+            client.clear_job_registers(JobConfig(0, start, count, (), 1))
+        removed = {r[0] for e in diff.stale if (r := slot_range(info, e)) is not None}
+        for base in sorted(b for b in removed if any(s <= b < s + n for s, n in free)):
+            client.clear_job_counters(base)  # (the pool's registers are zeroed above)
+        log.info(
+            "switch %s: pipeline kept with %d job(s); %d entities written again (%d missing), %d left "
+            "from before deleted; the slots of %d..%d no kept job holds zeroed",
+            cfg.connection.grpc_addr,
+            len(keep),
+            len(diff.to_write),
+            len(diff.missing),
+            len(diff.stale),
+            cfg.slots[0],
+            sum(cfg.slots) - 1,
+        )
+        return held
+
+    def _delete(self, client: SwitchClient, stale: Sequence[p4r.Entity]) -> tuple[tuple[int, int], ...]:
+        """Delete `stale` entities, those that let packets into the registers first, groups
+        last; the slot ranges of those the switch refused to delete."""
+        info = _p4info(client)
+        ordered = sorted(stale, key=lambda e: (slot_range(info, e) is None, not e.HasField("table_entry")))
+        labeled = [LabeledEntity(f"{_describe(info, e)} left from before (#{n})", e) for n, e in enumerate(ordered)]
+        try:
+            client.write(labeled, update="delete")
+        except WriteError as exc:
+            log.error("switch %s: %s", self.config.connection.grpc_addr, exc)
+            refused = {label for label, _, _ in exc.failures}
+            ranges = (slot_range(info, e.entity) if e.label in refused else None for e in labeled)
+            return tuple(r for r in ranges if r is not None)
+        return ()
 
     def check(self) -> str | None:
         """Why the switch cannot take a job now, or None: a read when it is up (it may
@@ -205,8 +299,7 @@ class SwitchTarget:
     def remove(self, job: Job) -> None:
         """Delete the job's entries (workers first) and group, then zero its registers and
         its job counter cells."""
-        config = job_config(job, [w for w in job.workers.values() if w.switch_port])  # what was written
-        self.uninstall_job(config, with_group=job.complete)  # (the group comes with the last rank)
+        self.uninstall_job(written(job), with_group=job.complete)  # (the group comes with the last rank)
 
     def install_job(self, config: JobConfig) -> None:
         """Write a whole job at once (group, result destinations, uplink, workers last)."""
@@ -267,8 +360,14 @@ def _p4info(client: SwitchClient) -> P4Info:
     return client.p4info
 
 
+def _describe(info: P4Info, entity: p4r.Entity) -> str:
+    if entity.HasField("table_entry"):
+        return f"{info.name_of(entity.table_entry.table_id)} entry"
+    return f"multicast group {entity.packet_replication_engine_entry.multicast_group_entry.multicast_group_id}"
+
+
 def _is_table_entry(entity: LabeledEntity) -> bool:
     return entity.entity.HasField("table_entry")
 
 
-__all__ = ["SwitchTarget", "job_config"]
+__all__ = ["Resumed", "SwitchTarget", "job_config", "written"]

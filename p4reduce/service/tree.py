@@ -1,5 +1,6 @@
 """The tree target: leaf switches under a spine, each programmed as the switch target
-programs its one switch (pipeline, L2 across the tree, the slot pool cleared at start).
+programs its one switch (pipeline, L2 across the tree, the slot pool cleared at start;
+at a restarted service's start the recorded jobs kept, see SwitchTarget.resume).
 
 A job on the tree is written when its last rank registers, because ranks are placed by
 where the workers sit (Job.places): each leaf gets the job of the workers under it, with
@@ -15,14 +16,14 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from p4reduce.controller.config import JobConfig
 from p4reduce.controller.tree import job_configs
 from p4reduce.service.config import TreeSection
 from p4reduce.service.errors import SwitchLost
 from p4reduce.service.registry import Job, WorkerRecord
-from p4reduce.service.switch import JoinSender, SwitchTarget
+from p4reduce.service.switch import JoinSender, Resumed, SwitchTarget
 
 log = logging.getLogger(__name__)
 _LET_GO = "the tree lost "  # how a switch let go for another's loss says why
@@ -60,6 +61,27 @@ class TreeTarget:
         for switch in self.switches.values():
             switch.start()
         return self._whole() is None
+
+    def resume(self, jobs: Sequence[Job]) -> Resumed:
+        """At the service's start: every switch keeps its part of the complete `jobs` (the
+        others have nothing on the tree yet) when all of them still run this pipeline; else
+        every switch is set up afresh, so that none keeps a part of a job that is gone."""
+        configs = {job.job_id: self._configs(job) for job in jobs if job.complete}
+        resumed = {
+            name: switch.resume_configs([(c[name], True) for c in configs.values() if name in c])
+            for name, switch in self.switches.items()
+        }
+        if self._whole() is not None:
+            return Resumed(False)
+        if not all(r.kept for r in resumed.values()):
+            for name, switch in self.switches.items():
+                if resumed[name].kept and any(name in c for c in configs.values()):
+                    switch.close()
+                    switch.start()
+            self._whole()
+            return Resumed(False)
+        self._written = configs
+        return Resumed(True, tuple(r for each in resumed.values() for r in each.held))
 
     def check(self) -> str | None:
         for switch in self.switches.values():

@@ -5,9 +5,11 @@ the aggregator answers it at most once per datagram (issue 19, points 1 and 3)."
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -136,14 +138,33 @@ def test_one_datagram_of_many_headers_is_answered_once(engine):
         stale = AggHeader(MsgType.QUERY, 1, 0, 0, 0, 1, 0, NONE, session=7).pack()
         started = time.monotonic()
         spoof_udp(victim.getsockname(), srv.address, [stale * 100] * 200)  # 200 datagrams at once
+        # Every stale header the aggregator took in (a busy machine's kernel may drop some of
+        # the 200 datagrams: counted, not assumed) was answered or counted as refused; its
+        # answers are in the victim's buffer once it has counted them (loopback).
+        counters = _settled(srv, lambda c: c.get("datagrams_in", 0) == 1 + 200)
+        victim.setblocking(False)
         answers = 0
-        victim.settimeout(0.3)
-        try:
+        with contextlib.suppress(BlockingIOError):
             while True:
                 victim.recv(65536)
                 answers += 1
-        except TimeoutError:
-            pass
         # the burst, and what the rate refilled meanwhile (not one per packet: 20,000)
         assert 1 <= answers <= ANSWER_BURST + ANSWER_RATE * (time.monotonic() - started) + 1
-        assert srv.counters()["answers_limited"] >= 1799 + 200 * 100 - answers
+        assert counters["drop_not_joined"] >= 100
+        assert counters["answers_limited"] >= 1799 + counters["drop_not_joined"] - answers
+
+
+def _settled(srv: AggregatorServer, done: Callable[[dict[str, int]], bool]) -> dict[str, int]:
+    """The aggregator's counters once they stop changing (a datagram's packets are counted
+    after the datagram): for 0.2 s once `done` holds of them, else for 1 s (the kernel
+    dropped some datagrams). Bounded by 30 s, only to turn a hang into a failure."""
+    deadline = time.monotonic() + 30
+    last, still_since = srv.counters(), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        counters = srv.counters()
+        if counters != last:
+            last, still_since = counters, time.monotonic()
+        elif time.monotonic() - still_since >= (0.2 if done(counters) else 1.0):
+            return counters
+    raise AssertionError("the aggregator's counters kept changing for 30 s")
