@@ -164,6 +164,17 @@ def _address_text(address: tuple[str, int] | str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def _handshake_hint(credentials: ClientCredentials | None) -> str:
+    """What a connection that the service closed at once most likely lacked: a service with
+    credentials ends the TLS handshake of a client without TLS or without a certificate
+    (before any answer, so no UNAUTHENTICATED can name it)."""
+    if credentials is None or not credentials.tls:
+        return " (does the service require TLS? give its CA: --tls-ca, P4REDUCE_TLS_CA)"
+    if credentials.cert is None:
+        return " (does the service require a client certificate? --tls-cert/--tls-key, P4REDUCE_TLS_CERT/_KEY)"
+    return " (does the service accept this certificate and CA?)"
+
+
 class JobClient:
     """Calls to one job service, each bounded by `timeout` seconds, with `credentials`
     (None: a plain channel, for a service without credentials)."""
@@ -175,6 +186,7 @@ class JobClient:
             raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
         self.address = _address_text(address)
         self.timeout = timeout
+        self.credentials = credentials
         self._channel = channel(self.address, credentials)
         self._stub = jobs_pb2_grpc.JobServiceStub(self._channel)
 
@@ -198,6 +210,8 @@ class JobClient:
         """`exc`, a failed `call`, as the JobServiceError naming its status and cause."""
         code = exc.code().name if hasattr(exc, "code") else "UNKNOWN"
         details = (exc.details() if hasattr(exc, "details") else str(exc)) or "no details"
+        if code == "UNAVAILABLE" and "Socket closed" in details:
+            details += _handshake_hint(self.credentials)
         return JobServiceError(self.address, call, code, details)
 
     def create_job(
