@@ -8,7 +8,7 @@
  */
 #include "_engine.h"
 
-#define ABI_VERSION 7 /* p4reduce/aggregator/native.py refuses a build of another version */
+#define ABI_VERSION 8 /* p4reduce/aggregator/native.py refuses a build of another version */
 
 /* The names of the counters (C_*) and of the I/O statistics (IO_*), p4reduce/_engine.h. */
 static const char *counter_names[C_N] = {
@@ -239,6 +239,27 @@ static PyObject *Core_set_member(Core *self, PyObject *args) {
     job->members[worker] = (member_t){1, session, ip, (uint16_t)port, pack, 0, 0}; /* a new session: no epoch yet */
     unlock(self);
     Py_RETURN_NONE;
+}
+
+/* engine.py's Member.newest: the newest epoch the core took from the member's session,
+ * read when a new process replaces it (an authenticated job then tells a replay of the
+ * retired session's packets from the old process going on, docs/protocol.md 6.3) */
+static PyObject *Core_member_newest(Core *self, PyObject *args) {
+    long job_id;
+    unsigned int worker;
+    CHECK_INIT(self);
+    if (!PyArg_ParseTuple(args, "lI", &job_id, &worker)) return NULL;
+    job_t *job = need_job(self, job_id);
+    if (!job) return NULL;
+    if (worker >= job->n) {
+        PyErr_SetString(PyExc_ValueError, "worker out of range");
+        return NULL;
+    }
+    lock(self);
+    member_t m = job->members[worker];
+    unlock(self);
+    if (!m.present || !m.has_newest) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLong(m.newest);
 }
 
 static PyObject *Core_set_group_session(Core *self, PyObject *args) {
@@ -789,6 +810,8 @@ static PyMethodDef Core_methods[] = {
     {"remove_job", (PyCFunction)Core_remove_job, METH_O, "remove_job(job_id)"},
     {"reset_job", (PyCFunction)Core_reset_job, METH_O, "reset_job(job_id): forget slots, members, failure"},
     {"set_member", (PyCFunction)Core_set_member, METH_VARARGS, "set_member(job_id, worker, session, ip, port, pack_up_to)"},
+    {"member_newest", (PyCFunction)Core_member_newest, METH_VARARGS,
+     "member_newest(job_id, worker) -> int | None: the newest epoch taken from its session"},
     {"set_group_session", (PyCFunction)Core_set_group_session, METH_VARARGS,
      "set_group_session(job_id, session): the session of results sent to the job's group"},
     {"set_key", (PyCFunction)Core_set_key, METH_VARARGS,

@@ -513,6 +513,11 @@ class Harness:
             assert {w: (m.session, m.address, m.pack_up_to, m.incarnation) for w, m in rj.members.items()} == {
                 w: (m.session, m.address, m.pack_up_to, m.incarnation) for w, m in nj.members.items()
             }
+            # Retired sessions with the newest epoch taken from each (the core's, on the native side)
+            assert {w: list(m.retired) for w, m in rj.members.items()} == {
+                w: list(m.retired) for w, m in nj.members.items()
+            }
+            assert {w: rj.newest_of(w) for w in rj.members} == {w: nj.newest_of(w) for w in nj.members}
             assert nj.started == rj.started
             for slot in spec.slot_range():
                 mine = nat.core.slot_state(j, slot)

@@ -46,6 +46,16 @@ RETIRED_SESSIONS = 4  # replaced sessions remembered per worker, to tell a secon
 
 
 @dataclass(frozen=True)
+class Retired:
+    """A rank's session that a new process replaced, and the newest epoch taken from it
+    (None: none): an authenticated job drops that session's sealed packets of this epoch
+    or older (replays); one of a newer epoch is the old process going on (SUPERSEDED)."""
+
+    session: int
+    newest: int | None
+
+
+@dataclass(frozen=True)
 class Outgoing:
     job_id: int
     worker_id: int  # a rank, ALL_WORKERS (the job's multicast group) or UPSTREAM (the parent)
@@ -85,7 +95,7 @@ class Member:
     incarnation: int
     session: int
     address: Address
-    retired: deque[int] = field(default_factory=lambda: deque(maxlen=RETIRED_SESSIONS))
+    retired: deque[Retired] = field(default_factory=lambda: deque(maxlen=RETIRED_SESSIONS))
     pack_up_to: int = 0  # largest datagram to send it: the job's and its own limit (JOIN `blocks`)
     # The incarnations of the rank's replaced processes: an authenticated job drops their
     # JOINs (replays; docs/protocol.md 6.3).
@@ -118,6 +128,11 @@ class _Job:
         packet per datagram, as a switch takes them."""
         for p in self.spec.pinned:
             self.members[p.rank] = Member(0, p.session, (p.ip, p.port))
+
+    def newest_of(self, worker_id: int) -> int | None:
+        """The newest epoch taken from the member's current session (None: none yet)."""
+        member = self.members.get(worker_id)
+        return member.newest if member is not None else None
 
     def session_of(self, worker_id: int) -> int:
         """The session a copy of a result addressed to `worker_id` carries."""
@@ -525,11 +540,11 @@ class AggregatorEngine:
             return self._fail(job, ErrorCode.GEOMETRY, mismatch, h, source)
         if job.failure is not None:
             return self._error(job, h, source, *job.failure)
-        retired: deque[int] = deque(maxlen=RETIRED_SESSIONS)
+        retired: deque[Retired] = deque(maxlen=RETIRED_SESSIONS)
         former: deque[int] = deque(maxlen=RETIRED_SESSIONS)
         if member is not None:
             retired, former = member.retired, member.former
-            retired.append(member.session)
+            retired.append(Retired(member.session, job.newest_of(h.worker_id)))
             if member.incarnation != h.epoch:
                 former.append(member.incarnation)
         member = Member(
@@ -577,7 +592,12 @@ class AggregatorEngine:
 
     def _stranger(self, job: _Job, member: Member | None, h: AggHeader, source: Address) -> Handled:
         """A packet whose session or source is not the worker's current one."""
-        if member is not None and h.session in member.retired:
+        old = next((r for r in member.retired if r.session == h.session), None) if member is not None else None
+        if old is not None:
+            if job.spec.key is not None and old.newest is not None and not epoch_is_newer(h.epoch, old.newest):
+                # Sealed, of an allreduce the replaced process had already sent: a replay
+                # (docs/protocol.md 6.3), not proof that the old process goes on.
+                return Handled("replay")
             # The process this session was given to is alive, and another one joined as
             # the same worker: two processes claim one rank (or one restarted).
             return self._fail(job, ErrorCode.SUPERSEDED, h.worker_id, h, source)
@@ -635,4 +655,4 @@ def _geometry_mismatch(spec: JobSpec, h: AggHeader) -> GeometryField | None:
     return None
 
 
-__all__ = ["ANYWHERE", "AggregatorEngine", "Handled", "JobConflict", "Member", "Mode", "Outgoing"]
+__all__ = ["ANYWHERE", "AggregatorEngine", "Handled", "JobConflict", "Member", "Mode", "Outgoing", "Retired"]

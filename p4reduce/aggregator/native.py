@@ -31,8 +31,8 @@ from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
 if TYPE_CHECKING:
     from p4reduce._engine import Core  # compiled: typed Any
-else:  # 7: ABI_VERSION in p4reduce/_engine_py.c
-    Core = load_extension("_engine", 7, "AggregatorServer(engine='python') runs the reference model instead.").Core
+else:  # 8: ABI_VERSION in p4reduce/_engine_py.c
+    Core = load_extension("_engine", 8, "AggregatorServer(engine='python') runs the reference model instead.").Core
 
 
 class NativeCounters(Counters):
@@ -102,6 +102,9 @@ class _NativeJob(_Job):
     @started.setter
     def started(self, value: bool) -> None:
         self._core.set_started(self.spec.job_id, value)
+
+    def newest_of(self, worker_id: int) -> int | None:  # the core takes the DATA
+        return self._core.member_newest(self.spec.job_id, worker_id)
 
     def slot(self, index: int) -> NoReturn:
         # The core takes every packet that would reach a slot; getting here is a bug.

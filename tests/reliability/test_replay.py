@@ -1,7 +1,8 @@
 """Replays of an authenticated job's sealed packets (issue 31, point 7; docs/protocol.md
 6.3): a captured JOIN, resent from anywhere, and a captured DATA of an earlier allreduce,
-resent after its slot has passed its idle horizon, fail nothing; both engines drop and
-count them alike, and a worker ignores a replayed RESULT."""
+resent after its slot has passed its idle horizon, and a recorded DATA of a process that a
+new one replaced, fail nothing; both engines drop and count them alike (an old process
+that really goes on is still SUPERSEDED), and a worker ignores a replayed RESULT."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from p4reduce.aggregator.native import NativeEngine
 from p4reduce.aggregator.replies import AnswerLimiter
 from p4reduce.aggregator.server import Datapath
 from p4reduce.hostagent import HostAgent, WorkerConfig
-from p4reduce.protocol import NONE, AggHeader, Flags, Mode, MsgType, decode_values, encode
+from p4reduce.protocol import NONE, AggHeader, ErrorCode, Flags, Mode, MsgType, decode_values, encode
 from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.framing import split_datagram
 
@@ -127,6 +128,104 @@ def test_a_replayed_join_fails_nothing_from_anywhere(engine):
     replays = job.counters().get("drop_replay", 0)
     assert job.send(KEY.seal(AggHeader(MsgType.JOIN, 1, 0, 0, 0, 0xC000, B, 1, 1, 2).pack()), ADDRS[0]) == []
     assert job.counters()["drop_replay"] == replays + 1
+
+
+def _new_process(job: Job, rank: int, incarnation: int) -> AggHeader:
+    """A genuine new process of `rank` JOINs, answers the CHALLENGE: the aggregator's answer."""
+    join = AggHeader(MsgType.JOIN, 1, rank, 0, 0, incarnation, B, 1, 1, 2)
+    (challenge,) = job.send(KEY.seal(join.pack()), ADDRS[rank])
+    assert challenge.msg_type == MsgType.CHALLENGE
+    (answer,) = job.send(KEY.seal(join._replace(fingerprint=challenge.fingerprint).pack()), ADDRS[rank])
+    return answer
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_replayed_data_of_a_replaced_process_fails_nothing(engine):
+    """Rank 0's process is replaced (a genuine new process answers the CHALLENGE; the running
+    job fails REJOINED, as always): the old session's recorded DATA, replayed from anywhere,
+    is dropped as a replay (its epochs were taken from it already) -- no ERROR, no SUPERSEDED;
+    after the RESET the job goes on exactly."""
+    job = Job(engine)
+    recorded = [job.data(0, 0, [1, 2]), job.data(0, 1, [3, 4])]
+    assert job.allreduce(0, [[1, 2], [10, 20]]) == [11, 22]
+    assert job.allreduce(1, [[3, 4], [30, 40]]) == [33, 44]
+    failed = _new_process(job, 0, 0xB000)
+    assert failed.msg_type == MsgType.ERROR and job.engine.failure(1) == (ErrorCode.REJOINED, 0)
+    before, drops = job.counters(), job.engine.job_counters(1)["drops"]
+    for packet in recorded * 2:
+        for addr in (ADDRS[0], STRANGER):
+            assert job.send(packet, addr) == []
+    after = job.counters()
+    assert after["drop_replay"] == before.get("drop_replay", 0) + 8
+    assert after["jobs_failed"] == before["jobs_failed"] and after.get("failed") == before.get("failed")
+    assert job.engine.job_counters(1)["drops"] == drops + 8
+    assert job.engine.failure(1) == (ErrorCode.REJOINED, 0)
+    # The new process resets the job; both rejoin; the sums are exact, replays still change nothing.
+    (echo,) = job.send(KEY.seal(AggHeader(MsgType.RESET, 1, 0, 0, 0, 0, NONE, session=failed.session).pack()), ADDRS[0])
+    assert echo.msg_type == MsgType.RESET and job.engine.failure(1) is None
+    job.join(0, 0xB000)
+    job.join(1, 0xB001)
+    for packet in recorded:
+        job.send(packet, STRANGER)  # a session of no member now: NOT_JOINED to the sender only
+    assert job.allreduce(0, [[5, 6], [50, 60]]) == [55, 66]
+    assert job.allreduce(1, [[7, 8], [70, 80]]) == [77, 88]
+    assert job.engine.failure(1) is None
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_replaced_process_that_really_goes_on_is_still_superseded(engine):
+    """A newer epoch than any taken from a retired session is the old process going on."""
+    # Replaced before the job counted anything (no REJOINED): its first DATA fails the job.
+    job = Job(engine)
+    old = job.sessions[0]
+    assert _new_process(job, 0, 0xB000).msg_type == MsgType.JOINED and job.engine.failure(1) is None
+    job.sessions[0] = old
+    (error,) = job.send(job.data(0, 0, [1, 2]), ADDRS[0])
+    assert (error.msg_type, error.block) == (MsgType.ERROR, ErrorCode.SUPERSEDED)
+    assert job.engine.failure(1) == (ErrorCode.SUPERSEDED, 0)
+    # Replaced while running (REJOINED): its replays are dropped, its next allreduce is not.
+    job = Job(engine)
+    old = job.sessions[0]
+    assert job.allreduce(0, [[1, 2], [10, 20]]) == [11, 22]
+    assert _new_process(job, 0, 0xB000).msg_type == MsgType.ERROR
+    job.sessions[0] = old
+    replays, failed = job.counters().get("drop_replay", 0), job.counters()["failed"]
+    assert job.send(job.data(0, 0, [1, 2]), ADDRS[0]) == []
+    (error,) = job.send(job.data(0, 1, [3, 4]), ADDRS[0])  # the first cause stays: REJOINED
+    assert (error.msg_type, error.block) == (MsgType.ERROR, ErrorCode.REJOINED)
+    assert job.counters()["drop_replay"] == replays + 1 and job.counters()["failed"] == failed + 1
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_without_a_key_any_packet_of_a_retired_session_supersedes(engine):
+    """Unkeyed jobs keep their behaviour: nothing tells a replay, so an old epoch fails the job."""
+    sessions = iter(range(101, 10_000, 2))
+    kind = NativeEngine if engine == "native" else AggregatorEngine
+    spec = JobSpec(1, 2, mode=Mode.DENSE, num_slots=1, block_size=B)
+    engine_ = kind([spec], new_session=lambda job, worker: next(sessions))
+    path = Datapath(engine_, {}, AnswerLimiter(clock=lambda: 0.0, burst=1 << 30))
+
+    def send(h: AggHeader, addr: tuple[str, int], values: list[int] | None = None) -> list[AggHeader]:
+        packet = encode(h, np.array(values, np.int32)) if values else h.pack()
+        return [AggHeader.unpack(p) for p, _ in path.process([(packet, addr)])]
+
+    def join(rank: int, incarnation: int) -> int:
+        (answer,) = send(AggHeader(MsgType.JOIN, 1, rank, 0, 0, incarnation, B, 1, 1, 2), ADDRS[rank])
+        return answer.session
+
+    def data(rank: int, session: int, epoch: int) -> AggHeader:
+        return AggHeader(
+            MsgType.DATA, 1, rank, 0, epoch % 2, epoch, 0, NONE, count=B, flags=Flags.OPENING,
+            session=session, blocks=1, fingerprint=0xF00D + epoch,
+        )  # fmt: skip
+
+    old = [join(0, 0xA000), join(1, 0xA001)]
+    send(data(0, old[0], 0), ADDRS[0], [1, 2])
+    send(data(1, old[1], 0), ADDRS[1], [10, 20])
+    join(0, 0xB000)  # a new process: REJOINED
+    assert engine_.failure(1) == (ErrorCode.REJOINED, 0)
+    (error,) = send(data(0, old[0], 0), STRANGER, [1, 2])
+    assert error.msg_type == MsgType.ERROR and engine_.counters.snapshot().get("drop_replay", 0) == 0
 
 
 @pytest.mark.parametrize("engine", ["native", "python"])
