@@ -34,9 +34,11 @@ copied each way. Device tensors are ordered with the caller's CUDA streams
 (p4reduce.torch.device.DeviceOrder).
 
 Zero blocks are never sent, so an all-gather costs each rank the non-zero bytes of its
-own shard, and a broadcast costs the non-zero bytes of the source's tensor. Anything
-else (reduce, gather, scatter, all_to_all, send/recv, coalescing) raises
-NotImplementedError naming the operation.
+own shard, and a broadcast costs the non-zero bytes of the source's tensor. Everything
+else (reduce, gather, scatter, all_to_all, send/recv, the coalesced collectives other
+than a SUM/AVG all_reduce_coalesced, reductions other than SUM/AVG, sums of dtypes the
+codec refuses) runs on an internal gloo/NCCL group of the same ranks
+(p4reduce.torch.fallback); `stats().paths` counts which path each call took.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from p4reduce.hostagent import AllreduceStats, HostAgent, WorkerConfig
 from p4reduce.protocol import MAX_WORKERS
 from p4reduce.torch import device as device_path
 from p4reduce.torch.codec import (
+    SUPPORTED_SUM_DTYPES,
     SumCodec,
     check_average_dtype,
     check_sum_dtype,
@@ -72,6 +75,7 @@ from p4reduce.torch.codec import (
     tensor_bytes,
 )
 from p4reduce.torch.device import DeviceOrder, DeviceStager
+from p4reduce.torch.fallback import Fallback
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
 
@@ -85,23 +89,27 @@ SHUTDOWN_WAIT = 60.0  # seconds rank 0 keeps its embedded aggregator up for the 
 
 _T = TypeVar("_T")
 
-# ProcessGroup methods torch.distributed may call that p4reduce does not implement,
-# with the name the user called them by.
-UNSUPPORTED = {
+# ProcessGroup methods that the internal group (p4reduce.torch.fallback) runs, with the
+# name stats().paths counts them under.
+FALLBACK = {
     "reduce": "reduce",
     "gather": "gather",
     "scatter": "scatter",
     "alltoall": "all_to_all",
-    "all_to_all_single": "all_to_all_single",
     "alltoall_base": "all_to_all_single",
     "send": "send",
     "recv": "recv",
-    "recv_anysource": "recv (from any source)",
+    "recv_anysource": "recv",
     "allgather_coalesced": "all_gather_coalesced",
-    "all_gather_single_coalesced": "coalesced all_gather_single",
-    "allgather_into_tensor_coalesced": "coalesced all_gather_into_tensor",
-    "reduce_scatter_single_coalesced": "coalesced reduce_scatter_single",
-    "reduce_scatter_tensor_coalesced": "coalesced reduce_scatter_tensor",
+    "all_gather_single_coalesced": "all_gather_single_coalesced",
+    "allgather_into_tensor_coalesced": "all_gather_single_coalesced",
+    "reduce_scatter_single_coalesced": "reduce_scatter_single_coalesced",
+    "reduce_scatter_tensor_coalesced": "reduce_scatter_single_coalesced",
+}
+AGGREGATOR_PATH = "p4reduce"
+# ProcessGroup methods torch.distributed may call that p4reduce does not implement,
+# with the name the user called them by.
+UNSUPPORTED = {
     "start_coalescing": "coalescing (_coalescing_manager)",
     "end_coalescing": "coalescing (_coalescing_manager)",
     "_start_coalescing": "coalescing (_coalescing_manager)",
@@ -109,7 +117,8 @@ UNSUPPORTED = {
 }
 SUPPORTED_NAMES = (
     "all_reduce (SUM, AVG), reduce_scatter_single/reduce_scatter_tensor, reduce_scatter, "
-    "all_gather_single/all_gather_into_tensor, all_gather, broadcast, barrier"
+    "all_gather_single/all_gather_into_tensor, all_gather, broadcast, barrier, and on the internal group "
+    + ", ".join(sorted(set(FALLBACK.values())))
 )
 
 # (aggregator addresses, job) of the live process groups of this process that use an
@@ -132,6 +141,12 @@ class P4ReduceStats:
     # out of the non-zero blocks offered
     blocks_dropped: int = 0
     blocks_offered: int = 0
+    # which path each call took, per collective: {"reduce": {"gloo": 3}, "all_reduce": {"p4reduce": 9, "gloo": 1}}
+    paths: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def took(self, name: str, path: str) -> None:
+        per_path = self.paths.setdefault(name, {})
+        per_path[path] = per_path.get(path, 0) + 1
 
     def count(self, name: str, tensor_bytes: int, stats: AllreduceStats) -> None:
         self.collectives[name] = self.collectives.get(name, 0) + 1
@@ -165,6 +180,7 @@ class P4ReduceStats:
             device_to_host=self.totals.device_to_host_bytes,
             host_to_device=self.totals.host_to_device_bytes,
             collectives=dict(self.collectives),
+            paths={name: dict(per_path) for name, per_path in self.paths.items()},
             summary=self.summary(),
         )
 
@@ -254,6 +270,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             ErrorFeedback(options.lossy_threshold, placed.block_size) if options.lossy_threshold > 0 else None
         )
         self.stager = DeviceStager(self.agent)  # device tensors' all_reduce
+        self.fallback = Fallback(store, rank, size, timeout)  # what the aggregator does not run
         self._queue: queue.SimpleQueue[tuple[str, Callable[[], None], Future[list[Any]], list[Any]] | None] = (
             queue.SimpleQueue()
         )
@@ -391,6 +408,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._queue.put(None)
         self._thread.join()
         self.agent.close()
+        self.fallback.close()
         if self._server is not None:
             try:
                 self._store.add(FINISHED_KEY, 1)
@@ -470,7 +488,15 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             order.outputs_written()
 
         self._queue.put((name, ordered if order.devices else run, future, result))
+        self.stats.took(name, AGGREGATOR_PATH)
         return P4ReduceWork(future, name)
+
+    def _fallback(self, method: str, name: str, *args: Any) -> dist.Work:
+        """ProcessGroup.`method`(*args) on the internal group (p4reduce.torch.fallback)."""
+        if self._closed:
+            raise RuntimeError(f"p4reduce {name}: the process group has been shut down")
+        self.stats.took(name, self.fallback.path(args))
+        return self.fallback.call(method, args)
 
     def _allreduce(self, values: np.ndarray, in_place: bool, name: str, tensor_bytes: int) -> np.ndarray:
         summed = self.agent.allreduce(values, out=values if in_place else None)
@@ -540,6 +566,14 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             raise ValueError(f"p4reduce {name}: expected one tensor per call, got {len(tensors)}")
         return tensors[0]
 
+    @staticmethod
+    def _aggregates(tensor: torch.Tensor, opts: object) -> bool:
+        """Whether the aggregator runs this reduction: SUM of a dtype the codec takes, or AVG
+        (whose dtype _codec checks: gloo has no AVG at all)."""
+        op = getattr(opts, "reduceOp", dist.ReduceOp.SUM)
+        kind = getattr(op, "op", op)
+        return kind == dist.ReduceOp.AVG or (kind == dist.ReduceOp.SUM and tensor.dtype in SUPPORTED_SUM_DTYPES)
+
     def _codec(self, tensor: torch.Tensor, opts: object, name: str) -> tuple[SumCodec, bool]:
         op = getattr(opts, "reduceOp", dist.ReduceOp.SUM)
         kind = getattr(op, "op", op)
@@ -554,9 +588,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         return SumCodec(tensor.dtype, self.size()), average
 
     # -- collectives ------------------------------------------------------------------
-    def allreduce(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
+    def allreduce(self, tensors: list[torch.Tensor], opts: object = None) -> dist.Work:
         name = "all_reduce"
         tensor = self._single(tensors, name)
+        if not self._aggregates(tensor, opts):
+            return self._fallback("allreduce", name, tensors, opts)
         codec, average = self._codec(tensor, opts, name)
 
         feedback = self.feedback if tensor.dtype == torch.float32 else None  # lossy mode
@@ -577,12 +613,14 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
         return self._submit(name, run, [tensor], [tensor])
 
-    def allreduce_coalesced(self, tensors: list[torch.Tensor], opts: object = None) -> P4ReduceWork:
+    def allreduce_coalesced(self, tensors: list[torch.Tensor], opts: object = None) -> dist.Work:
         name = "all_reduce_coalesced"
         if not tensors:
             raise ValueError(f"p4reduce {name}: no tensors")
         if len({t.dtype for t in tensors}) != 1:
             raise TypeError(f"p4reduce {name}: the tensors must share one dtype")
+        if not self._aggregates(tensors[0], opts):
+            return self._fallback("allreduce_coalesced", name, tensors, opts)
         codec, average = self._codec(tensors[0], opts, name)
 
         def run() -> None:
@@ -601,7 +639,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         output: torch.Tensor,
         input: torch.Tensor,  # noqa: A002 - torch's name
         opts: object = None,
-    ) -> P4ReduceWork:
+    ) -> dist.Work:
         name = "reduce_scatter_single"
         if input.dtype != output.dtype:
             raise TypeError(f"p4reduce {name}: input is {input.dtype}, output {output.dtype}")
@@ -610,6 +648,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 f"p4reduce {name}: input has {input.numel()} elements, expected "
                 f"{self.size()} x {output.numel()} (world size x output)"
             )
+        if not self._aggregates(input, opts):
+            return self._fallback("_reduce_scatter_base", name, output, input, opts)
         codec, average = self._codec(input, opts, name)
 
         def run() -> None:
@@ -625,7 +665,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
     def reduce_scatter(
         self, output_tensors: list[torch.Tensor], input_tensors: list[list[torch.Tensor]], opts: object = None
-    ) -> P4ReduceWork:
+    ) -> dist.Work:
         name = "reduce_scatter"
         output = self._single(output_tensors, name)
         inputs = self._single(input_tensors, name)
@@ -638,6 +678,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 f"p4reduce {name}: this rank's input has {inputs[self.rank()].numel()} elements, "
                 f"its output {output.numel()}"
             )
+        if not self._aggregates(output, opts):
+            return self._fallback("reduce_scatter", name, output_tensors, input_tensors, opts)
         codec, average = self._codec(output, opts, name)
 
         def run() -> None:
@@ -740,6 +782,17 @@ def _unsupported(method: str, what: str) -> Callable[..., object]:
     return refuse
 
 
+def _forwarded(method: str, name: str) -> Callable[..., dist.Work]:
+    def forward(self: P4ReduceProcessGroup, *args: Any) -> dist.Work:
+        return self._fallback(method, name, *args)
+
+    forward.__name__ = method
+    forward.__doc__ = f"{name}, on the internal gloo/NCCL group (p4reduce.torch.fallback)."
+    return forward
+
+
+for _method, _name in FALLBACK.items():
+    setattr(P4ReduceProcessGroup, _method, _forwarded(_method, _name))
 for _method, _what in UNSUPPORTED.items():
     setattr(P4ReduceProcessGroup, _method, _unsupported(_method, _what))
 
