@@ -74,6 +74,7 @@ from p4reduce.torch.codec import (
 from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
+from p4reduce.torch.policy import Policy, PolicyStats, switch_target
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,7 @@ class P4ReduceStats:
     # out of the non-zero blocks offered
     blocks_dropped: int = 0
     blocks_offered: int = 0
+    policy: PolicyStats = field(default_factory=PolicyStats)  # float32 all_reduce: which path
 
     def count(self, name: str, tensor_bytes: int, stats: AllreduceStats) -> None:
         self.collectives[name] = self.collectives.get(name, 0) + 1
@@ -165,6 +167,7 @@ class P4ReduceStats:
             device_to_host=self.totals.device_to_host_bytes,
             host_to_device=self.totals.host_to_device_bytes,
             collectives=dict(self.collectives),
+            policy=self.policy.report(),
             summary=self.summary(),
         )
 
@@ -254,6 +257,17 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             ErrorFeedback(options.lossy_threshold, placed.block_size) if options.lossy_threshold > 0 else None
         )
         self.stager = DeviceStager(self.agent)  # device tensors' all_reduce
+        self.policy = Policy(
+            store,
+            rank,
+            size,
+            timeout,
+            placed.block_size,
+            options.dense_threshold,
+            switch_target(self.agent, options),
+            lambda values: self.agent.allreduce(values, out=values),
+        )
+        self.stats.policy = self.policy.stats
         self._queue: queue.SimpleQueue[tuple[str, Callable[[], None], Future[list[Any]], list[Any]] | None] = (
             queue.SimpleQueue()
         )
@@ -562,6 +576,16 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         feedback = self.feedback if tensor.dtype == torch.float32 else None  # lossy mode
 
         def run() -> None:
+            if (
+                feedback is None
+                and tensor.dtype == torch.float32
+                and self.policy.use_dense(tensor.detach().reshape(-1))
+            ):
+                flat, write_back = _host_flat(tensor)
+                self.policy.dense_sum(flat, average)
+                if write_back:
+                    tensor.detach().copy_(flat.view(tensor.shape))
+                return
             if device_path.on_device(tensor) and codec.direct:
                 self._device_sum(tensor, average, name, feedback)
                 return
