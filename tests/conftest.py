@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -308,3 +309,8 @@ def pytest_unconfigure(config) -> None:
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None and _SUITES_LINE in config.stash:
         reporter.write_line(config.stash[_SUITES_LINE])
+
+
+# The backend's tests check what the aggregator does: the dense-path policy
+# (p4reduce.torch.policy) would send their dense tensors to gloo. Its own tests set it.
+os.environ.setdefault("P4REDUCE_DENSE_THRESHOLD", "1.0")

@@ -75,9 +75,10 @@ from p4reduce.torch.codec import (
     tensor_bytes,
 )
 from p4reduce.torch.device import DeviceOrder, DeviceStager
-from p4reduce.torch.fallback import Fallback
+from p4reduce.torch.fallback import GLOO, Fallback
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
+from p4reduce.torch.policy import Policy, PolicyStats, switch_target
 
 log = logging.getLogger(__name__)
 
@@ -141,12 +142,16 @@ class P4ReduceStats:
     # out of the non-zero blocks offered
     blocks_dropped: int = 0
     blocks_offered: int = 0
+    policy: PolicyStats = field(default_factory=PolicyStats)  # float32 all_reduce: which path
     # which path each call took, per collective: {"reduce": {"gloo": 3}, "all_reduce": {"p4reduce": 9, "gloo": 1}}
     paths: dict[str, dict[str, int]] = field(default_factory=dict)
 
-    def took(self, name: str, path: str) -> None:
+    def took(self, name: str, path: str, instead_of: str | None = None) -> None:
+        """A `name` call took `path` (`instead_of`: the path it was counted on when queued)."""
         per_path = self.paths.setdefault(name, {})
         per_path[path] = per_path.get(path, 0) + 1
+        if instead_of is not None:
+            per_path[instead_of] -= 1
 
     def count(self, name: str, tensor_bytes: int, stats: AllreduceStats) -> None:
         self.collectives[name] = self.collectives.get(name, 0) + 1
@@ -181,6 +186,7 @@ class P4ReduceStats:
             host_to_device=self.totals.host_to_device_bytes,
             collectives=dict(self.collectives),
             paths={name: dict(per_path) for name, per_path in self.paths.items()},
+            policy=self.policy.report(),
             summary=self.summary(),
         )
 
@@ -271,6 +277,18 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         )
         self.stager = DeviceStager(self.agent)  # device tensors' all_reduce
         self.fallback = Fallback(store, rank, size, timeout)  # what the aggregator does not run
+        self.policy = Policy(
+            store,
+            rank,
+            size,
+            timeout,
+            self.fallback.cpu_group,
+            placed.block_size,
+            options.dense_threshold,
+            switch_target(self.agent, options),
+            lambda values: self.agent.allreduce(values, out=values),
+        )
+        self.stats.policy = self.policy.stats
         self._queue: queue.SimpleQueue[tuple[str, Callable[[], None], Future[list[Any]], list[Any]] | None] = (
             queue.SimpleQueue()
         )
@@ -598,6 +616,17 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         feedback = self.feedback if tensor.dtype == torch.float32 else None  # lossy mode
 
         def run() -> None:
+            if (
+                feedback is None
+                and tensor.dtype == torch.float32
+                and self.policy.use_dense(tensor.detach().reshape(-1))
+            ):
+                flat, write_back = _host_flat(tensor)
+                self.policy.dense_sum(flat, average)
+                self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)  # the policy chose the dense path
+                if write_back:
+                    tensor.detach().copy_(flat.view(tensor.shape))
+                return
             if device_path.on_device(tensor) and codec.direct:
                 self._device_sum(tensor, average, name, feedback)
                 return

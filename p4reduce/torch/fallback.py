@@ -52,6 +52,10 @@ class Fallback:
         work: dist.Work = getattr(group, method)(*args)
         return work
 
+    def cpu_group(self) -> dist.ProcessGroup:
+        """The internal group for CPU tensors (gloo), e.g. the policy's dense all_reduce."""
+        return self._ensure(False)
+
     def close(self) -> None:
         with self._lock:
             group, self._group = self._group, None

@@ -57,6 +57,11 @@ class Options:
     # whose largest |x| is under this and feeds them back into the next all_reduce of the
     # same tensor (same memory and length). 0: lossless.
     lossy_threshold: float = 0.0
+    # Path of each float32 all_reduce (p4reduce.torch.policy): the aggregator when the
+    # bucket's block density is under this, else a dense gloo allreduce. 1.0: always the
+    # aggregator, 0.0: always dense; None: P4REDUCE_DENSE_THRESHOLD when set (also for
+    # Options built in code), else measured at the first all_reduce (a switch: 1.0).
+    dense_threshold: float | None = None
     # An authenticated job (docs/protocol.md 6.3): every packet carries a MAC under this
     # key (JobKey.from_file), also the embedded aggregator's. Every rank needs the same key.
     key: JobKey | None = None
@@ -80,6 +85,13 @@ class Options:
         from p4reduce.torch.lossy import check_threshold
 
         object.__setattr__(self, "lossy_threshold", check_threshold(self.lossy_threshold, "lossy_threshold"))
+        from p4reduce.torch.policy import check_dense_threshold
+
+        if self.dense_threshold is not None:
+            object.__setattr__(self, "dense_threshold", check_dense_threshold(self.dense_threshold))
+        elif os.environ.get(ENV_PREFIX + "DENSE_THRESHOLD", "").strip():
+            text = os.environ[ENV_PREFIX + "DENSE_THRESHOLD"]
+            object.__setattr__(self, "dense_threshold", check_dense_threshold(text, ENV_PREFIX + "DENSE_THRESHOLD"))
         object.__setattr__(self, "mode", Mode(self.mode))
         object.__setattr__(self, "aggregators", tuple((str(h), int(p)) for h, p in self.aggregators))
         if self.engine not in ("native", "python"):
@@ -107,7 +119,8 @@ class Options:
         P4REDUCE_JOB, P4REDUCE_MODE (sparse/dense), P4REDUCE_BLOCK_SIZE, P4REDUCE_SLOTS,
         P4REDUCE_SLOT_BASE, P4REDUCE_MESSAGE_SIZE, P4REDUCE_FAILURE_TIMEOUT (seconds) and
         P4REDUCE_HOST (where an embedded aggregator listens), P4REDUCE_ENGINE (its engine:
-        native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off), P4REDUCE_KEY_FILE
+        native or python), P4REDUCE_LOSSY_THRESHOLD (lossy mode, 0: off),
+        P4REDUCE_DENSE_THRESHOLD (the policy's block density threshold), P4REDUCE_KEY_FILE
         (an authenticated job's key file), P4REDUCE_CONTROLLER (HOST:PORT of the job service),
         P4REDUCE_JOB_NAME (the job's name there), P4REDUCE_TLS_CA, P4REDUCE_TLS_CERT,
         P4REDUCE_TLS_KEY and P4REDUCE_TOKEN_FILE (the credentials for it), P4REDUCE_TRANSPORT (udp or packet),
@@ -163,6 +176,11 @@ class Options:
             from p4reduce.torch.lossy import check_threshold
 
             kwargs["lossy_threshold"] = check_threshold(text, f"{ENV_PREFIX}LOSSY_THRESHOLD")
+        text = env.get(ENV_PREFIX + "DENSE_THRESHOLD", "").strip()
+        if text:
+            from p4reduce.torch.policy import check_dense_threshold
+
+            kwargs["dense_threshold"] = check_dense_threshold(text, f"{ENV_PREFIX}DENSE_THRESHOLD")
         transport = {"TRANSPORT": "transport", "INTERFACE": "interface", "GATEWAY_MAC": "gateway_mac"}
         for suffix, field in transport.items():
             text = env.get(ENV_PREFIX + suffix, "").strip()

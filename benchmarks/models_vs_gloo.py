@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Three models trained with DDP under gloo and under "p4reduce", side by side, in one run.
+
+2 workers on this machine (CPU), p4reduce through its embedded software aggregator with
+the path policy (p4reduce.torch.policy) as configured: calibrated, or --dense-threshold.
+
+* dense: an MLP, no embedding (every gradient bucket dense);
+* embedding: DLRM-like, a big nn.EmbeddingBag read at a few rows per sample, whose dense
+  gradient is mostly zero blocks, under a small MLP;
+* mixed: a smaller embedding under a bigger MLP.
+
+Per model and backend: median time per step after warm-up, and bytes per step per rank
+(gloo: the gradient bytes, what its ring allreduce sends per rank with 2 workers;
+p4reduce: the aggregator path's wire bytes plus the dense path's gradient bytes).
+
+    python3 benchmarks/models_vs_gloo.py --steps 30 --markdown
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import torch
+import torch.distributed as dist
+from _report import MarkdownReport, add_markdown_option, emit_row
+from torch import nn
+
+import p4reduce.torch  # registers the backend (in the spawned ranks too)
+from p4reduce.torch.launch import run_ranks
+
+BATCH = 128
+ROWS_PER_SAMPLE = 4
+
+
+class Recommender(nn.Module):
+    """DLRM-like: summed embedding rows of a few ids per sample under an MLP."""
+
+    def __init__(self, rows: int, dim: int, hidden: int) -> None:
+        super().__init__()
+        self.embedding = nn.EmbeddingBag(rows, dim, mode="sum")  # dense gradient, mostly zero
+        self.mlp = nn.Sequential(nn.Linear(dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+        self.head = nn.Linear(hidden, 1)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.head(self.mlp(self.embedding(ids)))
+
+
+def build(name: str) -> nn.Module:
+    if name == "dense":
+        return nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(), nn.Linear(2048, 1))
+    if name == "embedding":
+        return Recommender(rows=400_000, dim=32, hidden=64)
+    if name == "mixed":
+        return Recommender(rows=200_000, dim=32, hidden=1024)
+    raise ValueError(name)
+
+
+def batch(name: str, model: nn.Module, g: torch.Generator) -> torch.Tensor:
+    if name == "dense":
+        return torch.randn(BATCH, 512, generator=g)
+    rows = model.embedding.num_embeddings  # type: ignore[union-attr]
+    return torch.randint(0, rows, (BATCH, ROWS_PER_SAMPLE), generator=g)
+
+
+def train(rank: int, world: int, name: str, backend: str, steps: int, warmup: int) -> dict[str, object]:
+    dist.init_process_group(backend, rank=rank, world_size=world)
+    try:
+        torch.manual_seed(0)
+        model = nn.parallel.DistributedDataParallel(build(name))
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+        g = torch.Generator().manual_seed(rank)
+        grad_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
+        times, sent = [], 0
+        for step in range(warmup + steps):
+            if step == warmup and backend == "p4reduce":
+                s = p4reduce.torch.stats()
+                sent = -(s.totals.wire_bytes_sent + s.policy.dense_bytes)
+            x = batch(name, model.module, g)
+            start = time.perf_counter()
+            optimizer.zero_grad()
+            loss = model(x).square().mean()
+            loss.backward()
+            optimizer.step()
+            times.append(time.perf_counter() - start)
+        out: dict[str, object] = dict(step_s=statistics.median(times[warmup:]), params=grad_bytes // 4)
+        if backend == "p4reduce":
+            s = p4reduce.torch.stats()
+            sent += s.totals.wire_bytes_sent + s.policy.dense_bytes
+            out.update(
+                bytes=sent / steps,
+                threshold=s.policy.threshold,
+                paths=(s.policy.aggregator_calls, s.policy.dense_calls),
+                density=s.totals.density,
+            )
+        else:
+            out["bytes"] = grad_bytes
+        return out
+    finally:
+        dist.destroy_process_group()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="dense,embedding,mixed")
+    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--dense-threshold", default="", help="P4REDUCE_DENSE_THRESHOLD (default: calibrated)")
+    add_markdown_option(parser)
+    args = parser.parse_args()
+    env = {"P4REDUCE_DENSE_THRESHOLD": args.dense_threshold} if args.dense_threshold else {}
+    columns = [
+        "model",
+        "parameters",
+        "gloo ms/step",
+        "p4reduce ms/step",
+        "speed-up",
+        "gloo MB/step",
+        "p4reduce MB/step",
+        "policy: aggregator/dense calls",
+        "threshold",
+    ]
+    report = MarkdownReport(columns) if args.markdown else None
+    if report is None:
+        emit_row(None, columns)
+    for name in args.models.split(","):
+        gloo = run_ranks(train, 2, args=(name, "gloo", args.steps, args.warmup), timeout=600)
+        p4r = run_ranks(train, 2, args=(name, "p4reduce", args.steps, args.warmup), env=env, timeout=600)
+        g_s = max(r["step_s"] for r in gloo)  # a step ends when the slower rank's does
+        p_s = max(r["step_s"] for r in p4r)
+        calls = p4r[0]["paths"]
+        emit_row(
+            report,
+            [
+                name,
+                f"{gloo[0]['params'] / 1e6:.1f} M",
+                f"{g_s * 1e3:.1f}",
+                f"{p_s * 1e3:.1f}",
+                f"{g_s / p_s:.2f}x",
+                f"{gloo[0]['bytes'] / 1e6:.1f}",
+                f"{p4r[0]['bytes'] / 1e6:.1f}",
+                f"{calls[0]}/{calls[1]}",
+                f"{p4r[0]['threshold']:.2f}",
+            ],
+        )
+    if report is not None:
+        report.end(
+            [
+                f"2 workers, CPU, one thread each, embedded software aggregator (loopback UDP); batch {BATCH}, "
+                f"{ROWS_PER_SAMPLE} embedding rows per sample; median step time (forward, backward, allreduce, "
+                f"SGD step) over {args.steps} steps after {args.warmup} warm-up steps. The threshold is "
+                + (f"set ({args.dense_threshold})." if args.dense_threshold else "the one calibrated at start."),
+            ]
+        )
+
+
+if __name__ == "__main__":
+    main()

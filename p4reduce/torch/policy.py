@@ -1,0 +1,203 @@
+"""Which path each all_reduce takes: the aggregator, or a dense gloo allreduce.
+
+A software aggregator beats gloo on sparse tensors and loses on dense ones (docs/benchmarks.md);
+a switch aggregates at line rate and always wins. So, per float32 all_reduce (per DDP bucket):
+
+* switch target, or threshold 1.0: the aggregator, always;
+* threshold 0.0: the dense path, always;
+* otherwise the ranks agree on the bucket's block density (the largest fraction of non-zero
+  blocks of ``block_size`` elements over the ranks: a one-float MAX allreduce through the
+  dense group) and take the aggregator when it is under the threshold.
+
+The threshold is the user's (``Options(dense_threshold=...)``, ``P4REDUCE_DENSE_THRESHOLD``)
+or, left unset, the crossover measured at the group's first such all_reduce (`calibrate`):
+every rank must take the same path for the same call, so every input of the decision is
+agreed (the density by an allreduce, the threshold through the store).
+
+The dense path is gloo's allreduce on the group's internal gloo group (fallback.py, the
+one every collective the aggregator does not run takes). Lossy groups
+(Options.lossy_threshold) always aggregate: their error feedback lives on the aggregator
+path.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import torch
+import torch.distributed as dist
+from torch._C._distributed_c10d import Store
+
+from p4reduce.torch.lossy import block_maxima
+
+if TYPE_CHECKING:
+    from p4reduce.hostagent import HostAgent
+    from p4reduce.torch.options import Options
+
+THRESHOLD_KEY = "p4reduce/dense_threshold"  # the calibrated threshold, in the group's store
+CALIBRATION_ELEMENTS = 1 << 20  # 4 MB of float32: a mid-sized DDP bucket
+CALIBRATION_ROUNDS = 3  # per path, after one warm-up each; the median counts
+
+
+def check_dense_threshold(value: object, what: str = "dense_threshold") -> float:
+    """`value` as a float in [0, 1], or ValueError in one line."""
+    try:
+        threshold = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} {value!r}: expected a block density in [0, 1]") from None
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"{what} {value!r}: must be in [0, 1] (1: always the aggregator, 0: always dense)")
+    return threshold
+
+
+def block_density(flat: torch.Tensor, block_size: int) -> float:
+    """Fraction of the non-zero blocks of a 1-D tensor (what the aggregator path sends)."""
+    if flat.numel() == 0:
+        return 0.0
+    maxima = block_maxima(flat.detach(), block_size)
+    return float(maxima.ne(0).sum().item()) / maxima.numel()
+
+
+@dataclass
+class PolicyStats:
+    """Which path the policy sent each all_reduce, and at what agreed block density."""
+
+    threshold: float | None = None  # None until set or calibrated
+    calibrated: dict[str, float] = field(default_factory=dict)  # the calibration's timings (ms)
+    aggregator_calls: int = 0
+    dense_calls: int = 0
+    dense_bytes: int = 0  # tensor bytes sent down the dense path
+    densities: list[float] = field(default_factory=list)  # agreed density of each decided call
+
+    def report(self) -> dict[str, object]:
+        return dict(
+            threshold=self.threshold,
+            calibrated=dict(self.calibrated),
+            aggregator_calls=self.aggregator_calls,
+            dense_calls=self.dense_calls,
+            dense_bytes=self.dense_bytes,
+        )
+
+
+class Policy:
+    """One process group's path choice for float32 all_reduce (used on its communication
+    thread only, so that every rank meets the same agreements in the same order)."""
+
+    def __init__(
+        self,
+        store: Store,
+        rank: int,
+        size: int,
+        timeout: datetime.timedelta,
+        dense_group: Callable[[], dist.ProcessGroup],
+        block_size: int,
+        threshold: float | None,
+        switch: bool,
+        aggregate: Callable[[np.ndarray], object],
+    ) -> None:
+        self._store, self._rank, self._size, self._timeout = store, rank, size, timeout
+        self._dense_group = dense_group  # the group's internal gloo group (fallback.py), made on first use
+        self.block_size = block_size
+        self.switch = switch
+        self._aggregate = aggregate  # one allreduce through the aggregator, uncounted
+        self.stats = PolicyStats(threshold=1.0 if switch else threshold)
+
+    @property
+    def group(self) -> dist.ProcessGroup:
+        return self._dense_group()
+
+    def use_dense(self, flat: torch.Tensor) -> bool:
+        """Does this all_reduce of a float32 tensor take the dense path? Every rank calls
+        this for the same all_reduce and gets the same answer."""
+        threshold = self.threshold()
+        if threshold >= 1.0:
+            self.stats.aggregator_calls += 1
+            return False
+        if threshold <= 0.0:
+            density = 1.0
+        else:
+            density = float(self._max(torch.tensor([block_density(flat, self.block_size)]))[0])
+        self.stats.densities.append(density)
+        dense = density >= threshold
+        if dense:
+            self.stats.dense_calls += 1
+            self.stats.dense_bytes += flat.numel() * flat.element_size()
+        else:
+            self.stats.aggregator_calls += 1
+        return dense
+
+    def _max(self, values: torch.Tensor) -> torch.Tensor:
+        """The element-wise MAX of `values` over the ranks, in place: what they agree on."""
+        opts = dist.AllreduceOptions()
+        opts.reduceOp = dist.ReduceOp(dist.ReduceOp.MAX)
+        self.group.allreduce([values], opts).wait()
+        return values
+
+    def dense_sum(self, flat: torch.Tensor, average: bool) -> None:
+        """Sum (or average) of a float32 tensor over the group through gloo, in place."""
+        self.group.allreduce([flat], dist.AllreduceOptions()).wait()
+        if average:  # gloo has no AVG
+            flat.div_(self._size)
+
+    def threshold(self) -> float:
+        """The threshold: set, or calibrated once per group (cached in its store)."""
+        if self.stats.threshold is None:
+            self.stats.threshold = self._calibrated()
+        return self.stats.threshold
+
+    def _calibrated(self) -> float:
+        if self._store.check([THRESHOLD_KEY]):  # a group of this job measured it already
+            return float(self._store.get(THRESHOLD_KEY).decode())
+        timings = calibrate(self._aggregate, lambda t: self.dense_sum(t, False), self._rank)
+        # the slowest rank's view: a collective waits for it
+        agreed = self._max(torch.tensor(list(timings.values()), dtype=torch.float64))
+        self.stats.calibrated = dict(zip(timings, (float(v) for v in agreed), strict=True))
+        if self._rank == 0:  # one rank decides, every rank reads the same text
+            self._store.set(THRESHOLD_KEY, repr(crossover(**self.stats.calibrated)))
+        self._store.wait([THRESHOLD_KEY], self._timeout)
+        return float(self._store.get(THRESHOLD_KEY).decode())
+
+
+def crossover(aggregator_empty_ms: float, aggregator_dense_ms: float, dense_ms: float) -> float:
+    """The block density at which the aggregator costs what the dense path does, in [0, 1].
+    The aggregator's time grows about linearly with the blocks it sends (its fixed cost
+    measured on an all-zero tensor); the dense path's does not depend on the values."""
+    if aggregator_dense_ms <= dense_ms:
+        return 1.0  # it wins even on a dense tensor
+    if aggregator_empty_ms >= dense_ms:
+        return 0.0  # it loses even on an empty one
+    return (dense_ms - aggregator_empty_ms) / (aggregator_dense_ms - aggregator_empty_ms)
+
+
+def calibrate(
+    aggregate: Callable[[np.ndarray], object], dense: Callable[[torch.Tensor], None], rank: int
+) -> dict[str, float]:
+    """This rank's median times (ms) of an all-zero and a dense CALIBRATION_ELEMENTS tensor
+    through the aggregator, and of the dense tensor through the dense path. Collective."""
+    values = np.random.default_rng(rank).standard_normal(CALIBRATION_ELEMENTS).astype(np.float32)
+
+    def median_ms(run: Callable[[], object]) -> float:
+        times = []
+        for _ in range(CALIBRATION_ROUNDS + 1):
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+        return float(np.median(times[1:])) * 1e3
+
+    return dict(
+        aggregator_empty_ms=median_ms(lambda: aggregate(np.zeros_like(values))),
+        aggregator_dense_ms=median_ms(lambda: aggregate(values.copy())),
+        dense_ms=median_ms(lambda: dense(torch.from_numpy(values.copy()))),
+    )
+
+
+def switch_target(agent: HostAgent, options: Options) -> bool:
+    """Does the group aggregate on a switch? Placed there by the job service, or at an
+    external aggregator in one packet per datagram (message_size 0: what a switch needs)."""
+    placed_on_switch = getattr(agent, "_expected_session", 0) != 0  # only a switch placement sets it
+    return placed_on_switch or (bool(options.aggregators) and options.message_size == 0)

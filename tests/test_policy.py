@@ -1,0 +1,143 @@
+"""The path policy of float32 all_reduce (p4reduce.torch.policy): aggregator or dense gloo.
+
+Two spawned ranks per scenario: one with a set threshold (the choice on dense, sparse and
+mixed buckets, and exact results on both paths), one calibrated (a threshold in [0, 1] that
+both ranks share). Values are multiples of 1/8 below 2^10, exact in float32 and in the
+aggregator's fixed point, so both paths must give the float32 sum bit for bit.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install 'p4reduce[torch]')")
+dist = pytest.importorskip("torch.distributed", reason="this PyTorch build has no torch.distributed")
+
+import p4reduce.torch  # noqa: E402 - registers the backend (in the spawned ranks too)
+from p4reduce.torch.launch import run_ranks  # noqa: E402
+from p4reduce.torch.options import Options  # noqa: E402
+from p4reduce.torch.policy import block_density, check_dense_threshold, crossover  # noqa: E402
+
+BLOCK = 64
+BLOCKS = 100
+
+
+def bucket(rank: int, nonzero_blocks: int, seed: int) -> torch.Tensor:
+    """BLOCKS blocks of BLOCK values, the first `nonzero_blocks` of them non-zero (every value),
+    the rest zero: multiples of 1/8, distinct per rank and seed."""
+    g = torch.Generator().manual_seed(seed * 10 + rank)
+    x = torch.zeros(BLOCKS * BLOCK)
+    x[: nonzero_blocks * BLOCK] = (torch.randint(1, 8000, (nonzero_blocks * BLOCK,), generator=g) / 8).float()
+    return x
+
+
+# (name, non-zero blocks of rank 0, of rank 1, path both ranks must take at threshold 0.5)
+CASES = [
+    ("dense", BLOCKS, BLOCKS, "dense"),
+    ("sparse", 2, 5, "aggregator"),
+    ("mixed, both under", 40, 10, "aggregator"),
+    ("mixed, one over", 10, 70, "dense"),
+    ("at the threshold", 50, 0, "dense"),
+]
+
+
+def _set_threshold(rank: int, world: int) -> dict[str, object]:
+    options = Options(block_size=BLOCK, dense_threshold=0.5)
+    dist.init_process_group("p4reduce", rank=rank, world_size=world, pg_options=options)
+    stats = p4reduce.torch.stats().policy
+    out: dict[str, object] = {}
+    try:
+        for seed, (name, *blocks, _) in enumerate(CASES):
+            for average in (False, True):
+                mine = bucket(rank, blocks[rank], seed)
+                expected = bucket(0, blocks[0], seed) + bucket(1, blocks[1], seed)
+                if average:
+                    expected /= 2
+                before = (stats.aggregator_calls, stats.dense_calls)
+                t = mine.clone()
+                dist.all_reduce(t, op=dist.ReduceOp.AVG if average else dist.ReduceOp.SUM)
+                path = "dense" if stats.dense_calls > before[1] else "aggregator"
+                out[f"{name}, {'avg' if average else 'sum'}"] = (
+                    path,
+                    bool(torch.equal(t, expected)),
+                    stats.densities[-1],
+                )
+        out["_calls"] = (stats.aggregator_calls, stats.dense_calls)
+    finally:
+        dist.destroy_process_group()
+    return out
+
+
+def _calibrated(rank: int, world: int) -> dict[str, object]:
+    os.environ.pop("P4REDUCE_DENSE_THRESHOLD", None)  # the tests' default (conftest) would set it
+    options = Options(block_size=BLOCK)
+    assert options.dense_threshold is None
+    dist.init_process_group(
+        "p4reduce", rank=rank, world_size=world, pg_options=options, timeout=datetime.timedelta(seconds=120)
+    )
+    stats = p4reduce.torch.stats().policy
+    try:
+        mine = bucket(rank, 30, 7)
+        t = mine.clone()
+        dist.all_reduce(t)
+        exact = bool(torch.equal(t, bucket(0, 30, 7) + bucket(1, 30, 7)))
+        return dict(
+            threshold=stats.threshold,
+            timings=sorted(stats.calibrated),
+            exact=exact,
+            path="dense" if stats.dense_calls else "aggregator",
+            density=stats.densities[-1],
+        )
+    finally:
+        dist.destroy_process_group()
+
+
+def test_threshold_checked():
+    assert check_dense_threshold("0.25") == 0.25
+    for bad in (-0.1, 1.5, "x", float("nan")):
+        with pytest.raises(ValueError, match="dense_threshold"):
+            Options(dense_threshold=bad)  # type: ignore[arg-type]
+    assert Options.from_env({"P4REDUCE_DENSE_THRESHOLD": "0.3"}).dense_threshold == 0.3
+    with pytest.raises(ValueError, match="P4REDUCE_DENSE_THRESHOLD"):
+        Options.from_env({"P4REDUCE_DENSE_THRESHOLD": "2"})
+
+
+def test_crossover():
+    assert crossover(aggregator_empty_ms=1, aggregator_dense_ms=11, dense_ms=6) == pytest.approx(0.5)
+    assert crossover(aggregator_empty_ms=1, aggregator_dense_ms=5, dense_ms=6) == 1.0  # wins when dense
+    assert crossover(aggregator_empty_ms=7, aggregator_dense_ms=20, dense_ms=6) == 0.0  # loses when empty
+
+
+def test_block_density():
+    assert block_density(bucket(0, 0, 1), BLOCK) == 0.0
+    assert block_density(bucket(0, 37, 1), BLOCK) == pytest.approx(0.37)
+    x = torch.zeros(BLOCK * 3 + 5)
+    x[-1] = -2.0  # the cut last block counts as one
+    assert block_density(x, BLOCK) == pytest.approx(1 / 4)
+
+
+def test_choice_per_bucket_and_exact_results():
+    ranks = run_ranks(_set_threshold, 2, timeout=240)
+    assert ranks[0] == ranks[1]  # same path, same density, same exactness on both ranks
+    out = ranks[0]
+    for name, *_, path in CASES:
+        for op in ("sum", "avg"):
+            got_path, exact, density = out[f"{name}, {op}"]
+            assert got_path == path, (name, op, density)
+            assert exact, (name, op, got_path)
+    dense = sum(2 for *_, path in CASES if path == "dense")
+    assert out["_calls"] == (2 * len(CASES) - dense, dense)
+
+
+def test_calibration_agrees():
+    ranks = run_ranks(_calibrated, 2, timeout=300)
+    assert ranks[0] == ranks[1]
+    out = ranks[0]
+    assert 0.0 <= out["threshold"] <= 1.0
+    assert out["timings"] == ["aggregator_dense_ms", "aggregator_empty_ms", "dense_ms"]
+    assert out["exact"]
+    assert out["density"] == pytest.approx(0.3)
+    assert out["path"] == ("dense" if 0.3 >= out["threshold"] else "aggregator")
