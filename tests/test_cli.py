@@ -150,7 +150,7 @@ def test_bad_arguments_give_one_line_and_exit_2(capsys, monkeypatch, argv, messa
     [
         ({"array": np.zeros(0, np.float32)}, "the array is empty"),
         ({"array": np.zeros(4, np.float64)}, "dtype float64"),
-        ({"raw": b"not a numpy file"}, "not a readable .npy file"),
+        ({"raw": b"not a numpy file"}, "not an .npy file (save the tensor with numpy.save)"),
         ({"npz": True}, "an .npz archive, not one array"),
         # A valid header claiming 2^40 elements over 16 bytes of data: refused without allocating.
         (
@@ -169,6 +169,19 @@ def test_bad_input_files_give_one_line_and_exit_2(tmp_path, capsys, content, mes
     assert _exit_code(WORKER + ["--input", path]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
+    assert "pickle" not in err
+
+
+def test_a_rank_outside_the_workers_is_named_by_its_flags(capsys):
+    args = [a for a in WORKER]
+    for flag, value in (("--rank", "5"), ("--workers", "2")):
+        if flag in args:
+            args[args.index(flag) + 1] = value
+        else:
+            args += [flag, value]
+    assert _exit_code(args) == 2
+    err = capsys.readouterr().err
+    assert "--rank 5 with --workers 2: ranks are 0..1" in err and "worker_id" not in err, err
 
 
 def test_global_options_before_the_subcommand(capsys):

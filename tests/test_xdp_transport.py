@@ -49,8 +49,13 @@ def test_without_the_extension_transport_xdp_is_refused_never_replaced(monkeypat
     with pytest.raises(ValueError) as config:
         WorkerConfig(1, 0, 2, transport="xdp")
     assert str(config.value) == xdp.unavailable(False)
+
+
+def test_without_the_extension_the_torch_backend_refuses_transport_xdp(monkeypatch):
+    pytest.importorskip("torch", reason="PyTorch is not installed (the torch extra)")
     from p4reduce.torch.options import Options
 
+    monkeypatch.setattr(xdp.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ValueError, match="built without AF_XDP"):
         Options.from_env({"P4REDUCE_TRANSPORT": "xdp"})
 

@@ -222,6 +222,13 @@ def _cmd_aggregator(args: argparse.Namespace) -> int:
 def _load_tensor(path: str) -> np.ndarray:
     """A float32/int32 .npy file, checked before anything is sent."""
     try:
+        with open(path, "rb") as f:
+            magic = f.read(6)
+    except OSError as exc:
+        a.fail(f"--input {path}: {exc.strerror or exc}")
+    if magic != b"\x93NUMPY" and not magic.startswith(b"PK"):  # numpy would give pickle advice
+        a.fail(f"--input {path}: not an .npy file (save the tensor with numpy.save)")
+    try:
         # Memory-mapped first: a header that claims more data than the file holds
         # fails here instead of allocating the claimed size.
         mapped = np.load(path, mmap_mode="r", allow_pickle=False)
@@ -250,6 +257,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
         a.fail("--job-name goes with --controller")
     if args.controller is None and client_credentials(args) is not None:
         a.fail("--tls-ca, --tls-cert, --tls-key and --token-file go with --controller")
+    if args.workers < 1 or not 0 <= args.rank < args.workers:
+        a.fail(f"--rank {args.rank} with --workers {args.workers}: ranks are 0..{args.workers - 1}")
     aggregators: tuple[tuple[str, int], ...] = tuple(args.aggregator or [("127.0.0.1", AGG_UDP_PORT)])
     cfg = WorkerConfig(
         args.job or 0,
