@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Markdown output shared by the benchmark scripts: their `--markdown` option.
 
 A script run with `--markdown` prints its result table as Markdown, headed by the exact

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """How many blocks per second one core of the software aggregator sums, next to what
 loopback UDP carries on the same machine, in one run.
 

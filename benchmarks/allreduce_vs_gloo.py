@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """p4reduce (software aggregator) vs torch.distributed gloo, in one run on one machine.
 
 For each worker count, tensor size and block density it times:

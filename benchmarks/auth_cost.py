@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """What authenticated jobs cost (docs/protocol.md 6.3): the same allreduces with and without
 a per-job key, side by side in one run (alternating, so that load on the machine hits both
 alike), through the software aggregator on loopback with the native engines on both sides.

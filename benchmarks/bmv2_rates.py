@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Packet rates of the compiled P4 program on simple_switch_grpc: aggregation next to
 plain L2 forwarding through the same switch process, in one run.
 

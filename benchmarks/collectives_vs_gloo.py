@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """torch.distributed collectives on the "p4reduce" backend vs gloo, in one run on one machine.
 
     python3 benchmarks/collectives_vs_gloo.py --workers 2 --elements 4000000 \\

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """all_reduce of a CUDA gradient: p4reduce's device path vs gloo, in one run on one machine.
 
     python3 benchmarks/gpu_sparse_copy.py --workers 2 --megabytes 64 --densities 0.01 0.1 1.0

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Three models trained with DDP under gloo and under "p4reduce", side by side, in one run.
 
 2 workers on this machine (CPU), p4reduce through its embedded software aggregator with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Per-block kernels of the host agent: native (p4reduce._native, C) vs the numpy reference.
 
 Over one float32 tensor (64 MB by default) cut into 256-value blocks, times

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The worker transports side by side (WorkerConfig(transport="udp" | "packet" | "xdp")),
 in one run: frames per second and per CPU-second on a veth pair into a packet sink and
 out of a packet source, allreduces through BMv2 on veth pairs, and allreduces through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures of the BMv2 tests: compiled pipeline, a running switch, a tap on its ports.
 
 Every test module here is skipped (with the reason) when BMv2's simple_switch_grpc or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """simple_switch_grpc on veth pairs with the p4reduce pipeline, and raw frames to drive it.
 
 BMv2 port i is the switch end `sw<i>-<tag>` of a veth pair; the test sends and

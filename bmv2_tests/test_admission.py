@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the switch refuses to aggregate (dropped, counted by reason) and how it
 forwards ordinary traffic."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The round fingerprint on simple_switch_grpc (docs/protocol.md section 8): a round
 whose packets disagree completes with MISMATCH for every worker, a retransmission
 is answered only for its own allreduce, and a restarted worker never gets a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`make -C p4src` reproduces the committed p4src/build/ byte for byte, and the
 outputs carry nothing that depends on where or when they were built."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Real host agents (`p4reduce worker` processes in network namespaces) joining the
 job at the switch and doing allreduces through the P4 program on simple_switch_grpc,
 over each transport: UDP sockets, AF_PACKET rings (`--transport packet`: the worker

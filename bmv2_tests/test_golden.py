@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The switch reproduces docs/golden_packets.json byte for byte (the dense-mode
 steps meant for a switch: JOINs, one stream that opens with a REPEAT, a MISMATCH
 round; a reduce-scatter whose opening round's smallest block goes to its owner)."""

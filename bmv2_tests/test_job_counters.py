@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Per-job counters on simple_switch_grpc (docs/protocol.md section 8, counter
 P4ReduceIngress.job_events): each job's packets, drops, retransmissions and rounds,
 at its slot_base, apart from every other job's; zeroed for the next job."""

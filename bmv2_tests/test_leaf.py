@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The leaf role on simple_switch_grpc (docs/protocol.md, "Hierarchical aggregation"): a
 leaf job's complete round goes to its parent as ONE DATA of the parent job, the parent's
 RESULT comes back to its workers, a local retransmission re-sends the partial sum upstream

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Opening rounds on simple_switch_grpc (docs/protocol.md section 3, the table, and
 section 8): each worker's first DATA names its own first block; the RESULT is the data
 round of the smallest one (b*) at the largest exponent its holders used, a REPEAT of it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Aggregation rounds on simple_switch_grpc: look-ahead, shadow-set reuse,
 retransmissions, header-only packets, 32 workers, job isolation, reset."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reduce-scatter on simple_switch_grpc (docs/protocol.md sections 3.1 and 8): egress cuts
 the values from every copy of a SCATTER round's RESULT but the owner's, and DATA of one
 round that name different owners make a MISMATCH round."""

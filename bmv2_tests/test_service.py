@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service on simple_switch_grpc (skipped, with the reason, without BMv2 and root):
 the switch set up by the service alone, two jobs at once through it and a third on the
 fallback, lease expiry giving a job's slots to a new one that gets exact sums, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service (`p4reduce controller serve` with a state file) SIGKILLed under two
 workers running on simple_switch_grpc and started again: it finds its pipeline on the
 switch, keeps the job (same id, session, slots, lease) with its entries and registers, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """JOIN, JOINED and the job's session on simple_switch_grpc (docs/protocol.md section 8):
 the switch answers a JOIN with the worker entry's geometry and session, drops
 packets of any other session, and the controller's reset installs a new one."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A tree of three simple_switch_grpc: two leaves, each with two workers, under a spine
 whose job's members are the leaves (docs/protocol.md, "Hierarchical aggregation"). Every
 worker gets every block's sum over all four workers, and the spine counts one DATA per

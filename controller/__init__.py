@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """P4Runtime controller for the p4reduce switch program (docs/protocol.md section 8).
 
 Modules: config (validated configuration), p4info (name -> id), encoding

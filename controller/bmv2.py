@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Register access on BMv2 over its thrift RPC port, in pure Python.
 
 simple_switch_grpc answers P4Runtime register reads/writes with UNIMPLEMENTED,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """P4Runtime session with one switch (grpcio + the official p4runtime stubs)."""
 
 from __future__ import annotations

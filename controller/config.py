@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Switch configuration: jobs and their workers, L2 forwarding, broadcast (JSON or YAML).
 
 Everything the switch would reject (or, worse, silently mis-handle) is caught

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Integers <-> P4Runtime bytestrings, and address helpers."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Errors of the controller; one base class so a CLI can report all of them alike."""
 
 from __future__ import annotations

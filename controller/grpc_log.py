@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEBUG log of every P4Runtime request, from a gRPC client interceptor.
 
 Like p4lang/tutorials' runtime library, which logs each P4Runtime write, but

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Name -> id resolution over a P4Info, with errors that say what does exist.
 
 A P4Info that lacks a name the controller uses, or has it with another shape

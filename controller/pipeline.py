@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The control-plane contract with p4src/ (docs/protocol.md section 8) and the
 P4Runtime entities that implement a configuration.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The P4Runtime protobuf and gRPC stubs, from one place.
 
 finsy ships them generated for protobuf 6 (the `p4runtime` wheels on PyPI need

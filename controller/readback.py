@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a switch holds against what the controller means it to hold (a controller that
 restarts and keeps the switch's jobs instead of setting it up afresh).
 

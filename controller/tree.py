@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A job spanning several switches: leaves under one spine (docs/several_switches.md).
 
 A tree document names the switches (each with its aggregation address: the MAC and IP

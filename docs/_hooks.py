@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MkDocs hook: lets mkdocstrings read `p4reduce.hostagent`, `p4reduce.controller` and
 `p4reduce.p4src` from the source tree.
 

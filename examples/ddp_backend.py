@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """DDP on the "p4reduce" torch.distributed backend, checked against gloo.
 
     python3 examples/ddp_backend.py --workers 2 --steps 60

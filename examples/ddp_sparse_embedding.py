@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Train a small recommendation-style model (big embedding table + MLP) with
 PyTorch DDP across local processes, gradients allreduced through p4reduce, and
 compare the loss with plain gloo allreduce from the same seeds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """FSDP2 (torch.distributed.fsdp.fully_shard) on CPU processes over the "p4reduce" backend,
 checked against gloo.
 

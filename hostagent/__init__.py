@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Host agent: block-sparse allreduce of numpy arrays through a p4reduce aggregator."""
 
 from p4reduce.hostagent.agent import AllreduceStats, AllreduceTimeout, HostAgent

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The host agent: block-sparse allreduce of numpy arrays over the p4reduce protocol."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Cutting a tensor into blocks and streams (docs/protocol.md section 3).
 
 `BlockPlan.build` finds the non-zero blocks, their exponents and any NaN/Inf in

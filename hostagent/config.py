@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Configuration of one worker of a job."""
 
 from __future__ import annotations

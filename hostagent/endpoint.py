@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One aggregator endpoint of a worker: a connected UDP socket, its batched I/O, and
 what the JOIN agreed with that aggregator (session, datagram size).
 

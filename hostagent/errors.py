@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Errors an allreduce ends with when it cannot end with the right result."""
 
 from __future__ import annotations

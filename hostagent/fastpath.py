@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The host agent's native engine: one allreduce's streams run by p4reduce._worker (C).
 
 What the Python engine does per packet (HostAgent._process_packets with one

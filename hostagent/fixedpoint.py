@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """float32 <-> int32 fixed point with per-block shared exponents (docs/protocol.md section 5).
 
 A block's agreed exponent E (biased by 127) bounds every holder's values by

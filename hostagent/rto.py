@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Retransmission timeout from measured round latency (RFC 6298 style).
 
 A round's latency includes waiting for the slowest worker and the

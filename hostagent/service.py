@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A worker of a job placed by the job service (WorkerConfig.controller, docs/service.md):
 the job's placement, the worker's registration, the lease kept and the job watched while
 the agent is open, and the rank's close.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Worker side of one stream: the round-by-round state machine of docs/protocol.md section 7."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Moved: the DDP communication hook is `p4reduce.torch.ddp_hook`, beside the backend.
 
 This name stays so that code written for earlier releases keeps working; it warns once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """How many streams a worker keeps in flight: an AIMD window (TCP-style) over streams.
 
 Each stream has one packet outstanding, so the number of streams a worker has

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A Mininet switch node running the p4reduce P4 program on simple_switch_grpc."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """One rank of a small DDP training, twice side by side: the model's gradients averaged by
 the "p4reduce" backend (whatever the P4REDUCE_* environment says: P4REDUCE_CONTROLLER for a
 job placed by the job service) and a copy of it by gloo. Prints one JSON line with both

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Dense baseline for the Mininet runner: time torch.distributed gloo allreduce of
 a float32 tensor on one host of the experiment; prints one JSON line per iteration."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Mininet experiments: N workers + aggregator(s), star or leaf/spine, density sweep.
 
     sudo python3 mininet/p4reduce_mininet.py --workers 4 --bw 100 --densities 0.01 0.1 1

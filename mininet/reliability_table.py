@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Reliability table for the README: real processes in network namespaces over
 impaired links, software aggregator. Run as root:
 

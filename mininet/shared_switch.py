@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A shared switch in Mininet: three DDP trainings through one job service.
 
     sudo python3 mininet/shared_switch.py

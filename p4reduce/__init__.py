@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """p4reduce: block-sparse in-network aggregation for distributed deep learning.
 
 Layers, each importing only from the ones before it:

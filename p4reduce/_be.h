@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_be.h: big-endian (network order) loads and stores of 16- and 32-bit fields,
  * one copy for every C file that reads or writes headers: the frames of the raw transports

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce._engine: the software aggregator's data path in C (issue 11, point 2).
  *

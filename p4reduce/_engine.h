@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_engine.h: what the files of p4reduce._engine share (private to them): the
  * wire constants, the counters' and events' numbers, the state (slots, jobs, the send

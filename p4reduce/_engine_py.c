@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_engine_py.c (in p4reduce._engine): the Python side of the extension, the
  * type Core (p4reduce.aggregator.native wraps it): its job and member tables, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_engine_send.c (in p4reduce._engine): the send queue of the software
  * aggregator. Replies are copied into an arena as they are made, packed per address

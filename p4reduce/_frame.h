@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_frame.h: the Ethernet/IPv4/UDP frames of the raw transports ("packet",
  * p4reduce/_packet_ring.c, and "xdp", p4reduce/_xdp.c): built and parsed the same way

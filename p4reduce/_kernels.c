@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce._kernels: the per-block loops of the host agent and the software
  * aggregator (docs/protocol.md sections 3 and 5), in plain C.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The native per-block kernels (C extension `p4reduce._kernels`, source p4reduce/_kernels.c).
 
     scan(values, block_size, nonzero, exps) -> -1 | flat index of the first NaN/Inf

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The host agent's per-round state machine in C (extension `p4reduce._worker`,
 sources p4reduce/_worker*.c and p4reduce/_packet_ring.c): `Run`, one allreduce's
 streams, and `Failed`, what it raises where the Python engine raises

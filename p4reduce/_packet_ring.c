@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_packet_ring.c: WorkerConfig(transport="packet"), the worker's datagrams on
  * memory-mapped AF_PACKET rings instead of a UDP socket (p4reduce/_packet_ring.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_packet_ring.h: the worker's raw transport, WorkerConfig(transport="packet")
  * (p4reduce/_packet_ring.c, compiled into p4reduce._worker): an AF_PACKET socket with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_ring.h: what p4reduce._worker's Run needs of a raw transport's flow, the
  * same for an AF_PACKET ring (PacketRing, p4reduce/_packet_ring.c, in p4reduce._worker)

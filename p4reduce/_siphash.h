@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * SipHash-2-4 with a 64-bit output (Aumasson and Bernstein), the MAC of authenticated
  * jobs (docs/protocol.md section 6.3), shared by the three extensions: p4reduce._kernels

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_udp.h: UDP GSO and GRO for the two native data paths, p4reduce/_engine.c
  * (the aggregator) and p4reduce/_worker.c (the host agent): the names older headers

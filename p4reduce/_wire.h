@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_wire.h: the element loops that both C extensions need, shared as
  * source (each extension compiles its own copy): big-endian wire values,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce._worker: the host agent's per-round state machine in C
  * (docs/protocol.md section 7), for all streams of one allreduce at once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_worker.h: what the files of p4reduce._worker share (private to them): the
  * wire constants, a stream's, an endpoint's and a receiver's state, RunObject, the small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_worker_out.c (in p4reduce._worker): the outgoing datagrams of a Run. Per
  * aggregator endpoint a queue of datagrams, each stream's packets packed into it up to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_worker_py.c (in p4reduce._worker): the Python side of the extension, the
  * type Run (its methods: start, feed, poll, flush, take_output, expire and the state and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_worker_recv.c (in p4reduce._worker): receiving for a Run's poll, without the
  * GIL: ppoll on the agent's sockets (first spinning on the raw transports' RX rings, if

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_worker_scan.c (in p4reduce._worker): the scan of a Run's tensor, a chunk at a
  * time as its streams need it, so that the first streams' packets leave before the scan

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_xdp.c: WorkerConfig(transport="xdp"), the worker's datagrams on an AF_XDP
  * socket (extension p4reduce._xdp, optional: built only where libxdp's and libbpf's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading a secret from a file (a job's key file, a bearer token, a TLS private key).
 
 A secret file must be a regular file: a FIFO would block the reader forever, and a device

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The P4 programs as package data (`p4reduce.p4src`): the v1model sources and
 what p4c compiles them to in `build/` (BMv2 JSON, P4Info). `make -C p4src`
 regenerates `build/`; an installed wheel carries it, so the controller needs

@@ -97,3 +97,5 @@ control Agreement(inout headers_t hdr, inout metadata_t meta) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -32,3 +32,5 @@ control Countdown(inout metadata_t meta) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -67,3 +67,5 @@ control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -208,3 +208,5 @@ struct metadata_t {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

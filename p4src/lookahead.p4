@@ -46,3 +46,5 @@ control Lookahead(inout headers_t hdr, inout metadata_t meta) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

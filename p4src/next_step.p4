@@ -257,3 +257,5 @@ control Forwarding(inout headers_t hdr, inout standard_metadata_t standard_metad
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

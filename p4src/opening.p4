@@ -95,3 +95,5 @@ control Opening(inout headers_t hdr, inout metadata_t meta) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -236,3 +236,5 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
 
 V1Switch(P4ReduceParser(), P4ReduceVerifyChecksum(), P4ReduceIngress(), P4ReduceEgress(),
          P4ReduceComputeChecksum(), P4ReduceDeparser()) main;
+
+// SPDX-License-Identifier: Apache-2.0

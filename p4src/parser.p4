@@ -91,3 +91,5 @@ control P4ReduceDeparser(packet_out pkt, in headers_t hdr) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

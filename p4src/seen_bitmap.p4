@@ -33,3 +33,5 @@ control SeenBitmap(inout metadata_t meta) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -104,3 +104,5 @@ control Uplink(inout headers_t hdr, inout metadata_t meta) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -128,3 +128,5 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

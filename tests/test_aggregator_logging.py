@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the software aggregator logs: jobs, worker addresses, resets, streams, drops."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """End-to-end allreduce over real UDP sockets on loopback through the software aggregator."""
 
 from __future__ import annotations

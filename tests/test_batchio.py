@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Batched UDP I/O: what goes in as gathered buffers comes out as whole datagrams."""
 
 import socket

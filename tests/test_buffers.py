@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Recycling of result buffers in the software aggregator."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The device path (p4reduce.torch.device, HostAgent.allreduce_blocks): non-zero blocks
 found and packed where the tensor lives, the sum's non-zero blocks scattered back. Run on
 CPU tensors here (the same functions as on CUDA), compared bit for bit with the dense

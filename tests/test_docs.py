@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The documentation: the MkDocs site builds with no warning, and the README stays a user's overview."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Software aggregator engine: validation, counters, sparse bookkeeping, epochs."""
 
 import numpy as np

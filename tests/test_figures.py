@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The figures the Mininet runner and the benchmark scripts write: titled with what was
 measured (what aggregated, workers, tensor size in human units, link rate), gloo's line
 drawn where gloo was measured."""

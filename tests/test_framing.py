@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Several packets per datagram: splitting, packing on send, the scapy layer, end to end."""
 
 from __future__ import annotations

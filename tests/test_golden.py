@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every side against docs/golden_packets.json: codec, scapy layer, software
 aggregator and the host agent's packet path (bmv2_tests/ does the switch)."""
 

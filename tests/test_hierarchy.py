@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Leaf/spine aggregation: leaves are workers of the spine's job."""
 
 from __future__ import annotations

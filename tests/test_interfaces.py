@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The address and MAC a worker registers with the job service (p4reduce.transport.interfaces)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Per-job counters of the software aggregator (AggregatorEngine.job_counters): exact
 numbers for a known sequence of packets on both engines, where the native engine's are
 the C core's part plus the Python engine's (JOINs, strangers, failed jobs)."""

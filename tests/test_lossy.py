@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Lossy mode with error feedback (p4reduce.torch.lossy): the thresholding and residual
 algebra, threshold 0 is the lossless path bit for bit, the errors, and a DDP training run
 on 2 processes that reaches gloo's final loss (skipped without torch).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Mininet experiment runner: runs on a tiny configuration (root and Debian's mininet), and its
 result check alone."""
 

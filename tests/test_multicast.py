@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Results sent once per round to an IP multicast group (software aggregator option)."""
 
 from __future__ import annotations

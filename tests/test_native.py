@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The native kernels (p4reduce._native, C) against the numpy reference model, bit for bit.
 
 Reference: fixedpoint.reference_quantize / reference_dequantize_into and

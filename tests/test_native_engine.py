@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The native data path (p4reduce._engine, NativeEngine) against the Python engine, its
 reference model: the same random traffic through both, every reply compared byte for byte.
 

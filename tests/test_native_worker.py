@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The native worker engine (p4reduce._worker, C) against the Python one (Stream driven by
 HostAgent._process/_expire), differentially: the same random traffic into both, then the
 same packets out, the same output bytes, stream states, counters, round latencies,

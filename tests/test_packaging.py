@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The wheel: only `p4reduce/` at its top level, numpy as the only base dependency, the
 compiled P4 program inside, and a host agent that runs next to a current protobuf.
 

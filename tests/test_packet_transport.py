@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """WorkerConfig(transport="packet"): the frames the AF_PACKET ring builds and takes
 (p4reduce/_packet_ring.c) against scapy's dissection, its classic BPF filter on a veth
 pair, the route and neighbour it sends to, and the errors of its configuration.

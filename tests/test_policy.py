@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The path policy of float32 all_reduce (p4reduce.torch.policy): aggregator or dense gloo.
 
 Two spawned ranks per scenario: one with a set threshold (the choice on dense, sparse and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Block-sparse reduce-scatter (docs/protocol.md section 3.1): HostAgent.reduce_scatter against
 numpy on both aggregator engines, the values of each result block going to its owner only,
 and layouts that disagree failing every worker."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The native worker scans its tensor while its first streams run (p4reduce/_worker_scan.c):
 the first packets leave before the scan ends, and NaN or Inf found after they left fails
 the allreduce on every worker by name (docs/protocol.md 5), never a sum."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Secret files (key files, tokens, TLS keys): only regular files, a size bound, a warning
 when others can read them; the job key file reads through the same check."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Jobs added and removed while an AggregatorServer serves (what the job service's fallback
 does from its gRPC threads): applied by the serving thread between batches, never while the
 native core runs a batch without the GIL; the jobs already running keep exact sums."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A job's streams spread over several aggregators (sharded aggregation, spec 6.2)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Python copies of the switch program's constants equal p4src/headers.p4."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The TNA (Tofino 1) program in p4src/tna: the Tofino backend compiles it to what
 p4src/tna/build holds, p4c's frontend and midend accept it, its constants agree with
 p4reduce.protocol and with the spec (docs/protocol.md section 8, "TNA (Tofino)"), and its

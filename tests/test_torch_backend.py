@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The "p4reduce" torch.distributed backend (p4reduce.torch) against gloo.
 
 Each scenario spawns its ranks once: the default group is p4reduce, a gloo group over

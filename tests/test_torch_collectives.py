@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The collectives the "p4reduce" backend runs on its internal group (p4reduce.torch.fallback)
 against gloo's results, bit for bit, and which path each call took (stats().paths).
 

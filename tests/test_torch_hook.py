@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The DDP communication hook trains exactly like gloo (skipped without torch)."""
 
 import pathlib

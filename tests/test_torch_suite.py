@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PyTorch's own distributed test suite on the "p4reduce" backend (tools/torch_suite.py).
 
 CI runs the runner's CI selection (a representative part of upstream's distributed_test.py,

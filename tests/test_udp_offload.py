@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """UDP GSO (send) and GRO (receive) on the native aggregator: the same results and counters
 as without them.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The host agent's window over streams in flight (hostagent/window.py): the AIMD
 policy on its own, and what the agent does with it (starts at most a window of
 streams, releases more as they finish, shrinks on loss, stays exact whatever

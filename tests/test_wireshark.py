@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Wireshark dissector (p4reduce/wireshark/p4reduce.lua), run by tshark, against the Python
 codec: every field of every golden packet, of every message type and error code, the value
 tables and bit masks, malformed and random datagrams; `p4reduce wireshark-plugin`; and

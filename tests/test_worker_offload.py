@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """UDP GSO (send) and GRO (receive) on the host agent's native engine (p4reduce/_worker.c).
 
 * end to end on loopback with MTU-sized datagrams (several per endpoint per flush): the

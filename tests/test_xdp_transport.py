@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """WorkerConfig(transport="xdp"): the AF_XDP socket and its XDP program (p4reduce/_xdp.c).
 
 What the program redirects and passes (BPF_PROG_TEST_RUN, and real traffic on a veth

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Write docs/golden_packets.json: the golden packets of docs/protocol.md section 9.
 
 Every step below states by hand what a worker sends and what the aggregator must send

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Make a test CA, a server certificate and client certificates for the job service.
 
     python tools/make_certs.py DIR [--tenant NAME ...] [--host NAME_OR_IP ...]

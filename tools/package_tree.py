@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The `p4reduce` package laid out as it is installed, for tools that read sources without
 importing them (mypy; mkdocstrings in docs/_hooks.py).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PyTorch's own distributed test suite on the "p4reduce" backend.
 
 Drives torch's `torch/testing/_internal/distributed/distributed_test.py` (the class

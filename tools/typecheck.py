@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Type-check the `p4reduce` package with mypy, configured by pyproject.toml's [tool.mypy].
 
     python3 tools/typecheck.py [MYPY OPTIONS]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Software aggregator: the CPU aggregator role of OmniReduce, speaking the
 same wire protocol as the P4 program (docs/protocol.md). Embedded default."""
 

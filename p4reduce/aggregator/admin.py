@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The AggregatorAdmin gRPC service (p4reduce/jobapi/jobs.proto): a running software
 aggregator whose jobs a job service adds, admits workers to, counts and removes
 (`p4reduce aggregator --admin HOST:PORT`, config `fallback: {aggregators: [...]}`).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reuse of result datagrams between allreduces.
 
 A slot keeps every RESULT of the running allreduce for re-sends and drops them

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Packet counters of the software aggregator (drops are counted by reason)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Packet-in, packets-out core of the software aggregator (no sockets here).
 
 Besides aggregating, the engine decides who may take part in a job

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The aggregator engine on the native data path (C extension `p4reduce._engine`).
 
 `NativeEngine` is an AggregatorEngine whose non-hierarchical jobs keep their hot

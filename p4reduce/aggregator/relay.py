@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Hierarchical aggregation: a leaf aggregator that is one worker of a parent job.
 
 A leaf sums its local workers' blocks and sends the partial sum upstream as a

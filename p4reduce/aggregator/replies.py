@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """How many answers an aggregator gives to requests it cannot authenticate.
 
 JOINED and ERROR go to whatever address a JOIN, or a packet with an unknown session,

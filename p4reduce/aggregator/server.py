@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """UDP front end of the software aggregator."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """State machine of one aggregation slot (one stream of a job).
 
 Mirrors docs/protocol.md sections 3, 4 and 6: every allreduce starts a stream

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """argparse pieces shared by every `p4reduce` subcommand: value types that turn
 bad input into one-line usage errors, and a parser whose errors are one line."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce controller install|install-tree|counters|reset|serve`: the P4Runtime controller's command line.
 
 The controller package is imported only when one of these runs, so the rest of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The credentials options of the commands that serve or call the job service's gRPC APIs
 (docs/service.md, "Securing the service")."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce demo`: a software aggregator plus N worker processes on this machine."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce controller jobs`: the live jobs of a job service, as a table or JSON."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The `p4reduce` command: demo, aggregator, worker, controller, wireshark-plugin.
 
 Exit codes: 0 success; 1 the operation failed (timeout, switch error, wrong

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce worker --pcap FILE`: record what the worker sends and receives (docs/wireshark.md).
 
 A packet socket records it (p4reduce.testbed.capture): the native engine's datagrams never

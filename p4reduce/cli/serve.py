@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce controller serve`: the job service (p4reduce.service) until SIGTERM or Ctrl-C."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce wireshark-plugin`: print the Wireshark dissector, or install it (docs/wireshark.md)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's API (`p4reduce controller serve`, docs/service.md): jobs.proto, its
 generated stubs, and `JobClient`, what workers and the command line call it with."""
 

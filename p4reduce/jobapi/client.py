@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A client of the job service: typed answers, and one error type naming the service,
 the gRPC status and the service's cause.
 

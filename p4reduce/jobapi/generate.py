@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Regenerate jobs_pb2.py and jobs_pb2_grpc.py from jobs.proto (needs grpcio-tools):
 
     python -m p4reduce.jobapi.generate

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Where the servers of jobs.proto's services (the job service, an aggregator's admin API)
 take their port."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Who calls the job service (and an aggregator's admin API), and how clients prove it.
 
 Server side, `ServerSecurity`: TLS with client certificates (the tenant is the

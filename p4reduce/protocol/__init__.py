@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The wire protocol (docs/protocol.md): constants and the aggregation-header codec.
 
 `p4reduce.protocol.scapy_layer` adds a scapy layer for the same header

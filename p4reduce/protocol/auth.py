@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Authenticated jobs (docs/protocol.md section 6.3): a key per job and a MAC on every
 packet, both ways, for software-aggregator jobs on networks shared with others.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Wire constants and the aggregation-header codec (docs/protocol.md).
 
 This is the only place that knows the byte layout; the host agent, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Several aggregation packets in one UDP datagram (software aggregator only).
 
 A datagram carries one packet or more back to back, each a full header and its

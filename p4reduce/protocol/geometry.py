@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks of a job's geometry that every side applies alike (workers, aggregator)."""
 
 from __future__ import annotations

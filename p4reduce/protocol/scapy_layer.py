@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """scapy layers for the aggregation header (crafting, decoding, pcaps, tests).
 
 The field list follows docs/protocol.md section 2; tests check it against the

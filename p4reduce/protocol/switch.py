@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Constants of the v1model switch program (docs/protocol.md section 8).
 
 p4src/headers.p4 defines the same numbers for the switch; tests/test_switch_constants.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service of `p4reduce controller serve` (p4reduce/jobapi/jobs.proto).
 
 Workers ask one address where their job aggregates: the switch, programmed by the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the service hands out: slot ranges, multicast group ids, job ids and sessions.
 
 Pure bookkeeping, no I/O. Slot ranges are taken first fit from a pool and given back

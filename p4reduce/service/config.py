@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's configuration (YAML or JSON): the switch it programs, the fallback
 software aggregator, and the jobs' defaults.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The service's requests, run against the registry and the targets under one lock.
 
 The registry decides (placement, admission, leases) without I/O; this module carries

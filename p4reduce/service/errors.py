@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Errors of the job service, each with the gRPC status code it is answered with.
 
 The registry and the targets raise them with a message naming the cause (and the

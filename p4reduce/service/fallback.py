@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The fallback target: a software aggregator (native engine) in the service's process,
 one UDP server for every job the switch cannot take. Jobs are added and removed as
 they come and go; the server keeps running between them.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's counters in Prometheus' text format (version 0.0.4) over HTTP.
 
 `render` turns a coordinator Snapshot into the exposition text; `MetricsServer` serves

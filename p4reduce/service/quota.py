@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Per-tenant quotas of the job service: jobs, slots, workers per job, longest lease.
 
 The service configuration's `quota` section is every tenant's; a tenants file entry's

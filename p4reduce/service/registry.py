@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's state: jobs by id and name, their workers, leases, and what each
 holds (slots, multicast group, job id, session). No I/O and an injected clock: the
 coordinator runs the targets and the lease thread calls `expire`.

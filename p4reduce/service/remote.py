@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A software target the service does not run: a `p4reduce aggregator --admin HOST:PORT`
 process, driven over its AggregatorAdmin gRPC API (p4reduce/jobapi/jobs.proto) the way
 EmbeddedFallback drives the aggregator in the service's process.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a software aggregator serves, as the service compares it with what it recorded
 when it starts again (AggregatorAdmin.ListServed; the embedded aggregator's own table)."""
 

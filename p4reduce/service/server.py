@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The gRPC front of the job service (p4reduce/jobapi/jobs.proto): `JobServer`.
 
 Each RPC authenticates its caller (ServerSecurity, jobapi/security.py) and becomes one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's state on disk (config `state: PATH`, `controller serve --state`): an
 embedded sqlite3 database in WAL mode, one transaction per change, written before the
 request that made the change is answered. A restarted service reads it back (the

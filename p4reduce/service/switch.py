@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The switch target: programs the P4 switch through p4reduce.controller as jobs come
 and go, so that the service alone sets the switch up.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The tree target: leaf switches under a spine, each programmed as the switch target
 programs its one switch (pipeline, L2 across the tree, the slot pool cleared at start;
 at a restarted service's start the recorded jobs kept, see SwitchTarget.resume).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One job's state as its watchers see it (WatchJob): `JobWatch`.
 
 The coordinator sets it under its own lock on each change; each watcher (a gRPC stream's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """simple_switch_grpc running the p4reduce pipeline: start, program, stop.
 
 Shared by the BMv2 tests (veth pairs) and the Mininet switch node: one place

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Record every UDP datagram to or from this process's sockets into a pcap file (what
 `p4reduce worker --pcap` does), with a Linux packet socket read by a background thread.
 

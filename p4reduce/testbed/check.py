@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checking allreduce results against numpy (demo, benchmarks, netns experiments)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Real processes in network namespaces: one software aggregator host, N worker hosts."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a lossy link does to datagrams; applied by tc netem / nftables in network
 namespaces (p4reduce.netns) or by the user-space relay (p4reduce.lossy_relay)."""
 

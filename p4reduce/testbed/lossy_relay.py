@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A UDP relay that loses, duplicates and delays datagrams on purpose.
 
 Sits between workers and an aggregator on loopback to exercise retransmission

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A star of hosts in network namespaces around a Linux bridge, with impairments.
 
 Used by the reliability tests and the experiment runners when Mininet is not

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Classic libpcap files of UDP datagrams, pure Python (no scapy): what `p4reduce worker
 --pcap` writes and the tests read back.
 

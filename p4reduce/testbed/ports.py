@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Loopback ports for the servers a test or benchmark starts (gloo rendezvous, BMv2 control)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writing experiment results (benchmarks, Mininet runs): CSV and line plots."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Block-sparse test tensors, as gradients of embedding tables look."""
 
 from __future__ import annotations

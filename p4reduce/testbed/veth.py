@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """simple_switch_grpc on veth pairs, and raw AF_PACKET sockets on the other ends.
 
 BMv2 port i is the switch end `sw<i>-<tag>` of a veth pair; a test or benchmark

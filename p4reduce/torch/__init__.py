@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """torch.distributed backend "p4reduce": collectives as block-sparse allreduces.
 
     import p4reduce.torch  # registers the backend

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The "p4reduce" torch.distributed backend: a Python ProcessGroup over a HostAgent.
 
 Every collective becomes one p4reduce allreduce (docs/protocol.md), run on one

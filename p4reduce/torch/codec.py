@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """How tensors of each dtype travel through p4reduce's float32/int32 allreduce.
 
 Two kinds of collective, two encodings:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PyTorch DDP communication hook: gradient buckets are allreduced through p4reduce.
 
     agent = HostAgent(WorkerConfig(job_id=1, worker_id=rank, num_workers=world, ...))

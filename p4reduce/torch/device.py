@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Device tensors (CUDA) through p4reduce without crossing PCIe whole.
 
 A dense copy moves the whole tensor to the host and back; with 5% non-zero blocks that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The collectives the aggregator does not run, on an internal process group of the same ranks.
 
 A P4ReduceProcessGroup hands everything its aggregator does not accelerate (reduce,

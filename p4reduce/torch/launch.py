@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Run a function on N local ranks (spawned processes) and collect what each returns.
 
 Used by the examples, tests and benchmarks of the backend:

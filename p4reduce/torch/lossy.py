@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Lossy mode with error feedback (OmniReduce's block threshold), opt-in.
 
 A block (``block_size`` consecutive elements of the flat tensor handed to the allreduce,

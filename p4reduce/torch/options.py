@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Configuration of a p4reduce process group: backend options or P4REDUCE_* variables."""
 
 from __future__ import annotations

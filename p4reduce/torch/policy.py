@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Which path each all_reduce takes: the aggregator, or a dense gloo allreduce.
 
 A software aggregator beats gloo on sparse tensors and loses on dense ones (docs/benchmarks.md);

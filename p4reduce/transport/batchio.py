@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Batched UDP I/O with recvmmsg(2)/sendmmsg(2) through ctypes (Linux).
 
 One system call moves a whole batch of datagrams; for the aggregator, whose

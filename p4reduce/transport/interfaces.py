@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """This host's address towards a peer, and the MAC of the interface that has it: what a
 worker registers with the job service, so that a switch can admit its packets."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """WorkerConfig(transport="packet"): a worker's datagrams on AF_PACKET rings (p4reduce/_packet_ring.c).
 
 The ring builds the Ethernet, IPv4 and UDP headers the kernel would: from the worker's

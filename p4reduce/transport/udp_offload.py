@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """UDP GSO and GRO (Linux): which of them a socket may use, for the native data paths.
 
 GSO (send): a run of equal-size datagrams to one peer goes to the kernel as one buffer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """WorkerConfig(transport="xdp"): a worker's datagrams on AF_XDP sockets (p4reduce/_xdp.c).
 
 The same flow as transport "packet" (p4reduce.transport.packet: the route, the interface's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Wireshark dissector shipped with p4reduce (p4reduce.lua, beside this file) and its
 installation into a Wireshark plugin folder (`p4reduce wireshark-plugin`, docs/wireshark.md)."""
 

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- Wireshark/tshark dissector for the p4reduce wire protocol, version 3 (docs/protocol.md).
 --
 -- Install: `p4reduce wireshark-plugin --install`, or run `tshark -X lua_script:THIS_FILE ...`.

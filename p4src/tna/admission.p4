@@ -180,3 +180,5 @@ control Admission(inout header_t hdr, inout ingress_metadata_t ig_md,
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

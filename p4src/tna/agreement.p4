@@ -162,3 +162,5 @@ control Agreement(in header_t hdr, inout ingress_metadata_t ig_md) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -75,3 +75,5 @@ control Countdown(inout ingress_metadata_t ig_md) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -106,3 +106,5 @@ control Egress(inout header_t hdr, inout egress_metadata_t eg_md,
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

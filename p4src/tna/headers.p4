@@ -178,3 +178,5 @@ struct egress_metadata_t {
     hdr.udp.src_port = hdr.udp.dst_port;  /* AGG_UDP_PORT, checked by the parser */
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

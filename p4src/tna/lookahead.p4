@@ -132,3 +132,5 @@ control DecodeNext(inout header_t hdr) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -218,3 +218,5 @@ control Forwarding(in header_t hdr, inout ingress_intrinsic_metadata_for_deparse
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

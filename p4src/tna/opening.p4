@@ -349,3 +349,5 @@ control OpeningResult(inout header_t hdr, in ingress_metadata_t ig_md) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

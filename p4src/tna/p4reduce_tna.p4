@@ -235,3 +235,5 @@ Pipeline(IngressParser(), Ingress(), IngressDeparser(),
          EgressParser(), Egress(), EgressDeparser()) pipe;
 
 Switch(pipe) main;
+
+// SPDX-License-Identifier: Apache-2.0

@@ -160,3 +160,5 @@ control EgressDeparser(packet_out pkt, inout header_t hdr, in egress_metadata_t 
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

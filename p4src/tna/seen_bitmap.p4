@@ -185,3 +185,5 @@ control SeenBitmap(inout header_t hdr, inout ingress_metadata_t ig_md,
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes p4src/tna/build's text files from the Tofino backend's output (p4src/tna/Makefile).
 
     python3 tofino_build.py resources OUT > build/resources.txt

@@ -174,3 +174,5 @@ const job_event_t JOB_EV_ROUNDS = 3;           // the packet that completed a ro
 #define PARENT_TABLE_SIZE 64
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -220,3 +220,5 @@ control Uplink(inout header_t hdr, inout ingress_metadata_t ig_md,
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

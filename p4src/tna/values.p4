@@ -224,3 +224,5 @@ control ZeroValues(inout header_t hdr) {
 }
 
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

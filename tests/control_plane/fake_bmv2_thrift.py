@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A fake of BMv2's thrift server (register calls of the "standard" service) that
 records what a controller sends.
 

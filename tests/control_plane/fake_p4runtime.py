@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An in-process P4Runtime server that records what a controller sends.
 
 Enough of the service for the controller: StreamChannel arbitration (answer,

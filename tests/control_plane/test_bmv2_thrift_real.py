@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The pure-Python thrift client against a real simple_switch_grpc running the
 committed p4src/build/p4reduce.json (no interfaces, no root needed).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The controller's configuration loader under arbitrary documents (issue 19, point 7):
 whatever a JSON or YAML file holds -- keys of mixed types, deep nesting, huge integers,
 binary, tags, garbage -- the only exception is ConfigError, in one line."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce controller ...` against the fake P4Runtime server."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """controller.config: what a valid configuration becomes, and one test per refusal."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The exact P4Runtime requests of push_pipeline / install / single writes,
 recorded by an in-process fake P4Runtime server."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """reset_job over both control channels: a new session in the job's worker entries
 (P4Runtime MODIFY, fake_p4runtime.py), then the registers zeroed (BMv2 thrift,
 fake_bmv2_thrift.py). The thrift part alone is tested in test_controller_reset.py."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Logging of the controller: every P4Runtime request at DEBUG on
 p4reduce.controller.grpc (a gRPC interceptor), the session's steps at INFO."""
 

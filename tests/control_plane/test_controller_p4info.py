@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """controller.p4info name resolution, the contract check and canonical value encoding."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """reset_job: register names from the BMv2 JSON, the cell ranges, and the thrift
 calls (clear_job_registers), against a fake BMv2 thrift server (fake_bmv2_thrift.py;
 no BMv2 needed); the new session it installs first, against the fake P4Runtime server."""

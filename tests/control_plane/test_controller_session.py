@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Session behaviour: arbitration outcomes, timeouts, counters, pipeline fetch."""
 
 from __future__ import annotations

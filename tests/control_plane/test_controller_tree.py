@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A job spanning several switches (p4reduce.controller.tree): the tree document becomes one
 configuration per switch, leaf jobs with their uplinks and the spine's job of leaves."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A leaf job's uplink in the controller's configuration, and the entries it becomes on the
 v1model program's P4Info (docs/protocol.md section 8: `uplinks`, `parents`)."""
 

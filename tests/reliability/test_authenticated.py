@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Authenticated jobs (issue 19, point 2; docs/protocol.md 6.3): with a per-job key every
 packet both ways carries a SipHash-2-4 MAC; packets without a valid one are dropped and
 counted, on both sides and both engines of each."""

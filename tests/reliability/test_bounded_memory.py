@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Whatever arrives, the software aggregator's memory stays bounded: 200,000 hostile
 datagrams from 2,000 source addresses grow its resident memory by less than 10 MB,
 and a well-behaved job keeps working. Also: a member whose look-ahead never ends a

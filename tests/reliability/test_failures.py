@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Worker crash, aggregator restart, multi-job isolation."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Hostile datagrams: each is dropped and counted; nothing raises; other jobs are unaffected."""
 
 from __future__ import annotations

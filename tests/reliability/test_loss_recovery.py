@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Retransmission and re-send paths under loss, duplication and reordering (no root needed)."""
 
 from __future__ import annotations

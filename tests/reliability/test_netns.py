@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Real worker and aggregator processes in network namespaces, with lossy links, over
 each worker transport: UDP sockets, AF_PACKET rings (transport "packet": the worker
 builds and parses the Ethernet/IPv4/UDP frames itself; same guarantees), and AF_XDP

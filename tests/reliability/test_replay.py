@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Replays of an authenticated job's sealed packets (issue 31, point 7; docs/protocol.md
 6.3): a captured JOIN, resent from anywhere, and a captured DATA of an earlier allreduce,
 resent after its slot has passed its idle horizon, and a recorded DATA of a process that a

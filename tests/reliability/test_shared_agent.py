@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One HostAgent shared by threads (issue 19, point 4): calls are serialized, each sees
 a whole allreduce, and the sums pair up with the other worker's calls in call order."""
 

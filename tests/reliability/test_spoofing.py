@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An off-path attacker on loopback: it forges the aggregator's (or a worker's) source
 address with a raw socket and knows every public value (job, slots, epochs, the
 fingerprint), but not the sessions. Nothing it sends may change a sum or fail a worker;

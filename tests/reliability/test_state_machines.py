@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Rule-based state machines over both aggregator engines (issue 19, point 8): valid JOINs
 and rounds interleaved with hostile datagrams -- garbage, replays, packets with someone
 else's session or from elsewhere, strangers' JOINs -- and recovery after every failure

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every worker gets the same, correct result or an error naming the cause (issue classes:
 restarted workers, idle slots, workers that disagree, admission, float32 overflow)."""
 

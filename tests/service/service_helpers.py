@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the service tests share (not a conftest.py: tests import tests/conftest.py by
 module name, and a second conftest would shadow it)."""
 

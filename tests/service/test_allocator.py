@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Slot ranges, ids and sessions of the job service (p4reduce/service/allocator.py)."""
 
 from __future__ import annotations

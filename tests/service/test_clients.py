@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's clients against a real service (software fallback, no switch): JobClient's
 answers and errors, `p4reduce worker --controller`, `p4reduce controller jobs`, and an agent
 whose job the service no longer holds."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """How jobs of the service end (docs/service.md, "How a job ends"): the workers' closes
 release it, and a job the service drops or loses fails every worker at once with
 AgentFailed naming why, also in the middle of an allreduce; a service that only stops

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The committed stubs of p4reduce/jobapi are what jobs.proto compiles to."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's state machine (p4reduce/service/registry.py): placement and its
 reasons, idempotent create, registration checks, leases on a fake clock."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Running software aggregators as the service's fallback (config `fallback: {aggregators:
 [...]}`): their AggregatorAdmin API (`p4reduce aggregator --admin`), jobs placed on them and
 allreducing, the next one taking what the first cannot, and one that dies under a job."""

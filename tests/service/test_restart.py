@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The service's state file (config `state`, `controller serve --state`): a SIGKILLed service
 started again takes back its jobs (same ids, leases, workers) while their workers go on,
 reconciles the aggregators with what it recorded, and continues the job ids; placement

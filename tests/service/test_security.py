@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service as a multi-tenant system: who calls (client certificates, bearer
 tokens), what each tenant may do with whose job, quotas, and the keys of authenticated jobs."""
 

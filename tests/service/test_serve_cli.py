@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`p4reduce controller serve`: a banner naming where it listens, the service until
 SIGTERM, and one-line errors (exit 2) for bad input."""
 

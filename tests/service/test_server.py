@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service end to end without a switch: gRPC requests, a job on the embedded
 software aggregator that real host agents allreduce through, hostile requests, leases,
 and the Prometheus endpoint."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service's configuration (p4reduce/service/config.py): every bad field is one
 line naming it."""
 

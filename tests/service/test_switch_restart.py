@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A restarted service keeps its recorded switch jobs (fake P4Runtime and BMv2 thrift of
 tests/control_plane): the same pipeline is not pushed again, the recorded jobs' entries and
 registers stay as they are (a lost entry is written again), what it did not record is

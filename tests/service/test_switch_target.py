@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The switch target against the fake P4Runtime and BMv2 thrift servers of
 tests/control_plane: what the service writes to the switch as jobs come and go, and
 what happens when the switch goes away under a job."""

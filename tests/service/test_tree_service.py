@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The job service over a tree of switches (leaves under a spine): the `tree` section,
 ranks placed by where workers sit, and what the service writes to every switch (fake
 P4Runtime and BMv2 thrift servers, one pair per switch) as a job completes and goes."""
