@@ -42,7 +42,7 @@ from p4reduce.protocol.auth import MAC_LEN, authentic
 
 if TYPE_CHECKING:
     from p4reduce.hostagent.service import LeaseKeeper
-    from p4reduce.jobapi import JobClient
+    from p4reduce.jobapi import JobClient, Placement
 from p4reduce.protocol.framing import message_limit, split_datagram
 from p4reduce.transport.batchio import BatchReceiver
 
@@ -150,6 +150,8 @@ class HostAgent:
 
             config, placement, self._jobs = service.placed(config)
         self.config = config
+        # Where the job service placed the job (its target, address, geometry); None without one.
+        self.placement: Placement | None = placement
         # A switch's sessions come from the job service: a JOINED with another is not the switch's.
         self._expected_session = placement.session if placement is not None and placement.target == "switch" else 0
         try:

@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import time
 
 import torch
 import torch.distributed as dist
@@ -31,6 +32,12 @@ def main() -> None:
     ap.add_argument("--world", type=int, required=True, help="ranks in the job")
     ap.add_argument("--steps", type=int, default=5, help="training steps (default: %(default)s)")
     ap.add_argument("--seed", type=int, default=0, help="the training's data (default: %(default)s)")
+    ap.add_argument(
+        "--hold",
+        metavar="FILE",
+        help="after the report, keep the process group (and so the job) open until FILE exists "
+        "(at most 300 s): closing it releases the job at the service",
+    )
     args = ap.parse_args()
     torch.set_num_threads(1)
     dist.init_process_group("p4reduce", init_method=f"tcp://{args.master}", rank=args.rank, world_size=args.world)
@@ -66,6 +73,10 @@ def main() -> None:
         ),
         flush=True,
     )
+    if args.hold:
+        deadline = time.monotonic() + 300
+        while not os.path.exists(args.hold) and time.monotonic() < deadline:
+            time.sleep(0.1)
     dist.destroy_process_group()
 
 

@@ -19,8 +19,10 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from p4reduce_mininet import (  # beside this script
@@ -54,15 +56,16 @@ def _service(ctl, switch, hosts: list) -> subprocess.Popen:
     return proc
 
 
-def _train(hosts: list, name: str, ctl) -> list[subprocess.Popen]:
-    """Training `name` on `hosts`: its ranks know the job service and the job's name."""
+def _train(hosts: list, name: str, ctl, hold: pathlib.Path) -> list[subprocess.Popen]:
+    """Training `name` on `hosts`: its ranks know the job service and the job's name, and
+    keep the job until `hold` exists (closing their process group releases it)."""
     master = f"{hosts[0].IP()}:29500"
     env = dict(os.environ, P4REDUCE_CONTROLLER=f"{ctl.IP()}:{SERVICE_PORT}", P4REDUCE_JOB_NAME=name)
     env["P4REDUCE_FAILURE_TIMEOUT"] = "60"
     return [
         h.popen(
             [PY, str(HERE / "ddp_rank.py"), "--master", master, "--rank", str(r), "--world", str(len(hosts))]
-            + ["--seed", str(list(JOBS).index(name))],  # each training its own data
+            + ["--seed", str(list(JOBS).index(name)), "--hold", str(hold)],  # each training its own data
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -104,16 +107,19 @@ def main() -> int:
     net.addLink(ctl, s1)
     start_network(net)
     service = None
+    # The trainings keep their jobs until this file exists: every job is looked at while it
+    # is held (a training that ends closes its process group, which releases its job).
+    hold = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-shared-")) / "done"
     try:
         s1.prepare_hosts([*workers, ctl])
         service = _service(ctl, s1, [*workers, ctl])
-        running = {n: _train([workers[i] for i in JOBS[n]], n, ctl) for n in ("a", "b")}
+        running = {n: _train([workers[i] for i in JOBS[n]], n, ctl, hold) for n in ("a", "b")}
         deadline = time.monotonic() + 120
         while not {"a", "b"} <= set(listed_jobs(ctl)):  # both hold the switch's pool before c asks
             if time.monotonic() > deadline:
                 raise SystemExit(f"trainings a and b never created their jobs: {sorted(listed_jobs(ctl))}")
             time.sleep(0.5)
-        running["c"] = _train([workers[i] for i in JOBS["c"]], "c", ctl)
+        running["c"] = _train([workers[i] for i in JOBS["c"]], "c", ctl, hold)
         placed = {}
         deadline = time.monotonic() + 120
         while "c" not in placed:
@@ -121,6 +127,7 @@ def main() -> int:
             if time.monotonic() > deadline:
                 raise SystemExit("training c never created its job")
             time.sleep(0.5)
+        hold.touch()
         failures = []
         for name, procs in running.items():
             job = placed[name]
@@ -148,10 +155,12 @@ def main() -> int:
             print(failure, file=sys.stderr)
         return 1 if failures else 0
     finally:
+        hold.touch()  # (trainings still waiting end now)
         if service is not None:
             service.terminate()
             service.wait(timeout=10)
         net.stop()
+        shutil.rmtree(hold.parent, ignore_errors=True)
 
 
 if __name__ == "__main__":

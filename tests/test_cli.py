@@ -94,7 +94,7 @@ def _npy(tmp_path, name: str, array=None, raw: bytes | None = None, npz: bool = 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (WORKER[:6] + ["4"] + WORKER[7:], "worker_id 4 outside"),
+        (WORKER[:6] + ["4"] + WORKER[7:], "--rank 4 with --workers 2: ranks are 0..1"),
         (["aggregator", "--job", "1:99"], "num_workers 99"),
         (["aggregator", "--job", "70000:2"], "job_id 70000 outside"),
         (["aggregator", "--job", "1:2", "--stats-interval", "-1"], "--stats-interval: -1 outside"),

@@ -313,6 +313,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
                         "retransmissions": s.retransmissions,
                         "queries": s.queries,
                         "checksum": float(np.sum(result, dtype=np.float64)),
+                        # where the job service placed the job (--controller): switch or software
+                        **({"target": agent.placement.target} if agent.placement is not None else {}),
                     }
                 ),
                 flush=True,

@@ -20,6 +20,7 @@ aggregator's, so wait() an async collective before handing its tensors to anothe
 from __future__ import annotations
 
 import datetime
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -84,7 +85,12 @@ class Fallback:
     def _gloo(self) -> Any:
         opts = ProcessGroupGloo._Options()  # type: ignore[attr-defined]  # not in torch's stubs
         opts._timeout = self._timeout
-        opts._devices = [ProcessGroupGloo.create_default_device(lazy_init=True)]
+        # GLOO_SOCKET_IFNAME names the interfaces as it does for torch's own gloo groups
+        # (else the hostname's address, often loopback: unreachable from other hosts).
+        interfaces = [i for i in os.environ.get("GLOO_SOCKET_IFNAME", "").split(",") if i]
+        opts._devices = [ProcessGroupGloo.create_device(interface=i, lazy_init=True) for i in interfaces] or [
+            ProcessGroupGloo.create_default_device(lazy_init=True)
+        ]
         store = PrefixStore(STORE_PREFIX + GLOO, self._store)
         return ProcessGroupGloo(store, self._rank, self._size, opts)
 

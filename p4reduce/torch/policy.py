@@ -200,5 +200,5 @@ def calibrate(
 def switch_target(agent: HostAgent, options: Options) -> bool:
     """Does the group aggregate on a switch? Placed there by the job service, or at an
     external aggregator in one packet per datagram (message_size 0: what a switch needs)."""
-    placed_on_switch = getattr(agent, "_expected_session", 0) != 0  # only a switch placement sets it
+    placed_on_switch = agent.placement is not None and agent.placement.target == "switch"
     return placed_on_switch or (bool(options.aggregators) and options.message_size == 0)
