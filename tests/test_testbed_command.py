@@ -88,6 +88,24 @@ def test_an_interrupted_run_removes_everything(signum: signal.Signals) -> None:
     assert _leftovers(tag) == []
 
 
+@needs_switch
+def test_a_failed_run_says_why_in_one_line_and_removes_everything() -> None:
+    """Workers that cannot finish a million allreduces within a second: exit 1, one line, nothing left."""
+    tag = uuid.uuid4().hex[:8]
+    proc = subprocess.run(
+        _command("--tag", tag, "--iterations", "1000000", "--time-limit", "1"),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    errors = [line for line in proc.stderr.splitlines() if not line.startswith("testbed: ")]
+    assert errors == ["p4reduce testbed bmv2: error: the workers did not finish within --time-limit 1 s"]
+    assert f"removed the namespaces, veths and BMv2 of tag {tag}" in proc.stderr
+    assert _leftovers(tag) == []
+
+
 def test_without_bmv2_one_line_says_so() -> None:
     dirs = os.environ.get("PATH", "").split(os.pathsep)
     path = os.pathsep.join(d for d in dirs if d and not (pathlib.Path(d) / "simple_switch_grpc").exists())
