@@ -9,27 +9,22 @@ else the committed p4src/build. A module that only needs the compiler sets
 
 from __future__ import annotations
 
-import contextlib
 import json
 import pathlib
-import subprocess
-import uuid
-from collections.abc import Iterator
 
 import pytest
 
 from bmv2_tests.harness import (
-    AGG_IP,
-    AGG_MAC,
     Bmv2Switch,
     Pipeline,
     Tap,
-    Worker,
     committed_pipeline,
     compile_pipeline,
     compiler_missing,
     missing_requirements,
 )
+from p4reduce.testbed.veth import make_workers as make_workers  # the tests import them from here
+from p4reduce.testbed.veth import worker_namespaces as worker_namespaces
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "docs" / "golden_packets.json"
 
@@ -55,21 +50,6 @@ def golden() -> dict:
     return json.loads(GOLDEN.read_text())
 
 
-def make_workers(switch: Bmv2Switch, n: int, first_port: int = 1) -> list[Worker]:
-    """Workers 0..n-1, one per switch port starting at `first_port`."""
-    return [
-        Worker(
-            i,
-            first_port + i,
-            f"02:00:00:00:00:{first_port + i:02x}",
-            f"10.0.0.{first_port + i}",
-            40000 + first_port + i,
-            switch.host_if(first_port + i),
-        )
-        for i in range(n)
-    ]
-
-
 @pytest.fixture
 def switch(tmp_path, pipeline):
     sw = Bmv2Switch(num_ports=5).start(tmp_path, pipeline)
@@ -82,29 +62,3 @@ def tap(switch):
     t = Tap([switch.host_if(i) for i in range(1, switch.num_ports + 1)])
     yield t
     t.close()
-
-
-@contextlib.contextmanager
-def worker_namespaces(workers: list[Worker], prefix: str) -> Iterator[list[str]]:
-    """Each worker's host interface in a network namespace of its own, with its MAC, its IP
-    and a static ARP entry for the aggregation address (the switch answers for it, no host
-    does); the namespaces are deleted afterwards."""
-    namespaces: list[str] = []
-    try:
-        for w in workers:
-            ns = f"{prefix}-{uuid.uuid4().hex[:6]}"
-            namespaces.append(ns)
-            for cmd in (
-                ["ip", "netns", "add", ns],
-                ["ip", "link", "set", w.host_if, "netns", ns],
-                ["ip", "-n", ns, "link", "set", w.host_if, "address", w.mac],
-                ["ip", "-n", ns, "addr", "add", f"{w.ip}/24", "dev", w.host_if],
-                ["ip", "-n", ns, "link", "set", w.host_if, "up"],
-                ["ip", "-n", ns, "link", "set", "lo", "up"],
-                ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", w.host_if],
-            ):
-                subprocess.run(cmd, check=True, capture_output=True)
-        yield namespaces
-    finally:
-        for ns in namespaces:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)

@@ -14,7 +14,6 @@ import pathlib
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass
 
 import numpy as np
 from scapy.layers.inet import IP, UDP
@@ -23,7 +22,7 @@ from scapy.packet import Raw
 
 from p4reduce.protocol import AGG_UDP_PORT, AggHeader, Flags, MsgType, decode_values, fingerprint
 from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Pipeline
-from p4reduce.testbed.veth import RawPorts, VethSwitch, veth_switch_missing
+from p4reduce.testbed.veth import RawPorts, VethSwitch, Worker, job_config, veth_switch_missing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 P4SRC = ROOT / "p4src"
@@ -64,16 +63,6 @@ def compile_pipeline(work: pathlib.Path) -> Pipeline:
     return Pipeline(work / "build" / "p4reduce.p4info.txtpb", work / "build" / "p4reduce.json")
 
 
-@dataclass(frozen=True)
-class Worker:
-    worker_id: int
-    port: int  # switch port
-    mac: str
-    ip: str
-    udp_port: int
-    host_if: str  # host end of the veth pair of `port`
-
-
 def job_dict(
     job_id: int,
     workers: list[Worker],
@@ -83,20 +72,7 @@ def job_dict(
     session: int | None = SESSION,
 ) -> dict:
     """A job of the controller's configuration format (`session` None: the controller draws one)."""
-    job = {
-        "job_id": job_id,
-        "mode": "dense",
-        "slot_base": slot_base,
-        "num_slots": num_slots,
-        "mgid": mgid or job_id + 1,
-        "workers": [
-            {"worker_id": w.worker_id, "port": w.port, "mac": w.mac, "ip": w.ip, "udp_port": w.udp_port}
-            for w in workers
-        ],
-    }
-    if session is not None:
-        job["session"] = session
-    return job
+    return job_config(job_id, workers, slot_base, num_slots, mgid, session)
 
 
 class Bmv2Switch(VethSwitch):

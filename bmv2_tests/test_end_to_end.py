@@ -10,17 +10,16 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from bmv2_tests.conftest import make_workers, worker_namespaces
-from bmv2_tests.harness import AGG_IP, Bmv2Switch, job_dict
-from p4reduce.protocol import AGG_UDP_PORT
+from bmv2_tests.harness import Bmv2Switch, job_dict
 from p4reduce.testbed.check import check_results
 from p4reduce.testbed.netns import nft_drop_both_ways
 from p4reduce.testbed.synthetic import worker_tensor
+from p4reduce.testbed.veth import worker_command
 from p4reduce.transport.xdp import available
 
 
@@ -129,35 +128,7 @@ def worker_process(w, ns: str, num_workers: int, *args: str, transport: str = "u
     """`p4reduce worker` for `w` in namespace `ns`, dense mode, B = 32, 8 slots from 0
     (a later `--slots` in `args` wins), over `transport`."""
     return subprocess.Popen(
-        [
-            "ip",
-            "netns",
-            "exec",
-            ns,
-            sys.executable,
-            "-m",
-            "p4reduce",
-            "worker",
-            "--aggregator",
-            f"{AGG_IP}:{AGG_UDP_PORT}",
-            "--bind",
-            f"{w.ip}:{w.udp_port}",
-            "--job",
-            "1",
-            "--rank",
-            str(w.worker_id),
-            "--workers",
-            str(num_workers),
-            "--mode",
-            "dense",
-            "--block-size",
-            "32",
-            "--slots",
-            "8",
-            "--transport",
-            transport,
-            *args,
-        ],
+        worker_command(w, ns, num_workers, "--transport", transport, *args),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The `p4reduce` command: demo, aggregator, worker, controller, wireshark-plugin.
+"""The `p4reduce` command: demo, aggregator, worker, controller, testbed, wireshark-plugin.
 
 Exit codes: 0 success; 1 the operation failed (timeout, switch error, wrong
 result); 2 a mistake in the command line or an input file (one line on stderr).
@@ -586,6 +586,9 @@ def build_parser() -> argparse.ArgumentParser:
     from p4reduce.cli.controller import add_controller_parser
 
     add_controller_parser(sub)
+    from p4reduce.cli.testbed import add_testbed_parser
+
+    add_testbed_parser(sub)
     from p4reduce.cli.wireshark import add_wireshark_parser
 
     add_wireshark_parser(sub)

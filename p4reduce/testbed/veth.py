@@ -8,20 +8,24 @@ tests and benchmarks/bmv2_rates.py (which must not import test modules).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import select
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from p4reduce.controller.client import SwitchClient
 from p4reduce.controller.config import Config, load_config
-from p4reduce.testbed.bmv2 import Bmv2Process, Pipeline, simple_switch_missing
+from p4reduce.protocol import AGG_UDP_PORT
+from p4reduce.testbed.bmv2 import AGG_IP, AGG_MAC, Bmv2Process, Pipeline, simple_switch_missing
 
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4  # sll_pkttype of frames this host sent
@@ -109,6 +113,102 @@ class VethSwitch:
         for sw in self._links:  # deleting one end deletes the pair
             subprocess.run(["ip", "link", "del", sw], capture_output=True)
         self._links.clear()
+
+
+@dataclass(frozen=True)
+class Worker:
+    """A worker behind a switch port: the addresses its worker entry names."""
+
+    worker_id: int
+    port: int  # switch port
+    mac: str
+    ip: str
+    udp_port: int
+    host_if: str  # host end of the veth pair of `port`
+
+
+def make_workers(switch: VethSwitch, n: int, first_port: int = 1) -> list[Worker]:
+    """Workers 0..n-1, one per switch port starting at `first_port`: on port p the MAC
+    02:00:00:00:00:<p>, IP 10.0.0.<p> and UDP port 40000 + p."""
+    return [
+        Worker(
+            i,
+            first_port + i,
+            f"02:00:00:00:00:{first_port + i:02x}",
+            f"10.0.0.{first_port + i}",
+            40000 + first_port + i,
+            switch.host_if(first_port + i),
+        )
+        for i in range(n)
+    ]
+
+
+def job_config(
+    job_id: int,
+    workers: list[Worker],
+    slot_base: int = 0,
+    num_slots: int = 32,
+    mgid: int | None = None,
+    session: int | None = None,
+) -> dict[str, Any]:
+    """A dense job of the controller's configuration format (`session` None: the controller draws one)."""
+    job: dict[str, Any] = {
+        "job_id": job_id,
+        "mode": "dense",
+        "slot_base": slot_base,
+        "num_slots": num_slots,
+        "mgid": mgid or job_id + 1,
+        "workers": [
+            {"worker_id": w.worker_id, "port": w.port, "mac": w.mac, "ip": w.ip, "udp_port": w.udp_port}
+            for w in workers
+        ],
+    }
+    if session is not None:
+        job["session"] = session
+    return job
+
+
+@contextlib.contextmanager
+def worker_namespaces(workers: list[Worker], prefix: str) -> Iterator[list[str]]:
+    """Each worker's host interface in a network namespace of its own (`<prefix>-<6 hex>`),
+    with its MAC, its IP and a static ARP entry for the aggregation address (the switch
+    answers for it, no host does); the namespaces are deleted afterwards."""
+    namespaces: list[str] = []
+    try:
+        for w in workers:
+            ns = f"{prefix}-{uuid.uuid4().hex[:6]}"
+            namespaces.append(ns)
+            for cmd in worker_namespace_commands(w, ns):
+                subprocess.run(cmd, check=True, capture_output=True)
+        yield namespaces
+    finally:
+        for ns in namespaces:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def worker_namespace_commands(w: Worker, ns: str) -> list[list[str]]:
+    """The `ip` commands that put `w`'s host interface into namespace `ns`, configured."""
+    return [
+        ["ip", "netns", "add", ns],
+        ["ip", "link", "set", w.host_if, "netns", ns],
+        ["ip", "-n", ns, "link", "set", w.host_if, "address", w.mac],
+        ["ip", "-n", ns, "addr", "add", f"{w.ip}/24", "dev", w.host_if],
+        ["ip", "-n", ns, "link", "set", w.host_if, "up"],
+        ["ip", "-n", ns, "link", "set", "lo", "up"],
+        ["ip", "-n", ns, "neigh", "add", AGG_IP, "lladdr", AGG_MAC, "dev", w.host_if],
+    ]
+
+
+def worker_command(w: Worker, ns: str, num_workers: int, *args: str, job_id: int = 1, num_slots: int = 8) -> list[str]:
+    """`p4reduce worker` for `w` in namespace `ns` through the switch: dense mode, B = 32,
+    `num_slots` slots from 0 of job `job_id` (a later option in `args` wins)."""
+    return [
+        *("ip", "netns", "exec", ns, sys.executable, "-m", "p4reduce", "worker"),
+        *("--aggregator", f"{AGG_IP}:{AGG_UDP_PORT}", "--bind", f"{w.ip}:{w.udp_port}"),
+        *("--job", str(job_id), "--rank", str(w.worker_id), "--workers", str(num_workers)),
+        *("--mode", "dense", "--block-size", "32", "--slots", str(num_slots)),
+        *args,
+    ]
 
 
 class RawPorts:
