@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import time
 
 import pytest
 
@@ -60,5 +61,11 @@ def switch(tmp_path, pipeline):
 @pytest.fixture
 def tap(switch):
     t = Tap([switch.host_if(i) for i in range(1, switch.num_ports + 1)])
+    # The switch is shared by a module's tests: on a loaded machine BMv2 may still be
+    # emitting an earlier test's answers (to that test's workers). Those are taken off the
+    # wire here, until it has been silent for 0.3 s (at most 20 s of them).
+    deadline = time.monotonic() + 20
+    while t.collect(timeout=0.3) and time.monotonic() < deadline:
+        pass
     yield t
     t.close()
