@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +26,7 @@ from p4reduce.controller.pipeline import job_entities
 from p4reduce.controller.readback import identity
 from p4reduce.jobapi import jobs_pb2 as pb
 from p4reduce.jobapi import jobs_pb2_grpc as pb_grpc
+from p4reduce.testbed.service_process import free_port, serving
 from p4reduce.testbed.synthetic import worker_tensor
 
 ELEMENTS = 512
@@ -42,35 +41,6 @@ def wait_until(condition, what: str, timeout: float = 60.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"waited {timeout:g} s for {what}"
         time.sleep(0.05)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serving(config, state, port: int):
-    """`p4reduce controller serve` as a process, its log next to the state file (SIGKILLed at
-    the end if still running)."""
-    log = state.with_suffix(".log")
-    with log.open("a") as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "p4reduce", "-v", "controller", "serve", "--config", str(config)]
-            + ["--bind", f"127.0.0.1:{port}", "--state", str(state)],
-            stdout=subprocess.PIPE,
-            stderr=err,
-            text=True,
-        )
-    try:
-        banner = proc.stdout.readline()
-        assert re.match(rf"p4reduce job service on 127\.0\.0\.1:{port}", banner), banner + log.read_text()
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.communicate(timeout=30)
 
 
 class Iterations:
@@ -147,7 +117,7 @@ def test_a_restarted_service_keeps_its_switch_job_under_running_workers(tmp_path
         config.write_text(json.dumps({"switch": switch, "jobs": {"num_slots": 8}}))
         port = free_port()
 
-        service = stack.enter_context(serving(config, state, port))
+        service = stack.enter_context(serving(config, state, port, verbose=True))
         stub = pb_grpc.JobServiceStub(stack.enter_context(grpc.insecure_channel(f"127.0.0.1:{port}")))
         job = stub.CreateJob(pb.CreateJobRequest(name="kept", num_workers=2, lease_seconds=3600))
         assert job.target == pb.SWITCH
@@ -171,7 +141,7 @@ def test_a_restarted_service_keeps_its_switch_job_under_running_workers(tmp_path
         hand.write(job_entities(hand.p4info, stranger), update="insert")
         before = {identity(e) for e in hand.read_entities()}
 
-        with serving(config, state, port), grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        with serving(config, state, port, verbose=True), grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = pb_grpc.JobServiceStub(channel)  # (a new channel: the old one backs off after the kill)
             [status] = stub.ListJobs(pb.ListJobsRequest()).jobs
             assert (status.job.job_id, status.job.session, status.job.slot_base) == (job.job_id, job.session, 0)

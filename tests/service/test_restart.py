@@ -6,13 +6,10 @@ moves on past an aggregator that refuses AddJob."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import re
 import signal
 import socket
-import subprocess
-import sys
 import threading
 
 import grpc
@@ -31,34 +28,7 @@ from p4reduce.service import JobServer
 from p4reduce.service.config import parse_service_config
 from p4reduce.service.registry import Job, JobWish, Target, WorkerRecord
 from p4reduce.service.store import StateStore, decode, encode
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serving(config, state, port: int):
-    """`p4reduce controller serve` as a process (SIGKILLed at the end if still running)."""
-    log = state.with_suffix(".log")
-    with log.open("a") as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "p4reduce", "controller", "serve", "--config", str(config)]
-            + ["--bind", f"127.0.0.1:{port}", "--state", str(state)],
-            stdout=subprocess.PIPE,
-            stderr=err,
-            text=True,
-        )
-    try:
-        banner = proc.stdout.readline()
-        assert re.match(rf"p4reduce job service on 127\.0\.0\.1:{port}", banner), banner + log.read_text()
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.communicate(timeout=30)
+from p4reduce.testbed.service_process import free_port, serving
 
 
 def served(running) -> dict[int, dict[int, tuple[str, int]]]:
