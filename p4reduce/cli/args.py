@@ -123,3 +123,39 @@ def fail(message: str) -> NoReturn:
 
 def stderr_line(prog: str, message: str) -> None:
     print(f"{prog}: error: {message}", file=sys.stderr)
+
+
+def add_tensor_options(
+    p: argparse.ArgumentParser,
+    what: str,
+    *,
+    elements: int = 1_000_000,
+    max_elements: int = 1 << 31,
+    density: float = 0.1,
+) -> None:
+    """--elements, --density, --dtype and --seed of the synthetic tensors (`what` they make),
+    as every command that makes them takes them (with its own defaults)."""
+    p.add_argument(
+        "--elements",
+        type=int_range(1, max_elements),
+        default=elements,
+        metavar="N",
+        help=f"elements of {what} (default: %(default)s)",
+    )
+    p.add_argument(
+        "--density",
+        type=float_range(0.0, 1.0),
+        default=density,
+        metavar="FRACTION",
+        help="fraction of non-zero blocks, 0..1 (default: %(default)s)",
+    )
+    p.add_argument(
+        "--dtype", choices=["float32", "int32"], default="float32", help="element type (default: %(default)s)"
+    )
+    p.add_argument(
+        "--seed",
+        type=int_range(0),
+        default=0,
+        metavar="N",
+        help="seed of the synthetic tensors (default: %(default)s)",
+    )

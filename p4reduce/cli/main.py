@@ -104,33 +104,6 @@ def _add_job_geometry(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_tensor(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument(
-        "--elements",
-        type=a.int_range(1, 1 << 31),
-        default=1_000_000,
-        metavar="N",
-        help=f"elements of {what} (default: %(default)s)",
-    )
-    p.add_argument(
-        "--density",
-        type=a.float_range(0.0, 1.0),
-        default=0.1,
-        metavar="FRACTION",
-        help="fraction of non-zero blocks, 0..1 (default: %(default)s)",
-    )
-    p.add_argument(
-        "--dtype", choices=["float32", "int32"], default="float32", help="element type (default: %(default)s)"
-    )
-    p.add_argument(
-        "--seed",
-        type=a.int_range(0),
-        default=0,
-        metavar="N",
-        help="seed of the synthetic tensors (default: %(default)s)",
-    )
-
-
 # -- commands ----------------------------------------------------------------------------
 def _cmd_demo(args: argparse.Namespace) -> int:
     from p4reduce.cli.demo import DemoConfig, format_summary, run_demo
@@ -353,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="worker processes (default: %(default)s)",
     )
-    _add_tensor(demo, "each worker's tensor")
+    a.add_tensor_options(demo, "each worker's tensor")
     demo.add_argument(
         "--iterations", type=a.int_range(1), default=3, metavar="N", help="timed allreduces (default: %(default)s)"
     )
@@ -571,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     wk.add_argument("--input", metavar="FILE.npy", help="float32 or int32 .npy file (default: a synthetic tensor)")
     wk.add_argument("--output", metavar="FILE.npy", help="write the last result to this file")
     add_pcap_option(wk)
-    _add_tensor(wk, "the synthetic tensor")
+    a.add_tensor_options(wk, "the synthetic tensor")
     wk.add_argument(
         "--iterations",
         type=a.int_range(1),

@@ -61,26 +61,7 @@ def add_testbed_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
         metavar="N",
         help="workers, one namespace and BMv2 port each (default: %(default)s)",
     )
-    p.add_argument(
-        "--elements",
-        type=a.int_range(1, 1 << 24),
-        default=10_000,
-        metavar="N",
-        help="elements of each worker's synthetic tensor (default: %(default)s)",
-    )
-    p.add_argument(
-        "--density",
-        type=a.float_range(0.0, 1.0),
-        default=0.3,
-        metavar="FRACTION",
-        help="fraction of non-zero blocks, 0..1 (default: %(default)s)",
-    )
-    p.add_argument(
-        "--dtype", choices=["float32", "int32"], default="float32", help="element type (default: %(default)s)"
-    )
-    p.add_argument(
-        "--seed", type=a.int_range(0), default=0, metavar="N", help="seed of the tensors (default: %(default)s)"
-    )
+    a.add_tensor_options(p, "each worker's synthetic tensor", elements=10_000, max_elements=1 << 24, density=0.3)
     p.add_argument(
         "--iterations",
         type=a.int_range(1),
