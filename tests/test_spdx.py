@@ -11,7 +11,12 @@ LINE = "SPDX-License-Identifier: Apache-2.0"
 SOURCES = (".py", ".c", ".h", ".p4", ".lua", ".proto", ".css")
 SCRIPTS = (".ci/run", ".ci/sanitize", "p4src/Makefile", "p4src/tna/Makefile")
 # Written by a generator byte for byte (tests/service/test_jobapi_stubs.py compares them).
-GENERATED = ("p4reduce/jobapi/jobs_pb2.py", "p4reduce/jobapi/jobs_pb2_grpc.py")
+GENERATED = (
+    "p4reduce/jobapi/jobs_pb2.py",
+    "p4reduce/jobapi/jobs_pb2_grpc.py",
+    "controller/bfrt/bfruntime_pb2.py",
+    "controller/bfrt/bfruntime_pb2_grpc.py",
+)
 
 
 def _sources() -> list[str]:

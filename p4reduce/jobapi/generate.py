@@ -10,32 +10,23 @@ tests/service/test_jobapi_stubs.py checks that they are what jobs.proto compiles
 from __future__ import annotations
 
 import pathlib
-import re
 import sys
-import tempfile
+
+from p4reduce import protogen
 
 HERE = pathlib.Path(__file__).resolve().parent
-STUBS = ("jobs_pb2.py", "jobs_pb2_grpc.py")
+PROTO = "jobs.proto"
+STUBS = protogen.stub_names(PROTO)
 
 
 def compile_stubs(out: pathlib.Path) -> None:
     """jobs.proto's stubs into `out`, importing each other from this package."""
-    from grpc_tools import protoc  # the 'grpcio-tools' package
-
-    status = protoc.main(["protoc", f"-I{HERE}", f"--python_out={out}", f"--grpc_python_out={out}", "jobs.proto"])
-    if status != 0:
-        raise RuntimeError(f"protoc failed on {HERE / 'jobs.proto'} (status {status})")
-    grpc_stub = out / "jobs_pb2_grpc.py"
-    text = re.sub(r"^import jobs_pb2 as", "from p4reduce.jobapi import jobs_pb2 as", grpc_stub.read_text(), flags=re.M)
-    grpc_stub.write_text(text)
+    protogen.compile_stubs(HERE, PROTO, "p4reduce.jobapi", out)
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        compile_stubs(pathlib.Path(tmp))
-        for name in STUBS:
-            (HERE / name).write_text((pathlib.Path(tmp) / name).read_text())
-    print(f"wrote {', '.join(STUBS)} in {HERE}")
+    names = protogen.write_stubs(HERE, PROTO, "p4reduce.jobapi")
+    print(f"wrote {', '.join(names)} in {HERE}")
     return 0
 
 
