@@ -18,7 +18,7 @@ import yaml
 
 from p4reduce.controller.errors import ConfigError
 from p4reduce.protocol.switch import SWITCH_MAX_PORT as MAX_PORT
-from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS
+from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS, TNA_SLOTS
 
 __all__ = [
     "BroadcastConfig",
@@ -27,6 +27,7 @@ __all__ = [
     "JobConfig",
     "L2Entry",
     "MAX_SESSION",
+    "PortSetting",
     "SwitchConfig",
     "UplinkConfig",
     "WorkerEntry",
@@ -45,6 +46,27 @@ _GRPC_ADDR = re.compile(r"unix:.+|(?P<host>[^\s]+):(?P<port>[0-9]{1,5})")
 MAX_SESSION = 2**32 - 1
 
 
+# The switch kinds: BMv2 (the v1model program, P4Runtime + thrift) and Tofino (the TNA
+# program, BF Runtime gRPC). Their slot pools differ.
+SWITCH_KINDS = ("bmv2", "tofino")
+KIND_SLOTS = {"bmv2": SWITCH_SLOTS, "tofino": TNA_SLOTS}
+PORT_SPEEDS = ("1G", "10G", "25G", "40G", "50G", "100G", "200G", "400G")
+PORT_FECS = ("none", "fc", "rs")
+PORT_AUTONEG = ("default", "on", "off")
+
+
+@dataclass(frozen=True)
+class PortSetting:
+    """A Tofino port the controller brings up through $PORT: its device port, or its
+    front-panel name ("1/0", resolved by the switch), speed, FEC, auto-negotiation."""
+
+    port: int | str
+    speed: str = "100G"
+    fec: str = "rs"
+    autoneg: str = "default"
+    enable: bool = True
+
+
 @dataclass(frozen=True)
 class SwitchConfig:
     grpc_addr: str = "127.0.0.1:9559"
@@ -55,6 +77,22 @@ class SwitchConfig:
     # address), so this is simply where the switch runs; not derived from grpc_addr,
     # which may be a unix: socket or a proxy.
     thrift_ip: str = "127.0.0.1"
+    kind: str = "bmv2"
+    # Tofino: bf_switchd's BF Runtime server, this controller's client id there, the
+    # program's name (as bf_switchd loaded it) and the ports to bring up.
+    bfrt_addr: str = "127.0.0.1:50052"
+    client_id: int = 0
+    program: str = "p4reduce_tna"
+    ports: tuple[PortSetting, ...] = ()
+
+    @property
+    def address(self) -> str:
+        """Where the controller talks to the switch."""
+        return self.bfrt_addr if self.kind == "tofino" else self.grpc_addr
+
+    @property
+    def slots(self) -> int:
+        return KIND_SLOTS[self.kind]
 
 
 @dataclass(frozen=True)
@@ -217,12 +255,69 @@ def _any_ip(where: str, value: Any) -> str:
 # -- sections ----------------------------------------------------------------------
 
 
-def parse_switch(data: Any) -> SwitchConfig:
-    d = check_keys("switch", data, set(), {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"})
-    addr = d.get("grpc_addr", SwitchConfig.grpc_addr)
+def _grpc_addr(where: str, addr: Any) -> str:
     m = _GRPC_ADDR.fullmatch(addr) if isinstance(addr, str) else None
     if m is None or (m["port"] is not None and not 1 <= int(m["port"]) <= 65535):
-        raise ConfigError(f"switch.grpc_addr: {shown(addr)} is not a host:port address (port 1..65535) or unix:PATH")
+        raise ConfigError(f"{where}: {shown(addr)} is not a host:port address (port 1..65535) or unix:PATH")
+    return str(addr)
+
+
+def _choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ConfigError(f"{where}: {shown(value)} is not one of {', '.join(choices)}")
+    return str(value)
+
+
+def _port_setting(where: str, data: Any) -> PortSetting:
+    d = check_keys(where, data, {"port"}, {"speed", "fec", "autoneg", "enable"})
+    port = d["port"]
+    if isinstance(port, str):
+        if not re.fullmatch(r"[0-9]{1,3}/[0-9]", port):
+            raise ConfigError(f"{where}.port: {shown(port)} is neither a device port nor a front-panel name like 1/0")
+    else:
+        port = check_int(f"{where}.port", port, 0, MAX_PORT)
+    enable = d.get("enable", True)
+    if not isinstance(enable, bool):
+        raise ConfigError(f"{where}.enable: {shown(enable)} is not true or false")
+    return PortSetting(
+        port,
+        _choice(f"{where}.speed", str(d.get("speed", PortSetting.speed)).upper(), PORT_SPEEDS),
+        _choice(f"{where}.fec", str(d.get("fec", PortSetting.fec)).lower(), PORT_FECS),
+        _choice(f"{where}.autoneg", str(d.get("autoneg", PortSetting.autoneg)).lower(), PORT_AUTONEG),
+        enable,
+    )
+
+
+def _tofino_switch(d: dict[str, Any]) -> SwitchConfig:
+    ports = tuple(
+        _port_setting(f"switch.ports[{i}]", p) for i, p in enumerate(check_list("switch.ports", d.get("ports", [])))
+    )
+    named = [str(p.port) for p in ports]
+    if len(set(named)) != len(named):
+        raise ConfigError(f"switch.ports: a port is listed twice ({sorted(n for n in named if named.count(n) > 1)[0]})")
+    program = d.get("program", SwitchConfig.program)
+    if not isinstance(program, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", program):
+        raise ConfigError(f"switch.program: {shown(program)} is not a P4 program name")
+    return SwitchConfig(
+        kind="tofino",
+        bfrt_addr=_grpc_addr("switch.bfrt", d.get("bfrt", SwitchConfig.bfrt_addr)),
+        device_id=check_int("switch.device_id", d.get("device_id", 0), 0, 2**32 - 1),
+        client_id=check_int("switch.client_id", d.get("client_id", 0), 0, 2**32 - 1),
+        program=program,
+        ports=ports,
+    )
+
+
+def parse_switch(data: Any) -> SwitchConfig:
+    kind = data.get("kind", "bmv2") if isinstance(data, dict) else "bmv2"
+    if kind not in SWITCH_KINDS:
+        raise ConfigError(f"switch.kind: {shown(kind)} is not one of {', '.join(SWITCH_KINDS)}")
+    if kind == "tofino":
+        return _tofino_switch(
+            check_keys("switch", data, set(), {"kind", "bfrt", "device_id", "client_id", "program", "ports"})
+        )
+    d = check_keys("switch", data, set(), {"kind", "grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"})
+    addr = _grpc_addr("switch.grpc_addr", d.get("grpc_addr", SwitchConfig.grpc_addr))
     return SwitchConfig(
         grpc_addr=addr,
         device_id=check_int("switch.device_id", d.get("device_id", 0), 0, 2**64 - 1),
@@ -257,7 +352,7 @@ def _uplink(where: str, data: Any) -> UplinkConfig:
     )
 
 
-def _job(where: str, data: Any) -> JobConfig:
+def _job(where: str, data: Any, slots: int = SWITCH_SLOTS) -> JobConfig:
     d = check_keys(where, data, {"job_id", "slot_base", "num_slots", "workers"}, {"mgid", "mode", "session", "uplink"})
     job_id = check_int(f"{where}.job_id", d["job_id"], 0, 65535)
     where = f"job {job_id}"
@@ -266,12 +361,11 @@ def _job(where: str, data: Any) -> JobConfig:
         raise ConfigError(
             f"{where}.mode: {shown(mode)}: the switch only runs 'dense' mode ('sparse' needs the software aggregator)"
         )
-    base = check_int(f"{where}.slot_base", d["slot_base"], 0, SWITCH_SLOTS - 1)
-    count = check_int(f"{where}.num_slots", d["num_slots"], 1, SWITCH_SLOTS)
-    if base + count > SWITCH_SLOTS:
+    base = check_int(f"{where}.slot_base", d["slot_base"], 0, slots - 1)
+    count = check_int(f"{where}.num_slots", d["num_slots"], 1, slots)
+    if base + count > slots:
         raise ConfigError(
-            f"{where}: slots {base}..{base + count - 1} exceed the switch's "
-            f"{SWITCH_SLOTS} slots (0..{SWITCH_SLOTS - 1})"
+            f"{where}: slots {base}..{base + count - 1} exceed the switch's {slots} slots (0..{slots - 1})"
         )
     raw = check_list(f"{where}.workers", d["workers"])
     if not raw:
@@ -367,7 +461,7 @@ def parse_config(data: Any) -> Config:
 def _parse(data: Any) -> Config:
     d = check_keys("config", data, {"jobs"}, {"switch", "l2", "broadcast", "extra"})
     switch = parse_switch(d.get("switch", {}))
-    jobs = tuple(_job(f"jobs[{i}]", j) for i, j in enumerate(check_list("jobs", d["jobs"])))
+    jobs = tuple(_job(f"jobs[{i}]", j, switch.slots) for i, j in enumerate(check_list("jobs", d["jobs"])))
     mgids = _check_jobs(jobs)
     l2 = parse_l2(d.get("l2", []))
     broadcast = parse_broadcast(d["broadcast"], mgids) if d.get("broadcast") is not None else None
@@ -399,16 +493,30 @@ def read_document(path: pathlib.Path) -> Any:
         raise ConfigError(f"{path}: not valid {kind}: {exc}") from None
 
 
-def load_config(source: str | pathlib.Path | dict[str, Any]) -> Config:
-    """Read and validate a config from a dict or a .json / .yaml file."""
+def load_config(source: str | pathlib.Path | dict[str, Any], kind: str | None = None) -> Config:
+    """Read and validate a config from a dict or a .json / .yaml file; `kind` (a command
+    line's --target) is the switch's kind where the document names none, and must agree
+    with it where it does."""
     if isinstance(source, dict):
-        return parse_config(source)
+        return parse_config(_with_kind(source, kind))
     path = pathlib.Path(source)
     data = read_document(path)
     try:
-        return parse_config(data)
+        return parse_config(_with_kind(data, kind))
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+def _with_kind(data: Any, kind: str | None) -> Any:
+    if kind is None or not isinstance(data, dict):
+        return data
+    switch = data.get("switch", {})
+    if not isinstance(switch, dict):
+        return data  # parse_switch names the problem
+    named = switch.get("kind")
+    if named is not None and named != kind:
+        raise ConfigError(f"switch.kind: the configuration says {shown(named)}, the command line's target {kind!r}")
+    return {**data, "switch": {**switch, "kind": kind}}
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):

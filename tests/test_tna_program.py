@@ -207,6 +207,7 @@ def test_switch_constants_are_consistent():
     assert 0 < values <= MAX_BLOCK_SIZE
     assert p4["REGISTER_SIZE"] == 2 * p4["NUM_SLOTS"] == 2 ** (p4["SLOT_BITS"] + 1)
     assert p4["NUM_SLOTS"] <= MAX_SLOTS
+    assert (p4["NUM_SLOTS"], values) == (switch.TNA_SLOTS, switch.TNA_VALUES_PER_PACKET)
     types = _source("types.p4")
     assert re.search(rf"typedef bit<{p4['SLOT_BITS']}>\s+slot_index_t;", types)
     assert re.search(rf"typedef bit<{p4['SLOT_BITS'] + 1}>\s+cell_index_t;", types)

@@ -10,19 +10,24 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from p4reduce.cli import args as a
 from p4reduce.cli.jobs import add_jobs_action
 from p4reduce.cli.serve import add_serve_action
 from p4reduce.protocol import MAX_JOB_ID
 
+if TYPE_CHECKING:
+    from p4reduce.controller.bfrt.tofino import TofinoClient
+    from p4reduce.controller.config import Config
+
 
 def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
     ctl = sub.add_parser(
         "controller",
-        help="P4Runtime controller for the P4 switch (BMv2)",
-        description="Program the p4reduce P4 switch over P4Runtime: push the "
-        "pipeline, install jobs, read counters, reset a job.",
+        help="controller of the P4 switch (BMv2 over P4Runtime, Tofino over BF Runtime)",
+        description="Program the p4reduce P4 switch: push the pipeline (BMv2), install jobs, read "
+        "counters, reset a job; --target tofino (or switch.kind: tofino) drives the TNA program over BF Runtime.",
     )
     actions = ctl.add_subparsers(dest="action", required=True, metavar="ACTION")
 
@@ -38,10 +43,16 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
         )
         if grpc:
             a.add_answer_timeout(p, "the switch")
+            add_target(p)
         p.set_defaults(func=func)
         return p
 
-    p = action("install", "push the pipeline, then install the jobs, L2 entries and broadcast", _install)
+    p = action(
+        "install",
+        "push the pipeline (BMv2; a Tofino runs what bf_switchd loaded: its ports are brought up and "
+        "the controller's tables cleared instead), then install the jobs, L2 entries and broadcast",
+        _install,
+    )
     p.add_argument(
         "--p4info", metavar="FILE", help="P4Info text protobuf (default: the compiled program shipped with p4reduce)"
     )
@@ -79,8 +90,8 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
     )
     p = action(
         "reset",
-        "reset a job: a new session in its worker entries (P4Runtime), then its "
-        "registers zeroed over BMv2's thrift port (stop the job's workers first)",
+        "reset a job: a new session in its worker entries, then its registers zeroed (BMv2: over "
+        "P4Runtime and its thrift port; Tofino: over BF Runtime). Stop the job's workers first",
         _reset,
     )
     p.add_argument(
@@ -95,6 +106,45 @@ def add_controller_parser(sub: argparse._SubParsersAction[a.Parser]) -> None:
     add_jobs_action(actions)
 
 
+def add_target(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--target",
+        choices=("bmv2", "tofino"),
+        help="the switch's kind: bmv2 (P4Runtime + thrift, the v1model program) or tofino (BF Runtime gRPC, "
+        "the TNA program); default: the configuration's switch.kind, else bmv2",
+    )
+
+
+def _load(args: argparse.Namespace) -> Config:
+    from p4reduce.controller.config import load_config
+
+    return load_config(args.config, args.target)
+
+
+def _tofino(cfg: Config, timeout: float) -> TofinoClient:
+    from p4reduce.controller.bfrt.tofino import TofinoClient
+
+    s = cfg.switch
+    return TofinoClient.connect(
+        s.bfrt_addr, s.device_id, s.client_id, s.program, timeout, rpc_timeout=max(timeout, 60.0)
+    )
+
+
+def _install_tofino(cfg: Config, timeout: float) -> None:
+    """What a pipeline push and an install do on BMv2: the ports up, the controller's
+    tables and the jobs' groups emptied, the jobs' registers and counters zeroed, then
+    everything installed."""
+    with _tofino(cfg, timeout) as client:
+        if cfg.switch.ports:
+            client.configure_ports(cfg.switch.ports)
+        mgids = [j.mgid for j in cfg.jobs] + ([cfg.broadcast.mgid] if cfg.broadcast else [])
+        client.clear_tables(mgids)
+        for job in cfg.jobs:
+            client.clear_job_registers(job)
+            client.clear_job_counters(job.slot_base)
+        client.install(cfg)
+
+
 def _pipeline_files(args: argparse.Namespace) -> tuple[str, str]:
     from p4reduce.p4src import BMV2_JSON, P4INFO, build_artifact
 
@@ -105,21 +155,23 @@ def _pipeline_files(args: argparse.Namespace) -> tuple[str, str]:
 
 def _install(args: argparse.Namespace) -> int:
     from p4reduce.controller.client import SwitchClient, load_pipeline_files
-    from p4reduce.controller.config import load_config
 
-    cfg = load_config(args.config)
-    p4info, bmv2_json = _pipeline_files(args)
-    # Check the files before touching the switch: a bad P4Info must not
-    # replace a working pipeline.
-    load_pipeline_files(p4info, bmv2_json)
-    with SwitchClient.from_config(cfg.switch, args.timeout) as client:
-        client.push_pipeline(p4info, bmv2_json)
-        client.install(cfg)
+    cfg = _load(args)
+    if cfg.switch.kind == "tofino":
+        _install_tofino(cfg, args.timeout)
+    else:
+        p4info, bmv2_json = _pipeline_files(args)
+        # Check the files before touching the switch: a bad P4Info must not
+        # replace a working pipeline.
+        load_pipeline_files(p4info, bmv2_json)
+        with SwitchClient.from_config(cfg.switch, args.timeout) as client:
+            client.push_pipeline(p4info, bmv2_json)
+            client.install(cfg)
     workers = sum(j.num_workers for j in cfg.jobs)
     print(
         f"installed {len(cfg.jobs)} job(s), {workers} worker(s), {len(cfg.l2)} L2 entr"
         f"{'y' if len(cfg.l2) == 1 else 'ies'}{', broadcast' if cfg.broadcast else ''} "
-        f"on {cfg.switch.grpc_addr}"
+        f"on {cfg.switch.address}"
     )
     return 0
 
@@ -151,15 +203,19 @@ def _install_tree(args: argparse.Namespace) -> int:
 
 def _counters(args: argparse.Namespace) -> int:
     from p4reduce.controller.client import SwitchClient
-    from p4reduce.controller.config import load_config
 
-    cfg = load_config(args.config)
-    # Reads need no arbitration: do not take the primary role from a running controller.
-    with SwitchClient.from_config(cfg.switch, args.timeout, arbitrate=False) as client:
+    cfg = _load(args)
+    client: SwitchClient | TofinoClient
+    if cfg.switch.kind == "tofino":
+        client = _tofino(cfg, args.timeout)
+    else:
+        # Reads need no arbitration: do not take the primary role from a running controller.
+        client = SwitchClient.from_config(cfg.switch, args.timeout, arbitrate=False)
         if args.p4info:
             client.use_pipeline(args.p4info)
         else:
             client.fetch_pipeline()
+    with client:
         events = client.read_counters()
         if not args.jobs:
             print(json.dumps(events))
@@ -172,10 +228,17 @@ def _counters(args: argparse.Namespace) -> int:
 
 def _reset(args: argparse.Namespace) -> int:
     from p4reduce.controller.client import SwitchClient
-    from p4reduce.controller.config import load_config
 
-    cfg = load_config(args.config)
+    cfg = _load(args)
     job = cfg.job(args.job)
+    if cfg.switch.kind == "tofino":
+        with _tofino(cfg, args.timeout) as tofino:
+            cells = tofino.reset_job(job).cells
+        print(
+            f"job {job.job_id}: new session; zeroed {cells} register cells (slots {job.slot_base}.."
+            f"{job.slot_base + job.num_slots - 1}, both shadow copies) via BF Runtime {cfg.switch.bfrt_addr}"
+        )
+        return 0
     _, bmv2_json = _pipeline_files(args)
     # The new session is a P4Runtime write (as primary, with the names of the
     # running program); the registers are reachable only over BMv2's thrift port.

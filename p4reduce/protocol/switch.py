@@ -12,6 +12,11 @@ from p4reduce.protocol.codec import MAX_WORKERS
 SWITCH_SLOTS = 1024  # NUM_SLOTS: registers hold 2 x SWITCH_SLOTS cells (one per shadow copy)
 SWITCH_VALUES_PER_PACKET = 32  # VALUES_PER_PACKET: the only non-zero `count` the switch accepts
 SWITCH_MAX_WORKERS = MAX_WORKERS  # MAX_WORKERS: one bit per worker in the seen bitmap
+# The TNA (Tofino 1) program, p4src/tna/types.p4 (tests/test_tna_program.py compares):
+# 8192 slots (per-round registers hold both shadow copies, cell shadow * TNA_SLOTS + slot)
+# and 64 values per packet. Its events and job_events cells are the v1model program's.
+TNA_SLOTS = 8192
+TNA_VALUES_PER_PACKET = 64
 # v1model ports are 9 bits: BMv2 uses 511 as the drop port, 510 is the controller's (CPU_PORT).
 SWITCH_CPU_PORT = 510
 SWITCH_MAX_PORT = 509
