@@ -71,10 +71,28 @@ from p4reduce.controller.errors import ConfigError
 from p4reduce.controller.tree import BROADCAST_MGID, Tree, parse_topology, tree_l2
 from p4reduce.jobapi.security import ClientCredentials, ServerSecurity, Tenants
 from p4reduce.protocol import AGG_UDP_PORT, MAX_SLOTS
-from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_MAX_WORKERS, SWITCH_SLOTS
+from p4reduce.protocol.switch import (
+    SWITCH_MAX_PORT,
+    SWITCH_MAX_WORKERS,
+    SWITCH_SLOTS,
+    SWITCH_VALUES_PER_PACKET,
+    TNA_VALUES_PER_PACKET,
+)
 from p4reduce.service.quota import Quota, parse_quota
 
-_SWITCH_CONNECTION = {"grpc_addr", "device_id", "election_id", "thrift_port", "thrift_ip"}
+# The controller's switch keys (both kinds): parse_switch checks which go with `kind`.
+_SWITCH_CONNECTION = {
+    "kind",
+    "grpc_addr",
+    "device_id",
+    "election_id",
+    "thrift_port",
+    "thrift_ip",
+    "bfrt",
+    "client_id",
+    "program",
+    "ports",
+}
 _SWITCH_KEYS = _SWITCH_CONNECTION | {
     "address",
     "l2",
@@ -114,6 +132,15 @@ class SwitchSection:
         """The switch port of a worker's MAC (lower case), from the L2 table."""
         return next((e.port for e in self.l2 if e.mac == mac), None)
 
+    @property
+    def kind(self) -> str:
+        return self.connection.kind
+
+    @property
+    def values_per_packet(self) -> int:
+        """The block size the switch's program aggregates (JOINED tells the workers)."""
+        return TNA_VALUES_PER_PACKET if self.kind == "tofino" else SWITCH_VALUES_PER_PACKET
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -143,6 +170,8 @@ class TreeSection:
         """What every worker sends to: the address each leaf answers its workers at."""
         leaf = self.topology.switches[self.topology.leaves[0]]
         return AggregationAddress(leaf.ip, leaf.mac)
+
+    values_per_packet = SWITCH_VALUES_PER_PACKET  # BMv2 switches only
 
     def seat(self, mac: str) -> Seat | None:
         return next((s for s in self.seats if s.mac == mac), None)
@@ -295,7 +324,9 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
     address = AggregationAddress(
         check_ip("switch.address.ip", a["ip"]), check_unicast_mac("switch.address.mac", a["mac"])
     )
-    keys = _shared_keys("switch", d, base_dir)
+    keys = _shared_keys("switch", d, base_dir, connection.slots)
+    if connection.kind == "tofino" and (keys["p4info"] or keys["bmv2_json"]):
+        raise ConfigError("switch.p4info/bmv2_json: a tofino switch runs the program bf_switchd loaded (BMv2 only)")
     mgids = keys["mgids"]
     try:
         l2 = parse_l2(d.get("l2", []))
@@ -307,10 +338,12 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
     return SwitchSection(connection, address, l2, broadcast, **keys)
 
 
-def _shared_keys(where: str, d: dict[str, Any], base_dir: pathlib.Path | None) -> dict[str, Any]:
+def _shared_keys(
+    where: str, d: dict[str, Any], base_dir: pathlib.Path | None, slots: int = SWITCH_SLOTS
+) -> dict[str, Any]:
     """The keys a `switch` and a `tree` section share, by their fields' names."""
     return {
-        "slots": _pair(f"{where}.slots", d.get("slots", [0, SWITCH_SLOTS]), SWITCH_SLOTS, count=True),
+        "slots": _pair(f"{where}.slots", d.get("slots", [0, slots]), slots, count=True),
         "mgids": _pair(f"{where}.mgids", d.get("mgids", [1, 999]), 65535, count=False, low=1),
         "max_workers": check_int(
             f"{where}.max_workers", d.get("max_workers", SWITCH_MAX_WORKERS), 1, SWITCH_MAX_WORKERS

@@ -31,7 +31,7 @@ from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST
 from p4reduce.jobapi.security import ANONYMOUS, Caller, PermissionDenied, Role
 from p4reduce.protocol import MAX_BLOCK_SIZE, MAX_JOB_ID, MAX_SLOTS, MAX_WORKERS, Mode
 from p4reduce.protocol.auth import KEY_LEN
-from p4reduce.protocol.switch import SWITCH_MAX_PORT, SWITCH_VALUES_PER_PACKET
+from p4reduce.protocol.switch import SWITCH_MAX_PORT
 from p4reduce.service.allocator import IdAllocator, RangeAllocator, SessionSource
 from p4reduce.service.config import JobDefaults, SwitchSection, TreeSection
 from p4reduce.service.errors import (
@@ -466,7 +466,7 @@ class Registry:
                 wish,
                 Target.SWITCH,
                 Mode.DENSE,
-                SWITCH_VALUES_PER_PACKET,
+                self.switch.values_per_packet,
                 base,
                 num_slots,
                 message_size=0,  # the switch takes one packet per datagram
@@ -502,9 +502,9 @@ class Registry:
             return SwitchLost(f"switch unreachable: {switch_down}")
         if wish.mode is Mode.SPARSE:
             return InvalidArgument("mode", "sparse: the switch aggregates dense mode only")
-        if wish.block_size not in (0, SWITCH_VALUES_PER_PACKET):
+        if wish.block_size not in (0, self.switch.values_per_packet):
             return InvalidArgument(
-                "block_size", f"{wish.block_size}: the switch takes {SWITCH_VALUES_PER_PACKET} values per packet"
+                "block_size", f"{wish.block_size}: the switch takes {self.switch.values_per_packet} values per packet"
             )
         if wish.num_workers > self.switch.max_workers:
             return TooManyWorkers(
