@@ -21,6 +21,7 @@ from p4reduce.controller.bfrt.schema import Schema, SchemaError
 from p4reduce.controller.client import JobReset, new_session
 from p4reduce.controller.config import MAX_SESSION, Config, JobConfig, PortSetting
 from p4reduce.controller.errors import SwitchError
+from p4reduce.protocol.switch import NUM_JOB_EVENTS, TNA_SLOTS
 
 log = logging.getLogger(__name__)
 
@@ -195,14 +196,28 @@ class TofinoClient:
         cells = tna.job_counter_cells(slot_base)
         self.session.write(tna.zero_counter_cells(self.schema, self.names.job_events, cells), "modify")
 
+    def clear_slots(self, slots: range) -> int:
+        """Zero the registers and job counter cells of `slots` (a job's, or a service's
+        pool); the whole switch's by one table clear each. The updates written."""
+        if slots == range(TNA_SLOTS):
+            tables = [*tna.slot_registers(self.schema, self.names), self.names.job_events]
+            self.session.write([Labeled(f"every cell of {t}", self.schema.entry(t, None)) for t in tables], "delete")
+            return len(tables)
+        items = tna.zero_registers(self.schema, slots, self.names)
+        cells = range(slots.start * NUM_JOB_EVENTS, slots.stop * NUM_JOB_EVENTS)
+        items += tna.zero_counter_cells(self.schema, self.names.job_events, cells)
+        self.session.write(items, "modify")
+        return len(items)
+
     def clear_tables(self, mgids: Iterable[int] = ()) -> int:
         """Delete every entry of the controller's tables, the groups `mgids` and the nodes
         of the controller's scheme no other group lists: a switch as bf_switchd loaded it.
         The number of entries deleted."""
         n = self.names
         tables = [n.workers, n.parents, n.uplinks, n.result_dest, n.l2]
-        held = self.session.read([self.schema.entry(t, None) for t in tables])
-        deletes = [Labeled(f"{self.schema.by_id(e.table_entry.table_id).name} entry", _keyed(e)) for e in held]
+        held = len(self.session.read([self.schema.entry(t, None) for t in tables]))
+        # A DELETE without a key is BF Runtime's table clear.
+        deletes = [Labeled(f"every entry of {t}", self.schema.entry(t, None)) for t in tables]
         mine = set(mgids)
         groups = self.groups()
         for mgid in sorted(set(groups) & mine):
@@ -212,7 +227,7 @@ class TofinoClient:
             if node not in still and node < tna.BROADCAST_NODES + 512:
                 deletes.append(Labeled(f"{n.node} {node}", self.schema.entry(n.node, {"$MULTICAST_NODE_ID": node})))
         self.session.write(deletes, "delete")
-        return len(deletes)
+        return held + len(deletes) - len(tables)
 
     # -- reads -----------------------------------------------------------------------
     def read_counters(self) -> dict[str, int]:
@@ -285,7 +300,8 @@ def _keyed(entity: pb.Entity) -> pb.Entity:
     """The entity addressed by its key only (what a DELETE carries)."""
     out = pb.Entity()
     out.table_entry.table_id = entity.table_entry.table_id
-    out.table_entry.key.CopyFrom(entity.table_entry.key)
+    if entity.table_entry.HasField("key"):  # none: the whole table (a table clear)
+        out.table_entry.key.CopyFrom(entity.table_entry.key)
     return out
 
 

@@ -28,6 +28,7 @@ from p4reduce.service.registry import Job, JobWish, Place, Registry, Target, Wor
 from p4reduce.service.remote import RefusedByAggregator, RemoteFallback
 from p4reduce.service.store import State, open_state
 from p4reduce.service.switch import JoinSender, SwitchTarget
+from p4reduce.service.tofino import TofinoTarget
 from p4reduce.service.tree import TreeTarget
 from p4reduce.service.watch import JobWatch
 
@@ -82,8 +83,10 @@ class JobCoordinator:
         self.quotas = config.tenant_quotas()
         self._refusals: collections.Counter[tuple[str, str]] = collections.Counter()
         # A tree's switches behave as one switch target towards the registry and this module.
-        self.switch: SwitchTarget | TreeTarget | None = None
-        if config.switch is not None:
+        self.switch: SwitchTarget | TofinoTarget | TreeTarget | None = None
+        if config.switch is not None and config.switch.kind == "tofino":
+            self.switch = TofinoTarget(config.switch, clock=clock)
+        elif config.switch is not None:
             self.switch = SwitchTarget(config.switch, clock=clock)
         elif config.tree is not None:
             self.switch = TreeTarget(config.tree, clock=clock)
@@ -354,7 +357,7 @@ class JobCoordinator:
         for i in range(len(self.fallbacks)):
             self._fallback_down(i, self._check(i))
 
-    def _resume_switch(self, switch: SwitchTarget | TreeTarget) -> None:
+    def _resume_switch(self, switch: SwitchTarget | TofinoTarget | TreeTarget) -> None:
         """Connect the switch keeping the recorded live jobs on it (entries, registers: their
         workers go on) if it still runs the same pipeline; else, or unreachable, they fail."""
         recorded = [j for j in self.registry.jobs() if j.target is Target.SWITCH and j.failed is None]

@@ -460,7 +460,7 @@ class Registry:
         num_slots = wish.num_slots or self.defaults.num_slots
         refusal = self._switch_refusal(wish, num_slots, switch_down)
         if refusal is None:
-            assert self.switch_slots is not None and self.mgids is not None
+            assert self.switch is not None and self.switch_slots is not None and self.mgids is not None
             base = self.switch_slots.allocate(num_slots)
             return self._new_job(
                 wish,

@@ -56,7 +56,9 @@ MGID, NODE, PORT = "$pre.mgid", "$pre.node", "$PORT"
 Code = grpc.StatusCode
 Update = pb.Update
 
-KeyValue = int | tuple[int, int]  # Exact; (value, mask) Ternary, (value, prefix) LPM, (low, high) Range, ...
+KeyValue = (
+    int | str | tuple[int, int]
+)  # Exact (a string: a port name); (value, mask) Ternary, (value, prefix) LPM, (low, high) Range, ...
 Key = tuple[tuple[str, KeyValue], ...]  # (field name, value) in the table's key order
 DataValue = int | bool | str | float | list[int] | list[bool] | list[str]
 Data = dict[str, DataValue]
@@ -226,6 +228,8 @@ def _key_value(field: Field, kf: pb.KeyField) -> KeyValue:
         raise Refused(
             Code.INVALID_ARGUMENT, f"key field {field.name} is {field.match_type}: given {given or 'no match'}"
         )
+    if field.kind == "string" and given == "exact":  # $PORT_STR_INFO's name: the text as bytes
+        return kf.exact.value.decode(errors="replace")
     if field.kind != "int":
         raise Refused(Code.UNIMPLEMENTED, f"key field {field.name}: {field.kind} keys are not modelled by the fake")
     what = "key field"
@@ -247,6 +251,9 @@ def _key_value(field: Field, kf: pb.KeyField) -> KeyValue:
 
 def _key_field(field: Field, value: KeyValue) -> pb.KeyField:
     kf = pb.KeyField(field_id=field.id)
+    if isinstance(value, str):
+        kf.exact.value = value.encode()
+        return kf
     if isinstance(value, int):
         kf.exact.value = _stream(field, value)
     elif field.match_type == "Ternary":
@@ -423,6 +430,7 @@ class FakeBfRuntime(bfruntime_pb2_grpc.BfRuntimeServicer):
         device_id: int = 0,
         pipes: int = 4,  # a 64-port Tofino
         valid_ports: set[int] | None = None,  # dev ports that exist; None: every one below 512
+        port_names: dict[str, int] | None = None,  # $PORT_STR_INFO; None: "N/L" is dev port 4 * (N - 1) + L
     ) -> None:
         self.p4_name = p4_name
         self.device_id = device_id
@@ -446,6 +454,8 @@ class FakeBfRuntime(bfruntime_pb2_grpc.BfRuntimeServicer):
         for t in self.tables.values():
             store = {"Register": self.registers, "Counter": self.counters}.get(t.type, self.entries)
             store[t.name] = {}
+        # A board's front-panel names: this fake's own numbering (a real board has its own).
+        self.port_names = port_names or {f"{n}/{lane}": 4 * (n - 1) + lane for n in range(1, 33) for lane in range(4)}
 
         self.addr = ""
         self._server: grpc.Server | None = None
@@ -674,7 +684,28 @@ class FakeBfRuntime(bfruntime_pb2_grpc.BfRuntimeServicer):
     def _apply(self, update: pb.Update, target: pb.TargetDevice, journal: _Journal) -> None:
         if update.type not in _ENTRY_KINDS:
             raise Refused(Code.UNIMPLEMENTED, f"{Update.Type.Name(update.type)} is not modelled by the fake")
+        entry = update.entity.table_entry
+        if update.type == Update.DELETE and not entry.HasField("key") and not entry.is_default_entry:
+            self._dispatch(self._CLEARERS, update.entity, target, journal)  # the server's tableClear
+            return
         self._dispatch(self._WRITERS, update.entity, target, update, journal)
+
+    def _clear_rows(self, table: Table, pipes: list[int], journal: _Journal) -> None:
+        """A DELETE without a key: every entry of the table (a group still listing a node
+        keeps that node: the PRE refuses, as it does one by one)."""
+        if table.const_entries:
+            raise Refused(Code.PERMISSION_DENIED, "its entries are const in the program")
+        rows = self.entries[table.name]
+        for key in list(rows):
+            if table.type == "PreNode":
+                self._check_node(key, None)
+            journal.pop(rows, key)
+
+    def _clear_cells(self, table: Table, pipes: list[int], journal: _Journal) -> None:
+        """A DELETE without a key on a register or counter: every cell back to zero."""
+        store = self.registers if table.type == "Register" else self.counters
+        for index in list(store[table.name]):
+            journal.pop(store[table.name], index)
 
     def _write_match(self, table: Table, pipes: list[int], update: pb.Update, journal: _Journal) -> None:
         entry = update.entity.table_entry
@@ -798,6 +829,14 @@ class FakeBfRuntime(bfruntime_pb2_grpc.BfRuntimeServicer):
         "PortConfigure": _write_fixed,
     }
     _FIXED_CHECKS = {"PreMgid": _check_group, "PreNode": _check_node, "PortConfigure": _check_port_entry}
+    _CLEARERS = {
+        "MatchAction_Direct": _clear_rows,
+        "Register": _clear_cells,
+        "Counter": _clear_cells,
+        "PreMgid": _clear_rows,
+        "PreNode": _clear_rows,
+        "PortConfigure": _clear_rows,
+    }
 
     # -- Read -----------------------------------------------------------------------------------
     def Read(self, request, context):
@@ -865,13 +904,37 @@ class FakeBfRuntime(bfruntime_pb2_grpc.BfRuntimeServicer):
     def _indices(table: Table, entry: pb.TableEntry) -> Iterable[int]:
         return [_index(table, entry)] if entry.HasField("key") else range(table.size)
 
+    def _read_port_names(self, table: Table, pipes: list[int], entry: pb.TableEntry) -> list[pb.Entity]:
+        """$PORT_STR_INFO: a front-panel name's device port."""
+        key = _key(table, entry)
+        name = key[0][1]
+        if name not in self.port_names:
+            raise Refused(Code.NOT_FOUND, f"no front-panel port {name!r}")
+        field = next(iter(table.data.values()))
+        return [_entity(table, key, 0, [_data_field(field, self.port_names[name])])]
+
+    def _read_ports(self, table: Table, pipes: list[int], entry: pb.TableEntry) -> list[pb.Entity]:
+        """$PORT entries, with the read-only $PORT_UP a real switch reports: here a port is
+        up when it is enabled (the fake's links are always plugged in)."""
+        up = next(f for f in table.data.values() if f.name == "$PORT_UP")
+        out = self._read_rows(table, pipes, entry)
+        for e in out:
+            values = self._port_row(table, e)
+            e.table_entry.data.fields.append(_data_field(up, bool(values.get("$PORT_ENABLE", False))))
+        return out
+
+    def _port_row(self, table: Table, entity: pb.Entity) -> Data:
+        key = _key(table, entity.table_entry)
+        return self.entries[table.name][key][1]
+
     _READERS = {
+        "PortStrInfo": _read_port_names,
+        "PortConfigure": _read_ports,
         "MatchAction_Direct": _read_rows,
         "Register": _read_register,
         "Counter": _read_counter,
         "PreMgid": _read_rows,
         "PreNode": _read_rows,
-        "PortConfigure": _read_rows,
     }
 
 
