@@ -21,6 +21,7 @@ import socket
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 from p4reduce.controller.client import SwitchClient, load_pipeline_files
 from p4reduce.controller.config import Config, JobConfig, WorkerEntry
@@ -37,6 +38,17 @@ from p4reduce.service.errors import SwitchLost
 from p4reduce.service.registry import Job, WorkerRecord
 
 log = logging.getLogger(__name__)
+
+
+class _Session(Protocol):
+    def read_counters(self) -> dict[str, int]: ...
+
+    def read_job_counters(self, slot_bases: Iterable[int]) -> dict[int, dict[str, int]]: ...
+
+    def close(self) -> None: ...
+
+
+C = TypeVar("C", bound=_Session)
 
 
 @dataclass(frozen=True)
@@ -106,7 +118,61 @@ def join_sender(frame: bytes) -> JoinSender | None:
     )
 
 
-class SwitchTarget:
+class SessionTarget(Generic[C]):
+    """What both switch targets do alike with their session (`_client`, a SwitchClient or a
+    TofinoClient): read counters, and forget the session when the switch is lost."""
+
+    down: str | None
+    _client: C | None
+
+    @property
+    def name(self) -> str:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def let_go(self, reason: str) -> None:
+        """Close the session as if the switch were lost (`down` says why): the next `check`
+        sets it up afresh, its pool cleared."""
+        if self._client is not None:
+            self._lost(reason)
+
+    def counters(self) -> dict[str, int]:
+        """The switch's event counters (all its jobs together)."""
+        client = self._up()
+        try:
+            return client.read_counters()
+        except SwitchError as exc:
+            raise self._lost(str(exc)) from None
+
+    def job_counters(self, jobs: Iterable[Job]) -> dict[int, dict[str, int]]:
+        """Per job id, the job's own cells of the switch's job_events counter."""
+        by_base = {job.slot_base: job.job_id for job in jobs}
+        client = self._up()
+        try:
+            cells = client.read_job_counters(by_base)
+        except SwitchError as exc:
+            raise self._lost(str(exc)) from None
+        return {by_base[base]: counts for base, counts in cells.items()}
+
+    # -- helpers -------------------------------------------------------------------
+    def _up(self) -> C:
+        if self._client is None:
+            raise SwitchLost(f"{SWITCH_LOST}: {self.down}")
+        return self._client
+
+    def _lost(self, reason: str) -> SwitchLost:
+        """Forget the session; the error for the request at hand."""
+        self.down = reason
+        log.error("%s lost: %s", self.name, reason)
+        self.close()
+        return SwitchLost(f"{SWITCH_LOST}: {reason}")
+
+
+class SwitchTarget(SessionTarget[SwitchClient]):
     """One P4Runtime session (primary) with the configured switch."""
 
     def __init__(
@@ -266,17 +332,6 @@ class SwitchTarget:
             return self.down
         return None
 
-    def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-    def let_go(self, reason: str) -> None:
-        """Close the session as if the switch were lost (`down` says why): the next `check`
-        sets it up afresh, its pool cleared."""
-        if self._client is not None:
-            self._lost(reason)
-
     def _packet_in(self, port: int, frame: bytes) -> None:
         sender = join_sender(frame)
         if sender is None:
@@ -324,37 +379,6 @@ class SwitchTarget:
         except SwitchError as exc:
             raise self._lost(str(exc)) from None
 
-    def counters(self) -> dict[str, int]:
-        """The switch's event counters (all its jobs together)."""
-        client = self._up()
-        try:
-            return client.read_counters()
-        except SwitchError as exc:
-            raise self._lost(str(exc)) from None
-
-    def job_counters(self, jobs: Iterable[Job]) -> dict[int, dict[str, int]]:
-        """Per job id, the job's own cells of the switch's job_events counter."""
-        by_base = {job.slot_base: job.job_id for job in jobs}
-        client = self._up()
-        try:
-            cells = client.read_job_counters(by_base)
-        except SwitchError as exc:
-            raise self._lost(str(exc)) from None
-        return {by_base[base]: counts for base, counts in cells.items()}
-
-    # -- helpers -------------------------------------------------------------------
-    def _up(self) -> SwitchClient:
-        if self._client is None:
-            raise SwitchLost(f"{SWITCH_LOST}: {self.down}")
-        return self._client
-
-    def _lost(self, reason: str) -> SwitchLost:
-        """Forget the session; the error for the request at hand."""
-        self.down = reason
-        log.error("switch %s lost: %s", self.config.connection.grpc_addr, reason)
-        self.close()
-        return SwitchLost(f"{SWITCH_LOST}: {reason}")
-
 
 def _p4info(client: SwitchClient) -> P4Info:
     assert client.p4info is not None, "pushed at start"
@@ -371,4 +395,4 @@ def _is_table_entry(entity: LabeledEntity) -> bool:
     return entity.entity.HasField("table_entry")
 
 
-__all__ = ["Resumed", "SwitchTarget", "job_config", "written"]
+__all__ = ["Resumed", "SessionTarget", "SwitchTarget", "job_config", "written"]

@@ -17,22 +17,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from p4reduce.controller.bfrt import tna
 from p4reduce.controller.bfrt.tofino import TofinoClient
 from p4reduce.controller.config import Config, JobConfig
 from p4reduce.controller.errors import ControllerError, SwitchError
-from p4reduce.jobapi import SWITCH_LOST
 from p4reduce.service.config import SwitchSection
-from p4reduce.service.errors import SwitchLost
 from p4reduce.service.registry import Job, WorkerRecord
-from p4reduce.service.switch import JoinSender, Resumed, job_config, written
+from p4reduce.service.switch import JoinSender, Resumed, SessionTarget, job_config, written
 
 log = logging.getLogger(__name__)
 
 
-class TofinoTarget:
+class TofinoTarget(SessionTarget[TofinoClient]):
     """One BF Runtime session with the configured Tofino (see module doc)."""
 
     def __init__(
@@ -123,15 +121,6 @@ class TofinoTarget:
             return self.down
         return None
 
-    def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-    def let_go(self, reason: str) -> None:
-        if self._client is not None:
-            self._lost(reason)
-
     # -- jobs ----------------------------------------------------------------------
     def admit(self, job: Job, worker: WorkerRecord) -> None:
         """Let `worker`'s packets in; with the job's last rank, its multicast group first."""
@@ -159,34 +148,6 @@ class TofinoTarget:
             client.uninstall_job(config, with_group=with_group)
         except SwitchError as exc:
             raise self._lost(str(exc)) from None
-
-    def counters(self) -> dict[str, int]:
-        client = self._up()
-        try:
-            return client.read_counters()
-        except SwitchError as exc:
-            raise self._lost(str(exc)) from None
-
-    def job_counters(self, jobs: Iterable[Job]) -> dict[int, dict[str, int]]:
-        by_base = {job.slot_base: job.job_id for job in jobs}
-        client = self._up()
-        try:
-            cells = client.read_job_counters(by_base)
-        except SwitchError as exc:
-            raise self._lost(str(exc)) from None
-        return {by_base[base]: counts for base, counts in cells.items()}
-
-    # -- helpers -------------------------------------------------------------------
-    def _up(self) -> TofinoClient:
-        if self._client is None:
-            raise SwitchLost(f"{SWITCH_LOST}: {self.down}")
-        return self._client
-
-    def _lost(self, reason: str) -> SwitchLost:
-        self.down = reason
-        log.error("%s lost: %s", self.name, reason)
-        self.close()
-        return SwitchLost(f"{SWITCH_LOST}: {reason}")
 
 
 __all__ = ["TofinoTarget"]
