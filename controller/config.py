@@ -276,6 +276,10 @@ def _port_setting(where: str, data: Any) -> PortSetting:
             raise ConfigError(f"{where}.port: {shown(port)} is neither a device port nor a front-panel name like 1/0")
     else:
         port = check_int(f"{where}.port", port, 0, MAX_PORT)
+    autoneg = d.get("autoneg", PortSetting.autoneg)
+    if isinstance(autoneg, bool):  # YAML reads a bare on/off as a boolean
+        autoneg = "on" if autoneg else "off"
+    autoneg = str(autoneg).lower()
     enable = d.get("enable", True)
     if not isinstance(enable, bool):
         raise ConfigError(f"{where}.enable: {shown(enable)} is not true or false")
@@ -283,7 +287,7 @@ def _port_setting(where: str, data: Any) -> PortSetting:
         port,
         _choice(f"{where}.speed", str(d.get("speed", PortSetting.speed)).upper(), PORT_SPEEDS),
         _choice(f"{where}.fec", str(d.get("fec", PortSetting.fec)).lower(), PORT_FECS),
-        _choice(f"{where}.autoneg", str(d.get("autoneg", PortSetting.autoneg)).lower(), PORT_AUTONEG),
+        _choice(f"{where}.autoneg", autoneg, PORT_AUTONEG),
         enable,
     )
 

@@ -136,7 +136,7 @@ class BfrtSession:
             raise NotPrimary(
                 f"{self.addr}: subscription of client {self.client_id} to device {self.device_id} refused "
                 f"({answer.status.message or 'code ' + str(answer.status.code)}): is another controller using this "
-                "client id? (give another with --client-id)"
+                "client id? (give another as switch.client_id)"
             )
 
     def _pump(self) -> None:
