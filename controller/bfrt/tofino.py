@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from p4reduce.controller.bfrt import bfruntime_pb2 as pb
 from p4reduce.controller.bfrt import tna
@@ -229,6 +229,34 @@ class TofinoClient:
         self.session.write(deletes, "delete")
         return held + len(deletes) - len(tables)
 
+    def reconcile(self, meant: Sequence[Labeled], mgids: Iterable[int]) -> Reconciled:
+        """Make the controller's tables, the groups `mgids` and the nodes of the
+        controller's scheme hold `meant` exactly: what differs or is missing is written,
+        what is not meant is deleted (admission entries first, groups before their
+        nodes); registers and counters are not touched."""
+        n = self.names
+        tables = [n.workers, n.parents, n.uplinks, n.result_dest, n.l2, n.mgid, n.node]
+        wanted = {_key(e.entity.table_entry): e for e in meant}
+        mine = set(mgids)
+        stale: list[Labeled] = []
+        same: set[tuple[int, bytes]] = set()
+        for entity in self.session.read([self.schema.entry(t, None) for t in tables]):
+            entry = entity.table_entry
+            table = self.schema.by_id(entry.table_id)
+            ident = _key(entry)
+            item = wanted.get(ident)
+            if item is None:
+                if _ours(table.name, table.decode_key(entry.key), mine, n):
+                    stale.append(Labeled(f"{table.name} entry {table.decode_key(entry.key)} not meant", entity))
+            elif _same_data(table.decode_data(entry.data), table.decode_data(item.entity.table_entry.data)):
+                same.add(ident)
+        order = [n.workers, n.parents, n.uplinks, n.result_dest, n.l2, n.mgid, n.node]
+        stale.sort(key=lambda s: order.index(self.schema.by_id(s.entity.table_entry.table_id).name))
+        self.write(stale, update="delete")
+        to_write = [e for e in meant if _key(e.entity.table_entry) not in same]
+        self.write(to_write, update="upsert")
+        return Reconciled(len(stale), len(to_write), len(same))
+
     # -- reads -----------------------------------------------------------------------
     def read_counters(self) -> dict[str, int]:
         """Packet counts of the events counter by name, all pipes together."""
@@ -290,6 +318,30 @@ class TofinoClient:
     def ports(self) -> dict[int, dict[str, Any]]:
         """The ports added through $PORT, with their settings and state ($PORT_UP)."""
         return {int(k["$DEV_PORT"]): d for k, _, d in self.entries(self.names.port)}
+
+
+class Reconciled(NamedTuple):
+    """What `reconcile` did: entries deleted, written (missing or different), kept."""
+
+    deleted: int
+    written: int
+    kept: int
+
+
+def _ours(table: str, key: dict[str, Any], mgids: set[int], names: tna.TnaNames) -> bool:
+    """Whether the controller owns an entry it finds: all of its own tables', the groups
+    it was given and the nodes of its numbering."""
+    if table == names.mgid:
+        return int(key["$MGID"]) in mgids
+    if table == names.node:
+        return int(key["$MULTICAST_NODE_ID"]) < tna.BROADCAST_NODES + 512
+    return True
+
+
+def _same_data(held: tuple[str | None, dict[str, Any]], meant: tuple[str | None, dict[str, Any]]) -> bool:
+    """Whether a read entry does what a built one means: the same action and the meant
+    fields' values (a switch may answer with more fields than were written)."""
+    return held[0] == meant[0] and all(held[1].get(k) == v for k, v in meant[1].items())
 
 
 def _key(entry: pb.TableEntry) -> tuple[int, bytes]:

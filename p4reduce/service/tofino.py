@@ -9,8 +9,8 @@ replaces BMv2's pipeline push. A worker's result destination and admission entry
 written when it registers, the job's multicast group when its last rank does; release
 deletes them and zeroes the job's registers and counters. Any failed request counts as
 the switch lost. The Tofino program hands no JOIN to the controller (it answers JOINs of
-admitted workers itself), and a restarted service sets the switch up afresh: jobs
-recorded before the restart are failed, not kept.
+admitted workers itself). A restarted service keeps the jobs it recorded when the switch
+still holds them (see `resume`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from collections.abc import Callable, Sequence
 from p4reduce.controller.bfrt import tna
 from p4reduce.controller.bfrt.tofino import TofinoClient
 from p4reduce.controller.config import Config, JobConfig
+from p4reduce.controller.encoding import ip_to_int, mac_to_int
 from p4reduce.controller.errors import ControllerError, SwitchError
+from p4reduce.service.allocator import RangeAllocator
 from p4reduce.service.config import SwitchSection
 from p4reduce.service.registry import Job, WorkerRecord
 from p4reduce.service.switch import JoinSender, Resumed, SessionTarget, job_config, written
@@ -54,10 +56,16 @@ class TofinoTarget(SessionTarget[TofinoClient]):
 
     # -- session -------------------------------------------------------------------
     def start(self) -> bool:
+        client = self._connect()
+        if client is None:
+            return False
+        return self._serve(client, self._set_up)
+
+    def _connect(self) -> TofinoClient | None:
         self._last_attempt = self.clock()
         cfg, conn = self.config, self.config.connection
         try:
-            client = TofinoClient.connect(
+            return TofinoClient.connect(
                 conn.bfrt_addr,
                 conn.device_id,
                 conn.client_id,
@@ -68,9 +76,12 @@ class TofinoTarget(SessionTarget[TofinoClient]):
         except ControllerError as exc:
             self.down = str(exc)
             log.warning("%s unreachable: %s", self.name, exc)
-            return False
+            return None
+
+    def _serve(self, client: TofinoClient, prepare: Callable[[TofinoClient], None]) -> bool:
+        """`prepare` the switch, then hold the session (or say why not in `down`)."""
         try:
-            self._set_up(client)
+            prepare(client)
         except ControllerError as exc:
             client.close()
             self.down = str(exc)
@@ -79,13 +90,15 @@ class TofinoTarget(SessionTarget[TofinoClient]):
         self._client, self.down = client, None
         return True
 
+    def _mgids(self) -> list[int]:
+        first, last = self.config.mgids
+        return list(range(first, last + 1)) + ([self.config.broadcast.mgid] if self.config.broadcast else [])
+
     def _set_up(self, client: TofinoClient) -> None:
         cfg = self.config
         if cfg.connection.ports:
             client.configure_ports(cfg.connection.ports)
-        first, last = cfg.mgids
-        mgids = list(range(first, last + 1)) + ([cfg.broadcast.mgid] if cfg.broadcast else [])
-        deleted = client.clear_tables(mgids)
+        deleted = client.clear_tables(self._mgids())
         client.clear_slots(range(cfg.slots[0], sum(cfg.slots)))
         client.install(Config(cfg.connection, (), cfg.l2, cfg.broadcast))
         log.info(
@@ -99,10 +112,52 @@ class TofinoTarget(SessionTarget[TofinoClient]):
         )
 
     def resume(self, jobs: Sequence[Job]) -> Resumed:
-        """Jobs recorded before a restart are not re-adopted on a Tofino: set up afresh."""
-        if jobs:
-            log.warning("%s: %d job(s) recorded before the restart are not kept (Tofino)", self.name, len(jobs))
-        return Resumed(self.start() and not jobs)
+        """At the service's start: keep `jobs` (recorded before the restart, live) as the
+        switch holds them, when it still holds them: their entries are made exactly what
+        the record says, their registers and counters untouched, everything else of the
+        controller's deleted and the rest of the pool zeroed. A switch that holds none of
+        their admission entries (bf_switchd restarted: its registers are gone too) is set
+        up afresh and the jobs are not kept."""
+        return self.resume_configs([(written(job), job.complete) for job in jobs])
+
+    def resume_configs(self, keep: Sequence[tuple[JobConfig, bool]]) -> Resumed:
+        client = self._connect()
+        if client is None:
+            return Resumed(False)
+        if not keep:
+            return Resumed(self._serve(client, self._set_up))
+        try:
+            held = {tuple(sorted(k.items())) for k, _, _ in client.entries(tna.NAMES.workers)}
+        except ControllerError as exc:
+            client.close()
+            self.down = str(exc)
+            return Resumed(False)
+        still = any(_admission_keys(config) & held for config, _ in keep)
+        if not still:
+            log.warning("%s holds none of the %d recorded job(s): set up afresh", self.name, len(keep))
+            self._serve(client, self._set_up)
+            return Resumed(False)
+        return Resumed(self._serve(client, lambda c: self._keep(c, keep)))
+
+    def _keep(self, client: TofinoClient, keep: Sequence[tuple[JobConfig, bool]]) -> None:
+        cfg = self.config
+        meant = tna.l2_entries(client.schema, Config(cfg.connection, (), cfg.l2, cfg.broadcast))
+        for config, with_group in keep:
+            meant += tna.job_entries(client.schema, config, with_group=with_group)
+        done = client.reconcile(meant, self._mgids())
+        pool = RangeAllocator(*cfg.slots)
+        for config, _ in keep:
+            pool.hold(config.slot_base, config.num_slots)
+        for start, count in pool.free_ranges():
+            client.clear_slots(range(start, start + count))
+        log.info(
+            "%s: %d job(s) kept; %d entries as they were, %d written again, %d deleted; the rest of the pool zeroed",
+            self.name,
+            len(keep),
+            done.kept,
+            done.written,
+            done.deleted,
+        )
 
     def check(self) -> str | None:
         if self._client is None:
@@ -148,6 +203,23 @@ class TofinoTarget(SessionTarget[TofinoClient]):
             client.uninstall_job(config, with_group=with_group)
         except SwitchError as exc:
             raise self._lost(str(exc)) from None
+
+
+def _admission_keys(config: JobConfig) -> set[tuple[tuple[str, int], ...]]:
+    """The admission table keys of a job's workers, as TofinoClient.entries reads them."""
+    return {
+        tuple(
+            sorted(
+                {
+                    "ig_intr_md.ingress_port": w.port,
+                    "hdr.ethernet.src_addr": mac_to_int(w.mac),
+                    "hdr.ipv4.src_addr": ip_to_int(w.ip),
+                    "hdr.udp.src_port": w.udp_port,
+                }.items()
+            )
+        )
+        for w in config.workers
+    }
 
 
 __all__ = ["TofinoTarget"]

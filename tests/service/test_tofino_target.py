@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 
 import pytest
 from service_helpers import MACS, FakeClock, control_plane
@@ -15,6 +16,8 @@ from service_helpers import MACS, FakeClock, control_plane
 from p4reduce.controller.bfrt import tna
 from p4reduce.controller.bfrt.schema import Schema
 from p4reduce.controller.bfrt.tna import NAMES
+from p4reduce.controller.bfrt.tofino import TofinoClient
+from p4reduce.controller.config import JobConfig, WorkerEntry
 from p4reduce.service.config import parse_service_config
 from p4reduce.service.coordinator import JobCoordinator
 from p4reduce.service.errors import InvalidArgument, SwitchLost
@@ -154,3 +157,55 @@ def test_a_bad_tofino_section_is_refused_naming_the_key(change, message):
     doc["switch"].update(change)
     with pytest.raises(ConfigError, match=message):
         parse_service_config(doc)
+
+
+def _restartable(fake, tmp_path, slots: list[int]):
+    cfg = dataclasses.replace(parse_service_config(_config(fake.addr, slots)), state=tmp_path / "state.db")
+    return lambda: JobCoordinator(cfg).start()
+
+
+def test_a_restarted_service_keeps_its_jobs_on_a_tofino_that_still_holds_them(service, tmp_path):
+    _, fake = service
+    start = _restartable(fake, tmp_path, [0, 256])
+    first = start()
+    job = first.create(JobWish("kept", 2, num_slots=16))
+    _register(first, job.job_id, 0)
+    _register(first, job.job_id, 1)
+    gone = first.create(JobWish("released", 2, num_slots=16))
+    first.stop()  # the service stops; its jobs stay recorded and on the switch
+    fake.set_register(SUMS, job.slot_base + 1, PAIR)  # the kept job's round in progress
+    fake.set_register(SUMS, 200, PAIR)  # a free slot's leftovers
+    with TofinoClient.connect(fake.addr, client_id=7) as other:  # another job's entries: not recorded
+        stray = JobConfig(99, 100, 8, (WorkerEntry(0, 3, MACS[2], "10.0.0.3", 40003),), 12, session=5)
+        other.install_job(stray)
+
+    second = start()
+    try:
+        assert second.registry.job(job.job_id).failed is None
+        assert set(_workers(fake)) == {40001, 40002}  # the stray job's entry is deleted
+        assert fake.groups() == {job.mgid: [tna.node_id(job.job_id, 0), tna.node_id(job.job_id, 1)]}
+        assert fake.register(SUMS, job.slot_base + 1)[0] == PAIR  # untouched: its workers go on
+        assert fake.register(SUMS, 200)[0] == dict.fromkeys(PAIR, 0)
+        assert gone.job_id in {j.job_id for j in second.registry.jobs()}  # recorded, never registered
+        second.release(job.job_id)
+        assert _workers(fake) == {}
+    finally:
+        second.stop()
+
+
+def test_a_tofino_that_lost_its_entries_is_set_up_afresh_and_the_jobs_fail(service, tmp_path):
+    _, fake = service
+    start = _restartable(fake, tmp_path, [0, 256])
+    first = start()
+    job = first.create(JobWish("lost", 2, num_slots=16))
+    _register(first, job.job_id, 0)
+    _register(first, job.job_id, 1)
+    first.stop()
+    for rows in fake.entries.values():  # bf_switchd restarted: every table empty
+        rows.clear()
+    second = start()
+    try:
+        assert "not kept on the switch" in (second.registry.job(job.job_id).failed or "")
+        assert _workers(fake) == {} and len(fake.table_entries("pipe.Ingress.forwarding.l2")) == 4
+    finally:
+        second.stop()
