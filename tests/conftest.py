@@ -265,6 +265,52 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = 30.0) 
         time.sleep(0.005)
 
 
+# -- a busy machine on demand --------------------------------------------------------------
+# `--cpu-hogs N` runs N CPU-bound processes for the whole session, so that the suites whose
+# tests wait on other threads, processes and the kernel (reliability, netns, service,
+# transports) are checked on a loaded machine as well: every wait there must be a counted
+# event or a bounded wait, not a window that only a quiet machine meets.
+TIMING_SENSITIVE = (
+    "tests/reliability",
+    "tests/service",
+    "tests/test_packet_transport.py",
+    "tests/test_xdp_transport.py",
+    "tests/test_udp_offload.py",
+    "tests/test_batchio.py",
+)
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--cpu-hogs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N CPU-bound processes running for the whole session (a loaded machine); "
+        f"the timing-sensitive suites: {' '.join(TIMING_SENSITIVE)}",
+    )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cpu_hogs(request) -> Iterator[int]:
+    """The --cpu-hogs processes, started before the first test and stopped after the last."""
+    count = request.config.getoption("--cpu-hogs")
+    if count < 0:
+        raise pytest.UsageError(f"--cpu-hogs: {count} is negative")
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield count
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def pytest_report_header(config) -> str | None:
+    count = config.getoption("--cpu-hogs")
+    return f"cpu hogs: {count} CPU-bound processes run beside the tests" if count else None
+
+
 # Suites whose tests need something the machine may lack (a switch, root, a kernel module,
 # PyTorch): .ci/run's summary names each with what ran and why the rest skipped.
 _SUITES = (
