@@ -87,7 +87,9 @@ def check_reductions(rank, n, gloo, device):
 def check_gather_scatter_all_to_all(rank, n, gloo, device):
     out = {}
     x = make(rank, (3, 2), torch.float32, 20).to(device)
-    slots = [torch.empty_like(x) for _ in range(n)]
+    slots = [
+        torch.zeros_like(x) for _ in range(n)
+    ]  # zeros: a non-root rank compares them untouched (empty may hold NaN)
     ours, theirs = on_both(lambda g, t, s: dist.gather(t, s if rank == 0 else None, dst=0, group=g), gloo, x, slots)
     out["gather"] = same(ours, theirs) and (
         rank != 0 or same(ours[1], [make(r, (3, 2), torch.float32, 20).to(device) for r in range(n)])
