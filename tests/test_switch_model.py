@@ -20,7 +20,17 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
-from p4reduce.protocol import AGG_UDP_PORT, NONE, AggHeader, Flags, MsgType, decode_values, fingerprint, scatter_flags
+from p4reduce.protocol import (
+    AGG_UDP_PORT,
+    NONE,
+    AggHeader,
+    ErrorCode,
+    Flags,
+    MsgType,
+    decode_values,
+    fingerprint,
+    scatter_flags,
+)
 from p4reduce.testbed.stf import KeyMatch, StfError, load_stf, parse_stf
 from p4reduce.testbed.stf_replay import ReplayError, compare, field_at, replay
 from p4reduce.testbed.switch_model import (
@@ -415,6 +425,51 @@ def test_join_of_an_unknown_worker_goes_to_the_cpu_port_even_malformed() -> None
     model = SwitchModel()
     bad = frame(host(4), b"\x02" + _join(0)[1:])
     assert model.process(4, bad) == [(CPU_PORT, (4 << 7).to_bytes(2, "big") + bad)]
+
+
+def test_a_default_action_runs_on_a_miss_without_making_it_a_hit() -> None:
+    """`table.apply().hit` is false on a miss whatever the default action does: a default
+    `to_port` forwards without counting (8), a default `set_worker` admits nobody (4)."""
+    model = SwitchModel()
+    model.set_default("l2", "to_port", {"port": 2})
+    anyone = dict(job_id=1, worker_id=0, num_workers=1, mgid=2, slot_base=0, num_slots=4, session=SESSION)
+    model.set_default("workers", "set_worker", anyone)
+    plain = _udp_frame(host(1), "02:00:00:00:00:77", "10.0.0.77")
+    assert model.process(1, plain) == [(2, plain)]
+    assert model.process(1, frame(host(1), data(0, 0, 0, NONE, flags=Flags.OPENING))) == []
+    assert model.events()["forwarded"] == 0 and model.events()["unknown_worker"] == 1
+
+
+def test_a_parents_error_goes_to_every_local_worker_as_upstream() -> None:
+    """docs/protocol.md, Hierarchical aggregation: ERROR UPSTREAM (8), the parent's code as
+    the detail, the leaf job's id and session, one copy per local worker."""
+    w = [host(1), host(2)]
+    model = SwitchModel()
+    install_job(model, w)
+    model.add_entry(
+        "parents",
+        {
+            "ingress_port": PARENT.port,
+            "ethernet.srcAddr": PARENT.mac_int,
+            "ipv4.srcAddr": PARENT.ip_int,
+            "udp.srcPort": AGG_UDP_PORT,
+            "agg.job_id": 9,
+            "agg.worker_id": 3,
+        },
+        "from_parent",
+        dict(job_id=1, num_workers=2, mgid=2, slot_base=0, num_slots=4, session=SESSION, up_session=0xAB),
+    )
+    up = AggHeader(MsgType.ERROR, 9, 3, 1, 1, 5, ErrorCode.TENSOR, 3, session=0xAB, blocks=8, fingerprint=0xF1F2F3F4)
+    out = model.process(PARENT.port, frame(PARENT, up.pack()))
+    code = ErrorCode.UPSTREAM
+    down = [
+        up._replace(job_id=1, worker_id=i, session=SESSION, block=code, next_block=ErrorCode.TENSOR) for i in (0, 1)
+    ]
+    assert out == [(h.port, answer(h, d.pack())) for h, d in zip(w, down, strict=True)]
+    assert model.events()["from_parent"] == 1 and model.job_counters(0)["packets"] == 1
+    # With another session than the leaf's there, it is refused (10), nothing leaves.
+    assert model.process(PARENT.port, frame(PARENT, up._replace(session=0xAC).pack())) == []
+    assert model.events()["bad_session"] == 1
 
 
 # -- the golden packets (docs/golden_packets.json) -------------------------------------------
