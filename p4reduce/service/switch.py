@@ -102,6 +102,10 @@ def join_sender(frame: bytes) -> JoinSender | None:
     if len(frame) < 14 + 20 + 8 + HEADER_LEN or frame[12:14] != b"\x08\x00":
         return None
     ihl = (frame[14] & 0x0F) * 4
+    # The switch hands a JOIN over before it checks anything (docs/protocol.md section 8):
+    # an IPv4 header that is not one, or whose checksum fails, names no worker.
+    if frame[14] >> 4 != 4 or ihl < 20 or len(frame) < 14 + ihl + 8 + HEADER_LEN or _ones_sum(frame[14 : 14 + ihl]):
+        return None
     udp = 14 + ihl
     try:
         header = AggHeader.unpack(frame[udp + 8 :])
@@ -116,6 +120,14 @@ def join_sender(frame: bytes) -> JoinSender | None:
         header.job_id,
         header.worker_id,
     )
+
+
+def _ones_sum(header: bytes) -> int:
+    """The IPv4 header checksum test: 0 when the header's one's-complement sum is all ones."""
+    total = sum(int.from_bytes(header[i : i + 2], "big") for i in range(0, len(header), 2))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return total ^ 0xFFFF
 
 
 class SessionTarget(Generic[C]):

@@ -165,14 +165,20 @@ def test_a_port_not_in_the_l2_table_is_learned_from_the_first_join(switch):
 
 
 def test_join_sender_reads_a_frame():
+    from scapy.layers.inet import IP
+
     from p4reduce.protocol import AggHeader, MsgType
 
     join = AggHeader(MsgType.JOIN, 3, 1, 0, 0, 9, 32, 8, 1, 2).pack()
     udp = (40005).to_bytes(2, "big") + (48864).to_bytes(2, "big") + (8 + len(join)).to_bytes(2, "big") + bytes(2)
-    ip = bytes([0x45, 0, 0, 0, 0, 0, 0, 0, 64, 17, 0, 0]) + bytes([10, 0, 0, 5]) + bytes([10, 0, 0, 254])
+    ip = bytes(IP(src="10.0.0.5", dst="10.0.0.254", proto=17, len=20 + len(udp) + len(join)))  # its checksum too
     frame = bytes.fromhex("02000000fe") + b"\xfe" + bytes.fromhex("020000000005") + b"\x08\x00" + ip + udp + join
     assert join_sender(frame) == JoinSender("02:00:00:00:00:05", "10.0.0.5", 40005, 3, 1)
     assert join_sender(frame[:40]) is None and join_sender(frame.replace(b"\x08\x00", b"\x86\xdd", 1)) is None
+    # The switch hands a JOIN over before checking it: a bad IPv4 checksum or version names no one.
+    bad_checksum = frame[:24] + bytes([frame[24] ^ 1]) + frame[25:]
+    version_6 = frame[:14] + bytes([0x65]) + frame[15:]
+    assert join_sender(bad_checksum) is None and join_sender(version_6) is None
 
 
 def test_a_refused_write_fails_the_switch_jobs(switch):
