@@ -378,6 +378,9 @@ def python_module(w: Wire) -> str:
     out.append(")")
     fmt = "!" + "".join({1: "B", 2: "H", 4: "I"}[f.size] for f in w.fields)
     out.append(f'HEADER_FORMAT = "{fmt}"  # struct: the fields above, big-endian')
+    out.append("# each field's byte offset and size, for code that reads or rewrites one field in place")
+    for f in w.fields:
+        out.append(f"HDR_OFF_{f.name.upper()}, HDR_SIZE_{f.name.upper()} = {f.offset}, {f.size}")
     for f in w.fields:
         for p in f.parts:
             out += _python_line(f"{p.name.upper()}_SHIFT = {p.shift}", f"{p.name}: bits of {f.name} from here on")
