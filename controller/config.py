@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from p4reduce.controller.errors import ConfigError
+from p4reduce.protocol import AGG_UDP_PORT
 from p4reduce.protocol.switch import SWITCH_MAX_PORT as MAX_PORT
 from p4reduce.protocol.switch import SWITCH_MAX_WORKERS, SWITCH_SLOTS, TNA_SLOTS
 
@@ -122,7 +123,7 @@ class UplinkConfig:
     port: int  # switch port towards the parent
     mac: str
     ip: str
-    udp_port: int = 48864
+    udp_port: int = AGG_UDP_PORT
 
 
 @dataclass(frozen=True)

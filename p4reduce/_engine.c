@@ -100,7 +100,7 @@ static void heard(slot_t *s, double now, double horizon, int keyed) {
 }
 
 /* A DATA of an opening round (each names its sender's own block). */
-static inline int is_opening(const hdr_t *h) { return h->type == T_DATA && (h->flags & F_OPENING); }
+static inline int is_opening(const hdr_t *h) { return h->msg_type == T_DATA && (h->flags & F_OPENING); }
 
 /* An opening round takes only opening DATA; a data round the DATA (no OPENING) and QUERYs
  * of its block and epoch. */
@@ -205,10 +205,13 @@ static void pending(Core *c, job_t *job, slot_t *s, const hdr_t *h, int event, o
     o->event = event;
     o->out_packets = 1;
     o->out_bytes = sealed_len(job, HEADER_LEN);
-    uint8_t *p = to_member(c, job, h->worker, HEADER_LEN);
+    uint8_t *p = to_member(c, job, h->worker_id, HEADER_LEN);
     if (p) {
-        write_header(p, T_PENDING, job->job_id, h->worker, 0, h->slot, h->shadow, h->epoch, h->block,
-                     s->expected & ~s->seen, h->exp, 0, 0, h->session, h->blocks, h->fingerprint);
+        const hdr_t r = {.version = PROTOCOL_VERSION, .msg_type = T_PENDING, .job_id = (uint16_t)job->job_id,
+                         .worker_id = h->worker_id, .shadow = h->shadow, .slot = h->slot, .epoch = h->epoch,
+                         .block = h->block, .next_block = s->expected & ~s->seen, .exp = h->exp,
+                         .session = h->session, .blocks = h->blocks, .fingerprint = h->fingerprint};
+        hdr_emit(&r, p);
         seal(job, p, HEADER_LEN);
     }
 }
@@ -223,9 +226,9 @@ static inline uint32_t copy_len(const stored_t *st, uint32_t w) {
 static inline void copy_for(uint8_t *dst, const job_t *job, const stored_t *st, uint32_t w) {
     uint32_t len = copy_len(st, w);
     memcpy(dst, st->payload, len);
-    dst[4] = (uint8_t)w;
-    put32(dst + 24, w == ALL_WORKERS ? job->group_session : job->members[w].session);
-    if (len != st->len) dst[22] = dst[23] = 0;
+    dst[HDR_OFF_WORKER_ID] = (uint8_t)w;
+    put32(dst + HDR_OFF_SESSION, w == ALL_WORKERS ? job->group_session : job->members[w].session);
+    if (len != st->len) put16(dst + HDR_OFF_COUNT, 0);
     seal(job, dst, len);
 }
 
@@ -238,10 +241,10 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     }
     o->event = C_RESENT;
     o->out_packets = 1;
-    uint32_t len = copy_len(st, h->worker);
+    uint32_t len = copy_len(st, h->worker_id);
     o->out_bytes = sealed_len(job, len);
-    uint8_t *p = to_member(c, job, h->worker, len);
-    if (p) copy_for(p, job, st, h->worker);
+    uint8_t *p = to_member(c, job, h->worker_id, len);
+    if (p) copy_for(p, job, st, h->worker_id);
 }
 
 /* The opening round's decision (docs/protocol.md 3): b* and e* from K1, each worker's
@@ -282,9 +285,12 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
         if (s->acc_empty) memset(s->acc, 0, cnt * sizeof(int64_t));
         if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)payload + HEADER_LEN, 1)) flags |= F_OVERFLOW;
     }
-    write_header(payload, T_RESULT, job->job_id, job->multicast ? ALL_WORKERS : 0, flags, last->slot,
-                 (uint32_t)(s->round & 1), last->epoch, block, next_block, exp, next_exp, cnt,
-                 last->session, last->blocks, last->fingerprint);
+    const hdr_t r = {.version = PROTOCOL_VERSION, .msg_type = T_RESULT, .job_id = (uint16_t)job->job_id,
+                     .worker_id = job->multicast ? ALL_WORKERS : 0, .flags = flags, .shadow = (uint8_t)(s->round & 1),
+                     .slot = last->slot, .epoch = last->epoch, .block = block, .next_block = next_block, .exp = exp,
+                     .next_exp = next_exp, .count = (uint16_t)cnt, .session = last->session, .blocks = last->blocks,
+                     .fingerprint = last->fingerprint};
+    hdr_emit(&r, payload);
     /* publish: keep it for re-sends (an opening round's under block NONE), a copy to every worker */
     uint8_t owner = cnt && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
     if (s->block == NONE_BLOCK) clear_history(s); /* everyone has started this allreduce */
@@ -368,13 +374,13 @@ static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint
         s->acc_empty = 1; /* a header-only packet overwrites them with nothing */
     }
     if (take) add_values(s, values, h->count);
-    s->own[h->worker] = own;
+    s->own[h->worker_id] = own;
 }
 
 static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_t *values, outcome_t *o) {
     if (!is_current(s, h)) { resend(c, job, s, h, o); return; }
     int opening = s->block == NONE_BLOCK;
-    uint32_t bit = 1u << h->worker;
+    uint32_t bit = 1u << h->worker_id;
     if (!(s->expected & bit)) { o->event = C_DROP_UNEXPECTED; return; }
     if (s->seen & bit) { pending(c, job, s, h, C_DROP_DUPLICATE, o); return; }
     /* an opening DATA carries its sender's own exponent; a data round's the agreed one */
@@ -386,17 +392,17 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
         s->blocks = h->blocks;
         s->fingerprint = h->fingerprint;
         s->mismatch_code = 0;
-        if (h->blocks > job->max_blocks) { o->fail_code = E_TOO_LARGE; o->fail_detail = h->worker; return; }
-        if (stream >= h->blocks) { o->fail_code = E_BAD_BLOCKS; o->fail_detail = h->worker; return; }
+        if (h->blocks > job->max_blocks) { o->fail_code = E_TOO_LARGE; o->fail_detail = h->worker_id; return; }
+        if (stream >= h->blocks) { o->fail_code = E_BAD_BLOCKS; o->fail_detail = h->worker_id; return; }
     } else {
         uint8_t problem = 0;
         if (h->epoch != s->epoch) problem = E_SEQUENCE;
         else if (h->blocks != s->blocks || h->fingerprint != s->fingerprint) problem = E_TENSOR;
         if (problem) { /* everyone agreed in the opening round: a worker changed mid-way */
-            if (!opening) { o->fail_code = problem; o->fail_detail = h->worker; return; }
+            if (!opening) { o->fail_code = problem; o->fail_detail = h->worker_id; return; }
             if (!s->mismatch_code) {
                 s->mismatch_code = problem;
-                s->mismatch_detail = h->worker;
+                s->mismatch_detail = h->worker_id;
             }
         }
     }
@@ -407,7 +413,7 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
     if ((opening && h->block != NONE_BLOCK && (h->block >= h->blocks || h->block % job->num_slots != stream)) ||
         (nxt != NONE_BLOCK && (nxt >= h->blocks || nxt % job->num_slots != stream || nxt <= h->block))) {
         o->fail_code = E_BAD_BLOCKS;
-        o->fail_detail = h->worker;
+        o->fail_detail = h->worker_id;
         return;
     }
     /* every DATA of a data round names the same owner (or none), like a fingerprint; an
@@ -415,7 +421,7 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
     uint8_t bits = h->flags & F_SCATTER ? h->flags & SCATTER_MASK : 0;
     if (bits && (uint32_t)(h->flags >> OWNER_SHIFT) >= job->n) {
         o->fail_code = E_BAD_BLOCKS;
-        o->fail_detail = h->worker;
+        o->fail_detail = h->worker_id;
         return;
     }
     uint8_t agreed = opening ? bits & F_SCATTER : bits;
@@ -423,7 +429,7 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
         s->scatter = agreed;
     } else if (agreed != s->scatter && !s->mismatch_code) {
         s->mismatch_code = E_TENSOR;
-        s->mismatch_detail = h->worker;
+        s->mismatch_detail = h->worker_id;
     }
     if (opening) {
         count_opening(s, h, values, bits);
@@ -438,7 +444,7 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
         s->epoch = h->epoch;
         s->has_epoch = 1;
     }
-    s->keys[h->worker] = lookahead_key(h->next_block, h->next_exp);
+    s->keys[h->worker_id] = lookahead_key(h->next_block, h->next_exp);
     s->seen |= bit;
     if (s->seen != s->expected) { o->event = C_COUNTED; return; }
     complete(c, job, s, h, o);
@@ -480,18 +486,18 @@ static inline int from_upstream(Core *c, uint32_t ip, uint16_t port) {
 /* One packet (exactly HEADER_LEN + 4*count bytes). 1: handled here; 0: for Python.
  * Takes exactly what engine.py's _dispatch hands to a slot of a non-relay job. */
 static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port) {
-    if (len < HEADER_LEN || (p[0] & ~VERSION_AUTH) != PROTOCOL_VERSION || (p[1] != T_DATA && p[1] != T_QUERY))
-        return 0;
-    job_t *job = c->jobs[get16(p + 2)];
+    if (len < HEADER_LEN) return 0;
+    hdr_t h;
+    hdr_parse(p, &h);
+    if ((h.version & ~VERSION_AUTH) != PROTOCOL_VERSION || (h.msg_type != T_DATA && h.msg_type != T_QUERY)) return 0;
+    job_t *job = c->jobs[h.job_id];
     if (!job) return 0;
     /* an authenticated job's packets sealed with a valid MAC, any other job's not sealed */
-    if (job->keyed ? !mac_ok(job->key, p, len) : (p[0] & VERSION_AUTH) != 0) return 0;
-    hdr_t h;
-    parse(p, &h);
-    if (h.worker >= job->n) return 0;
-    if (h.count && (h.count != job->block_size || h.type != T_DATA)) return 0;
+    if (job->keyed ? !mac_ok(job->key, p, len) : (h.version & VERSION_AUTH) != 0) return 0;
+    if (h.worker_id >= job->n) return 0;
+    if (h.count && (h.count != job->block_size || h.msg_type != T_DATA)) return 0;
     if (h.slot < job->slot_base || h.slot - job->slot_base >= job->num_slots) return 0;
-    member_t *m = &job->members[h.worker];
+    member_t *m = &job->members[h.worker_id];
     if (!m->present || m->session != h.session || m->ip != ip || m->port != port) return 0;
     if ((h.slot - job->slot_base) % job->shard_count != job->shard_index) return 0;
     if (job->failed || (c->n_up && from_upstream(c, ip, port))) return 0;
@@ -499,9 +505,9 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
         /* sealed, but of an allreduce this session has left behind: a replay */
         count(c, C_PACKETS_IN, 1);
         count(c, C_BYTES_IN, len);
-        job_count(job, J_PACKETS);
+        job_count(job, JOB_EV_PACKETS);
         count(c, C_DROP_REPLAY, 1);
-        job_count(job, J_DROPS);
+        job_count(job, JOB_EV_DROPS);
         if (c->debug) eng_log_event(c, L_DROP, ip, port, C_DROP_REPLAY, 0);
         return 1;
     }
@@ -510,7 +516,7 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     heard(s, c->now, c->idle_horizon, job->keyed);
 
     outcome_t o = {0};
-    if (h.type == T_QUERY) {
+    if (h.msg_type == T_QUERY) {
         if (is_current(s, &h)) pending(c, job, s, &h, C_DROP_PENDING, &o);
         else resend(c, job, s, &h, &o);
     } else {
@@ -518,7 +524,7 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     }
     count(c, C_PACKETS_IN, 1);
     count(c, C_BYTES_IN, len);
-    job_count(job, J_PACKETS);
+    job_count(job, JOB_EV_PACKETS);
     if (o.fail_code && !o.round_failed) {
         /* JobFailure: the job fails (first cause wins); the sender gets an ERROR */
         if (!job->failed) {
@@ -533,12 +539,16 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
         else e = eng_out_packet(c, ip, port, 0, sealed_len(job, HEADER_LEN));
         c->answered = c->datagram_seq;
         if (e) {
-            write_header(e, T_ERROR, job->job_id, h.worker, 0, h.slot, h.shadow, h.epoch, job->fail_code,
-                         job->fail_detail, h.exp, h.next_exp, 0, h.session, h.blocks, h.fingerprint);
+            const hdr_t r = {.version = PROTOCOL_VERSION, .msg_type = T_ERROR, .job_id = (uint16_t)job->job_id,
+                             .worker_id = h.worker_id, .shadow = h.shadow, .slot = h.slot, .epoch = h.epoch,
+                             .block = job->fail_code, .next_block = job->fail_detail, .exp = h.exp,
+                             .next_exp = h.next_exp, .session = h.session, .blocks = h.blocks,
+                             .fingerprint = h.fingerprint};
+            hdr_emit(&r, e);
             seal(job, e, HEADER_LEN);
         }
         count(c, C_FAILED, 1);
-        job_count(job, J_DROPS); /* refused: it failed the job */
+        job_count(job, JOB_EV_DROPS); /* refused: it failed the job */
         count(c, C_PACKETS_OUT, 1);
         count(c, C_BYTES_OUT, sealed_len(job, HEADER_LEN));
         count(c, C_JOBS_FAILED, 1);

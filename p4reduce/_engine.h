@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_engine.h: what the files of p4reduce._engine share (private to them): the
- * wire constants, the counters' and events' numbers, the state (slots, jobs, the send
+ * wire (p4reduce/_wire_gen.h), the counters' and events' numbers, the state (slots, jobs, the send
  * queue, Core), the small inline helpers, and the functions one file calls in another
  * (prefix eng_, so that nothing collides within the extension).
  *
@@ -29,29 +29,10 @@
 #include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_be.h"
 #include "_wire.h" /* the slot registers' int64 sums of wire values */
+#include "_wire_gen.h" /* the wire's constants, hdr_t, hdr_parse/hdr_emit (p4reduce/protocol/wire.toml) */
 
-#define HEADER_LEN 36
-#define PROTOCOL_VERSION 3
-#define T_DATA 1
-#define T_RESULT 2
-#define T_QUERY 3
-#define T_PENDING 4
-#define T_ERROR 8
-#define NONE_BLOCK 0xFFFFFFFFu
-#define ALL_WORKERS 0xFF
-#define F_OVERFLOW 1
-#define F_MISMATCH 2
-#define F_OPENING 1       /* DATA (the bit of OVERFLOW on a RESULT): the opening round of its stream */
-#define F_SCATTER 4       /* a reduce-scatter's DATA (echoed in RESULT): bits 3..7 the owner */
-#define OWNER_SHIFT 3
-#define SCATTER_MASK 0xFC
-#define NO_OWNER 0xFF
-#define MAX_WORKERS 32
-#define MAX_JOBS 65536
-#define E_TENSOR 5
-#define E_SEQUENCE 6
-#define E_BAD_BLOCKS 7
-#define E_TOO_LARGE 11
+#define NO_OWNER 0xFF /* a round without a SCATTER owner (owners are < MAX_WORKERS) */
+#define MAX_JOBS (MAX_JOB_ID + 1)
 #define IOV_PARTS 1024           /* the kernel's IOV_MAX: packets one datagram may gather */
 #define FLUSH_BYTES (128 << 10)  /* as BatchSender.full */
 #define RECV_BUF 65536
@@ -72,9 +53,9 @@ enum {
     C_N
 };
 
-/* Per-job counters: the switch's job_events cells (JOB_EVENT_NAMES; AggregatorEngine.job_counters
- * says which event goes where). The core counts the packets it handles itself. */
-enum { J_PACKETS, J_DROPS, J_RETRANSMISSIONS, J_ROUNDS, J_N };
+/* Per-job counters: the switch's job_events cells, JOB_EV_* and NUM_JOB_EVENTS of p4reduce/_wire_gen.h
+ * (JOB_EVENT_NAMES; AggregatorEngine.job_counters says which event goes where). The core counts
+ * the packets it handles itself. */
 
 /* Batched-I/O statistics (not engine counters: they tell how the datagrams moved). */
 enum {
@@ -158,7 +139,7 @@ typedef struct {
     uint32_t fail_detail;
     uint32_t sd_epoch[STREAMS_DONE_KEPT + 1], sd_count[STREAMS_DONE_KEPT + 1];
     uint32_t sd_len;
-    uint64_t counts[J_N]; /* per-job counters: kept by reset_job, zero in a new job */
+    uint64_t counts[NUM_JOB_EVENTS]; /* per-job counters: kept by reset_job, zero in a new job */
     slot_t **slots;
 } job_t;
 
@@ -252,9 +233,9 @@ static inline void job_count(job_t *job, int i) {
 static inline int job_cell(int event) {
     switch (event) {
     case C_COUNTED: return -1;
-    case C_COMPLETED: return J_ROUNDS;
-    case C_RESENT: case C_DROP_STALE: case C_DROP_PENDING: case C_DROP_DUPLICATE: return J_RETRANSMISSIONS;
-    default: return J_DROPS; /* unexpected, bad exp, bad count */
+    case C_COMPLETED: return JOB_EV_ROUNDS;
+    case C_RESENT: case C_DROP_STALE: case C_DROP_PENDING: case C_DROP_DUPLICATE: return JOB_EV_RETRANSMISSIONS;
+    default: return JOB_EV_DROPS; /* unexpected, bad exp, bad count */
     }
 }
 /* docs/protocol.md 3: the minimum key names the smallest block and, among equal blocks, the
@@ -265,52 +246,6 @@ static inline uint64_t lookahead_key(uint32_t block, uint8_t exp) {
 static inline int epoch_is_newer(uint32_t candidate, uint32_t current) {
     uint32_t d = candidate - current;
     return d != 0 && d < 0x80000000u;
-}
-
-typedef struct {
-    uint8_t type, worker, flags, shadow, exp, next_exp;
-    uint16_t job, slot, count;
-    uint32_t epoch, block, next_block, session, blocks, fingerprint;
-} hdr_t;
-
-static inline void parse(const uint8_t *p, hdr_t *h) {
-    h->type = p[1];
-    h->job = get16(p + 2);
-    h->worker = p[4];
-    h->flags = p[5];
-    uint16_t pool = get16(p + 6);
-    h->slot = pool & 0x7FFF;
-    h->shadow = (uint8_t)(pool >> 15);
-    h->epoch = get32(p + 8);
-    h->block = get32(p + 12);
-    h->next_block = get32(p + 16);
-    h->exp = p[20];
-    h->next_exp = p[21];
-    h->count = get16(p + 22);
-    h->session = get32(p + 24);
-    h->blocks = get32(p + 28);
-    h->fingerprint = get32(p + 32);
-}
-
-static inline void write_header(uint8_t *p, uint8_t type, uint32_t job, uint8_t worker, uint8_t flags,
-                                uint32_t slot, uint32_t shadow, uint32_t epoch, uint32_t block,
-                                uint32_t next_block, uint8_t exp, uint8_t next_exp, uint32_t count_,
-                                uint32_t session, uint32_t blocks, uint32_t fingerprint) {
-    p[0] = PROTOCOL_VERSION;
-    p[1] = type;
-    put16(p + 2, job);
-    p[4] = worker;
-    p[5] = flags;
-    put16(p + 6, (shadow & 1) << 15 | slot);
-    put32(p + 8, epoch);
-    put32(p + 12, block);
-    put32(p + 16, next_block);
-    p[20] = exp;
-    p[21] = next_exp;
-    put16(p + 22, count_);
-    put32(p + 24, session);
-    put32(p + 28, blocks);
-    put32(p + 32, fingerprint);
 }
 
 static inline int grow(void **buf, uint32_t *cap, uint32_t need, size_t item) {

@@ -155,7 +155,7 @@ static PyObject *Core_add_job(Core *self, PyObject *args, PyObject *kw) {
                                      &max_blocks))
         return NULL;
     if (job_id < 0 || job_id >= MAX_JOBS || n < 1 || n > MAX_WORKERS || num_slots < 1 ||
-        slot_base + num_slots > 0x8000 || block_size < 1 || block_size > 16367 || shard_count < 1 ||
+        slot_base + num_slots > MAX_SLOTS || block_size < 1 || block_size > MAX_BLOCK_SIZE || shard_count < 1 ||
         shard_index >= shard_count) {
         PyErr_SetString(PyExc_ValueError, "job geometry outside what the wire format carries");
         return NULL;
@@ -718,14 +718,14 @@ static PyObject *Core_job_counters(Core *self, PyObject *arg) {
     CHECK_INIT(self);
     long job_id = PyLong_AsLong(arg);
     if (job_id == -1 && PyErr_Occurred()) return NULL;
-    uint64_t v[J_N];
+    uint64_t v[NUM_JOB_EVENTS];
     lock(self); /* the serving thread may remove (free) the job meanwhile */
     job_t *job = need_job(self, job_id);
     if (job) memcpy(v, job->counts, sizeof(v));
     unlock(self);
     if (!job) return NULL;
-    return Py_BuildValue("(KKKK)", (unsigned long long)v[J_PACKETS], (unsigned long long)v[J_DROPS],
-                         (unsigned long long)v[J_RETRANSMISSIONS], (unsigned long long)v[J_ROUNDS]);
+    return Py_BuildValue("(KKKK)", (unsigned long long)v[JOB_EV_PACKETS], (unsigned long long)v[JOB_EV_DROPS],
+                         (unsigned long long)v[JOB_EV_RETRANSMISSIONS], (unsigned long long)v[JOB_EV_ROUNDS]);
 }
 
 /* events() -> [(kind, job_or_ip, a, b, c)]: what the Python side logs. */

@@ -16,8 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define MAC_LEN 8        /* bytes of MAC after an authenticated packet's values */
-#define VERSION_AUTH 0x80 /* the version byte's flag: a MAC follows (docs/protocol.md 6.3) */
+#include "_wire_gen.h" /* MAC_LEN, VERSION_AUTH, the header's layout */
 
 typedef struct {
     uint64_t k0, k1;
@@ -83,14 +82,14 @@ static inline uint64_t siphash24(sipkey_t k, const uint8_t *in, size_t len) {
 /* Seal `len` bytes of packet at p (header and values): the version byte's AUTH flag set
  * and the MAC written at p + len (room for MAC_LEN more bytes). */
 static inline void mac_seal(sipkey_t k, uint8_t *p, size_t len) {
-    p[0] |= VERSION_AUTH;
+    p[HDR_OFF_VERSION] |= VERSION_AUTH;
     uint64_t mac = siphash24(k, p, len);
     for (int i = 0; i < MAC_LEN; i++) p[len + i] = (uint8_t)(mac >> (56 - 8 * i));
 }
 
 /* Whether the packet at p (`len` bytes, the MAC included) carries a valid MAC. */
 static inline int mac_ok(sipkey_t k, const uint8_t *p, size_t len) {
-    if (len < MAC_LEN || !(p[0] & VERSION_AUTH)) return 0;
+    if (len < MAC_LEN || !(p[HDR_OFF_VERSION] & VERSION_AUTH)) return 0;
     uint64_t mac = siphash24(k, p, len - MAC_LEN), got = 0;
     for (int i = 0; i < MAC_LEN; i++) got = got << 8 | p[len - MAC_LEN + i];
     return mac == got;
@@ -98,7 +97,7 @@ static inline int mac_ok(sipkey_t k, const uint8_t *p, size_t len) {
 
 /* Bytes of the packet that starts at p (a header is there): header, values, MAC if sealed. */
 static inline size_t packet_len(const uint8_t *p) {
-    return 36 + 4 * (size_t)((uint32_t)p[22] << 8 | p[23]) + (p[0] & VERSION_AUTH ? MAC_LEN : 0);
+    return HEADER_LEN + 4 * (size_t)get16(p + HDR_OFF_COUNT) + (p[HDR_OFF_VERSION] & VERSION_AUTH ? MAC_LEN : 0);
 }
 
 #endif

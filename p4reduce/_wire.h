@@ -20,6 +20,8 @@
 #include <emmintrin.h> /* baseline on x86-64: the byte swap below */
 #endif
 
+#include "_wire_gen.h" /* EXP_BIAS */
+
 #if defined(__FAST_MATH__)
 #error "p4reduce/_wire.h relies on IEEE float rounding: do not build it with -ffast-math"
 #endif
@@ -34,8 +36,6 @@
 #else
 #define HOT_LOOP
 #endif
-
-#define EXP_BIAS 127
 
 /* Each extension uses only some of the loops below. */
 #if defined(__GNUC__) || defined(__clang__)

@@ -120,12 +120,14 @@ static int same_values(RunObject *r, uint32_t block, int exp, const unsigned cha
     return memcmp(r->scratch, held, 4 * n) == 0;
 }
 
-/* Stream._check_duplicate: a copy of the previous round's RESULT must be the one taken. */
-static int check_repeat(RunObject *r, stream_t *s, const unsigned char *p, uint32_t ip, uint16_t port) {
-    const uint32_t shadow = get16(p + 6) >> 15, block = get32(p + 12), next_block = get32(p + 16);
-    const unsigned flags = p[5], next_exp = p[21], count = get16(p + 22);
-    if (!s->has_prev || shadow != s->prev_shadow || block != s->prev_block || get32(p + 8) != r->epoch ||
-        get32(p + 32) != r->fingerprint || (flags & F_MISMATCH)) {
+/* Stream._check_duplicate: a copy of the previous round's RESULT must be the one taken
+ * (header h, its values at `values`). */
+static int check_repeat(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *values, uint32_t ip,
+                        uint16_t port) {
+    const uint32_t shadow = h->shadow, block = h->block, next_block = h->next_block;
+    const unsigned flags = h->flags, next_exp = h->next_exp, count = h->count;
+    if (!s->has_prev || shadow != s->prev_shadow || block != s->prev_block || h->epoch != r->epoch ||
+        h->fingerprint != r->fingerprint || (flags & F_MISMATCH)) {
         return 0;
     }
     if (next_block != s->prev_next_block || next_exp != s->prev_next_exp ||
@@ -137,7 +139,7 @@ static int check_repeat(RunObject *r, stream_t *s, const unsigned char *p, uint3
                     block_name(s->prev_next_block, c, sizeof c), (unsigned)s->prev_next_exp);
         return -1;
     }
-    if (s->prev_delivered && count == r->block_size && !same_values(r, block, s->prev_exp, p + HEADER_LEN)) {
+    if (s->prev_delivered && count == r->block_size && !same_values(r, block, s->prev_exp, values)) {
         fail_result(r, ip, port, s->slot, block, "a second RESULT for block %u has other values", block);
         return -1;
     }
@@ -155,11 +157,11 @@ static inline int outside_stream(const RunObject *r, uint32_t block, uint32_t st
  * REPEAT (else its values were not summed); a block in its stream; after block NONE (the end of
  * an empty stream) next_block NONE. Sets *m (the worker's next unsent block after the round)
  * to the block after b_w when the RESULT is the data round of b_w. */
-static int check_opening(RunObject *r, const stream_t *s, const unsigned char *p, uint32_t ip, uint16_t port,
-                         int repeat, uint32_t *m) {
-    const uint32_t slot = get16(p + 6) & 0x7fff, stream = slot - r->slot_base;
-    const uint32_t block = get32(p + 12), next_block = get32(p + 16), own = s->block;
-    const unsigned exp = p[20];
+static int check_opening(RunObject *r, const stream_t *s, const hdr_t *h, uint32_t ip, uint16_t port, int repeat,
+                         uint32_t *m) {
+    const uint32_t slot = h->slot, stream = slot - r->slot_base;
+    const uint32_t block = h->block, next_block = h->next_block, own = s->block;
+    const unsigned exp = h->exp;
     char a[16], b[16];
     if (block > own) { /* (NONE is past every block) */
         fail_result(r, ip, port, slot, block, "block %s past this worker's first block %s",
@@ -191,25 +193,27 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
                           uint16_t port, double now, double rto) {
     r->packets_received++;
     r->payload_bytes_received += len;
-    const unsigned type = p[1];
-    if ((p[0] & ~VERSION_AUTH) != PROTOCOL_VERSION || type < 1 || type > T_MAX) { /* AggHeader.unpack */
+    hdr_t h;
+    hdr_parse(p, &h);
+    const unsigned type = h.msg_type;
+    if ((h.version & ~VERSION_AUTH) != PROTOCOL_VERSION || type < T_DATA || type > T_MAX) { /* AggHeader.unpack */
         r->ignored_packets++;
         return 0;
     }
     /* An authenticated job's packets sealed with a valid MAC, any other job's not sealed. */
-    if (r->keyed ? !mac_ok(r->key, p, len) : (p[0] & VERSION_AUTH) != 0) {
+    if (r->keyed ? !mac_ok(r->key, p, len) : (h.version & VERSION_AUTH) != 0) {
         r->unauthenticated++;
         r->ignored_packets++;
         return 0;
     }
     /* Addressed to this worker by unicast, or to the job's group on the group's socket. */
-    const uint32_t worker = p[4];
-    if (get16(p + 2) != r->job_id || worker != (in->endpoint >= 0 ? r->worker_id : ALL_WORKERS)) {
+    const uint32_t worker = h.worker_id;
+    if (h.job_id != r->job_id || worker != (in->endpoint >= 0 ? r->worker_id : ALL_WORKERS)) {
         r->ignored_packets++;
         return 0;
     }
-    const uint32_t epoch = get32(p + 8), block = get32(p + 12), next_block = get32(p + 16);
-    const uint32_t session = get32(p + 24);
+    const uint32_t epoch = h.epoch, block = h.block, next_block = h.next_block;
+    const uint32_t session = h.session;
     if (type == T_ERROR) { /* about the job, whichever slot it names */
         /* Only an answer to one of ours (its session echoed) from the aggregator itself. */
         if (in->endpoint < 0 || session != r->outs[in->endpoint].session) {
@@ -219,7 +223,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         fail_job(r, block, next_block, epoch);
         return -1;
     }
-    const uint32_t pool = get16(p + 6), slot = pool & 0x7fff, shadow = pool >> 15;
+    const uint32_t slot = h.slot, shadow = h.shadow;
     const uint32_t index = slot - r->slot_base; /* wraps for slots below the base */
     if (slot < r->slot_base || index >= r->nstreams || r->streams[index].state != S_ACTIVE) {
         r->ignored_packets++;
@@ -246,10 +250,10 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
      * opening round whatever its block (the aggregator chose it). */
     if (shadow != (s->round & 1) || (!s->opening && block != s->block)) {
         r->ignored_packets++;
-        return check_repeat(r, s, p, ip, port);
+        return check_repeat(r, s, &h, p + HEADER_LEN, ip, port);
     }
-    const unsigned flags = p[5];
-    const uint32_t fp = get32(p + 32);
+    const unsigned flags = h.flags;
+    const uint32_t fp = h.fingerprint;
     if (r->poisoned && ((flags & F_MISMATCH) || fp == (r->fingerprint ^ POISON))) {
         r->err = ERR_NONFINITE; /* a poisoned round came back: every worker fails now */
         return -1;
@@ -276,12 +280,12 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     /* is_repeat(); a data round's RESULT never repeats its block (next_block goes back) */
     const int repeat = opened && block == next_block && block != NONE_BLOCK;
     if (opened) {
-        if (check_opening(r, s, p, ip, port, repeat, &m) < 0) {
+        if (check_opening(r, s, &h, ip, port, repeat, &m) < 0) {
             return -1;
         }
-        exp = p[20];
+        exp = h.exp;
     }
-    const unsigned next_exp = p[21];
+    const unsigned next_exp = h.next_exp;
     if (next_block != NONE_BLOCK && outside_stream(r, next_block, stream)) {
         fail_result(r, ip, port, slot, block, "next_block %u is outside stream %u of a %u-block tensor", next_block,
                     stream, r->nblocks);
@@ -304,7 +308,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         return -1;
     }
     int delivered = 0;
-    const uint32_t count = get16(p + 22);
+    const uint32_t count = h.count;
     if (repeat) { /* no values (and no OVERFLOW): the round is repeated */
         if (count != 0) {
             fail_result(r, ip, port, slot, block, "count %u in a REPEAT", count);

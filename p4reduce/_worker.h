@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * p4reduce/_worker.h: what the files of p4reduce._worker share (private to them): the
- * wire constants, a stream's, an endpoint's and a receiver's state, RunObject, the small
+ * wire (p4reduce/_wire_gen.h), a stream's, an endpoint's and a receiver's state, RunObject, the small
  * inline helpers, and the functions one file calls in another (prefix wk_, so that
  * nothing collides within the extension, which links p4reduce/_packet_ring.c too).
  *
@@ -35,33 +35,19 @@
 #include "_udp.h" /* UDP GSO and GRO */
 #include "_be.h"
 #include "_wire.h"
+#include "_wire_gen.h" /* the wire's constants, hdr_t, hdr_parse/hdr_emit (p4reduce/protocol/wire.toml) */
 
-#define HEADER_LEN 36
-#define PROTOCOL_VERSION 3
-#define NONE_BLOCK 0xFFFFFFFFu
-#define ALL_WORKERS 0xFF
-#define T_DATA 1
-#define T_RESULT 2
-#define T_QUERY 3
-#define T_PENDING 4
-#define T_ERROR 8
-#define T_MAX 8
-#define F_OVERFLOW 1
-#define F_OPENING 1     /* DATA (the same bit): the opening round of its stream (docs/protocol.md 3) */
-#define F_MISMATCH 2
-#define F_SCATTER 4     /* DATA of a reduce-scatter; bits 3..7: the round's block's owner */
-#define OWNER_SHIFT 3
-#define MAX_WORKERS 32
-#define E_TENSOR 5 /* ErrorCode.TENSOR */
+/* The last msg_type the data path takes for a packet (later ones, CHALLENGE, are ignored
+ * before their MAC is checked). */
+#define T_MAX T_ERROR
 
 #define RECV_BATCH 64
 #define RECV_BUFSIZE 65536
 #define FLUSH_BYTES (128 << 10) /* as BatchSender.full: hand the queue to the kernel */
 #define RING_BUDGET 256 /* datagrams a poll takes from one RX ring before it sends the replies */
 #define SCAN_CHUNK (64 << 10) /* elements the scan takes at a time by default (256 KB: some microseconds) */
-/* What a worker that found NaN or Inf after its first packets left puts in its later
- * rounds' fingerprint (docs/protocol.md 5): those rounds fail every worker with TENSOR. */
-#define POISON 0xFFFFFFFFu
+/* A worker that found NaN or Inf after its first packets left puts fingerprint ^ POISON in its
+ * later rounds (docs/protocol.md 5): those rounds fail every worker with TENSOR. */
 
 enum { S_WAITING, S_ACTIVE, S_DONE };
 /* What a stream (re)sends on timeout: nothing, DATA with its block's values (an opening

@@ -252,21 +252,25 @@ int wk_emit(RunObject *r, stream_t *s, int kind) {
         r->err = ERR_MEMORY;
         return -1;
     }
-    p[0] = PROTOCOL_VERSION;
-    p[1] = kind == P_QUERY ? T_QUERY : T_DATA;
-    put16(p + 2, r->job_id);
-    p[4] = (unsigned char)r->worker_id;
-    p[5] = (unsigned char)flags;
-    put16(p + 6, (uint32_t)(s->round & 1) << 15 | s->slot);
-    put32(p + 8, r->epoch);
-    put32(p + 12, s->block);
-    put32(p + 16, nxt);
-    p[20] = s->exp;
-    p[21] = nxt == NONE_BLOCK ? 0 : ((const uint8_t *)r->exps.buf)[nxt];
-    put16(p + 22, (uint32_t)count);
-    put32(p + 24, o->session);
-    put32(p + 28, r->blocks_field);
-    put32(p + 32, s->poisoned && kind != P_QUERY ? r->fingerprint ^ POISON : r->fingerprint);
+    const hdr_t h = {
+        .version = PROTOCOL_VERSION,
+        .msg_type = kind == P_QUERY ? T_QUERY : T_DATA,
+        .job_id = (uint16_t)r->job_id,
+        .worker_id = (uint8_t)r->worker_id,
+        .flags = (uint8_t)flags,
+        .shadow = (uint8_t)(s->round & 1),
+        .slot = (uint16_t)s->slot,
+        .epoch = r->epoch,
+        .block = s->block,
+        .next_block = nxt,
+        .exp = s->exp,
+        .next_exp = nxt == NONE_BLOCK ? 0 : ((const uint8_t *)r->exps.buf)[nxt],
+        .count = (uint16_t)count,
+        .session = o->session,
+        .blocks = r->blocks_field,
+        .fingerprint = s->poisoned && kind != P_QUERY ? r->fingerprint ^ POISON : r->fingerprint,
+    };
+    hdr_emit(&h, p);
     if (count) {
         const uint32_t b = s->block;
         const size_t n = block_len(r, b);

@@ -600,8 +600,8 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
                                      &spin_us, &scanned, &scan_chunk)) {
         return NULL;
     }
-    if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > 0x8000 || job_id > 0xffff ||
-        worker_id > 0xff) {
+    if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > MAX_SLOTS ||
+        job_id > MAX_JOB_ID || worker_id > ALL_WORKERS) {
         PyErr_SetString(PyExc_ValueError, "job geometry outside what the wire carries");
         return NULL;
     }
@@ -631,7 +631,7 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     scan_chunk = (scan_chunk > 0 ? scan_chunk : SCAN_CHUNK) / block_size;
     r->scan_chunk = scan_chunk > 0 ? (uint32_t)(scan_chunk < 0x7fffffff ? scan_chunk : 0x7fffffff) : 1;
     if (out_float != r->is_float || (!shard_blocks && (r->out.len != r->tensor.len || first_block)) ||
-        r->nonzero.len != nblocks || r->exps.len != nblocks || nblocks > 0xfffffffeLL) {
+        r->nonzero.len != nblocks || r->exps.len != nblocks || nblocks >= (long long)NONE_BLOCK) {
         PyErr_SetString(PyExc_ValueError, "out, nonzero and exps must match the tensor");
         goto error;
     }

@@ -8,14 +8,14 @@ import ipaddress
 from dataclasses import dataclass
 
 from p4reduce.aggregator.relay import Upstream
-from p4reduce.protocol import AGG_UDP_PORT, Mode
+from p4reduce.protocol import AGG_UDP_PORT, NONE, Mode
 from p4reduce.protocol.auth import JobKey
 from p4reduce.protocol.geometry import check_job_geometry, check_message_size
 
 # Tensors of up to 2^20 blocks (256 Mi values at 256 per block) by default: the results a
 # job keeps for re-sends stay below what such a tensor itself takes.
 DEFAULT_MAX_BLOCKS = 1 << 20
-MAX_BLOCKS_FIELD = 0xFFFFFFFE  # `blocks` is 32 bits; NONE is 0xFFFFFFFF
+MAX_BLOCKS_FIELD = NONE - 1  # `blocks` is 32 bits; a block index must stay below NONE
 
 
 @dataclass(frozen=True)

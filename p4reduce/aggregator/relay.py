@@ -36,12 +36,11 @@ from p4reduce.protocol import (
     is_repeat,
     split_key,
 )
+from p4reduce.protocol._wire_gen import HDR_OFF_JOB_ID, HDR_OFF_SESSION
 
 UPSTREAM = -1  # pseudo worker id of packets for the parent aggregator
 _JOB_ID = struct.Struct("!H")
-_JOB_ID_OFFSET = 2
 _SESSION = struct.Struct("!I")
-_SESSION_OFFSET = 24
 
 
 @dataclass(frozen=True)
@@ -98,7 +97,7 @@ class RelaySlot(SlotState):
         session = self.membership.upstream_session
         if session is None:
             return [(UPSTREAM, (self.membership.join_header().pack(),))]
-        _SESSION.pack_into(packet, _SESSION_OFFSET, session)
+        _SESSION.pack_into(packet, HDR_OFF_SESSION, session)
         return [(UPSTREAM, (packet,))]
 
     def _complete(self, last: AggHeader) -> list[tuple[int, Parts]]:
@@ -213,6 +212,6 @@ class RelaySlot(SlotState):
         if self.block == NONE:  # what each local worker announced for the round the parent chose
             self.announced = self.opening_decision(h.block, is_repeat(h))[0]
         result = bytearray(payload)
-        _JOB_ID.pack_into(result, _JOB_ID_OFFSET, self.job_id)
+        _JOB_ID.pack_into(result, HDR_OFF_JOB_ID, self.job_id)
         self.forwarded = None
         return "completed", self._publish(result, h.next_block, h.next_exp)

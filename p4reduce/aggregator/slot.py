@@ -35,13 +35,20 @@ from p4reduce.protocol import (
     scatter_owner,
     split_key,
 )
+from p4reduce.protocol._wire_gen import (
+    HDR_OFF_COUNT,
+    HDR_OFF_FLAGS,
+    HDR_OFF_SESSION,
+    HDR_OFF_WORKER_ID,
+    HDR_SIZE_COUNT,
+    HDR_SIZE_SESSION,
+)
 from p4reduce.transport.batchio import Buffer
 
 END_KEY = lookahead_key(NONE, 0)
-_WORKER_ID_OFFSET = 4  # byte of `worker_id`, rewritten per receiving worker
-_FLAGS_OFFSET = 5  # `flags`: a SCATTER round's RESULT names the owner of its values
-_COUNT_OFFSET = 22  # `count`: 0 in the header-only copies of a SCATTER round's RESULT
-_SESSION_OFFSET = 24  # `session`: each copy carries its receiver's (the group's for ALL_WORKERS)
+# A stored RESULT's copy rewrites in place `worker_id` (its receiving worker), `session` (its
+# receiver's, the group's for ALL_WORKERS) and `count` (0 in the header-only copies of a
+# SCATTER round's RESULT); `flags` names the owner of such a round's values.
 _OPENING = int(Flags.OPENING)
 _SCATTER = int(Flags.SCATTER)
 
@@ -81,10 +88,10 @@ class StoredResult:
         """The copy for `worker_id`: its rank and its session (docs/protocol.md 6.1) in the
         header, the values shared unless the copy is header-only."""
         head = bytearray(self.payload[:HEADER_LEN])
-        head[_WORKER_ID_OFFSET] = worker_id
-        head[_SESSION_OFFSET : _SESSION_OFFSET + 4] = session.to_bytes(4, "big")
+        head[HDR_OFF_WORKER_ID] = worker_id
+        head[HDR_OFF_SESSION : HDR_OFF_SESSION + HDR_SIZE_SESSION] = session.to_bytes(4, "big")
         if self.owner is not None and worker_id != self.owner:
-            head[_COUNT_OFFSET : _COUNT_OFFSET + 2] = b"\0\0"  # header-only (docs/protocol.md 3.1)
+            head[HDR_OFF_COUNT : HDR_OFF_COUNT + HDR_SIZE_COUNT] = b"\0\0"  # header-only (docs/protocol.md 3.1)
             return (head,)
         if len(self.payload) == HEADER_LEN:
             return (head,)
@@ -407,7 +414,7 @@ class SlotState:
     def _publish(self, result: bytearray, next_block: int, next_exp: int) -> list[tuple[int, Parts]]:
         """Keep the round's RESULT for re-sends, address a copy to every worker, advance."""
         assert self.epoch is not None
-        owner = scatter_owner(result[_FLAGS_OFFSET]) if len(result) > HEADER_LEN else None
+        owner = scatter_owner(result[HDR_OFF_FLAGS]) if len(result) > HEADER_LEN else None
         stored = StoredResult(self.round & 1, self.fingerprint, result, owner)
         if self.block == NONE:
             # Every worker has started this allreduce, so no one can still

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Wire constants and the aggregation-header codec (docs/protocol.md).
 
-This is the only place that knows the byte layout; the host agent, the
-software aggregator, the scapy layer and the tests all go through it.
+The constants, the enums and the header's layout are described once, in
+p4reduce/protocol/wire.toml; tools/wire.py writes them into `_wire_gen` (and into the
+C, Lua and P4 sides), and this module exports them. The codec here is the only Python
+that packs and unpacks the header; the host agent, the software aggregator, the scapy
+layer and the tests all go through it.
 """
 
 from __future__ import annotations
 
-import enum
 import struct
 import zlib
 from collections.abc import Sequence
@@ -15,57 +17,86 @@ from typing import NamedTuple
 
 import numpy as np
 
-PROTOCOL_VERSION = 3
-AGG_UDP_PORT = 0xBEE0  # 48864
-NONE = 0xFFFFFFFF  # "no block": an empty opening DATA's block, end-of-stream look-ahead
-# XORed into the fingerprint of the rounds that must fail every worker (docs/protocol.md 5):
-# a worker's after a late NaN/Inf, a leaf switch's round whose local packets disagreed.
-POISON = 0xFFFFFFFF
-ALL_WORKERS = 0xFF  # worker_id of a RESULT sent once to a job's IP multicast group
-MAX_WORKERS = 32
-MAX_SLOTS = 1 << 15  # 15 bits of slot index in `pool`
-EXP_BIAS = 127
-INT_EXP = EXP_BIAS  # exponent byte used for int32 tensors (ignored by receivers)
+from p4reduce.protocol._wire_gen import (
+    AGG_UDP_PORT,
+    ALL_WORKERS,
+    EXP_BIAS,
+    HEADER_FORMAT,
+    HEADER_LEN,
+    MAC_LEN,
+    MAX_BLOCK_SIZE,
+    MAX_JOB_ID,
+    MAX_SLOTS,
+    MAX_UDP_PAYLOAD,
+    MAX_WORKERS,
+    NONE,
+    OWNER_SHIFT,
+    POISON,
+    PROTOCOL_VERSION,
+    SCATTER_MASK,
+    SHADOW_MASK,
+    SHADOW_SHIFT,
+    SLOT_MASK,
+    VERSION_AUTH,
+    ErrorCode,
+    Flags,
+    GeometryField,
+    KeyMismatch,
+    Mode,
+    MsgType,
+)
 
-HEADER = struct.Struct("!BBHBBHIIIBBHIII")
-HEADER_LEN = HEADER.size  # 36
-MAX_UDP_PAYLOAD = 65507  # IPv4: 65535 - 20 (IP) - 8 (UDP)
-MAX_BLOCK_SIZE = (MAX_UDP_PAYLOAD - HEADER_LEN) // 4  # 16367 values: one block fits one datagram
-MAX_JOB_ID = 0xFFFF
+# What the description's names mean: their comments in _wire_gen.py (and wire.toml). A
+# SCATTER round's RESULT carries values only to the rank owning the block's shard
+# (docs/protocol.md 3.1); the owner travels in flags bits 3..7 (OWNER_SHIFT, SCATTER_MASK).
+INT_EXP = EXP_BIAS  # exponent byte used for int32 tensors (ignored by receivers)
+HEADER = struct.Struct(HEADER_FORMAT)
 EPOCH_MOD = 1 << 32
 VALUE_DTYPE = np.dtype(">i4")
-# An authenticated job's packets (docs/protocol.md 6.3): this flag in the version byte,
-# and a MAC of MAC_LEN bytes after the values (p4reduce.protocol.auth seals and checks).
-VERSION_AUTH = 0x80
-MAC_LEN = 8
 
-
-class MsgType(enum.IntEnum):
-    DATA = 1
-    RESULT = 2
-    QUERY = 3
-    PENDING = 4  # software aggregator: round still incomplete; next_block = missing-worker bitmap
-    RESET = 5  # forget all state of a job; the aggregator echoes it as the acknowledgement
-    JOIN = 6  # worker -> aggregator: a new process announces itself and its job geometry
-    JOINED = 7  # aggregator -> worker: the job's geometry as the aggregator has it, and a session
-    ERROR = 8  # software aggregator -> worker: the job failed; block = ErrorCode, next_block = detail
-    # software aggregator -> worker, authenticated jobs: prove a new process; fingerprint = nonce
-    # that the worker's next JOIN carries under its MAC (docs/protocol.md 6.3)
-    CHALLENGE = 9
-
-
-class Flags(enum.IntFlag):
-    NONE = 0
-    OVERFLOW = 1  # RESULT: an int32 sum of this block overflowed
-    OPENING = 1  # DATA (the same bit): the opening round of its stream (docs/protocol.md 3)
-    MISMATCH = 2  # RESULT: the round's packets disagree on epoch, blocks, fingerprint or owner
-    SCATTER = 4  # DATA (echoed in RESULT): a reduce-scatter; bits 3..7 are the block's owner
-
-
-# A SCATTER round's RESULT carries values only to the rank owning the block's shard
-# (docs/protocol.md section 3.1); the owner travels in flags bits 3..7 (MAX_WORKERS = 32).
-OWNER_SHIFT = 3
-SCATTER_MASK = 0xFC  # SCATTER and the owner: every DATA of a round carries the same bits
+# The description's names are exported from here (mypy --strict re-exports only what __all__ names).
+__all__ = [
+    "AGG_UDP_PORT",
+    "ALL_WORKERS",
+    "DTYPE_CODES",
+    "EPOCH_MOD",
+    "EXP_BIAS",
+    "HEADER",
+    "HEADER_LEN",
+    "INT_EXP",
+    "MAC_LEN",
+    "MAX_BLOCK_SIZE",
+    "MAX_JOB_ID",
+    "MAX_SLOTS",
+    "MAX_UDP_PAYLOAD",
+    "MAX_WORKERS",
+    "NONE",
+    "OWNER_SHIFT",
+    "POISON",
+    "PROTOCOL_VERSION",
+    "SCATTER_MASK",
+    "VALUE_DTYPE",
+    "VERSION_AUTH",
+    "AggHeader",
+    "ErrorCode",
+    "Flags",
+    "GeometryField",
+    "KeyMismatch",
+    "MalformedPacket",
+    "Mode",
+    "MsgType",
+    "decode_values",
+    "encode",
+    "fingerprint",
+    "is_repeat",
+    "lookahead_key",
+    "packet_buffer",
+    "scatter_bits",
+    "scatter_flags",
+    "scatter_owner",
+    "split_key",
+    "wire_values",
+]
 
 
 def scatter_flags(owner: int) -> int:
@@ -83,63 +114,6 @@ def scatter_bits(flags: int) -> int:
 def scatter_owner(flags: int) -> int | None:
     """The owner a packet's flags name, or None when it is not a SCATTER packet."""
     return flags >> OWNER_SHIFT if flags & Flags.SCATTER else None
-
-
-class ErrorCode(enum.IntEnum):
-    """Why a software aggregator failed a job (ERROR's `block`); `next_block` is the detail."""
-
-    NOT_JOINED = 1  # unknown session: the aggregator restarted or the job was reset (detail: worker)
-    GEOMETRY = 2  # a JOIN disagrees with the job (detail: GeometryField)
-    REJOINED = 3  # a new process joined as a worker of a running job (detail: worker)
-    SUPERSEDED = 4  # a process sent with a session that another process's JOIN replaced (detail: worker)
-    TENSOR = 5  # workers disagree on the tensor (length, dtype) or fixed-point scale (detail: worker)
-    SEQUENCE = 6  # workers are at different allreduces (detail: worker)
-    BAD_BLOCKS = 7  # a block or look-ahead outside the tensor or its stream (detail: worker)
-    UPSTREAM = 8  # the parent aggregator of a leaf failed the job (detail: the parent's code)
-    UNKNOWN_JOB = 9  # a JOIN for a job this aggregator does not serve (detail: the job; not a failure)
-    UNKNOWN_RANK = 10  # a JOIN for a rank >= num_workers (detail: the job's num_workers; not a failure)
-    TOO_LARGE = 11  # a tensor of more blocks than the job's max_blocks (detail: worker)
-    KEY = 12  # a JOIN without the job's key (detail: KeyMismatch; unsealed, not a failure)
-
-
-class KeyMismatch(enum.IntEnum):
-    """How a JOIN disagreed with the job's key (detail of ErrorCode.KEY)."""
-
-    UNSEALED = 1  # the job has a key, the JOIN carries no MAC
-    UNKEYED = 2  # the JOIN is sealed, the job has no key
-    BAD_MAC = 3  # the JOIN's MAC is not the job key's: another key
-
-
-class GeometryField(enum.IntEnum):
-    """What a JOIN disagreed on (detail of ErrorCode.GEOMETRY)."""
-
-    NUM_WORKERS = 1
-    SLOT_BASE = 2
-    NUM_SLOTS = 3
-    BLOCK_SIZE = 4
-    MODE = 5
-
-
-class Mode(enum.StrEnum):
-    """Who sends in a data round (docs/protocol.md section 4)."""
-
-    SPARSE = "sparse"
-    DENSE = "dense"
-
-    @property
-    def code(self) -> int:
-        """How a JOIN/JOINED carries the mode (`exp`)."""
-        return _MODE_CODES[self]
-
-    @classmethod
-    def from_code(cls, code: int) -> Mode:
-        for mode, value in _MODE_CODES.items():
-            if value == code:
-                return mode
-        raise ValueError(f"unknown mode code {code}")
-
-
-_MODE_CODES = {Mode.SPARSE: 0, Mode.DENSE: 1}
 
 
 class MalformedPacket(ValueError):
@@ -178,7 +152,7 @@ class AggHeader(NamedTuple):
 
     @property
     def pool(self) -> int:
-        return (self.shadow & 1) << 15 | self.slot
+        return (self.shadow & SHADOW_MASK) << SHADOW_SHIFT | self.slot
 
     @property
     def lookahead_key(self) -> int:
@@ -232,8 +206,8 @@ class AggHeader(NamedTuple):
                 mtype,
                 job,
                 worker,
-                pool & 0x7FFF,
-                pool >> 15,
+                pool & SLOT_MASK,
+                pool >> SHADOW_SHIFT,
                 epoch,
                 block,
                 nxt,

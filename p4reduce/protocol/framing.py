@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import struct
 
+from p4reduce.protocol._wire_gen import HDR_OFF_COUNT, HDR_OFF_VERSION
 from p4reduce.protocol.codec import HEADER_LEN, MAC_LEN, MAX_UDP_PAYLOAD, VERSION_AUTH
 
 _COUNT = struct.Struct("!H")
-_COUNT_OFFSET = 22
 IOV_PARTS = 1024  # the kernel's IOV_MAX: buffers one datagram may be gathered from
 
 
@@ -25,8 +25,8 @@ def split_datagram(buf: memoryview) -> tuple[list[memoryview], int]:
     packets: list[memoryview] = []
     offset, size = 0, len(buf)
     while size - offset >= HEADER_LEN:
-        end = offset + HEADER_LEN + 4 * _COUNT.unpack_from(buf, offset + _COUNT_OFFSET)[0]
-        if buf[offset] & VERSION_AUTH:  # a sealed packet: its MAC follows (docs/protocol.md 6.3)
+        end = offset + HEADER_LEN + 4 * _COUNT.unpack_from(buf, offset + HDR_OFF_COUNT)[0]
+        if buf[offset + HDR_OFF_VERSION] & VERSION_AUTH:  # a sealed packet: its MAC follows (docs/protocol.md 6.3)
             end += MAC_LEN
         if end > size:
             break
