@@ -139,8 +139,10 @@ class Endpoint:
             on_send(self.send(request))
             self.flush()
             until = min(deadline, time.monotonic() + interval())
-            while time.monotonic() < until:
-                ready, _, _ = select.select([readable], [], [], until - time.monotonic())
+            # The time left is read once: checked and then read again, it could be
+            # negative by the second read on a loaded machine (select refuses that).
+            while (left := until - time.monotonic()) > 0:
+                ready, _, _ = select.select([readable], [], [], left)
                 if not ready:
                     break
                 while (datagram := self._recv(buf)) is not None:
