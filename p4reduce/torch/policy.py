@@ -34,6 +34,7 @@ import torch
 import torch.distributed as dist
 from torch._C._distributed_c10d import Store
 
+from p4reduce import _native
 from p4reduce.torch.lossy import block_maxima
 
 if TYPE_CHECKING:
@@ -60,7 +61,15 @@ def block_density(flat: torch.Tensor, block_size: int) -> float:
     """Fraction of the non-zero blocks of a 1-D tensor (what the aggregator path sends)."""
     if flat.numel() == 0:
         return 0.0
-    maxima = block_maxima(flat.detach(), block_size)
+    t = flat.detach()
+    if t.device.type == "cpu" and t.dtype == torch.float32 and t.is_contiguous():
+        # The worker's own scan (p4reduce/_kernels.c): one pass at memory speed, about a
+        # quarter of the tensor operations' time on a 4 MB bucket.
+        nblocks = -(-t.numel() // block_size)
+        nonzero = np.empty(nblocks, dtype=bool)
+        if _native.scan(t.numpy(), block_size, nonzero, np.empty(nblocks, dtype=np.uint8)) < 0:
+            return float(np.count_nonzero(nonzero)) / nblocks
+    maxima = block_maxima(t, block_size)  # other devices and dtypes, and NaN/Inf (which count)
     return float(maxima.ne(0).sum().item()) / maxima.numel()
 
 
