@@ -395,6 +395,34 @@ def _job(where: str, data: Any, slots: int = SWITCH_SLOTS) -> JobConfig:
     return JobConfig(job_id, base, count, workers, mgid, mode, session, uplink)
 
 
+# Tofino 1: a device port's pipe is its bits 8..7, and port 68 of each pipe is the pipe's
+# recirculation port, which the TNA program uses for its second pass (p4src/tna/types.p4).
+TOFINO_PIPE_SHIFT = 7
+TOFINO_RECIRC_PORT_IN_PIPE = 68
+
+
+def tofino_pipe(port: int) -> int:
+    return port >> TOFINO_PIPE_SHIFT
+
+
+def check_tofino_job(job: JobConfig) -> None:
+    """What a Tofino needs of a job's ports: all in one pipe (its registers are per pipe: a
+    round whose packets enter through two pipes never completes), none a recirculation port."""
+    ports = [(f"worker {w.worker_id}", w.port) for w in job.workers]
+    if job.uplink is not None:
+        ports.append(("its uplink", job.uplink.port))
+    for who, port in ports:
+        if port & ((1 << TOFINO_PIPE_SHIFT) - 1) == TOFINO_RECIRC_PORT_IN_PIPE:
+            raise ConfigError(f"job {job.job_id} {who}: port {port} is pipe {tofino_pipe(port)}'s recirculation port")
+    pipes = sorted({tofino_pipe(port) for _, port in ports})
+    if len(pipes) > 1:
+        listed = ", ".join(f"{who} port {port} (pipe {tofino_pipe(port)})" for who, port in ports)
+        raise ConfigError(
+            f"job {job.job_id}: its ports are in pipes {pipes} ({listed}); a Tofino keeps a job's "
+            "registers per pipe, so its workers (and uplink) must share one"
+        )
+
+
 def _check_jobs(jobs: tuple[JobConfig, ...]) -> dict[int, str]:
     """Cross-job checks; returns the multicast groups in use, by owner."""
     mgids: dict[int, str] = {}
@@ -468,6 +496,9 @@ def _parse(data: Any) -> Config:
     switch = parse_switch(d.get("switch", {}))
     jobs = tuple(_job(f"jobs[{i}]", j, switch.slots) for i, j in enumerate(check_list("jobs", d["jobs"])))
     mgids = _check_jobs(jobs)
+    if switch.kind == "tofino":
+        for job in jobs:
+            check_tofino_job(job)
     l2 = parse_l2(d.get("l2", []))
     broadcast = parse_broadcast(d["broadcast"], mgids) if d.get("broadcast") is not None else None
     extra = d.get("extra", {})

@@ -171,7 +171,8 @@ class TreeSection:
         leaf = self.topology.switches[self.topology.leaves[0]]
         return AggregationAddress(leaf.ip, leaf.mac)
 
-    values_per_packet = SWITCH_VALUES_PER_PACKET  # BMv2 switches only
+    kind = "bmv2"  # a tree is of BMv2 switches only
+    values_per_packet = SWITCH_VALUES_PER_PACKET
 
     def seat(self, mac: str) -> Seat | None:
         return next((s for s in self.seats if s.mac == mac), None)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from p4reduce.aggregator.config import JobSpec
-from p4reduce.controller.config import WorkerEntry, check_unicast_mac
+from p4reduce.controller.config import WorkerEntry, check_unicast_mac, tofino_pipe
 from p4reduce.controller.errors import ConfigError
 from p4reduce.controller.tree import TreeJob, place_job
 from p4reduce.jobapi import AGGREGATOR_LOST, SWITCH_LOST
@@ -374,6 +374,8 @@ class Registry:
             # Not in the L2 table: 0 until the switch hands the worker's first JOIN to the
             # service, which learns the port from it (learn_port).
             switch_port = self.switch.port_of(mac) or 0
+            if self.switch.kind == "tofino":
+                self._check_tofino_port(job, rank, mac, switch_port)
         worker = WorkerRecord(rank, ip, mac, udp_port, switch_port, leaf)
         previous = job.workers.get(rank)
         if previous is not None:
@@ -393,6 +395,23 @@ class Registry:
         job.expires_at = self.clock() + job.lease_seconds
         self._touched.add(job_id)
         return job, worker, True
+
+    @staticmethod
+    def _check_tofino_port(job: Job, rank: int, mac: str, port: int) -> None:
+        """A Tofino hands no JOIN to the service (it cannot learn a port), and keeps a job's
+        registers per pipe (every worker of a job must enter through the same one)."""
+        if not port:
+            raise InvalidArgument(
+                "mac", f"{mac} is not in the switch's l2 table: list every worker's MAC there for a Tofino"
+            )
+        others = {w.switch_port for w in job.workers.values() if w.rank != rank and w.switch_port}
+        pipes = {tofino_pipe(p) for p in others}
+        if pipes and tofino_pipe(port) not in pipes:
+            raise InvalidArgument(
+                "mac",
+                f"{mac} is on port {port} (pipe {tofino_pipe(port)}) and job {job.job_id}'s other workers on pipe "
+                f"{min(pipes)}: a Tofino keeps a job's registers per pipe",
+            )
 
     def learn_port(self, job_id: int, rank: int, mac: str, ip: str, udp_port: int, port: int) -> WorkerRecord | None:
         """A JOIN of job `job_id` rank `rank` came in on switch port `port` from this address:

@@ -10,6 +10,7 @@ import json
 import pathlib
 
 import pytest
+import yaml
 
 from p4reduce.controller.bfrt import tna
 from p4reduce.controller.bfrt.schema import Schema, SchemaError
@@ -154,3 +155,35 @@ def test_counter_and_event_decoding_follow_the_v1model_contract():
     assert counts["data_counted"] == 5 and counts["joined"] == 2 and counts["event_15"] == 1
     jobs = tna.decode_job_events({4 * 64 + 1: 3, 4 * 64 + 3: 7, 0: 9}, [64])
     assert jobs == {64: {"packets": 0, "drops": 3, "retransmissions": 0, "rounds": 7}}
+
+
+@pytest.mark.parametrize(
+    ("ports", "uplink_port", "message"),
+    [
+        ((0, 4), None, None),
+        ((0, 130), None, r"pipes \[0, 1\] \(worker 0 port 0 \(pipe 0\), worker 1 port 130 \(pipe 1\)\)"),
+        ((0, 4), 200, r"pipes \[0, 1\].*its uplink port 200"),
+        ((0, 68), None, "port 68 is pipe 0's recirculation port"),
+        ((196, 200), None, "port 196 is pipe 1's recirculation port"),
+    ],
+)
+def test_a_tofino_jobs_ports_share_one_pipe_and_avoid_the_recirculation_port(ports, uplink_port, message):
+    from p4reduce.controller.errors import ConfigError
+
+    doc = yaml.safe_load((ROOT / "controller/examples/tofino.yaml").read_text())
+    for w, port in zip(doc["jobs"][0]["workers"], ports, strict=True):
+        w["port"] = port
+    if uplink_port is not None:
+        doc["jobs"][0]["uplink"] = {
+            "parent_job": 9,
+            "rank": 0,
+            "session": 1,
+            "port": uplink_port,
+            "mac": "02:00:00:00:00:aa",
+            "ip": "10.0.1.1",
+        }
+    if message is None:
+        load_config(doc)
+        return
+    with pytest.raises(ConfigError, match=message):
+        load_config(doc)

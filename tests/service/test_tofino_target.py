@@ -209,3 +209,20 @@ def test_a_tofino_that_lost_its_entries_is_set_up_afresh_and_the_jobs_fail(servi
         assert _workers(fake) == {} and len(fake.table_entries("pipe.Ingress.forwarding.l2")) == 4
     finally:
         second.stop()
+
+
+def test_a_worker_the_tofino_cannot_serve_is_refused_at_registration(service):
+    start, fake = service
+    doc = _config(fake.addr, [0, 256])
+    doc["switch"]["l2"].append({"mac": MACS[5], "port": 130})  # pipe 1
+    fake_start = JobCoordinator(parse_service_config(doc)).start()
+    try:
+        job = fake_start.create(JobWish("a", 2, num_slots=16))
+        with pytest.raises(InvalidArgument, match="not in the switch's l2 table"):
+            fake_start.register(job.job_id, 0, "10.0.0.9", MACS[7], 40009)
+        _register(fake_start, job.job_id, 0)
+        with pytest.raises(InvalidArgument, match=r"port 130 \(pipe 1\) and job .* other workers on pipe 0"):
+            fake_start.register(job.job_id, 1, "10.0.0.6", MACS[5], 40006)
+        assert set(_workers(fake)) == {40001}
+    finally:
+        fake_start.stop()
