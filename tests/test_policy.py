@@ -26,12 +26,13 @@ BLOCK = 64
 BLOCKS = 100
 
 
-def bucket(rank: int, nonzero_blocks: int, seed: int) -> torch.Tensor:
-    """BLOCKS blocks of BLOCK values, the first `nonzero_blocks` of them non-zero (every value),
-    the rest zero: multiples of 1/8, distinct per rank and seed."""
+def bucket(rank: int, nonzero_blocks: int, seed: int, scale: int = 1) -> torch.Tensor:
+    """`scale` x BLOCKS blocks of BLOCK values, the first `scale` x `nonzero_blocks` of them
+    non-zero (every value), the rest zero: multiples of 1/8, distinct per rank and seed."""
     g = torch.Generator().manual_seed(seed * 10 + rank)
-    x = torch.zeros(BLOCKS * BLOCK)
-    x[: nonzero_blocks * BLOCK] = (torch.randint(1, 8000, (nonzero_blocks * BLOCK,), generator=g) / 8).float()
+    x = torch.zeros(scale * BLOCKS * BLOCK)
+    n = scale * nonzero_blocks * BLOCK
+    x[:n] = (torch.randint(1, 8000, (n,), generator=g) / 8).float()
     return x
 
 
@@ -51,10 +52,12 @@ def _set_threshold(rank: int, world: int) -> dict[str, object]:
     stats = p4reduce.torch.stats().policy
     out: dict[str, object] = {}
     try:
+        # One size per case: its first call (SUM) goes by both ranks' own densities, agreed;
+        # its second (AVG) by the first's result, without an agreement.
         for seed, (name, *blocks, _) in enumerate(CASES):
             for average in (False, True):
-                mine = bucket(rank, blocks[rank], seed)
-                expected = bucket(0, blocks[0], seed) + bucket(1, blocks[1], seed)
+                mine = bucket(rank, blocks[rank], seed, scale=seed + 1)
+                expected = bucket(0, blocks[0], seed, scale=seed + 1) + bucket(1, blocks[1], seed, scale=seed + 1)
                 if average:
                     expected /= 2
                 before = (stats.aggregator_calls, stats.dense_calls)
@@ -67,6 +70,15 @@ def _set_threshold(rank: int, world: int) -> dict[str, object]:
                     stats.densities[-1],
                 )
         out["_calls"] = (stats.aggregator_calls, stats.dense_calls)
+        out["_agreements"] = stats.agreements
+        # A size met before goes by its last result: a dense bucket after a sparse one of the
+        # same size still takes the sparse one's path, then the next one follows the dense result.
+        paths = []
+        for nonzero in (2, BLOCKS, BLOCKS):
+            before = stats.dense_calls
+            dist.all_reduce(bucket(rank, nonzero, 99, scale=9))
+            paths.append("dense" if stats.dense_calls > before else "aggregator")
+        out["_predicted"] = (paths, stats.agreements)
     finally:
         dist.destroy_process_group()
     return out
@@ -131,6 +143,8 @@ def test_choice_per_bucket_and_exact_results():
             assert exact, (name, op, got_path)
     dense = sum(2 for *_, path in CASES if path == "dense")
     assert out["_calls"] == (2 * len(CASES) - dense, dense)
+    assert out["_agreements"] == len(CASES)  # one per size
+    assert out["_predicted"] == (["aggregator", "aggregator", "dense"], len(CASES) + 1)
 
 
 def test_calibration_agrees():

@@ -624,12 +624,15 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             ):
                 flat, write_back = _host_flat(tensor)
                 self.policy.dense_sum(flat, average)
+                self.policy.observe(flat)
                 self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)  # the policy chose the dense path
                 if write_back:
                     tensor.detach().copy_(flat.view(tensor.shape))
                 return
             if device_path.on_device(tensor) and codec.direct:
                 self._device_sum(tensor, average, name, feedback)
+                if feedback is None and tensor.dtype == torch.float32:
+                    self.policy.observe(tensor)
                 return
             flat, write_back = _host_flat(tensor)
             if feedback is not None:  # on this thread only: the residuals need no lock
@@ -637,6 +640,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                 self.stats.blocks_dropped = feedback.blocks_dropped
                 self.stats.blocks_offered = feedback.blocks_seen
             result = self._sum(flat, codec, average, True, name)
+            if feedback is None and tensor.dtype == torch.float32:
+                self.policy.observe(result)
             if write_back or result.data_ptr() != flat.data_ptr():
                 tensor.detach().copy_(result.view(tensor.shape))
             self.stats.staged(name, [tensor], [tensor])

@@ -6,9 +6,12 @@ a switch aggregates at line rate and always wins. So, per float32 all_reduce (pe
 
 * switch target, or threshold 1.0: the aggregator, always;
 * threshold 0.0: the dense path, always;
-* otherwise the ranks agree on the bucket's block density (the largest fraction of non-zero
-  blocks of ``block_size`` elements over the ranks: a one-float MAX allreduce through the
-  dense group) and take the aggregator when it is under the threshold.
+* otherwise the aggregator when the bucket's block density (the fraction of non-zero blocks
+  of ``block_size`` elements) is under the threshold. The density a call goes by is that of
+  the last result of the same size: a result is the same on every rank, so its density
+  needs no agreement, and DDP's buckets come back every step with the same sizes. A size
+  seen for the first time is measured on the call's own tensor instead, the largest
+  fraction over the ranks (a one-float MAX allreduce through the dense group).
 
 The threshold is the user's (``Options(dense_threshold=...)``, ``P4REDUCE_DENSE_THRESHOLD``)
 or, left unset, the crossover measured at the group's first such all_reduce (`calibrate`):
@@ -43,7 +46,11 @@ if TYPE_CHECKING:
 
 THRESHOLD_KEY = "p4reduce/dense_threshold"  # the calibrated threshold, in the group's store
 CALIBRATION_ELEMENTS = 1 << 20  # 4 MB of float32: a mid-sized DDP bucket
-CALIBRATION_ROUNDS = 3  # per path, after one warm-up each; the median counts
+CALIBRATION_ROUNDS = 5  # per path, after CALIBRATION_WARMUP rounds each; the median counts
+# A fresh aggregator path runs slower for its first few calls (sockets, the aggregator's
+# slot memory, the scan's pages): measured cold, the calibration sent everything dense.
+CALIBRATION_WARMUP = 3
+MAX_SIZES_KEPT = 4096  # result densities remembered (by element count): a model's buckets fit
 
 
 def check_dense_threshold(value: object, what: str = "dense_threshold") -> float:
@@ -82,7 +89,8 @@ class PolicyStats:
     aggregator_calls: int = 0
     dense_calls: int = 0
     dense_bytes: int = 0  # tensor bytes sent down the dense path
-    densities: list[float] = field(default_factory=list)  # agreed density of each decided call
+    densities: list[float] = field(default_factory=list)  # the density each decided call went by
+    agreements: int = 0  # of those, decided by a MAX allreduce (a size seen for the first time)
 
     def report(self) -> dict[str, object]:
         return dict(
@@ -91,6 +99,7 @@ class PolicyStats:
             aggregator_calls=self.aggregator_calls,
             dense_calls=self.dense_calls,
             dense_bytes=self.dense_bytes,
+            agreements=self.agreements,
         )
 
 
@@ -116,6 +125,8 @@ class Policy:
         self.switch = switch
         self._aggregate = aggregate  # one allreduce through the aggregator, uncounted
         self.stats = PolicyStats(threshold=1.0 if switch else threshold)
+        # Element count -> block density of the last result of that size (the same on every rank).
+        self._last_result: dict[int, float] = {}
 
     @property
     def group(self) -> dist.ProcessGroup:
@@ -130,8 +141,11 @@ class Policy:
             return False
         if threshold <= 0.0:
             density = 1.0
+        elif (known := self._last_result.get(flat.numel())) is not None:
+            density = known
         else:
             density = float(self._max(torch.tensor([block_density(flat, self.block_size)]))[0])
+            self.stats.agreements += 1
         self.stats.densities.append(density)
         dense = density >= threshold
         if dense:
@@ -140,6 +154,16 @@ class Policy:
         else:
             self.stats.aggregator_calls += 1
         return dense
+
+    def observe(self, result: torch.Tensor) -> None:
+        """Note the block density of a decided call's result (every rank holds the same
+        one): the next all_reduce of this size goes by it."""
+        threshold = self.stats.threshold
+        if threshold is None or not 0.0 < threshold < 1.0:
+            return
+        if len(self._last_result) >= MAX_SIZES_KEPT and result.numel() not in self._last_result:
+            self._last_result.pop(next(iter(self._last_result)))  # the oldest size
+        self._last_result[result.numel()] = block_density(result.reshape(-1), self.block_size)
 
     def _max(self, values: torch.Tensor) -> torch.Tensor:
         """The element-wise MAX of `values` over the ranks, in place: what they agree on."""
@@ -193,11 +217,11 @@ def calibrate(
 
     def median_ms(run: Callable[[], object]) -> float:
         times = []
-        for _ in range(CALIBRATION_ROUNDS + 1):
+        for _ in range(CALIBRATION_WARMUP + CALIBRATION_ROUNDS):
             start = time.perf_counter()
             run()
             times.append(time.perf_counter() - start)
-        return float(np.median(times[1:])) * 1e3
+        return float(np.median(times[CALIBRATION_WARMUP:])) * 1e3
 
     return dict(
         aggregator_empty_ms=median_ms(lambda: aggregate(np.zeros_like(values))),
