@@ -13,7 +13,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -22,9 +21,18 @@ from p4reduce.hostagent import fastpath, fixedpoint
 from p4reduce.hostagent.blocks import BlockList, BlockPlan
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
-from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed, JobKeyMismatch, describe
+from p4reduce.hostagent.errors import (
+    AgentFailed,
+    AllreduceTimeout,
+    GeometryMismatch,
+    JobFailed,
+    JobKeyMismatch,
+    ProtocolError,
+    describe,
+    error_code,
+)
 from p4reduce.hostagent.rto import RtoEstimator
-from p4reduce.hostagent.stream import ProtocolError, Stream
+from p4reduce.hostagent.stream import Stream
 from p4reduce.hostagent.window import StreamWindow
 from p4reduce.protocol import (
     ALL_WORKERS,
@@ -297,7 +305,7 @@ class HostAgent:
             ).pack()
             answer, _ = self._exchange(e, request, _answers_reset(request, session), timeout, "RESET")
             if answer.msg_type == MsgType.ERROR:
-                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+                raise JobFailed(cfg.job_id, cfg.worker_id, error_code(answer.block), answer.next_block)
         self.reset()
 
     def _check_usable(self) -> None:
@@ -334,7 +342,7 @@ class HostAgent:
                 e.session = answer.session or None
                 if allow_failed and e.session is not None:
                     continue
-                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+                raise JobFailed(cfg.job_id, cfg.worker_id, error_code(answer.block), answer.next_block)
             theirs = {
                 "num_workers": answer.next_exp,
                 "slot_base": answer.slot,
@@ -810,7 +818,7 @@ class HostAgent:
                 if endpoint is None or h.session != self._endpoints[endpoint].session:
                     stats.ignored_packets += 1
                     continue
-                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(h.block), h.next_block, h.epoch)
+                raise JobFailed(cfg.job_id, cfg.worker_id, error_code(h.block), h.next_block, h.epoch)
             stream = by_slot.get(h.slot)
             # From the aggregator serving the stream, with this worker's session (or the group's).
             if (
@@ -951,39 +959,8 @@ def _answers_reset(request: bytes, session: int) -> Callable[[AggHeader, bytes],
     )
 
 
-def _error_code(value: int) -> ErrorCode | int:
-    try:
-        return ErrorCode(value)
-    except ValueError:
-        return value
-
-
 def _mode_name(code: int) -> str:
     try:
         return Mode.from_code(code).value
     except ValueError:
         return f"unknown mode {code}"
-
-
-class AllreduceTimeout(TimeoutError):
-    """A round made no progress within `failure_timeout`; names the missing workers when known."""
-
-    def __init__(self, cfg: WorkerConfig, stream: Stream | SimpleNamespace, waited: float) -> None:
-        # SimpleNamespace: the native engine's stream, under Stream's names (fastpath.stream_view)
-        self.slot, self.block, self.round = stream.slot, stream.block, stream.round
-        bitmap = stream.missing_workers
-        self.missing_workers = None if bitmap is None else [w for w in range(cfg.num_workers) if bitmap >> w & 1]
-        opening = getattr(stream, "opening", False) or stream.block == NONE
-        what = "the opening round" if opening else f"block {stream.block}"
-        if self.missing_workers is not None:
-            why = f"the aggregator is still waiting for worker(s) {self.missing_workers}"
-        else:
-            why = (
-                "the aggregator gave no status (a switch never does; a software aggregator "
-                "that restarted or lost the job's state does not know the round)"
-            )
-        super().__init__(
-            f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot "
-            f"{stream.slot} {what} (round {stream.round}) in {waited:.1f} s; {why}. "
-            "Stop all workers, reset the job, then call reset() on every worker."
-        )

@@ -26,15 +26,13 @@ import logging
 import os
 import socket
 import time
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from p4reduce._native_worker import Failed, Run
 from p4reduce.hostagent import fixedpoint
-from p4reduce.hostagent.errors import JobFailed
-from p4reduce.hostagent.stream import ProtocolError
+from p4reduce.hostagent.errors import AllreduceTimeout, JobFailed, ProtocolError, error_code
 from p4reduce.protocol import Mode
 from p4reduce.transport.udp_offload import UdpOffload, probe_udp_offload
 
@@ -175,10 +173,29 @@ def note_oversize(agent: HostAgent) -> None:
             )
 
 
-def stream_view(run: Run, index: int) -> SimpleNamespace:
+@dataclasses.dataclass(frozen=True)
+class StreamView:
+    """A native stream's state under the Python Stream's attribute names (Run.stream)."""
+
+    slot: int
+    round: int
+    block: int
+    exp: int
+    done: bool
+    started: bool  # not waiting: started, finished or not
+    pending_kind: str  # what a timeout resends: "none", "data", "header" or "query"
+    retries: int
+    missing_workers: int | None
+    overflow: bool
+    timer_started: float
+    deadline: float
+    opening: bool
+
+
+def stream_view(run: Run, index: int) -> StreamView:
     """Stream `index`'s state under the Python Stream's attribute names."""
     slot, round_, block, exp, state, pending, retries, missing, overflow, started, deadline, opening = run.stream(index)
-    return SimpleNamespace(
+    return StreamView(
         slot=slot,
         round=round_,
         block=block,
@@ -197,8 +214,6 @@ def stream_view(run: Run, index: int) -> SimpleNamespace:
 
 def python_error(agent: HostAgent, run: Run, failed: Failed) -> BaseException:
     """The exception the Python engine raises where the native one raised `failed`."""
-    from p4reduce.hostagent.agent import AllreduceTimeout, _error_code
-
     cfg = agent.config
     kind, *args = failed.args
     if kind == "nonfinite":
@@ -208,7 +223,7 @@ def python_error(agent: HostAgent, run: Run, failed: Failed) -> BaseException:
         return fixedpoint.nonfinite_input(run.nonfinite, True)
     if kind == "job":
         code, detail, epoch = args
-        return JobFailed(cfg.job_id, cfg.worker_id, _error_code(code), detail, epoch)
+        return JobFailed(cfg.job_id, cfg.worker_id, error_code(code), detail, epoch)
     if kind == "protocol":
         return ProtocolError(args[0])
     if kind == "timeout":

@@ -24,7 +24,7 @@ from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath, fixedpoint
 from p4reduce.hostagent import agent as agent_module
 from p4reduce.hostagent.agent import AllreduceStats, _BlockTarget, _RoundTimer
 from p4reduce.hostagent.blocks import BlockPlan
-from p4reduce.hostagent.stream import ProtocolError
+from p4reduce.hostagent.errors import ProtocolError
 from p4reduce.protocol import (
     ALL_WORKERS,
     EXP_BIAS,
