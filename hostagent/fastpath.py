@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from p4reduce._native_worker import Failed, Run
+from p4reduce._native_worker import Failed, Run, RunSpec
 from p4reduce.hostagent import fixedpoint
 from p4reduce.hostagent.errors import AllreduceTimeout, JobFailed, ProtocolError, error_code
 from p4reduce.protocol import Mode
@@ -109,33 +109,36 @@ def make_run(
     # switch takes one packet per frame, and on a virtual link (veth into BMv2's AF_PACKET
     # ports) a segmented send can reach it as one unsegmented super-frame.
     gso = agent.udp_offload.gso and all(e.pack_up_to > 0 for e in endpoints)
+    assert plan.flat is not None, "a plan of a tensor (BlockPlan.build, unscanned, from_blocks)"
     return Run(
-        plan.flat,
-        out,
-        plan.nonzero,
-        plan.exps,
-        job_id=cfg.job_id,
-        worker_id=cfg.worker_id,
-        num_workers=cfg.scale_workers,
-        block_size=cfg.block_size,
-        num_slots=cfg.num_slots,
-        slot_base=cfg.slot_base,
-        dense=cfg.mode is Mode.DENSE,
-        epoch=epoch,
-        fingerprint=tag,
-        rounds=agent._rounds[: plan.num_streams],
-        sessions=[e.session or 0 for e in endpoints],
-        group_sessions=[e.group_session for e in endpoints],
-        key=None if cfg.key is None else cfg.key.raw,
-        limits=[e.pack_up_to for e in endpoints],
-        send_fds=socks,
-        receivers=receivers,
-        first_block=first_block,
-        shard_blocks=shard_blocks,
-        gso=gso,
-        spin_us=cfg.spin_us,
-        scanned=plan.scanned,  # an unscanned plan: the Run scans while its first streams run
-        scan_chunk=scan_chunk,
+        RunSpec(
+            tensor=plan.flat,
+            out=out,
+            nonzero=plan.nonzero,
+            exps=plan.exps,
+            job_id=cfg.job_id,
+            worker_id=cfg.worker_id,
+            num_workers=cfg.scale_workers,
+            block_size=cfg.block_size,
+            num_slots=cfg.num_slots,
+            slot_base=cfg.slot_base,
+            dense=cfg.mode is Mode.DENSE,
+            epoch=epoch,
+            fingerprint=tag,
+            rounds=agent._rounds[: plan.num_streams],
+            sessions=[e.session or 0 for e in endpoints],
+            group_sessions=[e.group_session for e in endpoints],
+            key=None if cfg.key is None else cfg.key.raw,
+            limits=[e.pack_up_to for e in endpoints],
+            send_fds=socks,
+            receivers=receivers,
+            first_block=first_block,
+            shard_blocks=shard_blocks,
+            gso=gso,
+            spin_us=cfg.spin_us,
+            scanned=plan.scanned,  # an unscanned plan: the Run scans while its first streams run
+            scan_chunk=scan_chunk,
+        )
     )
 
 
