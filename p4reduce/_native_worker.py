@@ -3,8 +3,8 @@
 sources p4reduce/_worker*.c and p4reduce/_packet_ring.c): `Run`, one allreduce's
 streams, made from a `RunSpec`, and `Failed`, what it raises where the Python engine
 raises (p4reduce.hostagent.fastpath turns it into the same exceptions). The readable
-model it is tested against is p4reduce.hostagent.stream.Stream driven by
-HostAgent (tests/test_native_worker.py).
+model it is tested against is the Python engine, p4reduce.hostagent.stream_engine
+(tests/test_native_worker.py).
 
 `PacketRing` is WorkerConfig(transport="packet")'s flow on AF_PACKET rings (opened by
 p4reduce.transport.packet.open_ring); `build_frame` and `parse_frame` are its frame

@@ -252,7 +252,7 @@ static PyObject *Run_take_output(RunObject *r, PyObject *unused) {
 
 PyDoc_STRVAR(expire_doc,
 "expire(now, max_timeout, failure_timeout, /)\n--\n\n"
-"HostAgent._expire: every stream in flight whose timer ran out resends what it\n"
+"StreamRun.expire_timers: every stream in flight whose timer ran out resends what it\n"
 "sent last (or a QUERY) and doubles its timeout up to `max_timeout`. Returns\n"
 "the start times of the rounds presumed lost (for the window), in stream order.\n"
 "A round waiting `failure_timeout` raises Failed('timeout', stream, waited).\n"
