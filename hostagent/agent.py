@@ -30,6 +30,7 @@ from p4reduce.hostagent.errors import (
     GeometryMismatch,
     JobFailed,
     JobKeyMismatch,
+    NonFiniteInput,
     ProtocolError,
     describe,
     error_code,
@@ -559,7 +560,7 @@ class HostAgent:
             finally:
                 run.close()
         except BaseException as exc:
-            if isinstance(exc, fixedpoint.NonFiniteInput) and not exc.sent:
+            if isinstance(exc, NonFiniteInput) and not exc.sent:
                 self._epoch = epoch  # NaN/Inf before anything left: as if the call had not been made
             else:  # (found after packets left, the other workers fail too: docs/protocol.md 5)
                 self._failed = f"{type(exc).__name__}: {exc}"

@@ -25,7 +25,7 @@ the same calls (HostAgent._drive):
         run.close()
 
 Both engines raise the exceptions of p4reduce.hostagent.errors (JobFailed, ProtocolError,
-AllreduceTimeout) and fixedpoint's NonFiniteInput, and count into AllreduceStats.
+AllreduceTimeout, NonFiniteInput), and count into AllreduceStats.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ class Collective(Protocol):
 
     Streams start in order as the window allows and, once started, run every round to
     the end. Every method raises what ends the collective: the exceptions of
-    p4reduce.hostagent.errors, NonFiniteInput (the native engine finds NaN/Inf as it
+    p4reduce.hostagent.errors (NonFiniteInput: the native engine finds NaN/Inf as it
     scans), OSError."""
 
     @property

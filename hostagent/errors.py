@@ -77,6 +77,24 @@ class AllreduceTimeout(TimeoutError):
         )
 
 
+class NonFiniteInput(ValueError):
+    """A float32 tensor holds NaN or Inf. `sent`: it was found after the allreduce's first
+    packets had left (the native engine scans while its first streams run), so the
+    allreduce failed on every worker (docs/protocol.md 5); else nothing was sent."""
+
+    def __init__(self, index: int, sent: bool = False) -> None:
+        after = (
+            "; found after the first packets had left: the allreduce fails on every worker (JobFailed TENSOR)"
+            if sent
+            else ""
+        )
+        super().__init__(
+            f"tensor holds NaN or Inf (first at flat index {index}); fixed-point aggregation needs finite values"
+            + after
+        )
+        self.index, self.sent = index, sent
+
+
 class GeometryMismatch(ValueError):
     """This worker's configuration differs from the job's at the aggregator or switch
     (found when the JOINED answer came back; nothing was sent for the allreduce)."""
