@@ -41,7 +41,7 @@ import torch.distributed as dist
 from _report import MarkdownReport, add_markdown_option, emit_row, sum_check
 
 import p4reduce.torch as p4torch  # registers the backend
-from p4reduce.hostagent.agent import WIRE_OVERHEAD
+from p4reduce.hostagent.engine_api import WIRE_OVERHEAD
 from p4reduce.testbed.synthetic import worker_tensor
 from p4reduce.torch.launch import run_ranks
 

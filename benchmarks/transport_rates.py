@@ -9,7 +9,7 @@ BMv2 in Mininet.
     sudo python3 benchmarks/transport_rates.py --seconds 1 --repeats 1 --allreduce-repeats 1 --skip-mininet
 
 Every cell runs the transport's own code: a HostAgent (p4reduce.hostagent) built with
-the transport, its native engine's Run made by hostagent/fastpath.make_run, as an
+the transport, its native engine's Run made by NativeEngine.make_run (hostagent/fastpath.py), as an
 allreduce makes it; nothing here re-implements a transport. A transport that cannot
 run (`xdp` while it is refused, "not implemented" or "built without AF_XDP") gets
 "n/a" in its cells and its reason under the table; it is measured as soon as its
@@ -133,7 +133,7 @@ def _agent(spec: dict):
         transport=spec["transport"],
     )
     agent = HostAgent(cfg)
-    e = agent._endpoints[0]
+    e = agent.engine.io.endpoints[0]
     e.session = SESSION
     e.pack_up_to = HEADER_LEN + 4 * spec["values"] if spec.get("gso") else 0
     if spec.get("gso") and not agent.udp_offload.gso:
@@ -147,13 +147,12 @@ def _run_of(agent, values: int, batch: int):
     made as HostAgent.allreduce makes it."""
     import numpy as np
 
-    from p4reduce.hostagent import fastpath
     from p4reduce.hostagent.blocks import BlockPlan
 
     tensor = np.ones(batch * values, dtype=np.int32)
     plan = BlockPlan.build(tensor, values, batch)
     out = np.zeros_like(tensor)
-    return fastpath.make_run(agent, plan, out, 0, TAG), plan, (tensor, out)
+    return agent.engine.make_run(plan, out, 0, TAG, [0] * plan.num_streams), plan, (tensor, out)
 
 
 def role_tx(spec: dict) -> dict:

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Host agent: block-sparse allreduce of numpy arrays through a p4reduce aggregator."""
 
-from p4reduce.hostagent.agent import AllreduceStats, AllreduceTimeout, HostAgent
+from p4reduce.hostagent.agent import HostAgent
 from p4reduce.hostagent.config import WorkerConfig
-from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed, JobKeyMismatch
+from p4reduce.hostagent.engine_api import AllreduceStats
+from p4reduce.hostagent.errors import AgentFailed, AllreduceTimeout, GeometryMismatch, JobFailed, JobKeyMismatch
 
 __all__ = [
     "AgentFailed",

@@ -3,119 +3,64 @@
 
 from __future__ import annotations
 
-import collections
 import functools
-import math
 import secrets
-import selectors
 import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from p4reduce.hostagent import fastpath, fixedpoint
+from p4reduce.hostagent import fixedpoint
 from p4reduce.hostagent.blocks import BlockList, BlockPlan
 from p4reduce.hostagent.config import WorkerConfig
 from p4reduce.hostagent.endpoint import SOCKET_BUFFER_BYTES, Endpoint
-from p4reduce.hostagent.errors import AgentFailed, GeometryMismatch, JobFailed, JobKeyMismatch, describe
+from p4reduce.hostagent.engine_api import (
+    POLL_MAX_WAIT,
+    AllreduceStats,
+    BlockTarget,
+    Collective,
+    EngineIO,
+    WorkerEngine,
+)
+from p4reduce.hostagent.errors import (
+    AgentFailed,
+    GeometryMismatch,
+    JobFailed,
+    JobKeyMismatch,
+    NonFiniteInput,
+    ProtocolError,
+    describe,
+    error_code,
+)
+from p4reduce.hostagent.fastpath import NativeEngine
 from p4reduce.hostagent.rto import RtoEstimator
-from p4reduce.hostagent.stream import ProtocolError, Stream
+from p4reduce.hostagent.stream_engine import StreamEngine
 from p4reduce.hostagent.window import StreamWindow
 from p4reduce.protocol import (
-    ALL_WORKERS,
     EPOCH_MOD,
     HEADER_LEN,
     NONE,
     AggHeader,
     ErrorCode,
-    MalformedPacket,
     Mode,
     MsgType,
     fingerprint,
 )
-from p4reduce.protocol.auth import MAC_LEN, authentic
+from p4reduce.protocol.auth import MAC_LEN
 
 if TYPE_CHECKING:
     from p4reduce.hostagent.service import LeaseKeeper
     from p4reduce.jobapi import JobClient, Placement
-from p4reduce.protocol.framing import message_limit, split_datagram
-from p4reduce.transport.batchio import BatchReceiver
+    from p4reduce.transport.udp_offload import UdpOffload
+from p4reduce.protocol.framing import message_limit
 
-WIRE_OVERHEAD = 14 + 20 + 8  # Ethernet + IPv4 + UDP headers per datagram
 SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.int32))
+# WorkerConfig.engine's implementations (config.ENGINES), made once per agent.
+ENGINES: dict[str, Callable[[EngineIO], WorkerEngine]] = {"native": NativeEngine, "python": StreamEngine}
 _T = TypeVar("_T")
-
-
-@dataclass
-class AllreduceStats:
-    """What one allreduce cost this worker."""
-
-    elements: int = 0
-    blocks: int = 0
-    nonzero_blocks: int = 0
-    packets_sent: int = 0
-    packets_received: int = 0
-    payload_bytes_sent: int = 0
-    payload_bytes_received: int = 0  # UDP payloads of the aggregation packets received
-    retransmissions: int = 0
-    queries: int = 0
-    ignored_packets: int = 0
-    unauthenticated: int = 0  # of those, packets without a valid MAC (an authenticated job)
-    # UDP offload (native engine): UDP_SEGMENT buffers sent and the datagrams they carried,
-    # UDP_GRO buffers received and the datagrams they carried
-    gso_sends: int = 0
-    gso_segments: int = 0
-    gro_buffers: int = 0
-    gro_segments: int = 0
-    # Bytes a device tensor's blocks crossed PCIe (p4reduce.torch.device): to the host
-    # (the non-zero blocks and their indices) and back (the sum's non-zero blocks)
-    device_to_host_bytes: int = 0
-    host_to_device_bytes: int = 0
-    # Blocks of the tensor scanned when its first packet left (the native engine scans while
-    # its first streams run; the Python engine scans every block first)
-    scanned_at_send: int = 0
-    seconds: float = 0.0
-    cpu_seconds: float = 0.0  # this process's CPU time during the call (all its threads)
-    per_slot_retries: dict[int, int] = field(default_factory=dict)
-
-    @property
-    def wire_bytes_sent(self) -> int:
-        return self.payload_bytes_sent + WIRE_OVERHEAD * self.packets_sent
-
-    @property
-    def density(self) -> float:
-        return self.nonzero_blocks / self.blocks if self.blocks else 0.0
-
-    def accumulate(self, other: AllreduceStats) -> None:
-        """Add `other`'s counts and time to these (totals over many allreduces)."""
-        for name in (
-            "elements",
-            "blocks",
-            "nonzero_blocks",
-            "packets_sent",
-            "packets_received",
-            "payload_bytes_sent",
-            "payload_bytes_received",
-            "retransmissions",
-            "queries",
-            "ignored_packets",
-            "unauthenticated",
-            "gso_sends",
-            "gso_segments",
-            "gro_buffers",
-            "gro_segments",
-            "device_to_host_bytes",
-            "host_to_device_bytes",
-            "seconds",
-        ):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        for slot, retries in other.per_slot_retries.items():
-            self.per_slot_retries[slot] = self.per_slot_retries.get(slot, 0) + retries
 
 
 def _serialized(method: Callable[..., _T]) -> Callable[..., _T]:
@@ -138,7 +83,8 @@ class HostAgent:
     order the threads reach the agent. Every worker of the job must still make the
     same calls in the same order, so threads that share an agent must agree on it.
 
-    `udp_offload` says whether the native engine uses UDP GSO and GRO (and why not)."""
+    `udp_offload` says whether the native engine uses UDP GSO and GRO (and why not).
+    Both engines (WorkerConfig.engine) run behind the interface of hostagent/engine_api.py."""
 
     def __init__(self, config: WorkerConfig) -> None:
         self._endpoints: list[Endpoint] = []
@@ -175,30 +121,25 @@ class HostAgent:
                 config = self.config = service.register(self._jobs, placement, config, port)
                 self._lease = service.LeaseKeeper(self._jobs, placement, rank)
             self._group_sock = self._join_group(config.group) if config.group else None
-            receiving = [e.sock for e in self._endpoints]
-            if self._group_sock is not None:
-                receiving.append(self._group_sock)
-            # Before anything is received: a socket's GRO must suit the engine that reads it.
-            self.udp_offload = fastpath.probe_offload(config, receiving)
+            # What the engine works with: the agent's sockets, and the timeout and window of
+            # streams in flight, learned across allreduces (hostagent/rto.py, window.py).
+            self._io = EngineIO(
+                config,
+                self._endpoints,
+                self._group_sock,
+                RtoEstimator(config.timeout, config.timeout, config.max_timeout),
+                StreamWindow(config.num_slots),
+            )
+            # Chosen once. Before anything is received: a socket's GRO must suit the engine that reads it.
+            self._engine: WorkerEngine = ENGINES[config.engine](self._io)
         except BaseException:
             self.close()
             raise
-        # (receiver, the peers whose datagrams it may carry, the endpoint it belongs to; None:
-        # the multicast group's, which hears every aggregator).
-        self._receivers: list[tuple[BatchReceiver, set[tuple[str, int]], int | None]] = [
-            (e.receiver, {e.peer}, i) for i, e in enumerate(self._endpoints)
-        ]
-        if self._group_sock is not None:
-            self._receivers.append((BatchReceiver(self._group_sock), {e.peer for e in self._endpoints}, None))
         self._rounds = [0] * config.num_slots
         self._epoch = 0
         # This process's identity towards the aggregators (their JOINs give sessions).
         self._incarnation = secrets.randbits(32)
         self._failed: str | None = None
-        self._oversize_noted = False  # transport "packet": the warning of fastpath.note_oversize given
-        self._rto = RtoEstimator(config.timeout, config.timeout, config.max_timeout)
-        # Streams in flight, learned across allreduces like the timeout (hostagent/window.py).
-        self._window = StreamWindow(config.num_slots)
         self.last_stats = AllreduceStats()
         # One call at a time: rounds, epochs and sockets belong to one allreduce (see the class).
         self._busy = threading.RLock()
@@ -230,9 +171,16 @@ class HostAgent:
     def _joined(self) -> bool:
         return all(e.session is not None for e in self._endpoints)
 
-    def _endpoint(self, slot: int) -> Endpoint:
-        """The aggregator that serves `slot`'s stream."""
-        return self._endpoints[(slot - self.config.slot_base) % len(self._endpoints)]
+    @property
+    def engine(self) -> WorkerEngine:
+        """The engine that runs this agent's collectives (WorkerConfig.engine), and its
+        `io`: what the agent hands it (hostagent/engine_api.py)."""
+        return self._engine
+
+    @property
+    def udp_offload(self) -> UdpOffload:
+        """Whether the native engine uses UDP GSO and GRO (and why not)."""
+        return self._engine.udp_offload
 
     def _join_group(self, group: tuple[str, int]) -> socket.socket:
         """A socket receiving the job's multicast results on the interface that
@@ -297,7 +245,7 @@ class HostAgent:
             ).pack()
             answer, _ = self._exchange(e, request, _answers_reset(request, session), timeout, "RESET")
             if answer.msg_type == MsgType.ERROR:
-                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+                raise JobFailed(cfg.job_id, cfg.worker_id, error_code(answer.block), answer.next_block)
         self.reset()
 
     def _check_usable(self) -> None:
@@ -310,7 +258,7 @@ class HostAgent:
 
     def _check_held(self) -> None:
         """AgentFailed naming why, once the job service no longer holds the job (checked
-        while an allreduce waits too, at least every fastpath.POLL_MAX_WAIT)."""
+        while an allreduce waits too, at least every POLL_MAX_WAIT)."""
         if self._lease is not None and self._lease.lost is not None:
             raise AgentFailed(f"the job service no longer holds job {self.config.job_id}: {self._lease.lost}")
 
@@ -334,7 +282,7 @@ class HostAgent:
                 e.session = answer.session or None
                 if allow_failed and e.session is not None:
                     continue
-                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(answer.block), answer.next_block)
+                raise JobFailed(cfg.job_id, cfg.worker_id, error_code(answer.block), answer.next_block)
             theirs = {
                 "num_workers": answer.next_exp,
                 "slot_base": answer.slot,
@@ -435,7 +383,7 @@ class HostAgent:
             request,
             lambda h, raw: h.job_id == job_id and h.worker_id == self.config.worker_id and accept(h, raw),
             timeout,
-            lambda: self._rto.rto,
+            lambda: self._io.rto.rto,
             counted,
             unsealed,
         )
@@ -483,7 +431,7 @@ class HostAgent:
             out = np.zeros(array.shape, dtype=array.dtype)
         elif not in_place:
             out[...] = 0
-        self._collective(plan, flat, _BlockTarget(out.reshape(-1)), started)
+        self._collective(plan, flat, BlockTarget(out.reshape(-1)), started)
         return out
 
     @_serialized
@@ -521,7 +469,7 @@ class HostAgent:
             raise ValueError(f"allreduce_blocks: scratch must be {blocks.numel} contiguous {blocks.dtype} elements")
         flat = blocks.dense(out=scratch)
         plan = BlockPlan.from_blocks(blocks, cfg.num_slots, flat)
-        self._collective(plan, flat, _BlockTarget(flat), started)  # summed in place
+        self._collective(plan, flat, BlockTarget(flat), started)  # summed in place
         summed = BlockList.of(flat, cfg.block_size)
         return summed
 
@@ -576,23 +524,20 @@ class HostAgent:
             out = np.zeros(mine, dtype=array.dtype)
         else:
             out[...] = 0
-        target = _BlockTarget(out.reshape(-1), cfg.worker_id * shard_blocks)
+        target = BlockTarget(out.reshape(-1), cfg.worker_id * shard_blocks)
         self._collective(plan, flat, target, started, layout, shard_blocks)
         return out
 
     def _plan(self, flat: np.ndarray) -> BlockPlan:
         """The blocks of `flat`: the native engine scans while its first streams run (and
         finds NaN/Inf then); the Python engine's plan is scanned here, checks included."""
-        cfg = self.config
-        if cfg.engine == "native":
-            return BlockPlan.unscanned(flat, cfg.block_size, cfg.num_slots)
-        return BlockPlan.build(flat, cfg.block_size, cfg.num_slots)  # float checks happen here
+        return self._engine.plan(flat)
 
     def _collective(
         self,
         plan: BlockPlan,
         flat: np.ndarray,
-        target: _BlockTarget,
+        target: BlockTarget,
         started: float,
         shards: Sequence[int] | None = None,
         shard_blocks: int = 0,
@@ -608,22 +553,14 @@ class HostAgent:
             epoch = self._epoch
             self._epoch = (self._epoch + 1) % EPOCH_MOD
             tag = fingerprint(epoch, flat.size, flat.dtype, cfg.block_size, cfg.num_slots, cfg.scale_workers, shards)
-            if cfg.engine == "native":  # the same rounds in C (hostagent/fastpath.py)
-                run = fastpath.make_run(
-                    self, plan, target.flat, epoch, tag, first_block=target.first_block, shard_blocks=shard_blocks
-                )
-                try:
-                    fastpath.run_allreduce(self, run, stats)
-                finally:
-                    plan.scanned = run.scanned
-                rounds, overflow, target.float_overflow = run.rounds(), run.overflow, run.float_overflow
-            else:
-                streams = self._make_streams(plan, target, epoch, tag, shard_blocks)
-                self._run(streams, stats)
-                stats.scanned_at_send = plan.num_blocks if stats.packets_sent else 0  # scanned first
-                rounds, overflow = [s.round for s in streams], any(s.overflow for s in streams)
+            run = self._engine.begin(plan, target, epoch, tag, self._rounds, stats, shard_blocks)
+            try:
+                self._drive(run)
+                rounds, overflow = run.result()
+            finally:
+                run.close()
         except BaseException as exc:
-            if isinstance(exc, fixedpoint.NonFiniteInput) and not exc.sent:
+            if isinstance(exc, NonFiniteInput) and not exc.sent:
                 self._epoch = epoch  # NaN/Inf before anything left: as if the call had not been made
             else:  # (found after packets left, the other workers fail too: docs/protocol.md 5)
                 self._failed = f"{type(exc).__name__}: {exc}"
@@ -631,7 +568,7 @@ class HostAgent:
         finally:
             stats.seconds = time.perf_counter() - started
             stats.cpu_seconds = time.process_time() - cpu_started
-            # (the native engine's plan is complete once its run is)
+            # (the native engine's plan is complete once its run is closed)
             stats.nonzero_blocks = int(plan.nonzero[: plan.scanned].sum())
         self._rounds[: len(rounds)] = rounds
         if overflow:
@@ -639,238 +576,25 @@ class HostAgent:
         if target.float_overflow:
             raise OverflowError("the float32 sum of some block exceeds float32's range (inf)")
 
-    # -- internals --------------------------------------------------------------
-    def _make_streams(
-        self, plan: BlockPlan, out: _BlockTarget, epoch: int, tag: int, shard_blocks: int = 0
-    ) -> list[Stream]:
-        cfg = self.config
-        n = cfg.scale_workers
-        size, flat_out, first = cfg.block_size, out.flat, out.first_block
-
-        def encode(block: int, exp: int, wire: memoryview) -> None:
-            # float32: quantized at exp; int32: as they are; a cut last block zero-padded.
-            plan.encode(block, exp, n, wire)
-
-        def deliver(block: int, exp: int, values: np.ndarray) -> None:
-            if block >= plan.num_blocks:
-                raise ProtocolError(f"result for block {block} of a {plan.num_blocks}-block tensor")
-            # float32: dequantized (True: the sum overflowed to inf); int32: as they are.
-            # A cut last block (of the tensor, or of this worker's shard) takes only its own values.
-            local = block - first
-            if fixedpoint.dequantize_into(values, exp, n, flat_out[local * size : (local + 1) * size]):
-                out.float_overflow = True
-
-        def delivered(block: int, exp: int, values: np.ndarray) -> bool:
-            """Whether `values` are what deliver() stored for `block` (a duplicate RESULT)."""
-            local = block - first
-            held = flat_out[local * size : (local + 1) * size]
-            again = np.empty_like(held)
-            fixedpoint.dequantize_into(values, exp, n, again)
-            return again.tobytes() == held.tobytes()
-
-        streams = []
-        for s in range(plan.num_streams):
-            mine = plan.stream_blocks(s, cfg.num_slots)
-            endpoint = self._endpoint(cfg.slot_base + s)
-            streams.append(
-                Stream(
-                    job_id=cfg.job_id,
-                    worker_id=cfg.worker_id,
-                    slot=cfg.slot_base + s,
-                    round_=self._rounds[s],
-                    epoch=epoch,
-                    mode=cfg.mode,
-                    my_blocks=mine,
-                    my_exps={b: int(plan.exps[b]) for b in mine[:-1]},
-                    block_size=cfg.block_size,
-                    quantize=None,  # encode writes the values into the datagram
-                    encode=encode,
-                    deliver=deliver,
-                    delivered=delivered,
-                    session=endpoint.session or 0,
-                    group_session=endpoint.group_session,
-                    blocks=plan.num_blocks,
-                    fingerprint=tag,
-                    shard_blocks=shard_blocks,
-                    stream=s,
-                    num_slots=cfg.num_slots,
-                )
-            )
-        return streams
-
-    def _send(self, slot: int, packet: bytes | bytearray, stats: AllreduceStats) -> None:
-        """Queue a packet of `slot`'s stream; `_flush` hands the queues to the kernel."""
-        stats.payload_bytes_sent += self._endpoint(slot).send(packet)
-        stats.packets_sent += 1
-
-    def _flush(self) -> None:
-        for e in self._endpoints:
-            e.flush()
-
-    def _run(self, streams: list[Stream], stats: AllreduceStats) -> None:
-        """Run the streams to the end, at most the window's worth in flight.
+    def _drive(self, run: Collective) -> None:
+        """Run the collective's streams to the end, at most the window's worth in flight.
 
         Streams start in order as the window allows and, once started, run every
         round to the end: a worker delays a stream but never skips or pauses
         one (in dense mode a round needs every worker, and a stream nobody has
         started cannot finish). The lowest unfinished stream is always started
         by every worker, so whatever windows the workers hold, it completes.
+        Between two waits (POLL_MAX_WAIT at most) the agent looks whether the job
+        service still holds the job.
         """
-        active: dict[int, Stream] = {}  # started and not finished, by slot: the packets in flight
-        timers: dict[int, _RoundTimer] = {}
-        waiting = collections.deque(streams)  # not started yet
-        self._window.restart()
-
-        def release() -> float:
-            """Start waiting streams up to the window; returns the earliest new deadline."""
-            now, earliest = time.monotonic(), math.inf
-            while waiting and len(active) < self._window.size:
-                s = waiting.popleft()
-                active[s.slot] = s
-                timers[s.slot] = _RoundTimer(self._rto.rto, now)
-                earliest = min(earliest, timers[s.slot].deadline)
-                self._send(s.slot, s.start(), stats)
-            self._flush()
-            return earliest
-
-        next_check = release()
-        remaining = len(streams)
-        sel = selectors.DefaultSelector()
-        for e in self._endpoints:
-            sel.register(e.sock, selectors.EVENT_READ)
-        if self._group_sock is not None:
-            sel.register(self._group_sock, selectors.EVENT_READ)
-        try:
-            while remaining:
-                self._check_held()
-                if sel.select(min(fastpath.POLL_MAX_WAIT, max(0.0, next_check - time.monotonic()))):
-                    for receiver, peers, endpoint in self._receivers:
-                        while batch := receiver.recv():
-                            remaining -= self._process(batch, peers, endpoint, active, timers, stats)
-                            # Finished streams and clean rounds make room for more.
-                            next_check = min(next_check, release())
-                now = time.monotonic()
-                if remaining and now >= next_check:
-                    next_check = min(self._expire(active, timers, now, stats), release())
-                    self._flush()
-        finally:
-            sel.close()
-
-    def _process(
-        self,
-        batch: list[tuple[memoryview, tuple[str, int]]],
-        peers: set[tuple[str, int]],
-        endpoint: int | None,
-        by_slot: dict[int, Stream],
-        timers: dict[int, _RoundTimer],
-        stats: AllreduceStats,
-    ) -> int:
-        """Handle datagrams received on endpoint `endpoint`'s socket (None: the multicast
-        group's); returns how many streams finished."""
-        finished = 0
-        for datagram, source in batch:
-            if source not in peers:  # only the group socket can hear others
-                stats.ignored_packets += 1
-                continue
-            packets, leftover = split_datagram(datagram)
-            stats.ignored_packets += bool(leftover)
-            finished += self._process_packets(packets, source, endpoint, by_slot, timers, stats)
-        return finished
-
-    def _process_packets(
-        self,
-        packets: list[memoryview],
-        source: tuple[str, int],
-        endpoint: int | None,
-        by_slot: dict[int, Stream],
-        timers: dict[int, _RoundTimer],
-        stats: AllreduceStats,
-    ) -> int:
-        """The packets of one datagram from `source` (docs/protocol.md 7: what a worker takes)."""
-        cfg = self.config
-        finished = 0
-        for payload in packets:
-            stats.packets_received += 1
-            stats.payload_bytes_received += len(payload)
-            try:
-                h = AggHeader.unpack(payload)
-            except MalformedPacket:
-                stats.ignored_packets += 1
-                continue
-            if not authentic(cfg.key, payload):  # an authenticated job's: sealed, a valid MAC
-                stats.unauthenticated += 1
-                stats.ignored_packets += 1
-                continue
-            # Addressed to this worker by unicast, or to the job's group on the group's socket.
-            if h.job_id != cfg.job_id or h.worker_id != (cfg.worker_id if endpoint is not None else ALL_WORKERS):
-                stats.ignored_packets += 1
-                continue
-            if h.msg_type == MsgType.ERROR:  # about the job, whichever slot it names
-                # Only an answer to one of ours (its session echoed) from the aggregator itself.
-                if endpoint is None or h.session != self._endpoints[endpoint].session:
-                    stats.ignored_packets += 1
-                    continue
-                raise JobFailed(cfg.job_id, cfg.worker_id, _error_code(h.block), h.next_block, h.epoch)
-            stream = by_slot.get(h.slot)
-            # From the aggregator serving the stream, with this worker's session (or the group's).
-            if (
-                stream is None
-                or (endpoint is not None and self._endpoint(h.slot) is not self._endpoints[endpoint])
-                or h.session != (stream.session if endpoint is not None else stream.group_session)
-            ):
-                stats.ignored_packets += 1
-                continue
-            if h.msg_type == MsgType.PENDING:
-                stream.on_pending(h)
-                continue
-            if h.msg_type != MsgType.RESULT:
-                stats.ignored_packets += 1
-                continue
-            before, retried = stream.round, stream.retries
-            reply = stream.on_result(h, payload, source)
-            if stream.round == before:
-                stats.ignored_packets += 1
-                continue
+        self._io.window.restart()
+        run.release()
+        while run.unfinished:
+            self._check_held()
+            run.poll(POLL_MAX_WAIT)
             now = time.monotonic()
-            if not retried:  # Karn: a retransmitted round's latency is ambiguous
-                latency = now - timers[h.slot].started
-                self._rto.sample(latency)
-                self._window.on_round(latency)
-            if stream.done:
-                finished += 1
-                del by_slot[h.slot], timers[h.slot]  # no longer in flight
-                continue
-            if reply is not None:
-                self._send(h.slot, reply, stats)
-                if self._endpoint(h.slot).sender.full:
-                    self._flush()
-            timers[h.slot] = _RoundTimer(self._rto.rto, now)
-        return finished
-
-    def _expire(
-        self, active: dict[int, Stream], timers: dict[int, _RoundTimer], now: float, stats: AllreduceStats
-    ) -> float:
-        """Retransmit for every stream in flight whose timer ran out (and shrink the
-        window); returns the next check time."""
-        cfg = self.config
-        earliest = math.inf
-        for s in active.values():
-            timer = timers[s.slot]
-            if timer.deadline <= now:
-                if now - timer.started >= cfg.failure_timeout:
-                    raise AllreduceTimeout(cfg, s, now - timer.started)
-                self._window.on_loss(timer.started, now)
-                s.retries += 1
-                assert s.pending is not None
-                self._send(s.slot, s.pending, stats)
-                stats.per_slot_retries[s.slot] = stats.per_slot_retries.get(s.slot, 0) + 1
-                if s.pending_is_query:
-                    stats.queries += 1
-                else:
-                    stats.retransmissions += 1
-                timer.backoff(now, cfg.max_timeout)
-            earliest = min(earliest, timer.deadline)
-        return earliest
+            if run.unfinished and now >= run.next_deadline():
+                run.expire(now)
 
 
 def _check_out(array: np.ndarray, out: np.ndarray) -> bool:
@@ -885,17 +609,6 @@ def _check_out(array: np.ndarray, out: np.ndarray) -> bool:
     if not same and np.may_share_memory(out, array):
         raise ValueError("out overlaps the tensor without being it")
     return same
-
-
-class _BlockTarget:
-    """Where aggregated blocks land: the flat output (the kernels write a cut last
-    block's own values only), from block `first_block` on (a reduce-scatter's shard),
-    and whether a float32 sum overflowed."""
-
-    def __init__(self, flat: np.ndarray, first_block: int = 0) -> None:
-        self.flat = flat
-        self.first_block = first_block
-        self.float_overflow = False  # a delivered float32 block summed to inf
 
 
 def _shard_layout(length: int, num_workers: int, shards: Sequence[int] | None) -> list[int]:
@@ -924,22 +637,6 @@ def _check_shard_out(out: np.ndarray, size: int, dtype: np.dtype) -> None:
         raise ValueError("out must be a writable C-contiguous array")
 
 
-@dataclass
-class _RoundTimer:
-    """Retransmission timer of one stream's current round."""
-
-    timeout: float
-    started: float
-    deadline: float = 0.0
-
-    def __post_init__(self) -> None:
-        self.deadline = self.started + self.timeout
-
-    def backoff(self, now: float, cap: float) -> None:
-        self.timeout = min(self.timeout * 2, cap)
-        self.deadline = now + self.timeout
-
-
 _JOIN_ANSWERS = frozenset({MsgType.JOINED, MsgType.ERROR, MsgType.CHALLENGE})
 
 
@@ -951,39 +648,8 @@ def _answers_reset(request: bytes, session: int) -> Callable[[AggHeader, bytes],
     )
 
 
-def _error_code(value: int) -> ErrorCode | int:
-    try:
-        return ErrorCode(value)
-    except ValueError:
-        return value
-
-
 def _mode_name(code: int) -> str:
     try:
         return Mode.from_code(code).value
     except ValueError:
         return f"unknown mode {code}"
-
-
-class AllreduceTimeout(TimeoutError):
-    """A round made no progress within `failure_timeout`; names the missing workers when known."""
-
-    def __init__(self, cfg: WorkerConfig, stream: Stream | SimpleNamespace, waited: float) -> None:
-        # SimpleNamespace: the native engine's stream, under Stream's names (fastpath.stream_view)
-        self.slot, self.block, self.round = stream.slot, stream.block, stream.round
-        bitmap = stream.missing_workers
-        self.missing_workers = None if bitmap is None else [w for w in range(cfg.num_workers) if bitmap >> w & 1]
-        opening = getattr(stream, "opening", False) or stream.block == NONE
-        what = "the opening round" if opening else f"block {stream.block}"
-        if self.missing_workers is not None:
-            why = f"the aggregator is still waiting for worker(s) {self.missing_workers}"
-        else:
-            why = (
-                "the aggregator gave no status (a switch never does; a software aggregator "
-                "that restarted or lost the job's state does not know the round)"
-            )
-        super().__init__(
-            f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot "
-            f"{stream.slot} {what} (round {stream.round}) in {waited:.1f} s; {why}. "
-            "Stop all workers, reset the job, then call reset() on every worker."
-        )

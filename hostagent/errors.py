@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
-from p4reduce.protocol import ErrorCode, GeometryField, KeyMismatch
+from typing import TYPE_CHECKING, Protocol
+
+from p4reduce.protocol import NONE, ErrorCode, GeometryField, KeyMismatch
+
+if TYPE_CHECKING:
+    from p4reduce.hostagent.config import WorkerConfig
 
 _RECOVERY = "Stop all workers, reset the job (reset_job() on one worker), then reset() the others."
 
@@ -28,9 +33,79 @@ class JobFailed(RuntimeError):
         super().__init__(f"job {job_id} worker {worker_id}: {describe(code, detail, epoch)}. {_RECOVERY}")
 
 
+class ProtocolError(RuntimeError):
+    """The aggregator's answers contradict the protocol (a bug, or someone else's packets
+    carrying this worker's session): the allreduce fails rather than return a wrong sum."""
+
+
+class StalledStream(Protocol):
+    """What AllreduceTimeout reads of the stream whose round timed out: a Stream (the Python
+    engine), or the native engine's view of one (fastpath.StreamView)."""
+
+    @property
+    def slot(self) -> int: ...
+    @property
+    def block(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def missing_workers(self) -> int | None: ...  # bitmap from the aggregator's last PENDING
+    @property
+    def opening(self) -> bool: ...
+
+
+class AllreduceTimeout(TimeoutError):
+    """A round made no progress within `failure_timeout`; names the missing workers when known."""
+
+    def __init__(self, cfg: WorkerConfig, stream: StalledStream, waited: float) -> None:
+        self.slot, self.block, self.round = stream.slot, stream.block, stream.round
+        bitmap = stream.missing_workers
+        self.missing_workers = None if bitmap is None else [w for w in range(cfg.num_workers) if bitmap >> w & 1]
+        opening = stream.opening or stream.block == NONE
+        what = "the opening round" if opening else f"block {stream.block}"
+        if self.missing_workers is not None:
+            why = f"the aggregator is still waiting for worker(s) {self.missing_workers}"
+        else:
+            why = (
+                "the aggregator gave no status (a switch never does; a software aggregator "
+                "that restarted or lost the job's state does not know the round)"
+            )
+        super().__init__(
+            f"job {cfg.job_id} worker {cfg.worker_id}: no result for slot "
+            f"{stream.slot} {what} (round {stream.round}) in {waited:.1f} s; {why}. "
+            "Stop all workers, reset the job, then call reset() on every worker."
+        )
+
+
+class NonFiniteInput(ValueError):
+    """A float32 tensor holds NaN or Inf. `sent`: it was found after the allreduce's first
+    packets had left (the native engine scans while its first streams run), so the
+    allreduce failed on every worker (docs/protocol.md 5); else nothing was sent."""
+
+    def __init__(self, index: int, sent: bool = False) -> None:
+        after = (
+            "; found after the first packets had left: the allreduce fails on every worker (JobFailed TENSOR)"
+            if sent
+            else ""
+        )
+        super().__init__(
+            f"tensor holds NaN or Inf (first at flat index {index}); fixed-point aggregation needs finite values"
+            + after
+        )
+        self.index, self.sent = index, sent
+
+
 class GeometryMismatch(ValueError):
     """This worker's configuration differs from the job's at the aggregator or switch
     (found when the JOINED answer came back; nothing was sent for the allreduce)."""
+
+
+def error_code(value: int) -> ErrorCode | int:
+    """An ERROR's code as an ErrorCode, or the number when it names none (a newer peer's)."""
+    try:
+        return ErrorCode(value)
+    except ValueError:
+        return value
 
 
 def describe(code: ErrorCode | int, detail: int, epoch: int | None = None) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from p4reduce import _native
+from p4reduce.hostagent.errors import NonFiniteInput as NonFiniteInput  # (defined with the other errors)
 from p4reduce.protocol import EXP_BIAS
 
 INT32_MAX = (1 << 31) - 1
@@ -115,24 +116,6 @@ def error_bound(exp: int, num_workers: int) -> float:
     """Max |result - exact sum| from quantization for a block with agreed exponent `exp`
     (before the final rounding to float32)."""
     return num_workers * 2.0 ** (exp - EXP_BIAS + log2_ceil(num_workers) - 31)
-
-
-class NonFiniteInput(ValueError):
-    """A float32 tensor holds NaN or Inf. `sent`: it was found after the allreduce's first
-    packets had left (the native engine scans while its first streams run), so the
-    allreduce failed on every worker (docs/protocol.md 5); else nothing was sent."""
-
-    def __init__(self, index: int, sent: bool = False) -> None:
-        after = (
-            "; found after the first packets had left: the allreduce fails on every worker (JobFailed TENSOR)"
-            if sent
-            else ""
-        )
-        super().__init__(
-            f"tensor holds NaN or Inf (first at flat index {index}); fixed-point aggregation needs finite values"
-            + after
-        )
-        self.index, self.sent = index, sent
 
 
 def nonfinite_input(index: int, sent: bool = False) -> NonFiniteInput:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from p4reduce.hostagent.errors import JobFailed
+from p4reduce.hostagent.errors import JobFailed, ProtocolError
 from p4reduce.protocol import (
     EXP_BIAS,
     HEADER_LEN,
@@ -28,11 +28,6 @@ from p4reduce.protocol import (
 _OVERFLOW = int(Flags.OVERFLOW)
 _MISMATCH = int(Flags.MISMATCH)
 _OPENING = int(Flags.OPENING)
-
-
-class ProtocolError(RuntimeError):
-    """The aggregator's answers contradict the protocol (a bug, or someone else's packets
-    carrying this worker's session): the allreduce fails rather than return a wrong sum."""
 
 
 class _Accepted:

@@ -25,7 +25,7 @@ to 3/4 of a larger window the previous allreduce ended with (like TCP's
 restart after idle, RFC 5681 section 4.1, without the slow start).
 
 Workers may hold different windows: every slot is independent, and a worker
-only delays the start of a stream, never skips it (see HostAgent._run). In
+only delays the start of a stream, never skips it (see HostAgent._drive). In
 dense mode a lost packet stalls its round for every worker, so every worker's
 timer fires and the windows shrink together.
 """

@@ -450,7 +450,7 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
     complete(c, job, s, h, o);
 }
 
-/* engine.py's _Job.stream_ended: True when the allreduce's last stream (of this shard) ended */
+/* engine.py's JobState.stream_ended: True when the allreduce's last stream (of this shard) ended */
 static int stream_ended(job_t *job, uint32_t epoch, uint32_t blocks) {
     uint32_t i = 0;
     while (i < job->sd_len && job->sd_epoch[i] != epoch) i++;

@@ -130,7 +130,7 @@ typedef struct {
     uint8_t multicast;
     uint32_t group_ip;
     uint16_t group_port;
-    uint32_t group_session; /* the session of results sent to the group (engine.py's _Job) */
+    uint32_t group_session; /* the session of results sent to the group (engine.py's JobState) */
     uint8_t keyed;          /* an authenticated job (JobSpec.key): every packet sealed both ways */
     sipkey_t key;
     member_t members[MAX_WORKERS];

@@ -5,8 +5,8 @@
  *
  * Import it as `p4reduce._native_worker` (p4reduce/_native_worker.py), which
  * says how to rebuild it when it is missing. The readable model is Python:
- * p4reduce.hostagent.stream.Stream driven by HostAgent._process_packets and
- * HostAgent._expire (hostagent/agent.py, WorkerConfig(engine="python"));
+ * p4reduce.hostagent.stream.Stream driven by StreamRun._process_packets and
+ * StreamRun.expire_timers (hostagent/stream_engine.py, WorkerConfig(engine="python"));
  * tests/test_native_worker.py feeds both the same traffic and compares the
  * packets they send, the output bytes, the stream states, the counters and
  * the errors.
@@ -23,7 +23,8 @@
  * many streams finished and the latencies of rounds that needed no
  * retransmission (for the RTO estimator and the window). Starting streams
  * (the window), timer expiry and the errors stay Python's decisions and
- * exceptions (hostagent/fastpath.py).
+ * exceptions (hostagent/fastpath.py's NativeRun; the agent's loop is the same for
+ * both engines, hostagent/engine_api.py).
  *
  * Protocol version 3: a stream's first round is its opening round (docs/protocol.md 3).
  * Its DATA (flag OPENING) carries the worker's own first non-zero block of the stream at
@@ -39,7 +40,7 @@
  *
  * The extension's files, one concern each (p4reduce/_worker.h holds what they share):
  * this one is the per-round state machine, the received packets of
- * HostAgent._process_packets and Stream.on_result/on_pending; p4reduce/_worker_out.c
+ * StreamRun._process_packets and Stream.on_result/on_pending; p4reduce/_worker_out.c
  * the outgoing datagrams (the endpoints' queues, packing, sendmmsg with UDP GSO, the raw
  * transports' TX rings); p4reduce/_worker_recv.c receiving (ppoll, recvmmsg with UDP
  * GRO, the raw transports' RX rings); p4reduce/_worker_py.c the Python type Run and the
@@ -86,7 +87,7 @@ static void fail_job(RunObject *r, long long code, long long detail, long long e
 }
 
 /* ---------------------------------------------------------------------------
- * Received packets: HostAgent._process_packets and Stream.on_result/on_pending
+ * Received packets: StreamRun._process_packets and Stream.on_result/on_pending
  */
 
 static int push_sample(RunObject *r, double latency) {
@@ -188,7 +189,7 @@ static int check_opening(RunObject *r, const stream_t *s, const hdr_t *h, uint32
     return 0;
 }
 
-/* One packet from ip:port on receiver `in` (HostAgent._process_packets and Stream). */
+/* One packet from ip:port on receiver `in` (StreamRun._process_packets and Stream). */
 static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, size_t len, uint32_t ip,
                           uint16_t port, double now, double rto) {
     r->packets_received++;
@@ -406,7 +407,7 @@ static int source_ok(const in_t *in, uint32_t ip, uint16_t port) {
     return 0;
 }
 
-/* One received datagram (HostAgent._process): its packets back to back, a tail
+/* One received datagram (StreamRun._process): its packets back to back, a tail
  * that is not a whole packet counted once as ignored. */
 static int process_datagram(RunObject *r, const in_t *in, const unsigned char *d, size_t len, uint32_t ip,
                             uint16_t port, double now, double rto) {

@@ -2,14 +2,14 @@
 /*
  * p4reduce/_worker_py.c (in p4reduce._worker): the Python side of the extension, the
  * type Run (its methods: start, feed, poll, flush, take_output, expire and the state and
- * counters tests read; its construction from the agent's buffers, sockets and rings),
+ * counters tests read; its construction from a RunSpec: the agent's buffers, sockets and rings),
  * the exception Failed and the module (ABI_VERSION). What a method does with packets is
  * in p4reduce/_worker.c (the state machine), p4reduce/_worker_out.c (sending) and
  * p4reduce/_worker_recv.c (receiving); what the files share is p4reduce/_worker.h.
  */
 #include "_worker.h"
 
-#define ABI_VERSION 9 /* p4reduce/_native_worker.py refuses a build of another version */
+#define ABI_VERSION 10 /* p4reduce/_native_worker.py refuses a build of another version */
 
 static PyObject *Failed; /* p4reduce._worker.Failed(kind, ...) */
 
@@ -252,7 +252,7 @@ static PyObject *Run_take_output(RunObject *r, PyObject *unused) {
 
 PyDoc_STRVAR(expire_doc,
 "expire(now, max_timeout, failure_timeout, /)\n--\n\n"
-"HostAgent._expire: every stream in flight whose timer ran out resends what it\n"
+"StreamRun.expire_timers: every stream in flight whose timer ran out resends what it\n"
 "sent last (or a QUERY) and doubles its timeout up to `max_timeout`. Returns\n"
 "the start times of the rounds presumed lost (for the window), in stream order.\n"
 "A round waiting `failure_timeout` raises Failed('timeout', stream, waited).\n"
@@ -582,25 +582,154 @@ static int take_socket(RunObject *r, PyObject *o, ring_ref_t *ring, long long *f
     return *fd == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
+/* RunSpec (p4reduce/_native_worker.py): what Run(spec) is made from, read attribute by
+ * attribute, by name, in read_spec. A new field is a RunSpec field, a member here and its
+ * line in read_spec. */
+typedef struct {
+    /* the buffers: tensor and out flat float32 or int32 (may be one array); nonzero, exps
+     * per block (BlockPlan's flags and exponent bytes) */
+    PyObject *tensor, *out, *nonzero, *exps;
+    /* sequences: a round per stream; per endpoint a session, a pack limit, an fd or ring, a
+     * group session (NULL: RunSpec's None, all 0); receivers; key (NULL: None) */
+    PyObject *rounds, *sessions, *limits, *send_fds, *receivers, *group_sessions, *key;
+    uint32_t job_id, worker_id, num_workers, block_size, num_slots, slot_base, epoch, fingerprint;
+    uint32_t first_block, shard_blocks, spin_us;
+    int dense, gso;
+    Py_ssize_t scanned, scan_chunk;
+    PyObject *refs[16]; /* the attributes read as objects, released by spec_release */
+    int nrefs;
+} run_spec_t;
+
+static void spec_release(run_spec_t *s) {
+    for (int i = 0; i < s->nrefs; i++) {
+        Py_DECREF(s->refs[i]);
+    }
+    s->nrefs = 0;
+}
+
+/* RunSpec attribute `name` as an object (held until spec_release); `optional`: None reads NULL. */
+static int spec_object(PyObject *spec, run_spec_t *s, const char *name, int optional, PyObject **to) {
+    if (s->nrefs == (int)(sizeof s->refs / sizeof s->refs[0])) {
+        PyErr_Format(PyExc_SystemError, "RunSpec.%s: run_spec_t holds no more objects", name);
+        return -1;
+    }
+    PyObject *v = PyObject_GetAttrString(spec, name);
+    if (!v) {
+        return -1;
+    }
+    s->refs[s->nrefs++] = v;
+    *to = optional && v == Py_None ? NULL : v;
+    return 0;
+}
+
+/* RunSpec attribute `name`, an integer from `min` to `max`. */
+static int spec_int(PyObject *spec, const char *name, long long min, long long max, long long *to) {
+    PyObject *v = PyObject_GetAttrString(spec, name), *i = v ? PyNumber_Index(v) : NULL;
+    Py_XDECREF(v);
+    if (!i) {
+        return -1;
+    }
+    int overflow;
+    const long long x = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (x == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow || x < min || x > max) {
+        PyErr_Format(PyExc_OverflowError, "RunSpec.%s outside %lld..%lld", name, min, max);
+        return -1;
+    }
+    *to = x;
+    return 0;
+}
+
+static int spec_u32(PyObject *spec, const char *name, uint32_t *to) {
+    long long x;
+    if (spec_int(spec, name, 0, UINT32_MAX, &x) < 0) {
+        return -1;
+    }
+    *to = (uint32_t)x;
+    return 0;
+}
+
+static int spec_ssize(PyObject *spec, const char *name, Py_ssize_t *to) {
+    long long x;
+    if (spec_int(spec, name, PY_SSIZE_T_MIN, PY_SSIZE_T_MAX, &x) < 0) {
+        return -1;
+    }
+    *to = (Py_ssize_t)x;
+    return 0;
+}
+
+static int spec_bool(PyObject *spec, const char *name, int *to) {
+    PyObject *v = PyObject_GetAttrString(spec, name);
+    if (!v) {
+        return -1;
+    }
+    *to = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return *to < 0 ? -1 : 0;
+}
+
+/* The spec's fields, one line each: 0, or -1 with an exception (spec_release after either).
+ * spec_object's 1: None reads NULL. */
+static int read_spec(PyObject *o, run_spec_t *s) {
+    memset(s, 0, sizeof *s);
+    const int failed = spec_object(o, s, "tensor", 0, &s->tensor) ||
+                       spec_object(o, s, "out", 0, &s->out) ||
+                       spec_object(o, s, "nonzero", 0, &s->nonzero) ||
+                       spec_object(o, s, "exps", 0, &s->exps) ||
+                       spec_u32(o, "job_id", &s->job_id) ||
+                       spec_u32(o, "worker_id", &s->worker_id) ||
+                       spec_u32(o, "num_workers", &s->num_workers) ||
+                       spec_u32(o, "block_size", &s->block_size) ||
+                       spec_u32(o, "num_slots", &s->num_slots) ||
+                       spec_u32(o, "slot_base", &s->slot_base) ||
+                       spec_bool(o, "dense", &s->dense) ||
+                       spec_u32(o, "epoch", &s->epoch) ||
+                       spec_u32(o, "fingerprint", &s->fingerprint) ||
+                       spec_object(o, s, "rounds", 0, &s->rounds) ||
+                       spec_object(o, s, "sessions", 0, &s->sessions) ||
+                       spec_object(o, s, "limits", 0, &s->limits) ||
+                       spec_object(o, s, "send_fds", 0, &s->send_fds) ||
+                       spec_object(o, s, "receivers", 0, &s->receivers) ||
+                       spec_u32(o, "first_block", &s->first_block) ||
+                       spec_u32(o, "shard_blocks", &s->shard_blocks) ||
+                       spec_bool(o, "gso", &s->gso) ||
+                       spec_object(o, s, "group_sessions", 1, &s->group_sessions) ||
+                       spec_object(o, s, "key", 1, &s->key) ||
+                       spec_u32(o, "spin_us", &s->spin_us) ||
+                       spec_ssize(o, "scanned", &s->scanned) ||
+                       spec_ssize(o, "scan_chunk", &s->scan_chunk);
+    return failed ? -1 : 0;
+}
+
+static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec);
+
 static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"tensor", "out", "nonzero", "exps", "job_id", "worker_id", "num_workers",
-                             "block_size", "num_slots", "slot_base", "dense", "epoch", "fingerprint",
-                             "rounds", "sessions", "limits", "send_fds", "receivers", "first_block",
-                             "shard_blocks", "gso", "group_sessions", "key", "spin_us", "scanned", "scan_chunk", NULL};
-    PyObject *tensor, *out, *nonzero, *exps, *rounds, *sessions, *limits, *send_fds, *receivers;
-    PyObject *group_sessions = NULL, *key = Py_None;
-    unsigned job_id, worker_id, num_workers, block_size, num_slots, slot_base, epoch, fp;
-    unsigned first_block = 0, shard_blocks = 0, spin_us = 0;
-    Py_ssize_t scanned = -1, scan_chunk = 0;
-    int dense, gso = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOIIIIIIpIIOOOOO|IIpOOInn:Run", kwlist, &tensor, &out, &nonzero,
-                                     &exps, &job_id, &worker_id, &num_workers, &block_size, &num_slots,
-                                     &slot_base, &dense, &epoch, &fp, &rounds, &sessions, &limits, &send_fds,
-                                     &receivers, &first_block, &shard_blocks, &gso, &group_sessions, &key,
-                                     &spin_us, &scanned, &scan_chunk)) {
+    static char *kwlist[] = {"spec", NULL};
+    PyObject *o;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Run", kwlist, &o)) {
         return NULL;
     }
-    if (block_size < 1 || num_slots < 1 || num_workers < 1 || slot_base + num_slots > MAX_SLOTS ||
+    run_spec_t spec;
+    PyObject *r = read_spec(o, &spec) < 0 ? NULL : run_from_spec(type, &spec);
+    spec_release(&spec);
+    return r;
+}
+
+/* A Run as `spec` says (the spec's objects are held by the caller). */
+static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
+    PyObject *const tensor = spec->tensor, *const out = spec->out, *const nonzero = spec->nonzero;
+    PyObject *const exps = spec->exps, *const rounds = spec->rounds, *const sessions = spec->sessions;
+    PyObject *const limits = spec->limits, *const send_fds = spec->send_fds, *const receivers = spec->receivers;
+    PyObject *const group_sessions = spec->group_sessions, *const key = spec->key;
+    const uint32_t job_id = spec->job_id, worker_id = spec->worker_id, num_workers = spec->num_workers;
+    const uint32_t block_size = spec->block_size, num_slots = spec->num_slots, slot_base = spec->slot_base;
+    const uint32_t first_block = spec->first_block, shard_blocks = spec->shard_blocks;
+    const int dense = spec->dense, gso = spec->gso;
+    Py_ssize_t scanned = spec->scanned, scan_chunk = spec->scan_chunk;
+    if (block_size < 1 || num_slots < 1 || num_workers < 1 || (uint64_t)slot_base + num_slots > MAX_SLOTS ||
         job_id > MAX_JOB_ID || worker_id > ALL_WORKERS) {
         PyErr_SetString(PyExc_ValueError, "job geometry outside what the wire carries");
         return NULL;
@@ -610,7 +739,7 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         return NULL;
     }
     int out_float;
-    r->spin_us = spin_us; /* UDP sockets' (a raw transport's ring may ask for more) */
+    r->spin_us = spec->spin_us; /* UDP sockets' (a raw transport's ring may ask for more) */
     if (get_values(tensor, "tensor", 0, &r->tensor, &r->is_float) < 0) goto error;
     r->held |= 1;
     if (get_values(out, "out", 1, &r->out, &out_float) < 0) goto error;
@@ -639,7 +768,7 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "a reduce-scatter's output starts at this worker's first block");
         goto error;
     }
-    if (key != Py_None) {
+    if (key) {
         Py_buffer kv;
         if (PyObject_GetBuffer(key, &kv, PyBUF_SIMPLE) < 0) goto error;
         if (kv.len != 16) {
@@ -659,8 +788,8 @@ static PyObject *Run_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     r->slot_base = slot_base;
     r->job_id = job_id;
     r->worker_id = worker_id;
-    r->epoch = epoch;
-    r->fingerprint = fp;
+    r->epoch = spec->epoch;
+    r->fingerprint = spec->fingerprint;
     r->blocks_field = (uint32_t)nblocks;
     r->dense = dense;
     for (unsigned m = num_workers - 1; m; m >>= 1) {
@@ -808,11 +937,9 @@ static PyGetSetDef Run_getset[] = {
 };
 
 PyDoc_STRVAR(Run_doc,
-"Run(tensor, out, nonzero, exps, *, job_id, worker_id, num_workers, block_size,\n"
-"    num_slots, slot_base, dense, epoch, fingerprint, rounds, sessions, limits,\n"
-"    send_fds, receivers, first_block=0, shard_blocks=0, gso=False, group_sessions=None,\n"
-"    key=None, spin_us=0, scanned=-1, scan_chunk=0)\n--\n\n"
-"The streams of one allreduce. `tensor`, `out`: flat float32 or int32 (may be the\n"
+"Run(spec)\n--\n\n"
+"The streams of one allreduce, as `spec` (a p4reduce._native_worker.RunSpec) says; its\n"
+"attributes are read by name, once. `tensor`, `out`: flat float32 or int32 (may be the\n"
 "same array); `nonzero`, `exps`: BlockPlan's per-block flags and exponent bytes;\n"
 "`num_workers`: what fixed point scales by; `rounds`: each used stream's slot\n"
 "round; per aggregator endpoint (stream s goes to s mod len): its session, the\n"

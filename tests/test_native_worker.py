@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The native worker engine (p4reduce._worker, C) against the Python one (Stream driven by
-HostAgent._process/_expire), differentially: the same random traffic into both, then the
+"""The native worker engine (p4reduce._worker, C) against the Python one
+(hostagent/stream_engine.py: a Stream per slot, StreamRun's start, feed and
+expire_timers), differentially: the same random traffic into both, then the
 same packets out, the same output bytes, stream states, counters, round latencies,
 timeouts and errors (hypothesis). Then both engines end to end through the software
 aggregator, and the GIL during a native poll."""
 
 from __future__ import annotations
 
-import collections
+import dataclasses
 import itertools
+import socket
 import threading
 import time
 import types
@@ -20,11 +22,12 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, set
 from hypothesis import strategies as st
 
 from p4reduce import _native_worker
-from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath, fixedpoint
-from p4reduce.hostagent import agent as agent_module
-from p4reduce.hostagent.agent import AllreduceStats, _BlockTarget, _RoundTimer
+from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath, fixedpoint, stream_engine
 from p4reduce.hostagent.blocks import BlockPlan
-from p4reduce.hostagent.stream import ProtocolError
+from p4reduce.hostagent.engine_api import AllreduceStats, BlockTarget
+from p4reduce.hostagent.errors import ProtocolError
+from p4reduce.hostagent.fastpath import NativeEngine
+from p4reduce.hostagent.stream_engine import StreamEngine
 from p4reduce.protocol import (
     ALL_WORKERS,
     EXP_BIAS,
@@ -293,21 +296,24 @@ class Pair:
         scanned first, elements per chunk); the Python engine's plan is always scanned."""
         self.clock = 1000.0
         monkeypatch.setattr(
-            agent_module, "time", types.SimpleNamespace(monotonic=lambda: self.clock, perf_counter=time.perf_counter)
+            stream_engine, "time", types.SimpleNamespace(monotonic=lambda: self.clock, perf_counter=time.perf_counter)
         )
         self.agent = agent = HostAgent(cfg)
-        agent._rounds = list(rounds)
-        agent._rto, agent._window = FixedRto(), RecordingWindow()
-        self.sent: list[list[bytes]] = [[] for _ in agent._endpoints]
-        for i, e in enumerate(agent._endpoints):
+        self.cfg = cfg
+        self.sent: list[list[bytes]] = [[] for _ in agent.engine.io.endpoints]
+        for i, e in enumerate(agent.engine.io.endpoints):
             e.session, e.pack_up_to = sessions[i], limits[i]
             e.group_session = sessions[i] ^ GROUP_SESSION_MASK
             e.send = self._recorder(self.sent[i], cfg.key)
             e.flush = lambda: None
-        if group:  # a multicast group's receiver: hears every aggregator (no socket needed here)
-            agent._group_sock = object()
-            agent._receivers.append((None, {e.peer for e in agent._endpoints}, None))
-        self.peers = [peers for _, peers, _ in agent._receivers]
+        # Both engines on the agent's endpoints, with a fixed RTO and a window that records
+        # losses; a multicast group's receiver hears every aggregator (its socket is never read).
+        self.group_sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM) if group else None
+        self.io = dataclasses.replace(
+            agent.engine.io, rto=FixedRto(), window=RecordingWindow(), group_sock=self.group_sock
+        )
+        py_engine, self.c_engine = StreamEngine(self.io), NativeEngine(self.io)
+        self.peers = [r.peers for r in py_engine.receivers]
         # The same tensor twice (in place: each engine's output is its own copy of it).
         py_in, c_in = flat.copy(), flat.copy()
         out_len, first_block, shard_blocks = shard or (flat.size, 0, 0)
@@ -320,18 +326,22 @@ class Pair:
             else BlockPlan.unscanned(c_in, cfg.block_size, cfg.num_slots, first_elements=scan[0])
         )
         self.py_plan, self.c_plan = py_plan, c_plan
-        self.target = _BlockTarget(self.py_out, first_block)
-        self.streams = agent._make_streams(py_plan, self.target, epoch, tag, shard_blocks)
-        self.waiting = collections.deque(self.streams)
-        self.active: dict = {}
-        self.timers: dict = {}
-        self.stats = AllreduceStats()
-        self.run = fastpath.make_run(
-            agent,
+        self.target = BlockTarget(self.py_out, first_block)
+        self.py = py_engine.begin(py_plan, self.target, epoch, tag, rounds, AllreduceStats(), shard_blocks)
+        # (the Python engine's state, which compare() reads)
+        self.streams, self.waiting, self.active, self.timers = (
+            self.py.streams,
+            self.py.waiting,
+            self.py.active,
+            self.py.timers,
+        )
+        self.stats = self.py.stats
+        self.run = self.c_engine.make_run(
             c_plan,
             self.c_out,
             epoch,
             tag,
+            rounds,
             first_block=first_block,
             shard_blocks=shard_blocks,
             sockets=False,
@@ -351,7 +361,9 @@ class Pair:
         return send
 
     def close(self) -> None:
-        self.agent._group_sock = None
+        self.py.close()
+        if self.group_sock is not None:
+            self.group_sock.close()
         self.agent.close()
 
     def _both(self, py, native) -> object:
@@ -365,7 +377,7 @@ class Pair:
         try:
             c_result = native()
         except _native_worker.Failed as failed:
-            c_exc = fastpath.python_error(self.agent, self.run, failed)
+            c_exc = fastpath.python_error(self.cfg, self.run, failed)
         except Exception as exc:  # noqa: BLE001
             c_exc = exc
         assert (type(py_exc), str(py_exc)) == (type(c_exc), str(c_exc))
@@ -375,45 +387,32 @@ class Pair:
         return py_result, c_result
 
     def start(self, count: int) -> None:
-        def py() -> None:
-            for _ in range(count):
-                if not self.waiting:
-                    break
-                s = self.waiting.popleft()
-                self.active[s.slot] = s
-                self.timers[s.slot] = _RoundTimer(RTO, self.clock)
-                self.agent._send(s.slot, s.start(), self.stats)
-
-        self._both(py, lambda: self.run.start(count, self.clock, RTO))
+        self._both(lambda: self.py.start(count, self.clock), lambda: self.run.start(count, self.clock, RTO))
 
     def feed(self, receiver: int, datagram: bytes, source: tuple[str, int]) -> None:
-        before, done = len(self.agent._rto.samples), sum(s.done for s in self.streams)
-
-        def py() -> None:
-            _, peers, endpoint = self.agent._receivers[receiver]
-            self.agent._process([(memoryview(datagram), source)], peers, endpoint, self.active, self.timers, self.stats)
-
-        _, result = self._both(py, lambda: self.run.feed(receiver, [(datagram, source)], self.clock, RTO))
+        before, done = len(self.io.rto.samples), sum(s.done for s in self.streams)
+        _, result = self._both(
+            lambda: self.py.feed(receiver, [(memoryview(datagram), source)]),
+            lambda: self.run.feed(receiver, [(datagram, source)], self.clock, RTO),
+        )
         if result is not None:
             finished, samples = result
-            assert list(np.frombuffer(samples, dtype=np.float64)) == self.agent._rto.samples[before:]
+            assert list(np.frombuffer(samples, dtype=np.float64)) == self.io.rto.samples[before:]
             assert finished == sum(s.done for s in self.streams) - done
 
     def expire(self) -> None:
         def native() -> None:
-            self.c_losses += self.run.expire(
-                self.clock, self.agent.config.max_timeout, self.agent.config.failure_timeout
-            )
+            self.c_losses += self.run.expire(self.clock, self.cfg.max_timeout, self.cfg.failure_timeout)
 
-        self._both(lambda: self.agent._expire(self.active, self.timers, self.clock, self.stats), native)
+        self._both(lambda: self.py.expire_timers(self.clock), native)
         if not self.failed:
-            assert self.c_losses == self.agent._window.losses
+            assert self.c_losses == self.io.window.losses
 
     def compare(self) -> None:
         """Everything observable, after a step (an allreduce that failed is only compared
         up to the packets it queued)."""
         out = self.run.take_output()
-        for i, limit in enumerate(e.pack_up_to for e in self.agent._endpoints):
+        for i, limit in enumerate(e.pack_up_to for e in self.io.endpoints):
             datagrams = [d for e, d in out if e == i]
             packets = []
             for d in datagrams:
@@ -753,8 +752,6 @@ def test_engine_is_configurable(monkeypatch):
 def test_poll_releases_the_gil_and_refuses_a_second_thread():
     """While one thread waits in poll, another runs Python, sends the result that wakes
     it, and cannot use the same Run at once."""
-    import socket
-
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as fake_aggregator:
         fake_aggregator.bind(("127.0.0.1", 0))
         cfg = WorkerConfig(1, 0, 1, aggregator=fake_aggregator.getsockname(), num_slots=1, block_size=4)
@@ -762,7 +759,7 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
             agent._endpoints[0].session = 77
             flat = np.zeros(4, dtype=np.int32)
             plan = BlockPlan.build(flat, 4, 1)
-            run = fastpath.make_run(agent, plan, np.zeros(4, dtype=np.int32), 0, 99)
+            run = agent.engine.make_run(plan, np.zeros(4, dtype=np.int32), 0, 99, [0])
             run.start(1, time.monotonic(), 30.0)  # a deadline far away: poll waits for data
             run.flush()
             opening, worker = fake_aggregator.recvfrom(100)

@@ -278,12 +278,12 @@ def test_agent_starts_a_window_of_streams_and_releases_more_as_they_finish():
     # the agent's timeout is far longer than that takes: no retransmission in the burst.
     with OneWorkerSwitch(B, S, hold=3) as switch, one_worker_agent(switch, timeout=10, max_timeout=10) as agent:
         # As if this worker had lost packets before: 32 -> 16 -> 11.2 -> 7.84 -> 5.49 -> 3.84.
-        agent._window = lossy(S, at=4)
-        assert agent._window.size == 3
+        agent.engine.io.window = lossy(S, at=4)
+        assert agent.engine.io.window.size == 3
         np.testing.assert_array_equal(agent.allreduce(x), x)
         # The first burst: the opening DATA of the window's first streams, in stream order.
         assert switch.first_burst == [0, 1, 2]
-        assert switch.max_in_flight <= agent._window.size
+        assert switch.max_in_flight <= agent.engine.io.window.size
         stats = agent.last_stats
         assert stats.retransmissions == 0 and stats.packets_sent == 1 + S * 4  # JOIN, 4 rounds each
 
@@ -297,8 +297,8 @@ def test_agent_shrinks_its_window_where_bursts_are_lost_and_stays_exact():
         for _ in range(6):
             np.testing.assert_array_equal(agent.allreduce(x), x)
             retransmissions.append(agent.last_stats.retransmissions)
-        assert switch.dropped > 0 and agent._window.decreases >= 1
-        assert agent._window.size <= 2 * ring
+        assert switch.dropped > 0 and agent.engine.io.window.decreases >= 1
+        assert agent.engine.io.window.size <= 2 * ring
         # The first allreduce loses much of its first burst of 64; once the window
         # has shrunk, the rest lose little or nothing.
         assert retransmissions[0] >= S // 2
@@ -318,8 +318,8 @@ def test_workers_with_different_windows_still_agree(mode):
             for r in range(n)
         ]
         try:
-            agents[0]._window = lossy(S, at=1)
-            agents[1]._window = lossy(S, at=3)
+            agents[0].engine.io.window = lossy(S, at=1)
+            agents[1].engine.io.window = lossy(S, at=3)
             outs = run_workers(lambda r: [agents[r].allreduce(arrays[r]) for _ in range(2)], n)
             for out in outs:
                 for result in out:

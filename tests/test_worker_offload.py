@@ -26,7 +26,7 @@ import pytest
 from conftest import allreduce_all
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
-from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath
+from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.protocol import EXP_BIAS, HEADER_LEN, NONE, AggHeader, MsgType
 from p4reduce.transport.udp_offload import SOL_UDP, UDP_GRO, UDP_SEGMENT, probe_udp_offload
@@ -164,7 +164,7 @@ def _zero_run(agent: HostAgent, streams: int, sockets: bool = True):
     """A Run of `streams` streams over an all-zero tensor: a header-only opening round each, then done."""
     B = agent.config.block_size
     plan = BlockPlan.build(np.zeros(streams * B, dtype=np.int32), B, agent.config.num_slots)
-    return fastpath.make_run(agent, plan, np.zeros(streams * B, dtype=np.int32), 0, TAG, sockets=sockets)
+    return agent.engine.make_run(plan, np.zeros(streams * B, dtype=np.int32), 0, TAG, [0] * streams, sockets=sockets)
 
 
 def _empty_stream_result(slot: int) -> bytes:
@@ -254,7 +254,7 @@ def test_refused_gso_falls_back_to_datagrams_and_stays_off():
         assert [AggHeader.unpack(d).slot for d in _received(agg, 8)] == list(range(8))
         counts = run.counters()
         assert (counts["gso_sends"], counts["gso_segments"], counts["gso_fallbacks"]) == (0, 0, 1)
-        fastpath.note_gso_refused(agent, run)
+        agent.engine.note_gso_refused(run)
         assert not agent.udp_offload.gso and "refused" in agent.udp_offload.why_not["gso"]
         assert agent.udp_offload.gro  # receiving is not affected
 

@@ -106,7 +106,11 @@ class Member:
     newest: int | None = None
 
 
-class _Job:
+class JobState:
+    """What the engine holds of one job: its slots (their state machines), members, failure,
+    and a leaf's session at its parent. AggregatorEngine.new_job_state makes one; the native
+    engine's (p4reduce.aggregator.native) keeps part of it in its C core."""
+
     def __init__(self, spec: JobSpec, pool: BufferPool, group_session: int = 0) -> None:
         """`group_session`: what results sent to the job's multicast group carry (its
         members learn it in JOINED, docs/protocol.md 6.1); 0 without a group."""
@@ -266,7 +270,7 @@ class AggregatorEngine:
         self.clock = clock  # when packets arrive (an idle slot forgets its allreduces: slot.py)
         self.idle_horizon = IDLE_HORIZON
         self.buffers = BufferPool()  # call `buffers.flushed()` after each flush of the replies
-        self._jobs: dict[int, _Job] = {}
+        self._jobs: dict[int, JobState] = {}
         self._new_session = new_session or (lambda job, worker: secrets.randbits(32) | 1)
         for spec in jobs:
             self.add_job(spec)
@@ -278,13 +282,19 @@ class AggregatorEngine:
         for other in self._jobs.values():
             if set(other.spec.slot_range()) & set(spec.slot_range()):
                 raise JobConflict(f"job {spec.job_id}: slots overlap job {other.spec.job_id}")
-        self._jobs[spec.job_id] = _Job(spec, self.buffers, self._group_session(spec))
+        self._jobs[spec.job_id] = self.new_job_state(spec, self._group_session(spec))
         self._job_counters[spec.job_id] = Counters()
 
     def reset_job(self, job_id: int) -> None:
         """Forget all state of a job: slots, members, failure (e.g. after a worker crashed)."""
         spec = self.job(job_id)
-        self._jobs[job_id] = _Job(spec, self.buffers, self._group_session(spec))
+        self._jobs[job_id] = self.new_job_state(spec, self._group_session(spec), reset=True)
+
+    def new_job_state(self, spec: JobSpec, group_session: int, *, reset: bool = False) -> JobState:
+        """The state a job starts from, when it is added or (`reset`) reset: what a subclass
+        overrides to keep a job's state elsewhere (the native engine's core). `group_session`:
+        the session of the results it sends to its multicast group (0: no group)."""
+        return JobState(spec, self.buffers, group_session)
 
     def _group_session(self, spec: JobSpec) -> int:
         """A new session for the results a job sends to its multicast group (0: no group)."""
@@ -507,7 +517,7 @@ class AggregatorEngine:
         return handled
 
     @staticmethod
-    def _stream_ended(job: _Job, handled: Handled, slot: int, epoch: int, blocks: int) -> None:
+    def _stream_ended(job: JobState, handled: Handled, slot: int, epoch: int, blocks: int) -> None:
         handled.stream_done = (job.spec.job_id, slot, epoch)
         if job.stream_ended(epoch, blocks):
             handled.allreduce_done = (job.spec.job_id, epoch)
@@ -520,7 +530,7 @@ class AggregatorEngine:
                 handled.replies[i] = Outgoing(out.job_id, out.worker_id, job.spec.key.seal_parts(out.parts), out.dest)
 
     # -- membership -------------------------------------------------------------
-    def _join(self, job: _Job, h: AggHeader, source: Address) -> Handled:
+    def _join(self, job: JobState, h: AggHeader, source: Address) -> Handled:
         spec = job.spec
         if spec.pinned_member(h.worker_id) is not None:  # a switch leaf's: nobody JOINs for it
             return self._refuse(h, source, ErrorCode.UNKNOWN_RANK, spec.num_workers, "pinned_rank")
@@ -563,7 +573,7 @@ class AggregatorEngine:
             return self._fail(job, ErrorCode.REJOINED, h.worker_id, h._replace(session=member.session), source)
         return self._joined(job, h, member, source)
 
-    def _joined(self, job: _Job, h: AggHeader, member: Member, source: Address) -> Handled:
+    def _joined(self, job: JobState, h: AggHeader, member: Member, source: Address) -> Handled:
         s = job.spec
         reply = job.header(
             MsgType.JOINED,
@@ -584,14 +594,14 @@ class AggregatorEngine:
         packet = reply.pack() + (job.group_session.to_bytes(4, "big") if s.group is not None else b"")
         return Handled("joined", (s.job_id, h.worker_id), [Outgoing(s.job_id, h.worker_id, (packet,), source)])
 
-    def _challenge(self, job: _Job, h: AggHeader, source: Address) -> Handled:
+    def _challenge(self, job: JobState, h: AggHeader, source: Address) -> Handled:
         """Ask the sender of a JOIN for a held rank to repeat it with the rank's nonce (the
         same until a process proves itself with it: a replay cannot make it change)."""
         nonce = job.nonces.setdefault(h.worker_id, self._new_session(job.spec.job_id, h.worker_id))
         reply = job.header(MsgType.CHALLENGE, h, session=0, fingerprint=nonce, count=0)
         return Handled("challenged", None, [Outgoing(job.spec.job_id, h.worker_id, (reply.pack(),), source)])
 
-    def _stranger(self, job: _Job, member: Member | None, h: AggHeader, source: Address) -> Handled:
+    def _stranger(self, job: JobState, member: Member | None, h: AggHeader, source: Address) -> Handled:
         """A packet whose session or source is not the worker's current one."""
         old = next((r for r in member.retired if r.session == h.session), None) if member is not None else None
         if old is not None:
@@ -619,7 +629,9 @@ class AggregatorEngine:
         return Handled(event, None, [Outgoing(h.job_id, h.worker_id, (reply.pack(),), source, plain=True)])
 
     # -- failure ---------------------------------------------------------------------
-    def _fail(self, job: _Job, code: ErrorCode, detail: int, h: AggHeader, source: Address | None = None) -> Handled:
+    def _fail(
+        self, job: JobState, code: ErrorCode, detail: int, h: AggHeader, source: Address | None = None
+    ) -> Handled:
         """Fail the job (first cause wins); tell the sender, if there is one to tell."""
         if job.failure is None:
             job.failure = (code, detail)
@@ -628,7 +640,7 @@ class AggregatorEngine:
         return handled
 
     def _error(
-        self, job: _Job, h: AggHeader, source: Address | None, code: ErrorCode, detail: int, event: str = "failed"
+        self, job: JobState, h: AggHeader, source: Address | None, code: ErrorCode, detail: int, event: str = "failed"
     ) -> Handled:
         reply = job.header(MsgType.ERROR, h, block=int(code), next_block=detail, count=0)
         return Handled(event, None, [Outgoing(job.spec.job_id, h.worker_id, (reply.pack(),), source)])

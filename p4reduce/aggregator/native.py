@@ -26,7 +26,7 @@ from p4reduce._native import load_extension
 from p4reduce.aggregator.buffers import BufferPool
 from p4reduce.aggregator.config import JobSpec
 from p4reduce.aggregator.counters import Counters
-from p4reduce.aggregator.engine import AggregatorEngine, Member, _Job
+from p4reduce.aggregator.engine import AggregatorEngine, JobState, Member
 from p4reduce.protocol import ErrorCode, Mode
 from p4reduce.protocol.switch import JOB_EVENT_NAMES
 
@@ -77,8 +77,8 @@ class _MemberTable(dict[int, Member]):
         super().clear()
 
 
-class _NativeJob(_Job):
-    """engine.py's job, whose failure, started flag and slots live in the core."""
+class _NativeJob(JobState):
+    """engine.py's JobState, whose failure, started flag and slots live in the core."""
 
     def __init__(self, spec: JobSpec, pool: BufferPool, core: Core, group_session: int) -> None:
         self._core = core
@@ -139,35 +139,32 @@ class NativeEngine(AggregatorEngine):
         self.core.set_idle_horizon(seconds)
 
     def is_native(self, job_id: int) -> bool:
-        return isinstance(self._jobs.get(job_id), _NativeJob)
+        """Whether the core runs the job (every job but a hierarchy's leaves)."""
+        try:
+            return self.job(job_id).upstream is None
+        except KeyError:
+            return False
 
-    def add_job(self, spec: JobSpec) -> None:
-        super().add_job(spec)
+    def new_job_state(self, spec: JobSpec, group_session: int, *, reset: bool = False) -> JobState:
         if spec.upstream is not None:  # hierarchical leaves stay on the Python path
-            return
-        self.core.add_job(
-            spec.job_id,
-            spec.num_workers,
-            spec.mode is Mode.DENSE,
-            spec.slot_base,
-            spec.num_slots,
-            spec.block_size,
-            spec.shard[0],
-            spec.shard[1],
-            spec.group,
-            spec.max_blocks,
-        )
-        self.core.set_key(spec.job_id, None if spec.key is None else spec.key.raw)
-        group_session = self._jobs[spec.job_id].group_session  # the one super() drew
-        self._jobs[spec.job_id] = _NativeJob(spec, self.buffers, self.core, group_session)
-
-    def reset_job(self, job_id: int) -> None:
-        if not self.is_native(job_id):
-            super().reset_job(job_id)
-            return
-        self.core.reset_job(job_id)
-        spec = self.job(job_id)
-        self._jobs[job_id] = _NativeJob(spec, self.buffers, self.core, self._group_session(spec))
+            return super().new_job_state(spec, group_session, reset=reset)
+        if reset:
+            self.core.reset_job(spec.job_id)
+        else:
+            self.core.add_job(
+                spec.job_id,
+                spec.num_workers,
+                spec.mode is Mode.DENSE,
+                spec.slot_base,
+                spec.num_slots,
+                spec.block_size,
+                spec.shard[0],
+                spec.shard[1],
+                spec.group,
+                spec.max_blocks,
+            )
+            self.core.set_key(spec.job_id, None if spec.key is None else spec.key.raw)
+        return _NativeJob(spec, self.buffers, self.core, group_session)
 
     def job_counters(self, job_id: int) -> dict[str, int]:
         """The Python engine's part (packets it handled) plus the core's (the rest), as

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import torch
 from torch._C._distributed_c10d import GradBucket  # dist.GradBucket, as torch's stubs name it
 
-from p4reduce.hostagent.agent import AllreduceStats, HostAgent
+from p4reduce.hostagent import AllreduceStats, HostAgent
 from p4reduce.torch import device as device_path
 from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.lossy import ErrorFeedback, check_threshold

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from p4reduce.hostagent.agent import AllreduceStats, HostAgent
+from p4reduce.hostagent import AllreduceStats, HostAgent
 from p4reduce.hostagent.blocks import BlockList
 from p4reduce.protocol import EXP_BIAS
 
