@@ -9,7 +9,9 @@
 
 #include <stdint.h>
 
-static inline uint32_t get16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static inline uint32_t get16(const unsigned char *p) {
+    return (uint32_t)p[0] << 8 | p[1];
+}
 static inline uint32_t get32(const unsigned char *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }

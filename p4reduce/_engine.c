@@ -38,8 +38,12 @@
  * The log (drained by Core.events)
  */
 void eng_log_event(Core *c, uint32_t kind, uint32_t job, uint32_t a, uint32_t b, uint32_t cc) {
-    if (c->log_len >= 1u << 20) return; /* nobody drains it: keep memory bounded */
-    if (grow((void **)&c->log, &c->log_cap, c->log_len + 1, sizeof(logevent_t))) return;
+    if (c->log_len >= 1u << 20) {
+        return; /* nobody drains it: keep memory bounded */
+    }
+    if (grow((void **)&c->log, &c->log_cap, c->log_len + 1, sizeof(logevent_t))) {
+        return;
+    }
     c->log[c->log_len++] = (logevent_t){kind, job, a, b, cc};
 }
 
@@ -49,9 +53,15 @@ void eng_log_event(Core *c, uint32_t kind, uint32_t job, uint32_t a, uint32_t b,
 #define MAX_SPARE 64 /* result buffers a slot keeps for reuse */
 
 void eng_free_slot(slot_t *s) {
-    if (!s) return;
-    for (uint32_t i = 0; i < s->hist_len; i++) free(s->hist[i].payload);
-    for (uint32_t i = 0; i < s->spare_len; i++) free(s->spare[i]);
+    if (!s) {
+        return;
+    }
+    for (uint32_t i = 0; i < s->hist_len; i++) {
+        free(s->hist[i].payload);
+    }
+    for (uint32_t i = 0; i < s->spare_len; i++) {
+        free(s->spare[i]);
+    }
     free(s->hist);
     free(s->spare);
     free(s);
@@ -63,22 +73,29 @@ static uint8_t *result_buffer(slot_t *s, uint32_t block_size) {
 }
 
 static void recycle(slot_t *s, uint8_t *payload) {
-    if (s->spare_len < MAX_SPARE && !grow((void **)&s->spare, &s->spare_cap, s->spare_len + 1, sizeof(uint8_t *)))
+    if (s->spare_len < MAX_SPARE && !grow((void **)&s->spare, &s->spare_cap, s->spare_len + 1, sizeof(uint8_t *))) {
         s->spare[s->spare_len++] = payload;
-    else
+    } else {
         free(payload);
+    }
 }
 
 static slot_t *get_slot(job_t *job, uint32_t index) {
     slot_t *s = job->slots[index];
-    if (s) return s;
+    if (s) {
+        return s;
+    }
     s = calloc(1, sizeof(slot_t) + (size_t)job->block_size * sizeof(int64_t));
-    if (!s) return NULL;
+    if (!s) {
+        return NULL;
+    }
     s->block = NONE_BLOCK;
     s->exp = EXP_BIAS;
     s->expected = job->all_workers;
     s->acc_empty = 1;
-    for (int w = 0; w < MAX_WORKERS; w++) s->keys[w] = s->own[w] = END_KEY;
+    for (int w = 0; w < MAX_WORKERS; w++) {
+        s->keys[w] = s->own[w] = END_KEY;
+    }
     s->first_key = END_KEY;
     s->hist_sorted = 1;
     job->slots[index] = s;
@@ -100,36 +117,58 @@ static void heard(slot_t *s, double now, double horizon, int keyed) {
 }
 
 /* A DATA of an opening round (each names its sender's own block). */
-static inline int is_opening(const hdr_t *h) { return h->msg_type == T_DATA && (h->flags & F_OPENING); }
+static inline int is_opening(const hdr_t *h) {
+    return h->msg_type == T_DATA && (h->flags & F_OPENING);
+}
 
 /* An opening round takes only opening DATA; a data round the DATA (no OPENING) and QUERYs
  * of its block and epoch. */
 static int is_current(slot_t *s, const hdr_t *h) {
-    if (h->shadow != (s->round & 1)) return 0;
-    if (s->block != NONE_BLOCK) return !is_opening(h) && h->block == s->block && h->epoch == s->epoch;
-    if (!is_opening(h)) return 0;
-    if (s->seen == 0) /* the opening round adopts the epoch of its first packet, if newer */
+    if (h->shadow != (s->round & 1)) {
+        return 0;
+    }
+    if (s->block != NONE_BLOCK) {
+        return !is_opening(h) && h->block == s->block && h->epoch == s->epoch;
+    }
+    if (!is_opening(h)) {
+        return 0;
+    }
+    if (s->seen == 0) { /* the opening round adopts the epoch of its first packet, if newer */
         return s->has_epoch ? epoch_is_newer(h->epoch, s->epoch) : !s->has_forgotten || h->epoch != s->forgotten;
-    if (h->epoch != s->epoch) /* a worker at another allreduce: counted, the RESULT says MISMATCH */
+    }
+    if (h->epoch != s->epoch) { /* a worker at another allreduce: counted, the RESULT says MISMATCH */
         return !s->has_prev || epoch_is_newer(h->epoch, s->prev_epoch);
+    }
     return 1;
 }
 
 static stored_t *find_stored(slot_t *s, uint32_t epoch, uint32_t block) {
-    if (!s->hist_len) return NULL;
+    if (!s->hist_len) {
+        return NULL;
+    }
     if (s->hist_sorted) { /* one epoch; NONE first, then blocks ascending */
-        if (s->hist[0].epoch != epoch) return NULL;
-        if (block == NONE_BLOCK) return s->hist[0].block == NONE_BLOCK ? &s->hist[0] : NULL;
+        if (s->hist[0].epoch != epoch) {
+            return NULL;
+        }
+        if (block == NONE_BLOCK) {
+            return s->hist[0].block == NONE_BLOCK ? &s->hist[0] : NULL;
+        }
         uint32_t lo = s->hist[0].block == NONE_BLOCK ? 1 : 0, hi = s->hist_len;
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2;
-            if (s->hist[mid].block < block) lo = mid + 1;
-            else hi = mid;
+            if (s->hist[mid].block < block) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
         return lo < s->hist_len && s->hist[lo].block == block ? &s->hist[lo] : NULL;
     }
-    for (uint32_t i = s->hist_len; i-- > 0;)
-        if (s->hist[i].epoch == epoch && s->hist[i].block == block) return &s->hist[i];
+    for (uint32_t i = s->hist_len; i-- > 0;) {
+        if (s->hist[i].epoch == epoch && s->hist[i].block == block) {
+            return &s->hist[i];
+        }
+    }
     return NULL;
 }
 
@@ -149,13 +188,17 @@ static int store_result(slot_t *s, stored_t e) {
             s->hist_sorted = 0;
         }
     }
-    if (grow((void **)&s->hist, &s->hist_cap, s->hist_len + 1, sizeof(stored_t))) return -1;
+    if (grow((void **)&s->hist, &s->hist_cap, s->hist_len + 1, sizeof(stored_t))) {
+        return -1;
+    }
     s->hist[s->hist_len++] = e;
     return 0;
 }
 
 static void clear_history(slot_t *s) {
-    for (uint32_t i = 0; i < s->hist_len; i++) recycle(s, s->hist[i].payload);
+    for (uint32_t i = 0; i < s->hist_len; i++) {
+        recycle(s, s->hist[i].payload);
+    }
     s->hist_len = 0;
     s->hist_sorted = 1;
     if (s->hist_cap > 64) {
@@ -167,10 +210,14 @@ static void clear_history(slot_t *s) {
 
 /* What a packet of `len` bytes takes on the wire for the job: its MAC too if the job is
  * authenticated (docs/protocol.md 6.3). */
-static inline uint32_t sealed_len(const job_t *job, uint32_t len) { return len + (job->keyed ? MAC_LEN : 0); }
+static inline uint32_t sealed_len(const job_t *job, uint32_t len) {
+    return len + (job->keyed ? MAC_LEN : 0);
+}
 /* The job's MAC after the `len` bytes written at p (room made by sealed_len). */
 static inline void seal(const job_t *job, uint8_t *p, uint32_t len) {
-    if (job->keyed) mac_seal(job->key, p, len);
+    if (job->keyed) {
+        mac_seal(job->key, p, len);
+    }
 }
 
 /* A unicast of a `len`-byte packet (its MAC not counted) to member w of the job (the
@@ -186,13 +233,16 @@ static uint8_t *to_member(Core *c, job_t *job, uint32_t w, uint32_t len) {
 
 static uint32_t group_pack(job_t *job) {
     int32_t best = -1;
-    for (uint32_t w = 0; w < job->n; w++)
-        if (job->members[w].present && (best < 0 || job->members[w].pack < best)) best = job->members[w].pack;
+    for (uint32_t w = 0; w < job->n; w++) {
+        if (job->members[w].present && (best < 0 || job->members[w].pack < best)) {
+            best = job->members[w].pack;
+        }
+    }
     return best < 0 ? 0 : (uint32_t)best;
 }
 
 typedef struct {
-    int event;       /* counter index */
+    int event; /* counter index */
     uint32_t out_packets;
     uint64_t out_bytes;
     uint8_t fail_code; /* JobFailure raised */
@@ -207,10 +257,19 @@ static void pending(Core *c, job_t *job, slot_t *s, const hdr_t *h, int event, o
     o->out_bytes = sealed_len(job, HEADER_LEN);
     uint8_t *p = to_member(c, job, h->worker_id, HEADER_LEN);
     if (p) {
-        const hdr_t r = {.version = PROTOCOL_VERSION, .msg_type = T_PENDING, .job_id = (uint16_t)job->job_id,
-                         .worker_id = h->worker_id, .shadow = h->shadow, .slot = h->slot, .epoch = h->epoch,
-                         .block = h->block, .next_block = s->expected & ~s->seen, .exp = h->exp,
-                         .session = h->session, .blocks = h->blocks, .fingerprint = h->fingerprint};
+        const hdr_t r = {.version = PROTOCOL_VERSION,
+                         .msg_type = T_PENDING,
+                         .job_id = (uint16_t)job->job_id,
+                         .worker_id = h->worker_id,
+                         .shadow = h->shadow,
+                         .slot = h->slot,
+                         .epoch = h->epoch,
+                         .block = h->block,
+                         .next_block = s->expected & ~s->seen,
+                         .exp = h->exp,
+                         .session = h->session,
+                         .blocks = h->blocks,
+                         .fingerprint = h->fingerprint};
         hdr_emit(&r, p);
         seal(job, p, HEADER_LEN);
     }
@@ -228,7 +287,9 @@ static inline void copy_for(uint8_t *dst, const job_t *job, const stored_t *st, 
     memcpy(dst, st->payload, len);
     dst[HDR_OFF_WORKER_ID] = (uint8_t)w;
     put32(dst + HDR_OFF_SESSION, w == ALL_WORKERS ? job->group_session : job->members[w].session);
-    if (len != st->len) put16(dst + HDR_OFF_COUNT, 0);
+    if (len != st->len) {
+        put16(dst + HDR_OFF_COUNT, 0);
+    }
     seal(job, dst, len);
 }
 
@@ -244,7 +305,9 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     uint32_t len = copy_len(st, h->worker_id);
     o->out_bytes = sealed_len(job, len);
     uint8_t *p = to_member(c, job, h->worker_id, len);
-    if (p) copy_for(p, job, st, h->worker_id);
+    if (p) {
+        copy_for(p, job, st, h->worker_id);
+    }
 }
 
 /* The opening round's decision (docs/protocol.md 3): b* and e* from K1, each worker's
@@ -256,8 +319,11 @@ static void open_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, 
     /* A REPEAT: every worker announces its own key again (the holders of b* are the next
      * round's, at e*, and the minimum is K1). Else the round was the data round of b*: its
      * holders announce their next block, the others their own block still. */
-    for (uint32_t w = 0; w < job->n; w++)
-        if (s->repeat || (uint32_t)(s->own[w] >> 8) != *block) s->keys[w] = s->own[w];
+    for (uint32_t w = 0; w < job->n; w++) {
+        if (s->repeat || (uint32_t)(s->own[w] >> 8) != *block) {
+            s->keys[w] = s->own[w];
+        }
+    }
     *cnt = s->repeat || *block == NONE_BLOCK ? 0 : job->block_size;
 }
 
@@ -266,10 +332,15 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
     uint8_t exp = s->exp;
     /* like the switch's: the SCATTER/owner bits of the packet that completed the round */
     uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
-    if (s->block == NONE_BLOCK) open_decision(job, s, &block, &exp, &flags, &cnt);
+    if (s->block == NONE_BLOCK) {
+        open_decision(job, s, &block, &exp, &flags, &cnt);
+    }
     uint64_t key = s->keys[0];
-    for (uint32_t w = 1; w < job->n; w++)
-        if (s->keys[w] < key) key = s->keys[w];
+    for (uint32_t w = 1; w < job->n; w++) {
+        if (s->keys[w] < key) {
+            key = s->keys[w];
+        }
+    }
     uint32_t next_block = (uint32_t)(key >> 8);
     uint8_t next_exp = (uint8_t)(255 - (key & 0xFF));
     if (s->mismatch_code) {
@@ -280,24 +351,51 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
     }
     uint32_t len = HEADER_LEN + 4 * cnt;
     uint8_t *payload = result_buffer(s, job->block_size);
-    if (!payload) { c->nomem = 1; o->event = C_COMPLETED; return; }
-    if (cnt) {
-        if (s->acc_empty) memset(s->acc, 0, cnt * sizeof(int64_t));
-        if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)payload + HEADER_LEN, 1)) flags |= F_OVERFLOW;
+    if (!payload) {
+        c->nomem = 1;
+        o->event = C_COMPLETED;
+        return;
     }
-    const hdr_t r = {.version = PROTOCOL_VERSION, .msg_type = T_RESULT, .job_id = (uint16_t)job->job_id,
-                     .worker_id = job->multicast ? ALL_WORKERS : 0, .flags = flags, .shadow = (uint8_t)(s->round & 1),
-                     .slot = last->slot, .epoch = last->epoch, .block = block, .next_block = next_block, .exp = exp,
-                     .next_exp = next_exp, .count = (uint16_t)cnt, .session = last->session, .blocks = last->blocks,
+    if (cnt) {
+        if (s->acc_empty) {
+            memset(s->acc, 0, cnt * sizeof(int64_t));
+        }
+        if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)payload + HEADER_LEN, 1)) {
+            flags |= F_OVERFLOW;
+        }
+    }
+    const hdr_t r = {.version = PROTOCOL_VERSION,
+                     .msg_type = T_RESULT,
+                     .job_id = (uint16_t)job->job_id,
+                     .worker_id = job->multicast ? ALL_WORKERS : 0,
+                     .flags = flags,
+                     .shadow = (uint8_t)(s->round & 1),
+                     .slot = last->slot,
+                     .epoch = last->epoch,
+                     .block = block,
+                     .next_block = next_block,
+                     .exp = exp,
+                     .next_exp = next_exp,
+                     .count = (uint16_t)cnt,
+                     .session = last->session,
+                     .blocks = last->blocks,
                      .fingerprint = last->fingerprint};
     hdr_emit(&r, payload);
     /* publish: keep it for re-sends (an opening round's under block NONE), a copy to every worker */
     uint8_t owner = cnt && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
-    if (s->block == NONE_BLOCK) clear_history(s); /* everyone has started this allreduce */
+    if (s->block == NONE_BLOCK) {
+        clear_history(s); /* everyone has started this allreduce */
+    }
     stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, payload};
-    if (store_result(s, e)) { recycle(s, payload); payload = NULL; c->nomem = 1; }
+    if (store_result(s, e)) {
+        recycle(s, payload);
+        payload = NULL;
+        c->nomem = 1;
+    }
     const stored_t *st = payload ? &s->hist[s->hist_len - 1] : NULL;
-    if (st && (st->block != e.block || st->epoch != e.epoch)) st = find_stored(s, e.epoch, e.block);
+    if (st && (st->block != e.block || st->epoch != e.epoch)) {
+        st = find_stored(s, e.epoch, e.block);
+    }
     o->event = C_COMPLETED;
     if (job->multicast) {
         o->out_packets = 0;
@@ -306,13 +404,18 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
             o->out_packets++;
             o->out_bytes += sealed_len(job, len);
             uint8_t *p = st ? to_member(c, job, owner, len) : NULL;
-            if (p) copy_for(p, job, st, owner);
+            if (p) {
+                copy_for(p, job, st, owner);
+            }
         }
         uint32_t glen = owner != NO_OWNER ? HEADER_LEN : len; /* one copy to the group */
         o->out_packets++;
         o->out_bytes += sealed_len(job, glen);
-        uint8_t *p = st ? eng_out_packet(c, job->group_ip, job->group_port, group_pack(job), sealed_len(job, glen)) : NULL;
-        if (p) copy_for(p, job, st, ALL_WORKERS);
+        uint8_t *p =
+            st ? eng_out_packet(c, job->group_ip, job->group_port, group_pack(job), sealed_len(job, glen)) : NULL;
+        if (p) {
+            copy_for(p, job, st, ALL_WORKERS);
+        }
     } else {
         o->out_packets = job->n;
         o->out_bytes = 0;
@@ -320,7 +423,9 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
             uint32_t wlen = st ? copy_len(st, w) : len;
             o->out_bytes += sealed_len(job, wlen);
             uint8_t *p = st ? to_member(c, job, w, wlen) : NULL;
-            if (p) copy_for(p, job, st, w);
+            if (p) {
+                copy_for(p, job, st, w);
+            }
         }
     }
     /* advance; the round after an opening round expects every worker, in sparse mode too
@@ -341,15 +446,20 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
         s->expected = job->all_workers;
     } else {
         uint32_t e2 = 0;
-        for (uint32_t w = 0; w < job->n; w++)
-            if ((uint32_t)(s->keys[w] >> 8) == next_block) e2 |= 1u << w;
+        for (uint32_t w = 0; w < job->n; w++) {
+            if ((uint32_t)(s->keys[w] >> 8) == next_block) {
+                e2 |= 1u << w;
+            }
+        }
         s->expected = e2;
     }
 }
 
 /* A packet's values into the round's sums (int64): copied while acc_empty, else added. */
 static void add_values(slot_t *s, const uint8_t *values, uint32_t count) {
-    if (!values) return;
+    if (!values) {
+        return;
+    }
     accumulate((const char *)values, 1, (Py_ssize_t)count, (char *)s->acc, s->acc_empty);
     s->acc_empty = 0;
 }
@@ -366,40 +476,74 @@ static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint
         s->repeat = marker;
     } else if (h->block == first) {
         take = own == s->first_key ? 1 : own < s->first_key ? 2 : 0;
-        if (own != s->first_key || marker) s->repeat = 1;
+        if (own != s->first_key || marker) {
+            s->repeat = 1;
+        }
     }
     if (take == 2) {
         s->first_key = own;
         s->first_bits = bits;
         s->acc_empty = 1; /* a header-only packet overwrites them with nothing */
     }
-    if (take) add_values(s, values, h->count);
+    if (take) {
+        add_values(s, values, h->count);
+    }
     s->own[h->worker_id] = own;
 }
 
 static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_t *values, outcome_t *o) {
-    if (!is_current(s, h)) { resend(c, job, s, h, o); return; }
+    if (!is_current(s, h)) {
+        resend(c, job, s, h, o);
+        return;
+    }
     int opening = s->block == NONE_BLOCK;
     uint32_t bit = 1u << h->worker_id;
-    if (!(s->expected & bit)) { o->event = C_DROP_UNEXPECTED; return; }
-    if (s->seen & bit) { pending(c, job, s, h, C_DROP_DUPLICATE, o); return; }
+    if (!(s->expected & bit)) {
+        o->event = C_DROP_UNEXPECTED;
+        return;
+    }
+    if (s->seen & bit) {
+        pending(c, job, s, h, C_DROP_DUPLICATE, o);
+        return;
+    }
     /* an opening DATA carries its sender's own exponent; a data round's the agreed one */
-    if (!opening && h->exp != s->exp) { o->event = C_DROP_BAD_EXP; return; }
-    if (opening && h->block == NONE_BLOCK && h->count) { o->event = C_DROP_BAD_COUNT; return; }
+    if (!opening && h->exp != s->exp) {
+        o->event = C_DROP_BAD_EXP;
+        return;
+    }
+    if (opening && h->block == NONE_BLOCK && h->count) {
+        o->event = C_DROP_BAD_COUNT;
+        return;
+    }
     uint32_t stream = h->slot - job->slot_base;
     /* the allreduce's epoch, tensor and fingerprint: adopted or compared */
     if (s->seen == 0 && opening) {
         s->blocks = h->blocks;
         s->fingerprint = h->fingerprint;
         s->mismatch_code = 0;
-        if (h->blocks > job->max_blocks) { o->fail_code = E_TOO_LARGE; o->fail_detail = h->worker_id; return; }
-        if (stream >= h->blocks) { o->fail_code = E_BAD_BLOCKS; o->fail_detail = h->worker_id; return; }
+        if (h->blocks > job->max_blocks) {
+            o->fail_code = E_TOO_LARGE;
+            o->fail_detail = h->worker_id;
+            return;
+        }
+        if (stream >= h->blocks) {
+            o->fail_code = E_BAD_BLOCKS;
+            o->fail_detail = h->worker_id;
+            return;
+        }
     } else {
         uint8_t problem = 0;
-        if (h->epoch != s->epoch) problem = E_SEQUENCE;
-        else if (h->blocks != s->blocks || h->fingerprint != s->fingerprint) problem = E_TENSOR;
+        if (h->epoch != s->epoch) {
+            problem = E_SEQUENCE;
+        } else if (h->blocks != s->blocks || h->fingerprint != s->fingerprint) {
+            problem = E_TENSOR;
+        }
         if (problem) { /* everyone agreed in the opening round: a worker changed mid-way */
-            if (!opening) { o->fail_code = problem; o->fail_detail = h->worker_id; return; }
+            if (!opening) {
+                o->fail_code = problem;
+                o->fail_detail = h->worker_id;
+                return;
+            }
             if (!s->mismatch_code) {
                 s->mismatch_code = problem;
                 s->mismatch_detail = h->worker_id;
@@ -446,14 +590,19 @@ static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_
     }
     s->keys[h->worker_id] = lookahead_key(h->next_block, h->next_exp);
     s->seen |= bit;
-    if (s->seen != s->expected) { o->event = C_COUNTED; return; }
+    if (s->seen != s->expected) {
+        o->event = C_COUNTED;
+        return;
+    }
     complete(c, job, s, h, o);
 }
 
 /* engine.py's JobState.stream_ended: True when the allreduce's last stream (of this shard) ended */
 static int stream_ended(job_t *job, uint32_t epoch, uint32_t blocks) {
     uint32_t i = 0;
-    while (i < job->sd_len && job->sd_epoch[i] != epoch) i++;
+    while (i < job->sd_len && job->sd_epoch[i] != epoch) {
+        i++;
+    }
     if (i == job->sd_len) {
         job->sd_epoch[i] = epoch;
         job->sd_count[i] = 0;
@@ -462,7 +611,9 @@ static int stream_ended(job_t *job, uint32_t epoch, uint32_t blocks) {
     uint32_t done = ++job->sd_count[i];
     uint32_t used = job->num_slots < blocks ? job->num_slots : blocks;
     int64_t want = ((int64_t)used - job->shard_index + job->shard_count - 1) / job->shard_count;
-    if (want < 0) want = 0;
+    if (want < 0) {
+        want = 0;
+    }
     if ((int64_t)done < want) {
         while (job->sd_len > STREAMS_DONE_KEPT) {
             memmove(job->sd_epoch, job->sd_epoch + 1, (job->sd_len - 1) * sizeof(uint32_t));
@@ -478,29 +629,52 @@ static int stream_ended(job_t *job, uint32_t epoch, uint32_t blocks) {
 }
 
 static inline int from_upstream(Core *c, uint32_t ip, uint16_t port) {
-    for (Py_ssize_t i = 0; i < c->n_up; i++)
-        if (c->up_ip[i] == ip && c->up_port[i] == port) return 1;
+    for (Py_ssize_t i = 0; i < c->n_up; i++) {
+        if (c->up_ip[i] == ip && c->up_port[i] == port) {
+            return 1;
+        }
+    }
     return 0;
 }
 
 /* One packet (exactly HEADER_LEN + 4*count bytes). 1: handled here; 0: for Python.
  * Takes exactly what engine.py's _dispatch hands to a slot of a non-relay job. */
 static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port) {
-    if (len < HEADER_LEN) return 0;
+    if (len < HEADER_LEN) {
+        return 0;
+    }
     hdr_t h;
     hdr_parse(p, &h);
-    if ((h.version & ~VERSION_AUTH) != PROTOCOL_VERSION || (h.msg_type != T_DATA && h.msg_type != T_QUERY)) return 0;
+    if ((h.version & ~VERSION_AUTH) != PROTOCOL_VERSION || (h.msg_type != T_DATA && h.msg_type != T_QUERY)) {
+        return 0;
+    }
     job_t *job = c->jobs[h.job_id];
-    if (!job) return 0;
+    if (!job) {
+        return 0;
+    }
     /* an authenticated job's packets sealed with a valid MAC, any other job's not sealed */
-    if (job->keyed ? !mac_ok(job->key, p, len) : (h.version & VERSION_AUTH) != 0) return 0;
-    if (h.worker_id >= job->n) return 0;
-    if (h.count && (h.count != job->block_size || h.msg_type != T_DATA)) return 0;
-    if (h.slot < job->slot_base || h.slot - job->slot_base >= job->num_slots) return 0;
+    if (job->keyed ? !mac_ok(job->key, p, len) : (h.version & VERSION_AUTH) != 0) {
+        return 0;
+    }
+    if (h.worker_id >= job->n) {
+        return 0;
+    }
+    if (h.count && (h.count != job->block_size || h.msg_type != T_DATA)) {
+        return 0;
+    }
+    if (h.slot < job->slot_base || h.slot - job->slot_base >= job->num_slots) {
+        return 0;
+    }
     member_t *m = &job->members[h.worker_id];
-    if (!m->present || m->session != h.session || m->ip != ip || m->port != port) return 0;
-    if ((h.slot - job->slot_base) % job->shard_count != job->shard_index) return 0;
-    if (job->failed || (c->n_up && from_upstream(c, ip, port))) return 0;
+    if (!m->present || m->session != h.session || m->ip != ip || m->port != port) {
+        return 0;
+    }
+    if ((h.slot - job->slot_base) % job->shard_count != job->shard_index) {
+        return 0;
+    }
+    if (job->failed || (c->n_up && from_upstream(c, ip, port))) {
+        return 0;
+    }
     if (job->keyed && m->has_newest && epoch_is_newer(m->newest, h.epoch)) {
         /* sealed, but of an allreduce this session has left behind: a replay */
         count(c, C_PACKETS_IN, 1);
@@ -508,17 +682,24 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
         job_count(job, JOB_EV_PACKETS);
         count(c, C_DROP_REPLAY, 1);
         job_count(job, JOB_EV_DROPS);
-        if (c->debug) eng_log_event(c, L_DROP, ip, port, C_DROP_REPLAY, 0);
+        if (c->debug) {
+            eng_log_event(c, L_DROP, ip, port, C_DROP_REPLAY, 0);
+        }
         return 1;
     }
     slot_t *s = get_slot(job, h.slot - job->slot_base);
-    if (!s) return 0; /* out of memory: Python's path will fail loudly */
+    if (!s) {
+        return 0; /* out of memory: Python's path will fail loudly */
+    }
     heard(s, c->now, c->idle_horizon, job->keyed);
 
     outcome_t o = {0};
     if (h.msg_type == T_QUERY) {
-        if (is_current(s, &h)) pending(c, job, s, &h, C_DROP_PENDING, &o);
-        else resend(c, job, s, &h, &o);
+        if (is_current(s, &h)) {
+            pending(c, job, s, &h, C_DROP_PENDING, &o);
+        } else {
+            resend(c, job, s, &h, &o);
+        }
     } else {
         on_data(c, job, s, &h, h.count ? p + HEADER_LEN : NULL, &o);
     }
@@ -535,14 +716,26 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
         /* One ERROR per datagram (p4reduce/aggregator/replies.py): Python's answers to the
          * same datagram are refused, and this one if Python answered it already. */
         uint8_t *e = NULL;
-        if (c->answered == c->datagram_seq) count(c, C_ANSWERS_LIMITED, 1);
-        else e = eng_out_packet(c, ip, port, 0, sealed_len(job, HEADER_LEN));
+        if (c->answered == c->datagram_seq) {
+            count(c, C_ANSWERS_LIMITED, 1);
+        } else {
+            e = eng_out_packet(c, ip, port, 0, sealed_len(job, HEADER_LEN));
+        }
         c->answered = c->datagram_seq;
         if (e) {
-            const hdr_t r = {.version = PROTOCOL_VERSION, .msg_type = T_ERROR, .job_id = (uint16_t)job->job_id,
-                             .worker_id = h.worker_id, .shadow = h.shadow, .slot = h.slot, .epoch = h.epoch,
-                             .block = job->fail_code, .next_block = job->fail_detail, .exp = h.exp,
-                             .next_exp = h.next_exp, .session = h.session, .blocks = h.blocks,
+            const hdr_t r = {.version = PROTOCOL_VERSION,
+                             .msg_type = T_ERROR,
+                             .job_id = (uint16_t)job->job_id,
+                             .worker_id = h.worker_id,
+                             .shadow = h.shadow,
+                             .slot = h.slot,
+                             .epoch = h.epoch,
+                             .block = job->fail_code,
+                             .next_block = job->fail_detail,
+                             .exp = h.exp,
+                             .next_exp = h.next_exp,
+                             .session = h.session,
+                             .blocks = h.blocks,
                              .fingerprint = h.fingerprint};
             hdr_emit(&r, e);
             seal(job, e, HEADER_LEN);
@@ -557,7 +750,9 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     }
     count(c, o.event, 1);
     int cell = job_cell(o.event);
-    if (cell >= 0) job_count(job, cell);
+    if (cell >= 0) {
+        job_count(job, cell);
+    }
     if (o.out_packets) {
         count(c, C_PACKETS_OUT, o.out_packets);
         count(c, C_BYTES_OUT, o.out_bytes);
@@ -569,8 +764,9 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
             m->has_newest = 1;
         }
     }
-    if (c->debug && o.event >= C_DROP_STALE && o.event <= C_DROP_BAD_COUNT)
+    if (c->debug && o.event >= C_DROP_STALE && o.event <= C_DROP_BAD_COUNT) {
         eng_log_event(c, L_DROP, ip, port, (uint32_t)o.event, 0);
+    }
     if (o.round_failed) { /* the MISMATCH RESULT went to everyone: now fail the job */
         if (!job->failed) {
             job->failed = 1;
@@ -583,7 +779,9 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
     }
     if (o.event == C_COMPLETED && s->block == NONE_BLOCK) {
         count(c, C_STREAMS_COMPLETED, 1);
-        if (c->debug) eng_log_event(c, L_STREAM, job->job_id, h.slot, h.epoch, 0);
+        if (c->debug) {
+            eng_log_event(c, L_STREAM, job->job_id, h.slot, h.epoch, 0);
+        }
         if (stream_ended(job, h.epoch, s->blocks)) {
             count(c, C_ALLREDUCES_COMPLETED, 1);
             eng_log_event(c, L_ALLREDUCE, job->job_id, h.epoch, 0, 0);
@@ -611,14 +809,18 @@ int eng_process(Core *c, int fd, slow_t *slow) {
         uint32_t total = c->rlen[c->cur], seg = c->rseg[c->cur];
         const uint8_t *d = c->rbuf + (size_t)c->cur * RECV_BUF + c->seg_off;
         uint32_t dlen = total - c->seg_off, ip = c->rip[c->cur];
-        if (seg && dlen > seg) dlen = seg;
+        if (seg && dlen > seg) {
+            dlen = seg;
+        }
         uint16_t port = c->rport[c->cur];
         if (c->phase == 0) {
             c->datagram_seq++;
             uint32_t off = 0, npk = 0;
             while (dlen - off >= HEADER_LEN) {
                 uint32_t end = off + (uint32_t)packet_len(d + off);
-                if (end > dlen) break;
+                if (end > dlen) {
+                    break;
+                }
                 off = end;
                 npk++;
             }
@@ -646,7 +848,9 @@ int eng_process(Core *c, int fd, slow_t *slow) {
             c->seg_off = 0;
         }
         c->phase = 0;
-        if (c->queued_bytes >= FLUSH_BYTES) eng_flush(c, fd);
+        if (c->queued_bytes >= FLUSH_BYTES) {
+            eng_flush(c, fd);
+        }
     }
     eng_flush(c, fd);
     return 0;

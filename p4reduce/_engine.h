@@ -25,31 +25,47 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "_udp.h"  /* UDP GSO and GRO */
+#include "_udp.h"     /* UDP GSO and GRO */
 #include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_be.h"
-#include "_wire.h" /* the slot registers' int64 sums of wire values */
+#include "_wire.h"     /* the slot registers' int64 sums of wire values */
 #include "_wire_gen.h" /* the wire's constants, hdr_t, hdr_parse/hdr_emit (p4reduce/protocol/wire.toml) */
 
-#define NO_OWNER 0xFF /* a round without a SCATTER owner (owners are < MAX_WORKERS) */
-#define MAX_JOBS (MAX_JOB_ID + 1)
-#define IOV_PARTS 1024           /* the kernel's IOV_MAX: packets one datagram may gather */
-#define FLUSH_BYTES (128 << 10)  /* as BatchSender.full */
-#define RECV_BUF 65536
-#define STREAMS_DONE_KEPT 4      /* epochs whose stream count is remembered (as engine.py) */
-#define END_KEY (((uint64_t)NONE_BLOCK << 8) | 255u)
+#define NO_OWNER          0xFF /* a round without a SCATTER owner (owners are < MAX_WORKERS) */
+#define MAX_JOBS          (MAX_JOB_ID + 1)
+#define IOV_PARTS         1024        /* the kernel's IOV_MAX: packets one datagram may gather */
+#define FLUSH_BYTES       (128 << 10) /* as BatchSender.full */
+#define RECV_BUF          65536
+#define STREAMS_DONE_KEPT 4 /* epochs whose stream count is remembered (as engine.py) */
+#define END_KEY           (((uint64_t)NONE_BLOCK << 8) | 255u)
 
 /* ---------------------------------------------------------------------------
  * Counters: the Python engine's names and meanings (p4reduce.aggregator.engine); the
  * names are counter_names and io_names in p4reduce/_engine_py.c.
  */
 enum {
-    C_DATAGRAMS_IN, C_PACKETS_IN, C_BYTES_IN, C_PACKETS_OUT, C_BYTES_OUT,
-    C_COUNTED, C_COMPLETED, C_RESENT, C_FAILED,
-    C_DROP_STALE, C_DROP_PENDING, C_DROP_DUPLICATE, C_DROP_UNEXPECTED, C_DROP_BAD_EXP,
+    C_DATAGRAMS_IN,
+    C_PACKETS_IN,
+    C_BYTES_IN,
+    C_PACKETS_OUT,
+    C_BYTES_OUT,
+    C_COUNTED,
+    C_COMPLETED,
+    C_RESENT,
+    C_FAILED,
+    C_DROP_STALE,
+    C_DROP_PENDING,
+    C_DROP_DUPLICATE,
+    C_DROP_UNEXPECTED,
+    C_DROP_BAD_EXP,
     C_DROP_BAD_COUNT,
-    C_STREAMS_COMPLETED, C_ALLREDUCES_COMPLETED, C_JOBS_FAILED, C_DROP_NO_ADDRESS, C_SEND_ERRORS,
-    C_ANSWERS_LIMITED, C_DROP_REPLAY,
+    C_STREAMS_COMPLETED,
+    C_ALLREDUCES_COMPLETED,
+    C_JOBS_FAILED,
+    C_DROP_NO_ADDRESS,
+    C_SEND_ERRORS,
+    C_ANSWERS_LIMITED,
+    C_DROP_REPLAY,
     C_N
 };
 
@@ -59,8 +75,14 @@ enum {
 
 /* Batched-I/O statistics (not engine counters: they tell how the datagrams moved). */
 enum {
-    IO_RECV_CALLS, IO_SEND_CALLS, IO_GRO_BUFFERS, IO_GRO_SEGMENTS, IO_GSO_SENDS, IO_GSO_SEGMENTS,
-    IO_GSO_FALLBACKS, IO_N
+    IO_RECV_CALLS,
+    IO_SEND_CALLS,
+    IO_GRO_BUFFERS,
+    IO_GRO_SEGMENTS,
+    IO_GSO_SENDS,
+    IO_GSO_SEGMENTS,
+    IO_GSO_FALLBACKS,
+    IO_N
 };
 
 /* Events for the Python side's log (drained by `events()`). */
@@ -83,13 +105,13 @@ typedef struct {
     uint64_t round;
     uint32_t epoch, prev_epoch;
     uint8_t has_epoch, has_prev;
-    uint32_t forgotten;   /* SlotState.forgotten: an authenticated job's epoch forgotten at */
+    uint32_t forgotten;    /* SlotState.forgotten: an authenticated job's epoch forgotten at */
     uint8_t has_forgotten; /* the idle horizon, whose opening replays are stale (spec 6.3) */
     uint32_t blocks, fingerprint;
     uint8_t mismatch_code; /* 0: the round's packets agree */
     uint32_t mismatch_detail;
-    uint8_t scatter;       /* SCATTER/owner bits of the round's first counted DATA */
-    uint32_t block;        /* the data round's block; NONE_BLOCK: the opening round */
+    uint8_t scatter; /* SCATTER/owner bits of the round's first counted DATA */
+    uint32_t block;  /* the data round's block; NONE_BLOCK: the opening round */
     uint8_t exp;
     uint32_t expected, seen;
     uint8_t acc_empty;
@@ -161,8 +183,7 @@ typedef struct {
 } gmsg_t;
 
 typedef struct {
-    PyObject_HEAD
-    pthread_mutex_t mu;
+    PyObject_HEAD pthread_mutex_t mu;
     job_t **jobs;
     uint64_t counters[C_N];
     int debug;
@@ -178,13 +199,13 @@ typedef struct {
     struct sockaddr_in *rnames;
     uint32_t *rlen, *rip;
     uint16_t *rport;
-    uint8_t *rctl;    /* control buffers (UDP_GRO cmsg) */
-    uint32_t *rseg;   /* segment size of a GRO buffer (0: one datagram) */
+    uint8_t *rctl;  /* control buffers (UDP_GRO cmsg) */
+    uint32_t *rseg; /* segment size of a GRO buffer (0: one datagram) */
     int rn, cur, phase;
-    uint64_t datagram_seq; /* datagrams (GRO segments) started so far */
-    uint64_t answered;     /* the datagram that got an ERROR from here (one per datagram) */
+    uint64_t datagram_seq;    /* datagrams (GRO segments) started so far */
+    uint64_t answered;        /* the datagram that got an ERROR from here (one per datagram) */
     double now, idle_horizon; /* the batch's clock; a slot idle longer forgets its allreduces */
-    uint32_t seg_off; /* the current datagram's offset in buffer cur */
+    uint32_t seg_off;         /* the current datagram's offset in buffer cur */
     uint32_t off, good_end;
     /* UDP GSO: merge each address's run of equal-size datagrams into one message */
     int gso, gso_errno; /* gso_errno: why the kernel refused it at run time (GSO then off) */
@@ -232,10 +253,17 @@ static inline void job_count(job_t *job, int i) {
 /* The per-job cell of a slot's event (engine.py's _job_cells for what the core handles). */
 static inline int job_cell(int event) {
     switch (event) {
-    case C_COUNTED: return -1;
-    case C_COMPLETED: return JOB_EV_ROUNDS;
-    case C_RESENT: case C_DROP_STALE: case C_DROP_PENDING: case C_DROP_DUPLICATE: return JOB_EV_RETRANSMISSIONS;
-    default: return JOB_EV_DROPS; /* unexpected, bad exp, bad count */
+        case C_COUNTED:
+            return -1;
+        case C_COMPLETED:
+            return JOB_EV_ROUNDS;
+        case C_RESENT:
+        case C_DROP_STALE:
+        case C_DROP_PENDING:
+        case C_DROP_DUPLICATE:
+            return JOB_EV_RETRANSMISSIONS;
+        default:
+            return JOB_EV_DROPS; /* unexpected, bad exp, bad count */
     }
 }
 /* docs/protocol.md 3: the minimum key names the smallest block and, among equal blocks, the
@@ -249,11 +277,17 @@ static inline int epoch_is_newer(uint32_t candidate, uint32_t current) {
 }
 
 static inline int grow(void **buf, uint32_t *cap, uint32_t need, size_t item) {
-    if (need <= *cap) return 0;
+    if (need <= *cap) {
+        return 0;
+    }
     uint32_t n = *cap ? *cap : 16;
-    while (n < need) n *= 2;
+    while (n < need) {
+        n *= 2;
+    }
     void *p = realloc(*buf, (size_t)n * item);
-    if (!p) return -1;
+    if (!p) {
+        return -1;
+    }
     *buf = p;
     *cap = n;
     return 0;

@@ -20,11 +20,11 @@
 
 #include "_be.h"
 
-#define ETH_LEN 14
-#define IPV4_LEN 20
-#define UDP_LEN 8
+#define ETH_LEN        14
+#define IPV4_LEN       20
+#define UDP_LEN        8
 #define FRAME_OVERHEAD (ETH_LEN + IPV4_LEN + UDP_LEN) /* before the UDP payload */
-#define IP_OVERHEAD (IPV4_LEN + UDP_LEN)              /* a datagram's payload: at most MTU - 28 */
+#define IP_OVERHEAD    (IPV4_LEN + UDP_LEN)           /* a datagram's payload: at most MTU - 28 */
 
 /* Why frame_parse refused a frame (0: taken). */
 enum {
@@ -52,7 +52,7 @@ static inline uint32_t ip_checksum(const unsigned char *p, size_t len) {
 }
 
 static inline size_t frame_build(unsigned char *f, const uint8_t dst_mac[6], const uint8_t src_mac[6], uint32_t src_ip,
-                   uint16_t src_port, uint32_t dst_ip, uint16_t dst_port, uint16_t ip_id, size_t len) {
+                                 uint16_t src_port, uint32_t dst_ip, uint16_t dst_port, uint16_t ip_id, size_t len) {
     memcpy(f, dst_mac, 6);
     memcpy(f + 6, src_mac, 6);
     put16(f + 12, ETH_P_IP);
@@ -62,7 +62,7 @@ static inline size_t frame_build(unsigned char *f, const uint8_t dst_mac[6], con
     put16(ip + 2, (uint32_t)(IP_OVERHEAD + len));
     put16(ip + 4, ip_id);
     put16(ip + 6, 0x4000); /* DF, no fragment offset */
-    ip[8] = 64;           /* TTL */
+    ip[8] = 64;            /* TTL */
     ip[9] = IPPROTO_UDP;
     put16(ip + 10, 0);
     put32(ip + 12, src_ip);
@@ -76,8 +76,9 @@ static inline size_t frame_build(unsigned char *f, const uint8_t dst_mac[6], con
     return FRAME_OVERHEAD + len;
 }
 
-static inline int frame_parse(const unsigned char *f, size_t len, uint32_t dst_ip, uint16_t dst_port, const unsigned char **payload,
-                size_t *payload_len, uint32_t *src_ip, uint16_t *src_port) {
+static inline int frame_parse(const unsigned char *f, size_t len, uint32_t dst_ip, uint16_t dst_port,
+                              const unsigned char **payload, size_t *payload_len, uint32_t *src_ip,
+                              uint16_t *src_port) {
     if (len < ETH_LEN + IPV4_LEN) {
         return FRAME_SHORT;
     }

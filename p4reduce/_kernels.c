@@ -28,9 +28,9 @@
 #include <Python.h>
 
 #include "_siphash.h" /* the MAC of authenticated jobs */
-#include "_wire.h" /* element access, HOT_LOOP, fixed-point conversion */
+#include "_wire.h"    /* element access, HOT_LOOP, fixed-point conversion */
 
-#define ABI_VERSION 3 /* p4reduce/_native.py refuses a build of another version */
+#define ABI_VERSION   3    /* p4reduce/_native.py refuses a build of another version */
 #define GIL_THRESHOLD 4096 /* elements */
 
 /* ---------------------------------------------------------------------------
@@ -56,19 +56,24 @@ static void release(arg_t *a) {
 
 static const char *kind_names(int allowed) {
     switch (allowed) {
-    case K_F32 | K_I32: return "a float32 (native byte order) or int32 buffer";
-    case K_F32 | K_I32 | K_BYTES: return "a float32 (native byte order), int32 or raw-byte buffer";
-    case K_I32 | K_BYTES: return "an int32 or raw-byte (big-endian int32) buffer";
-    case K_I64: return "an int64 buffer (native byte order)";
-    case K_BYTES: return "a bool or uint8 buffer";
-    default: return "another buffer";
+        case K_F32 | K_I32:
+            return "a float32 (native byte order) or int32 buffer";
+        case K_F32 | K_I32 | K_BYTES:
+            return "a float32 (native byte order), int32 or raw-byte buffer";
+        case K_I32 | K_BYTES:
+            return "an int32 or raw-byte (big-endian int32) buffer";
+        case K_I64:
+            return "an int64 buffer (native byte order)";
+        case K_BYTES:
+            return "a bool or uint8 buffer";
+        default:
+            return "another buffer";
     }
 }
 
 /* Takes `obj`'s buffer and classifies it by its format; 0 on success, -1 with an
  * exception set. K_BYTES in `as_wire` mode counts 4-byte big-endian int32 values. */
-static int get_arg(PyObject *obj, const char *name, int writable, int allowed, int as_wire,
-                   arg_t *a) {
+static int get_arg(PyObject *obj, const char *name, int writable, int allowed, int as_wire, arg_t *a) {
     memset(a, 0, sizeof(*a));
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, &a->view, flags) < 0) {
@@ -108,8 +113,7 @@ static int get_arg(PyObject *obj, const char *name, int writable, int allowed, i
     a->kind = kind;
     if (kind == K_BYTES && as_wire) {
         if (a->view.len % 4) {
-            PyErr_Format(PyExc_ValueError, "%s has %zd bytes, not a whole number of int32 values",
-                         name, a->view.len);
+            PyErr_Format(PyExc_ValueError, "%s has %zd bytes, not a whole number of int32 values", name, a->view.len);
             release(a);
             return -1;
         }
@@ -149,38 +153,36 @@ static int get_exp_workers(PyObject *exp_obj, PyObject *n_obj, int *exp, int *k)
     return 0;
 }
 
-
 /* ---------------------------------------------------------------------------
  * Python functions
  */
 
-#define RUN(count, stmt)                                                                            \
-    do {                                                                                            \
-        if ((count) >= GIL_THRESHOLD) {                                                             \
-            Py_BEGIN_ALLOW_THREADS stmt; Py_END_ALLOW_THREADS                                       \
-        } else {                                                                                    \
-            stmt;                                                                                   \
-        }                                                                                           \
+#define RUN(count, stmt)                                                                                               \
+    do {                                                                                                               \
+        if ((count) >= GIL_THRESHOLD) {                                                                                \
+            Py_BEGIN_ALLOW_THREADS stmt;                                                                               \
+            Py_END_ALLOW_THREADS                                                                                       \
+        } else {                                                                                                       \
+            stmt;                                                                                                      \
+        }                                                                                                              \
     } while (0)
 
 static int check_nargs(const char *fname, Py_ssize_t nargs, Py_ssize_t want) {
     if (nargs != want) {
-        PyErr_Format(PyExc_TypeError, "%s() takes exactly %zd positional arguments (%zd given)", fname,
-                     want, nargs);
+        PyErr_Format(PyExc_TypeError, "%s() takes exactly %zd positional arguments (%zd given)", fname, want, nargs);
         return -1;
     }
     return 0;
 }
 
-PyDoc_STRVAR(scan_doc,
-"scan($module, values, block_size, nonzero, exps, /)\n--\n\n"
-"Per block of `block_size` elements of the flat float32 or int32 buffer `values`\n"
-"(the last block may be short: read as zero-padded), write into the writable\n"
-"one-byte buffers `nonzero` (1 if any element != 0, else 0; -0.0 is zero) and\n"
-"`exps` (float32: the biased exponent byte clamp(frexp(max|x|)[1] + 127, 0, 255),\n"
-"127 for a zero block; int32: 127), each exactly ceil(len(values) / block_size)\n"
-"long. Returns -1, or for float32 input holding NaN or Inf the flat index of the\n"
-"first one (the outputs are then unspecified).");
+PyDoc_STRVAR(scan_doc, "scan($module, values, block_size, nonzero, exps, /)\n--\n\n"
+                       "Per block of `block_size` elements of the flat float32 or int32 buffer `values`\n"
+                       "(the last block may be short: read as zero-padded), write into the writable\n"
+                       "one-byte buffers `nonzero` (1 if any element != 0, else 0; -0.0 is zero) and\n"
+                       "`exps` (float32: the biased exponent byte clamp(frexp(max|x|)[1] + 127, 0, 255),\n"
+                       "127 for a zero block; int32: 127), each exactly ceil(len(values) / block_size)\n"
+                       "long. Returns -1, or for float32 input holding NaN or Inf the flat index of the\n"
+                       "first one (the outputs are then unspecified).");
 
 static PyObject *py_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -206,8 +208,8 @@ static PyObject *py_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     }
     Py_ssize_t nblocks = src.count ? (src.count - 1) / block + 1 : 0;
     if (nz.count != nblocks || ex.count != nblocks) {
-        PyErr_Format(PyExc_ValueError, "%zd values make %zd blocks of %zd; nonzero has %zd bytes, exps %zd",
-                     src.count, nblocks, block, nz.count, ex.count);
+        PyErr_Format(PyExc_ValueError, "%zd values make %zd blocks of %zd; nonzero has %zd bytes, exps %zd", src.count,
+                     nblocks, block, nz.count, ex.count);
         goto done;
     }
     Py_ssize_t bad = -1;
@@ -226,14 +228,13 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(quantize_doc,
-"quantize($module, values, exp, num_workers, out, /)\n--\n\n"
-"float32 `values` -> int32 fixed point at the agreed biased exponent `exp` for\n"
-"`num_workers` workers: round_half_even(x * 2^s), s = 30 - ceil(log2 n) - (exp - 127),\n"
-"bit-identical to fixedpoint.reference_quantize. int32 `values` are copied as\n"
-"they are. `out` is writable: raw bytes (a datagram's values: big-endian) or an\n"
-"int32 array (its own byte order), with at least as many values as `values`;\n"
-"the values past them are set to 0 (a short last block). Returns None.");
+PyDoc_STRVAR(quantize_doc, "quantize($module, values, exp, num_workers, out, /)\n--\n\n"
+                           "float32 `values` -> int32 fixed point at the agreed biased exponent `exp` for\n"
+                           "`num_workers` workers: round_half_even(x * 2^s), s = 30 - ceil(log2 n) - (exp - 127),\n"
+                           "bit-identical to fixedpoint.reference_quantize. int32 `values` are copied as\n"
+                           "they are. `out` is writable: raw bytes (a datagram's values: big-endian) or an\n"
+                           "int32 array (its own byte order), with at least as many values as `values`;\n"
+                           "the values past them are set to 0 (a short last block). Returns None.");
 
 static PyObject *py_quantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -274,14 +275,13 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(dequantize_doc,
-"dequantize($module, values, exp, num_workers, out, /)\n--\n\n"
-"Aggregated int32 fixed point -> float32: sum_q * 2^-s rounded once to float32,\n"
-"s as in quantize, bit-identical to fixedpoint.reference_dequantize_into.\n"
-"`values`: raw bytes (a received datagram's values: big-endian) or an int32 array\n"
-"(its own byte order). `out`: a writable float32 array (or int32: the values are\n"
-"copied as they are) of at most as many values; the first len(out) values are\n"
-"converted. Returns True when some float32 result is Inf (the sum overflowed).");
+PyDoc_STRVAR(dequantize_doc, "dequantize($module, values, exp, num_workers, out, /)\n--\n\n"
+                             "Aggregated int32 fixed point -> float32: sum_q * 2^-s rounded once to float32,\n"
+                             "s as in quantize, bit-identical to fixedpoint.reference_dequantize_into.\n"
+                             "`values`: raw bytes (a received datagram's values: big-endian) or an int32 array\n"
+                             "(its own byte order). `out`: a writable float32 array (or int32: the values are\n"
+                             "copied as they are) of at most as many values; the first len(out) values are\n"
+                             "converted. Returns True when some float32 result is Inf (the sum overflowed).");
 
 static PyObject *py_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -322,11 +322,10 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(accumulate_doc,
-"accumulate($module, values, acc, first, /)\n--\n\n"
-"The software aggregator's per-packet add: int32 `values` (raw bytes: big-endian,\n"
-"or an int32 array) into the writable int64 array `acc` of as many values;\n"
-"`first` true overwrites `acc` instead (a round's first packet). Returns None.");
+PyDoc_STRVAR(accumulate_doc, "accumulate($module, values, acc, first, /)\n--\n\n"
+                             "The software aggregator's per-packet add: int32 `values` (raw bytes: big-endian,\n"
+                             "or an int32 array) into the writable int64 array `acc` of as many values;\n"
+                             "`first` true overwrites `acc` instead (a round's first packet). Returns None.");
 
 static PyObject *py_accumulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -361,12 +360,11 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(write_sums_doc,
-"write_sums($module, acc, out, /)\n--\n\n"
-"The int64 sums `acc` as int32 into the writable `out` (raw bytes: big-endian,\n"
-"or an int32 array) of as many values, each wrapped to its low 32 bits like the\n"
-"switch's registers. Returns True when some sum is outside the int32 range\n"
-"(the RESULT's OVERFLOW flag).");
+PyDoc_STRVAR(write_sums_doc, "write_sums($module, acc, out, /)\n--\n\n"
+                             "The int64 sums `acc` as int32 into the writable `out` (raw bytes: big-endian,\n"
+                             "or an int32 array) of as many values, each wrapped to its low 32 bits like the\n"
+                             "switch's registers. Returns True when some sum is outside the int32 range\n"
+                             "(the RESULT's OVERFLOW flag).");
 
 static PyObject *py_write_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -422,11 +420,10 @@ static int get_latencies(PyObject *obj, Py_buffer *view, const double **values, 
     return 0;
 }
 
-PyDoc_STRVAR(rto_feed_doc,
-"rto_feed($module, srtt, rttvar, latencies, /)\n--\n\n"
-"RtoEstimator.sample for each of `latencies` (seconds, a float64 buffer) in turn,\n"
-"from the state (`srtt`: None before the first sample, `rttvar`); returns the\n"
-"new (srtt, rttvar), srtt None if there were no latencies and none before.");
+PyDoc_STRVAR(rto_feed_doc, "rto_feed($module, srtt, rttvar, latencies, /)\n--\n\n"
+                           "RtoEstimator.sample for each of `latencies` (seconds, a float64 buffer) in turn,\n"
+                           "from the state (`srtt`: None before the first sample, `rttvar`); returns the\n"
+                           "new (srtt, rttvar), srtt None if there were no latencies and none before.");
 
 static PyObject *py_rto_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -462,10 +459,10 @@ static PyObject *py_rto_feed(PyObject *self, PyObject *const *args, Py_ssize_t n
 }
 
 PyDoc_STRVAR(window_feed_doc,
-"window_feed($module, smoothed, base, cwnd, limit, grows, queue_factor, latencies, /)\n--\n\n"
-"StreamWindow.on_round for each of `latencies` (a float64 buffer) in turn, from the\n"
-"window's state (`base` inf before the first round; `grows`: not lossless);\n"
-"returns the new (smoothed, base, cwnd).");
+             "window_feed($module, smoothed, base, cwnd, limit, grows, queue_factor, latencies, /)\n--\n\n"
+             "StreamWindow.on_round for each of `latencies` (a float64 buffer) in turn, from the\n"
+             "window's state (`base` inf before the first round; `grows`: not lossless);\n"
+             "returns the new (smoothed, base, cwnd).");
 
 static PyObject *py_window_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -496,10 +493,9 @@ static PyObject *py_window_feed(PyObject *self, PyObject *const *args, Py_ssize_
     return Py_BuildValue("(ddd)", smoothed, base, cwnd);
 }
 
-PyDoc_STRVAR(siphash_doc,
-"siphash($module, key, data, /)\n--\n\n"
-"SipHash-2-4 of `data` (a bytes-like object) under the 16-byte `key`, as an unsigned\n"
-"64-bit int: the MAC of authenticated packets (p4reduce/_siphash.h, protocol.auth).");
+PyDoc_STRVAR(siphash_doc, "siphash($module, key, data, /)\n--\n\n"
+                          "SipHash-2-4 of `data` (a bytes-like object) under the 16-byte `key`, as an unsigned\n"
+                          "64-bit int: the MAC of authenticated packets (p4reduce/_siphash.h, protocol.auth).");
 
 static PyObject *py_siphash(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -559,4 +555,6 @@ static struct PyModuleDef module = {
     .m_slots = slots,
 };
 
-PyMODINIT_FUNC PyInit__kernels(void) { return PyModuleDef_Init(&module); }
+PyMODINIT_FUNC PyInit__kernels(void) {
+    return PyModuleDef_Init(&module);
+}

@@ -54,10 +54,10 @@
 #endif
 
 #define FRAMES_PER_BLOCK 32
-#define MAX_FRAMES (1u << 16)
-#define TX_DATA_OFFSET TPACKET_ALIGN(sizeof(struct tpacket2_hdr)) /* where the kernel reads a TX frame */
-#define RX_HEADROOM 128 /* tpacket2_hdr, sockaddr_ll and the alignment before the MAC header */
-#define SEND_TIMEOUT_US 100000 /* how long a full TX ring waits for its frames to leave */
+#define MAX_FRAMES       (1u << 16)
+#define TX_DATA_OFFSET   TPACKET_ALIGN(sizeof(struct tpacket2_hdr)) /* where the kernel reads a TX frame */
+#define RX_HEADROOM      128    /* tpacket2_hdr, sockaddr_ll and the alignment before the MAC header */
+#define SEND_TIMEOUT_US  100000 /* how long a full TX ring waits for its frames to leave */
 
 /* ---------------------------------------------------------------------------
  * The rings
@@ -79,19 +79,19 @@ static inline void set_status(struct tpacket2_hdr *h, uint32_t status) {
 /* The classic BPF program of the flow: IPv4, UDP, to dst_ip, not a fragment, to dst_port. */
 static int attach_flow_filter(int fd, uint32_t ip, uint16_t port) {
     struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),                    /* 0: EtherType */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IP, 0, 10),      /* 1 */
-        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, ETH_LEN + 9),           /* 2: protocol */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 8),    /* 3 */
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ETH_LEN + 16),          /* 4: destination */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ip, 0, 6),             /* 5 */
-        BPF_STMT(BPF_LD | BPF_H | BPF_ABS, ETH_LEN + 6),           /* 6: flags, fragment offset */
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x3fff, 4, 0),        /* 7: MF or an offset */
-        BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, ETH_LEN),              /* 8: X = IHL * 4 */
-        BPF_STMT(BPF_LD | BPF_H | BPF_IND, ETH_LEN + 2),           /* 9: UDP destination port */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 1),           /* 10 */
-        BPF_STMT(BPF_RET | BPF_K, 0x40000),                        /* 11: take (whole frame) */
-        BPF_STMT(BPF_RET | BPF_K, 0),                              /* 12: drop */
+        BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),                 /* 0: EtherType */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IP, 0, 10),   /* 1 */
+        BPF_STMT(BPF_LD | BPF_B | BPF_ABS, ETH_LEN + 9),        /* 2: protocol */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 8), /* 3 */
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ETH_LEN + 16),       /* 4: destination */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ip, 0, 6),          /* 5 */
+        BPF_STMT(BPF_LD | BPF_H | BPF_ABS, ETH_LEN + 6),        /* 6: flags, fragment offset */
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x3fff, 4, 0),     /* 7: MF or an offset */
+        BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, ETH_LEN),           /* 8: X = IHL * 4 */
+        BPF_STMT(BPF_LD | BPF_H | BPF_IND, ETH_LEN + 2),        /* 9: UDP destination port */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 1),        /* 10 */
+        BPF_STMT(BPF_RET | BPF_K, 0x40000),                     /* 11: take (whole frame) */
+        BPF_STMT(BPF_RET | BPF_K, 0),                           /* 12: drop */
     };
     struct sock_fprog prog = {sizeof code / sizeof code[0], code};
     return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog);
@@ -107,8 +107,12 @@ static uint32_t frame_size_for(uint32_t mtu) {
 }
 
 static uint32_t round_frames(uint32_t n) {
-    if (n < FRAMES_PER_BLOCK) n = FRAMES_PER_BLOCK;
-    if (n > MAX_FRAMES) n = MAX_FRAMES;
+    if (n < FRAMES_PER_BLOCK) {
+        n = FRAMES_PER_BLOCK;
+    }
+    if (n > MAX_FRAMES) {
+        n = MAX_FRAMES;
+    }
     return (n + FRAMES_PER_BLOCK - 1) / FRAMES_PER_BLOCK * FRAMES_PER_BLOCK;
 }
 
@@ -138,37 +142,59 @@ static int pring_open(pring_t *r, uint32_t rx_frames, uint32_t tx_frames, const 
                              r->tx_count};
     /* Protocol 0: no frame reaches the socket before it is filtered and bound. */
     *what = "socket(AF_PACKET, SOCK_RAW)";
-    if ((r->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) < 0) return -1;
+    if ((r->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) < 0) {
+        return -1;
+    }
     *what = "PACKET_VERSION TPACKET_V2";
-    if (setsockopt(r->fd, SOL_PACKET, PACKET_VERSION, &version, sizeof version) < 0) goto fail;
+    if (setsockopt(r->fd, SOL_PACKET, PACKET_VERSION, &version, sizeof version) < 0) {
+        goto fail;
+    }
     *what = "PACKET_LOSS";
-    if (setsockopt(r->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof one) < 0) goto fail;
+    if (setsockopt(r->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof one) < 0) {
+        goto fail;
+    }
     *what = "PACKET_QDISC_BYPASS";
-    if (setsockopt(r->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one) < 0) goto fail;
+    if (setsockopt(r->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one) < 0) {
+        goto fail;
+    }
     *what = "PACKET_IGNORE_OUTGOING";
-    if (setsockopt(r->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one) < 0) goto fail;
+    if (setsockopt(r->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one) < 0) {
+        goto fail;
+    }
     *what = "SO_SNDTIMEO";
-    if (setsockopt(r->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) < 0) goto fail;
+    if (setsockopt(r->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) < 0) {
+        goto fail;
+    }
     *what = "PACKET_RX_RING";
-    if (setsockopt(r->fd, SOL_PACKET, PACKET_RX_RING, &rx, sizeof rx) < 0) goto fail;
+    if (setsockopt(r->fd, SOL_PACKET, PACKET_RX_RING, &rx, sizeof rx) < 0) {
+        goto fail;
+    }
     *what = "PACKET_TX_RING";
-    if (setsockopt(r->fd, SOL_PACKET, PACKET_TX_RING, &tx, sizeof tx) < 0) goto fail;
+    if (setsockopt(r->fd, SOL_PACKET, PACKET_TX_RING, &tx, sizeof tx) < 0) {
+        goto fail;
+    }
     r->map_len = (size_t)r->frame_size * (r->rx_count + r->tx_count);
     *what = "mmap of the rings";
     void *map = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd, 0);
-    if (map == MAP_FAILED) goto fail;
+    if (map == MAP_FAILED) {
+        goto fail;
+    }
     r->map = map;
     r->rx = r->map;
     r->tx = r->map + (size_t)r->frame_size * r->rx_count;
     *what = "SO_ATTACH_FILTER";
-    if (attach_flow_filter(r->fd, r->src_ip, r->src_port) < 0) goto fail;
+    if (attach_flow_filter(r->fd, r->src_ip, r->src_port) < 0) {
+        goto fail;
+    }
     struct sockaddr_ll ll;
     memset(&ll, 0, sizeof ll);
     ll.sll_family = AF_PACKET;
     ll.sll_protocol = htons(ETH_P_IP);
     ll.sll_ifindex = r->ifindex;
     *what = "bind to the interface";
-    if (bind(r->fd, (struct sockaddr *)&ll, sizeof ll) < 0) goto fail;
+    if (bind(r->fd, (struct sockaddr *)&ll, sizeof ll) < 0) {
+        goto fail;
+    }
     return 0;
 fail: {
     const int err = errno;
@@ -216,7 +242,9 @@ int pring_kick(pring_t *r, int wait) {
     return n < 0 && errno != EAGAIN && errno != ENOBUFS ? -1 : 0;
 }
 
-int pring_rx_ready(const pring_t *r) { return (status_of(rx_hdr(r, r->rx_head)) & TP_STATUS_USER) != 0; }
+int pring_rx_ready(const pring_t *r) {
+    return (status_of(rx_hdr(r, r->rx_head)) & TP_STATUS_USER) != 0;
+}
 
 void pring_rx_release(pring_t *r) {
     set_status(rx_hdr(r, r->rx_head), TP_STATUS_KERNEL);
@@ -229,8 +257,8 @@ int pring_rx_next(pring_t *r, const unsigned char **payload, size_t *len, uint32
         /* A frame cut short (snaplen below its length) is not the whole datagram. */
         if (h->tp_snaplen != h->tp_len || h->tp_mac + h->tp_snaplen > r->frame_size) {
             r->rx_oversize++;
-        } else if (frame_parse((const unsigned char *)h + h->tp_mac, h->tp_snaplen, r->src_ip, r->src_port, payload, len,
-                        src_ip, src_port) == FRAME_OK) {
+        } else if (frame_parse((const unsigned char *)h + h->tp_mac, h->tp_snaplen, r->src_ip, r->src_port, payload,
+                               len, src_ip, src_port) == FRAME_OK) {
             r->rx_frames++;
             return 1;
         } else {
@@ -259,25 +287,47 @@ void pring_unuse(PacketRingObject *o) {
 
 /* The table a Run calls (p4reduce/_ring.h). */
 #define PR(o) (&((PacketRingObject *)(o))->ring)
-static int ops_usable(PyObject *o) { return pring_usable((PacketRingObject *)o); }
-static int ops_fd(PyObject *o) { return PR(o)->fd; }
-static uint32_t ops_spin_us(PyObject *o) { return PR(o)->spin_us; }
-static size_t ops_max_payload(PyObject *o) { return pring_max_payload(PR(o)); }
-static unsigned char *ops_tx_frame(PyObject *o) { return pring_tx_frame(PR(o)); }
-static void ops_tx_commit(PyObject *o, size_t len) { pring_tx_commit(PR(o), len); }
-static int ops_kick(PyObject *o, int wait) { return pring_kick(PR(o), wait); }
-static int ops_rx_ready(PyObject *o) { return pring_rx_ready(PR(o)); }
+static int ops_usable(PyObject *o) {
+    return pring_usable((PacketRingObject *)o);
+}
+static int ops_fd(PyObject *o) {
+    return PR(o)->fd;
+}
+static uint32_t ops_spin_us(PyObject *o) {
+    return PR(o)->spin_us;
+}
+static size_t ops_max_payload(PyObject *o) {
+    return pring_max_payload(PR(o));
+}
+static unsigned char *ops_tx_frame(PyObject *o) {
+    return pring_tx_frame(PR(o));
+}
+static void ops_tx_commit(PyObject *o, size_t len) {
+    pring_tx_commit(PR(o), len);
+}
+static int ops_kick(PyObject *o, int wait) {
+    return pring_kick(PR(o), wait);
+}
+static int ops_rx_ready(PyObject *o) {
+    return pring_rx_ready(PR(o));
+}
 static int ops_rx_next(PyObject *o, const unsigned char **payload, size_t *len, uint32_t *ip, uint16_t *port) {
     return pring_rx_next(PR(o), payload, len, ip, port);
 }
-static void ops_rx_release(PyObject *o) { pring_rx_release(PR(o)); }
-static void ops_use(PyObject *o) { pring_use((PacketRingObject *)o); }
-static void ops_unuse(PyObject *o) { pring_unuse((PacketRingObject *)o); }
+static void ops_rx_release(PyObject *o) {
+    pring_rx_release(PR(o));
+}
+static void ops_use(PyObject *o) {
+    pring_use((PacketRingObject *)o);
+}
+static void ops_unuse(PyObject *o) {
+    pring_unuse((PacketRingObject *)o);
+}
 #undef PR
 
-const ring_ops_t pring_ops = {"packet",      ops_usable,   ops_fd,       ops_spin_us,    ops_max_payload,
-                              ops_tx_frame,  ops_tx_commit, ops_kick,    ops_rx_ready,   ops_rx_next,
-                              ops_rx_release, ops_use,      ops_unuse};
+const ring_ops_t pring_ops = {"packet",       ops_usable,    ops_fd,   ops_spin_us,  ops_max_payload,
+                              ops_tx_frame,   ops_tx_commit, ops_kick, ops_rx_ready, ops_rx_next,
+                              ops_rx_release, ops_use,       ops_unuse};
 
 static int closed(PacketRingObject *self) {
     if (!pring_usable(self)) {
@@ -288,16 +338,16 @@ static int closed(PacketRingObject *self) {
 }
 
 static PyObject *PacketRing_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"ifindex", "src_mac", "dst_mac", "local", "peer", "mtu",
-                             "rx_frames", "tx_frames", "spin_us", NULL};
+    static char *kwlist[] = {"ifindex", "src_mac",   "dst_mac",   "local",   "peer",
+                             "mtu",     "rx_frames", "tx_frames", "spin_us", NULL};
     int ifindex;
     Py_buffer src_mac, dst_mac;
     const char *local_host, *peer_host;
     int local_port, peer_port;
     unsigned mtu, rx_frames = 1024, tx_frames = 512, spin_us = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iy*y*(si)(si)I|III:PacketRing", kwlist, &ifindex, &src_mac,
-                                     &dst_mac, &local_host, &local_port, &peer_host, &peer_port, &mtu, &rx_frames,
-                                     &tx_frames, &spin_us)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iy*y*(si)(si)I|III:PacketRing", kwlist, &ifindex, &src_mac, &dst_mac,
+                                     &local_host, &local_port, &peer_host, &peer_port, &mtu, &rx_frames, &tx_frames,
+                                     &spin_us)) {
         return NULL;
     }
     PacketRingObject *self = NULL;
@@ -324,10 +374,8 @@ static PyObject *PacketRing_new(PyTypeObject *type, PyObject *args, PyObject *kw
     r.ip_id = (uint16_t)(getpid() ^ (uintptr_t)&r); /* per flow, as the kernel starts it: arbitrary */
     const char *what;
     int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = pring_open(&r, rx_frames, tx_frames, &what);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
+    Py_BEGIN_ALLOW_THREADS rc = pring_open(&r, rx_frames, tx_frames, &what);
+    Py_END_ALLOW_THREADS if (rc < 0) {
         if (errno == EPERM || errno == EACCES) {
             PyErr_Format(PyExc_PermissionError,
                          "transport 'packet' needs CAP_NET_RAW (run as root or grant the capability): %s: %s", what,
@@ -354,11 +402,10 @@ static void PacketRing_dealloc(PacketRingObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-PyDoc_STRVAR(send_doc,
-"send(payload, /)\n--\n\n"
-"Send one datagram to the peer: a TX frame is filled and handed to the kernel.\n"
-"False when no TX frame became free (the datagram is dropped, as a full socket\n"
-"buffer drops it).");
+PyDoc_STRVAR(send_doc, "send(payload, /)\n--\n\n"
+                       "Send one datagram to the peer: a TX frame is filled and handed to the kernel.\n"
+                       "False when no TX frame became free (the datagram is dropped, as a full socket\n"
+                       "buffer drops it).");
 
 static PyObject *PacketRing_send(PacketRingObject *self, PyObject *arg) {
     if (closed(self)) {
@@ -376,26 +423,23 @@ static PyObject *PacketRing_send(PacketRingObject *self, PyObject *arg) {
         return NULL;
     }
     int ok = 0, rc = 0;
-    Py_BEGIN_ALLOW_THREADS
-    unsigned char *p = pring_tx_frame(r);
+    Py_BEGIN_ALLOW_THREADS unsigned char *p = pring_tx_frame(r);
     if (p) {
         memcpy(p, b.buf, (size_t)b.len);
         pring_tx_commit(r, (size_t)b.len);
         ok = 1;
     }
     rc = pring_kick(r, 0);
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&b);
+    Py_END_ALLOW_THREADS PyBuffer_Release(&b);
     if (rc < 0) {
         return PyErr_SetFromErrno(PyExc_OSError);
     }
     return PyBool_FromLong(ok);
 }
 
-PyDoc_STRVAR(recv_doc,
-"recv()\n--\n\n"
-"The next datagram of the flow received, as (payload, (host, port)), or None\n"
-"when none waits (never blocks: select on fileno()).");
+PyDoc_STRVAR(recv_doc, "recv()\n--\n\n"
+                       "The next datagram of the flow received, as (payload, (host, port)), or None\n"
+                       "when none waits (never blocks: select on fileno()).");
 
 static PyObject *PacketRing_recv(PacketRingObject *self, PyObject *unused) {
     (void)unused;
@@ -491,7 +535,8 @@ static PyObject *PacketRing_get_closed(PacketRingObject *self, void *c) {
 static PyMethodDef PacketRing_methods[] = {
     {"send", (PyCFunction)PacketRing_send, METH_O, send_doc},
     {"recv", (PyCFunction)PacketRing_recv, METH_NOARGS, recv_doc},
-    {"fileno", (PyCFunction)PacketRing_fileno, METH_NOARGS, "fileno()\n--\n\nThe AF_PACKET socket (readable: a frame waits)."},
+    {"fileno", (PyCFunction)PacketRing_fileno, METH_NOARGS,
+     "fileno()\n--\n\nThe AF_PACKET socket (readable: a frame waits)."},
     {"close", (PyCFunction)PacketRing_close, METH_NOARGS, "close()\n--\n\nUnmap the rings and close the socket."},
     {"counters", (PyCFunction)PacketRing_counters, METH_NOARGS,
      "counters()\n--\n\nFrames taken (rx_frames), refused as malformed (rx_refused), larger than a\n"
@@ -513,15 +558,14 @@ static PyGetSetDef PacketRing_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyDoc_STRVAR(PacketRing_doc,
-"PacketRing(ifindex, src_mac, dst_mac, local, peer, mtu, rx_frames=1024, tx_frames=512,\n"
-"           spin_us=0)\n--\n\n"
-"One UDP flow (local (host, port) <-> peer (host, port)) on AF_PACKET TPACKET_V2\n"
-"rings bound to interface `ifindex`: frames go to `dst_mac` (the next hop) from\n"
-"`src_mac` (the interface's); only IPv4/UDP to `local` reaches the RX ring (classic\n"
-"BPF). `mtu`: the interface's (a datagram carries at most mtu - 28 bytes).\n"
-"`spin_us`: how long a Run polls the RX ring before it blocks. Needs CAP_NET_RAW\n"
-"(PermissionError without). Pass it to Run as an endpoint's socket and receiver.");
+PyDoc_STRVAR(PacketRing_doc, "PacketRing(ifindex, src_mac, dst_mac, local, peer, mtu, rx_frames=1024, tx_frames=512,\n"
+                             "           spin_us=0)\n--\n\n"
+                             "One UDP flow (local (host, port) <-> peer (host, port)) on AF_PACKET TPACKET_V2\n"
+                             "rings bound to interface `ifindex`: frames go to `dst_mac` (the next hop) from\n"
+                             "`src_mac` (the interface's); only IPv4/UDP to `local` reaches the RX ring (classic\n"
+                             "BPF). `mtu`: the interface's (a datagram carries at most mtu - 28 bytes).\n"
+                             "`spin_us`: how long a Run polls the RX ring before it blocks. Needs CAP_NET_RAW\n"
+                             "(PermissionError without). Pass it to Run as an endpoint's socket and receiver.");
 
 PyTypeObject PacketRingType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "p4reduce._worker.PacketRing",
@@ -573,8 +617,9 @@ done:
     return result;
 }
 
-static const char *parse_reasons[] = {"", "short", "not IPv4", "bad IHL", "IPv4 checksum", "not UDP",
-                                      "fragment", "not to this address and port", "UDP length"};
+static const char *parse_reasons[] = {
+    "",          "short", "not IPv4", "bad IHL", "IPv4 checksum", "not UDP", "fragment", "not to this address and port",
+    "UDP length"};
 
 static PyObject *py_parse_frame(PyObject *m, PyObject *args) {
     (void)m;

@@ -41,8 +41,7 @@ typedef struct {
 } pring_t;
 
 typedef struct {
-    PyObject_HEAD
-    pring_t ring;
+    PyObject_HEAD pring_t ring;
     int users;   /* Runs holding the ring (pring_use) */
     int closing; /* close() was called while Runs held it: closed when the last one lets go */
 } PacketRingObject;
@@ -52,7 +51,9 @@ extern PyTypeObject PacketRingType;
 /* A Run holds the ring (a reference and a use) from its construction to its deallocation. */
 void pring_use(PacketRingObject *o);
 void pring_unuse(PacketRingObject *o);
-static inline int pring_usable(const PacketRingObject *o) { return o->ring.fd >= 0 && !o->closing; }
+static inline int pring_usable(const PacketRingObject *o) {
+    return o->ring.fd >= 0 && !o->closing;
+}
 
 /* PacketRing's functions for a Run (p4reduce/_ring.h). */
 extern const ring_ops_t pring_ops;
@@ -60,7 +61,9 @@ extern const ring_ops_t pring_ops;
 /* Adds PacketRing, build_frame, parse_frame and drop_all to the module. */
 int pring_add_to_module(PyObject *m);
 
-static inline size_t pring_max_payload(const pring_t *r) { return r->mtu - IP_OVERHEAD; }
+static inline size_t pring_max_payload(const pring_t *r) {
+    return r->mtu - IP_OVERHEAD;
+}
 
 /* The payload area of the next free TX frame (FRAME_OVERHEAD bytes of headers go before it),
  * waiting once for the frames in flight when none is free; NULL when the ring stays full

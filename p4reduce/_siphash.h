@@ -37,12 +37,22 @@ static inline sipkey_t sip_key(const uint8_t key[16]) {
 }
 
 #define SIP_ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
-#define SIP_ROUND                                                                                             \
-    do {                                                                                                      \
-        v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32);                                   \
-        v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2;                                                           \
-        v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0;                                                           \
-        v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32);                                   \
+#define SIP_ROUND                                                                                                      \
+    do {                                                                                                               \
+        v0 += v1;                                                                                                      \
+        v1 = SIP_ROTL(v1, 13);                                                                                         \
+        v1 ^= v0;                                                                                                      \
+        v0 = SIP_ROTL(v0, 32);                                                                                         \
+        v2 += v3;                                                                                                      \
+        v3 = SIP_ROTL(v3, 16);                                                                                         \
+        v3 ^= v2;                                                                                                      \
+        v0 += v3;                                                                                                      \
+        v3 = SIP_ROTL(v3, 21);                                                                                         \
+        v3 ^= v0;                                                                                                      \
+        v2 += v1;                                                                                                      \
+        v1 = SIP_ROTL(v1, 17);                                                                                         \
+        v1 ^= v2;                                                                                                      \
+        v2 = SIP_ROTL(v2, 32);                                                                                         \
     } while (0)
 
 static inline uint64_t siphash24(sipkey_t k, const uint8_t *in, size_t len) {
@@ -58,14 +68,23 @@ static inline uint64_t siphash24(sipkey_t k, const uint8_t *in, size_t len) {
     }
     uint64_t b = (uint64_t)len << 56;
     switch (len & 7) {
-    case 7: b |= (uint64_t)in[6] << 48; /* fall through */
-    case 6: b |= (uint64_t)in[5] << 40; /* fall through */
-    case 5: b |= (uint64_t)in[4] << 32; /* fall through */
-    case 4: b |= (uint64_t)in[3] << 24; /* fall through */
-    case 3: b |= (uint64_t)in[2] << 16; /* fall through */
-    case 2: b |= (uint64_t)in[1] << 8;  /* fall through */
-    case 1: b |= (uint64_t)in[0]; break;
-    case 0: break;
+        case 7:
+            b |= (uint64_t)in[6] << 48; /* fall through */
+        case 6:
+            b |= (uint64_t)in[5] << 40; /* fall through */
+        case 5:
+            b |= (uint64_t)in[4] << 32; /* fall through */
+        case 4:
+            b |= (uint64_t)in[3] << 24; /* fall through */
+        case 3:
+            b |= (uint64_t)in[2] << 16; /* fall through */
+        case 2:
+            b |= (uint64_t)in[1] << 8; /* fall through */
+        case 1:
+            b |= (uint64_t)in[0];
+            break;
+        case 0:
+            break;
     }
     v3 ^= b;
     SIP_ROUND;
@@ -84,14 +103,20 @@ static inline uint64_t siphash24(sipkey_t k, const uint8_t *in, size_t len) {
 static inline void mac_seal(sipkey_t k, uint8_t *p, size_t len) {
     p[HDR_OFF_VERSION] |= VERSION_AUTH;
     uint64_t mac = siphash24(k, p, len);
-    for (int i = 0; i < MAC_LEN; i++) p[len + i] = (uint8_t)(mac >> (56 - 8 * i));
+    for (int i = 0; i < MAC_LEN; i++) {
+        p[len + i] = (uint8_t)(mac >> (56 - 8 * i));
+    }
 }
 
 /* Whether the packet at p (`len` bytes, the MAC included) carries a valid MAC. */
 static inline int mac_ok(sipkey_t k, const uint8_t *p, size_t len) {
-    if (len < MAC_LEN || !(p[HDR_OFF_VERSION] & VERSION_AUTH)) return 0;
+    if (len < MAC_LEN || !(p[HDR_OFF_VERSION] & VERSION_AUTH)) {
+        return 0;
+    }
     uint64_t mac = siphash24(k, p, len - MAC_LEN), got = 0;
-    for (int i = 0; i < MAC_LEN; i++) got = got << 8 | p[len - MAC_LEN + i];
+    for (int i = 0; i < MAC_LEN; i++) {
+        got = got << 8 | p[len - MAC_LEN + i];
+    }
     return mac == got;
 }
 

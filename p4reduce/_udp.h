@@ -34,10 +34,10 @@
 #define ENOTSUPP 524 /* the kernel's own "not supported", which can leak to user space */
 #endif
 
-#define GSO_MAX_SEGS 64      /* UDP_MAX_SEGMENTS of kernels before 6.9 (later ones: 128) */
-#define GSO_MAX_BYTES 65507  /* one IPv4 datagram's UDP payload */
-#define RCTL_LEN 64          /* control buffer per received message (the UDP_GRO cmsg) */
-#define SCTL_LEN CMSG_SPACE(sizeof(uint16_t)) /* per sent message (UDP_SEGMENT) */
+#define GSO_MAX_SEGS  64                           /* UDP_MAX_SEGMENTS of kernels before 6.9 (later ones: 128) */
+#define GSO_MAX_BYTES 65507                        /* one IPv4 datagram's UDP payload */
+#define RCTL_LEN      64                           /* control buffer per received message (the UDP_GRO cmsg) */
+#define SCTL_LEN      CMSG_SPACE(sizeof(uint16_t)) /* per sent message (UDP_SEGMENT) */
 
 /* Makes `h` a segmented send of `seg`-byte datagrams: its UDP_SEGMENT cmsg is written
  * at `ctl` (SCTL_LEN bytes, aligned as malloc aligns). */
@@ -70,8 +70,7 @@ static inline uint32_t udp_gro_segment(struct msghdr *h) {
  * checksum offload on the route's device (EIO), a segment over the path MTU or a socket
  * with SO_NO_CHECK (EINVAL), a kernel or device without UDP GSO. */
 static inline int udp_gso_refused(int err) {
-    return err == EIO || err == EINVAL || err == EMSGSIZE || err == EOPNOTSUPP || err == ENOPROTOOPT ||
-           err == ENOTSUPP;
+    return err == EIO || err == EINVAL || err == EMSGSIZE || err == EOPNOTSUPP || err == ENOPROTOOPT || err == ENOTSUPP;
 }
 
 #endif

@@ -156,7 +156,9 @@ static inline int32_t to_i32_f64(double r) {
 
 static ALWAYS_INLINE void store_i32(char *p, Py_ssize_t i, int32_t q, const int swap) {
     uint32_t u = (uint32_t)q;
-    if (swap) u = bswap32(u);
+    if (swap) {
+        u = bswap32(u);
+    }
     memcpy(p + 4 * i, &u, 4);
 }
 
@@ -166,18 +168,19 @@ static ALWAYS_INLINE int32_t load_i32_as(const char *p, Py_ssize_t i, const int 
     return (int32_t)(swap ? bswap32(u) : u);
 }
 
-static ALWAYS_INLINE void quantize_loop(const char *src, Py_ssize_t count, int shift, char *dst,
-                                        const int swap) {
+static ALWAYS_INLINE void quantize_loop(const char *src, Py_ssize_t count, int shift, char *dst, const int swap) {
     if (shift >= -126 && shift <= 127) {
         /* x * 2^shift is exact unless it is subnormal, and then it rounds to 0 like
          * the exact value: the same integers as the float64 path below. */
         const float f = pow2f(shift);
-        for (Py_ssize_t i = 0; i < count; i++)
+        for (Py_ssize_t i = 0; i < count; i++) {
             store_i32(dst, i, to_i32_f32(rint_f32(load_f32(src, i) * f)), swap);
+        }
     } else {
         const double f = pow2(shift); /* exact in float64 for every float32 and shift */
-        for (Py_ssize_t i = 0; i < count; i++)
+        for (Py_ssize_t i = 0; i < count; i++) {
             store_i32(dst, i, to_i32_f64(rint_f64((double)load_f32(src, i) * f)), swap);
+        }
     }
 }
 
@@ -196,8 +199,7 @@ WIRE_UNUSED_OK static void quantize_f32(const char *src, Py_ssize_t count, int s
 }
 
 /* Returns whether some result is not finite. */
-static ALWAYS_INLINE int dequantize_loop(const char *src, Py_ssize_t count, int shift, char *dst,
-                                         const int swap) {
+static ALWAYS_INLINE int dequantize_loop(const char *src, Py_ssize_t count, int shift, char *dst, const int swap) {
     uint32_t special = 0;
     if (-shift >= -126 && -shift <= 127) {
         /* Rounds once (int32 -> float32), then scales exactly: |q| >= 1, so the
@@ -244,8 +246,7 @@ WIRE_UNUSED_OK static void copy_i32(const char *src, int src_big, Py_ssize_t cou
 
 /* int64 sums of int32 values (the aggregator's slot registers): add `count` wire
  * values into `acc`, or overwrite it with them (`first`, a round's first packet). */
-static ALWAYS_INLINE void accumulate_loop(const char *src, Py_ssize_t count, char *acc, int first,
-                                          const int swap) {
+static ALWAYS_INLINE void accumulate_loop(const char *src, Py_ssize_t count, char *acc, int first, const int swap) {
     for (Py_ssize_t i = 0; i < count; i++) {
         int64_t v = load_i32_as(src, i, swap);
         /* unsigned: a sum past int64 (impossible from int32 packets) wraps instead of UB */
@@ -271,7 +272,7 @@ static ALWAYS_INLINE int write_sums_loop(const char *acc, Py_ssize_t count, char
     uint64_t outside = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         uint64_t a = (uint64_t)load_i64(acc, i);
-        outside |= (a + 0x80000000u) >> 32; /* non-zero unless INT32_MIN <= a <= INT32_MAX */
+        outside |= (a + 0x80000000u) >> 32;            /* non-zero unless INT32_MIN <= a <= INT32_MAX */
         store_i32(dst, i, (int32_t)(uint32_t)a, swap); /* low 32 bits, as numpy's unsafe cast */
     }
     return outside != 0;
@@ -315,8 +316,8 @@ static inline int32_t max_magnitude_bits(const char *p, Py_ssize_t len) {
     return m;
 }
 
-HOT_LOOP WIRE_UNUSED_OK static Py_ssize_t scan_f32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
-                           uint8_t *exps) {
+HOT_LOOP WIRE_UNUSED_OK static Py_ssize_t scan_f32(const char *src, Py_ssize_t count, Py_ssize_t block,
+                                                   uint8_t *nonzero, uint8_t *exps) {
     Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
     for (Py_ssize_t b = 0; b < nblocks; b++) {
         const char *p = src + 4 * b * block;
@@ -336,7 +337,7 @@ HOT_LOOP WIRE_UNUSED_OK static Py_ssize_t scan_f32(const char *src, Py_ssize_t c
 }
 
 HOT_LOOP WIRE_UNUSED_OK static void scan_i32(const char *src, Py_ssize_t count, Py_ssize_t block, uint8_t *nonzero,
-                     uint8_t *exps) {
+                                             uint8_t *exps) {
     Py_ssize_t nblocks = count ? (count - 1) / block + 1 : 0;
     for (Py_ssize_t b = 0; b < nblocks; b++) {
         const char *p = src + 4 * b * block;

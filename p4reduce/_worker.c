@@ -50,8 +50,11 @@
 
 /* A block number as the errors print it (_name in hostagent/stream.py). */
 static const char *block_name(uint32_t block, char *buf, size_t size) {
-    if (block == NONE_BLOCK) snprintf(buf, size, "NONE");
-    else snprintf(buf, size, "%u", block);
+    if (block == NONE_BLOCK) {
+        snprintf(buf, size, "NONE");
+    } else {
+        snprintf(buf, size, "%u", block);
+    }
     return buf;
 }
 
@@ -62,10 +65,9 @@ static void fail_protocol(RunObject *r, const char *fmt, unsigned a, unsigned b,
 
 /* ProtocolError for a RESULT (Stream._bad): names the aggregator, the slot, the block and
  * what is wrong with it. */
-static void fail_result(RunObject *r, uint32_t ip, uint16_t port, uint32_t slot, uint32_t block,
-                        const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void fail_result(RunObject *r, uint32_t ip, uint16_t port, uint32_t slot, uint32_t block,
-                        const char *fmt, ...) {
+static void fail_result(RunObject *r, uint32_t ip, uint16_t port, uint32_t slot, uint32_t block, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void fail_result(RunObject *r, uint32_t ip, uint16_t port, uint32_t slot, uint32_t block, const char *fmt, ...) {
     char host[INET_ADDRSTRLEN], what[160], name[16];
     struct in_addr a = {htonl(ip)};
     inet_ntop(AF_INET, &a, host, sizeof host);
@@ -190,8 +192,8 @@ static int check_opening(RunObject *r, const stream_t *s, const hdr_t *h, uint32
 }
 
 /* One packet from ip:port on receiver `in` (StreamRun._process_packets and Stream). */
-static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, size_t len, uint32_t ip,
-                          uint16_t port, double now, double rto) {
+static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, size_t len, uint32_t ip, uint16_t port,
+                          double now, double rto) {
     r->packets_received++;
     r->payload_bytes_received += len;
     hdr_t h;
@@ -276,7 +278,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     if (r->err != ERR_NONE) {
         return -1;
     }
-    unsigned exp = s->exp;   /* what the round's values were summed at */
+    unsigned exp = s->exp;         /* what the round's values were summed at */
     const int opened = s->opening; /* this is its opening round's RESULT */
     /* is_repeat(); a data round's RESULT never repeats its block (next_block goes back) */
     const int repeat = opened && block == next_block && block != NONE_BLOCK;
@@ -298,7 +300,8 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
     }
     if (next_block > m) {
         char a[16];
-        fail_result(r, ip, port, slot, block, "next_block %s skips block %u, which this worker announced and never sent",
+        fail_result(r, ip, port, slot, block,
+                    "next_block %s skips block %u, which this worker announced and never sent",
                     block_name(next_block, a, sizeof a), m);
         return -1;
     }
@@ -436,8 +439,8 @@ static int process_datagram(RunObject *r, const in_t *in, const unsigned char *d
 
 /* A received buffer: one datagram, or (seg > 0) a UDP_GRO buffer of datagrams of `seg`
  * bytes, the last one possibly shorter, each handled as if it had come alone. */
-int wk_process_buffer(RunObject *r, const in_t *in, const unsigned char *d, size_t len, size_t seg,
-                      uint32_t ip, uint16_t port, double now, double rto) {
+int wk_process_buffer(RunObject *r, const in_t *in, const unsigned char *d, size_t len, size_t seg, uint32_t ip,
+                      uint16_t port, double now, double rto) {
     if (!seg || len <= seg) {
         return process_datagram(r, in, d, len, ip, port, now, rto);
     }

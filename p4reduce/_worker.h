@@ -31,8 +31,8 @@
 
 #include "_packet_ring.h" /* WorkerConfig(transport="packet") */
 #include "_ring.h"        /* a raw transport's flow: PacketRing, or p4reduce._xdp's XskSocket */
-#include "_siphash.h" /* the MAC of authenticated jobs */
-#include "_udp.h" /* UDP GSO and GRO */
+#include "_siphash.h"     /* the MAC of authenticated jobs */
+#include "_udp.h"         /* UDP GSO and GRO */
 #include "_be.h"
 #include "_wire.h"
 #include "_wire_gen.h" /* the wire's constants, hdr_t, hdr_parse/hdr_emit (p4reduce/protocol/wire.toml) */
@@ -41,11 +41,11 @@
  * before their MAC is checked). */
 #define T_MAX T_ERROR
 
-#define RECV_BATCH 64
+#define RECV_BATCH   64
 #define RECV_BUFSIZE 65536
-#define FLUSH_BYTES (128 << 10) /* as BatchSender.full: hand the queue to the kernel */
-#define RING_BUDGET 256 /* datagrams a poll takes from one RX ring before it sends the replies */
-#define SCAN_CHUNK (64 << 10) /* elements the scan takes at a time by default (256 KB: some microseconds) */
+#define FLUSH_BYTES  (128 << 10) /* as BatchSender.full: hand the queue to the kernel */
+#define RING_BUDGET  256         /* datagrams a poll takes from one RX ring before it sends the replies */
+#define SCAN_CHUNK   (64 << 10)  /* elements the scan takes at a time by default (256 KB: some microseconds) */
 /* A worker that found NaN or Inf after its first packets left puts fingerprint ^ POISON in its
  * later rounds (docs/protocol.md 5): those rounds fail every worker with TENSOR. */
 
@@ -58,7 +58,7 @@ enum { P_NONE, P_VALUES, P_HEADER, P_QUERY };
 enum { ERR_NONE, ERR_JOB, ERR_PROTOCOL, ERR_TIMEOUT, ERR_OS, ERR_MEMORY, ERR_VALUE, ERR_NONFINITE };
 
 typedef struct {
-    uint64_t round; /* the slot's round counter (shadow bit = round & 1) */
+    uint64_t round;               /* the slot's round counter (shadow bit = round & 1) */
     uint32_t slot, block, cursor; /* cursor: no non-zero block of this worker's before it is unsent */
     uint32_t retries;             /* timer expiries of the current round */
     uint32_t expiries;            /* of this allreduce (AllreduceStats.per_slot_retries) */
@@ -88,13 +88,13 @@ typedef struct {
     size_t first, nseg;
 } gmsg_t;
 
-typedef struct { /* one aggregator endpoint's outgoing datagrams */
-    int fd;         /* connected socket (or the ring's); -1: kept for take_output() */
+typedef struct {     /* one aggregator endpoint's outgoing datagrams */
+    int fd;          /* connected socket (or the ring's); -1: kept for take_output() */
     ring_ref_t ring; /* transports "packet", "xdp": the datagrams go into its TX ring */
-    uint32_t limit; /* payload packed up to (0: a packet per datagram) */
+    uint32_t limit;  /* payload packed up to (0: a packet per datagram) */
     uint32_t session;
     uint32_t group_session; /* what its results to the job's multicast group carry (JOINED) */
-    int gso;        /* merge runs of equal-size datagrams (off for good once the kernel refused) */
+    int gso;                /* merge runs of equal-size datagrams (off for good once the kernel refused) */
     char *buf;
     size_t used, cap;
     dgram_t *dgrams;
@@ -115,17 +115,16 @@ typedef struct {
 typedef struct { /* a socket results arrive on, and whom it may hear */
     int fd;
     ring_ref_t ring; /* transports "packet", "xdp": its RX ring instead of recvmmsg */
-    int endpoint; /* the endpoint whose socket it is; -1: the multicast group's */
+    int endpoint;    /* the endpoint whose socket it is; -1: the multicast group's */
     int npeers;
     peer_t *peers;
 } in_t;
 
 typedef struct {
-    PyObject_HEAD
-    Py_buffer tensor, out, nonzero, exps;
+    PyObject_HEAD Py_buffer tensor, out, nonzero, exps;
     int held; /* buffers taken */
     int is_float;
-    Py_ssize_t length, out_count; /* elements of the tensor, of the output */
+    Py_ssize_t length, out_count;       /* elements of the tensor, of the output */
     uint32_t shard_blocks, first_block; /* a reduce-scatter: blocks per rank; out holds blocks from first_block */
     uint32_t nblocks, block_size, num_slots, slot_base;
     uint32_t job_id, worker_id, epoch, fingerprint, blocks_field;
@@ -158,11 +157,12 @@ typedef struct {
     uint64_t unauthenticated; /* packets dropped for a missing or wrong MAC (or an unwanted one) */
     uint32_t finished;
     int float_overflow;
-    uint64_t packets_received, payload_bytes_received, ignored_packets, packets_sent, payload_bytes_sent, retransmissions, queries;
+    uint64_t packets_received, payload_bytes_received, ignored_packets, packets_sent, payload_bytes_sent,
+        retransmissions, queries;
     /* UDP offload: messages sent as UDP_SEGMENT buffers and their datagrams, such messages
      * sent one datagram at a time instead, GRO buffers received and their datagrams */
     uint64_t gso_sends, gso_segments, gso_fallbacks, gro_buffers, gro_segments;
-    int gso_errno; /* why the kernel refused a segmented send (GSO then off for that endpoint) */
+    int gso_errno;    /* why the kernel refused a segmented send (GSO then off for that endpoint) */
     uint32_t spin_us; /* transport "packet": how long a poll spins on the RX rings before it blocks */
     int nrings;
     int err;
@@ -181,7 +181,9 @@ static inline double monotonic(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static inline int shift_of(const RunObject *r, int exp) { return 30 - r->log2n - (exp - EXP_BIAS); }
+static inline int shift_of(const RunObject *r, int exp) {
+    return 30 - r->log2n - (exp - EXP_BIAS);
+}
 
 /* p4reduce/_worker_scan.c: scan the tensor on at least past block b. */
 void wk_scan_past(RunObject *r, uint64_t b);

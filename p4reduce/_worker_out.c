@@ -50,8 +50,7 @@ static size_t group_messages(out_t *o) {
         if (nm && o->gso) {
             gmsg_t *g = &o->gmsgs[nm - 1];
             const size_t seg = o->dgrams[g->first].len;
-            if (o->dgrams[i - 1].len == seg && len <= seg && g->nseg < GSO_MAX_SEGS &&
-                bytes + len <= GSO_MAX_BYTES) {
+            if (o->dgrams[i - 1].len == seg && len <= seg && g->nseg < GSO_MAX_SEGS && bytes + len <= GSO_MAX_BYTES) {
                 g->nseg++;
                 bytes += len;
                 continue;
@@ -114,9 +113,10 @@ static int ring_flush(RunObject *r, out_t *o) {
             const dgram_t *d = &o->dgrams[i];
             if (d->len > max) { /* JOIN's message size keeps datagrams below it */
                 r->err = ERR_VALUE;
-                snprintf(r->err_msg, sizeof r->err_msg,
-                         "a %zu-byte datagram exceeds the %zu bytes a frame of transport '%s' carries (the MTU less 28)",
-                         d->len, max, ops->transport);
+                snprintf(
+                    r->err_msg, sizeof r->err_msg,
+                    "a %zu-byte datagram exceeds the %zu bytes a frame of transport '%s' carries (the MTU less 28)",
+                    d->len, max, ops->transport);
                 rc = -1;
                 break;
             }
@@ -291,7 +291,9 @@ int wk_emit(RunObject *r, stream_t *s, int kind) {
     r->packets_sent++;
     r->payload_bytes_sent += size;
     if (o->fd >= 0 && o->used >= FLUSH_BYTES && out_flush(r, o) < 0) {
-        if (r->err == ERR_NONE) r->err = ERR_MEMORY;
+        if (r->err == ERR_NONE) {
+            r->err = ERR_MEMORY;
+        }
         return -1;
     }
     return 0;
@@ -300,7 +302,9 @@ int wk_emit(RunObject *r, stream_t *s, int kind) {
 int wk_flush_all(RunObject *r) {
     for (int i = 0; i < r->nouts; i++) {
         if (out_flush(r, &r->outs[i]) < 0) {
-            if (r->err == ERR_NONE) r->err = ERR_MEMORY;
+            if (r->err == ERR_NONE) {
+                r->err = ERR_MEMORY;
+            }
             return -1;
         }
     }

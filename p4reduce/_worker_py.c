@@ -33,31 +33,31 @@ static int enter(RunObject *r) {
 static int leave(RunObject *r) {
     r->busy = 0;
     switch (r->err) {
-    case ERR_NONE:
-        return 0;
-    case ERR_JOB:
-        PyErr_SetObject(Failed, Py_BuildValue("(sLLL)", "job", r->err_code, r->err_detail, r->err_epoch));
-        return -1;
-    case ERR_PROTOCOL:
-        PyErr_SetObject(Failed, Py_BuildValue("(ss)", "protocol", r->err_msg));
-        return -1;
-    case ERR_TIMEOUT:
-        PyErr_SetObject(Failed, Py_BuildValue("(sLd)", "timeout", r->err_code, (double)r->err_detail / 1e9));
-        return -1;
-    case ERR_VALUE:
-        PyErr_SetString(PyExc_ValueError, r->err_msg);
-        return -1;
-    case ERR_NONFINITE:
-        PyErr_SetObject(Failed, Py_BuildValue("(sLO)", "nonfinite", (long long)r->nonfinite,
-                                              r->poisoned ? Py_True : Py_False));
-        return -1;
-    case ERR_OS:
-        errno = (int)r->err_code;
-        PyErr_SetFromErrno(PyExc_OSError);
-        return -1;
-    default:
-        PyErr_NoMemory();
-        return -1;
+        case ERR_NONE:
+            return 0;
+        case ERR_JOB:
+            PyErr_SetObject(Failed, Py_BuildValue("(sLLL)", "job", r->err_code, r->err_detail, r->err_epoch));
+            return -1;
+        case ERR_PROTOCOL:
+            PyErr_SetObject(Failed, Py_BuildValue("(ss)", "protocol", r->err_msg));
+            return -1;
+        case ERR_TIMEOUT:
+            PyErr_SetObject(Failed, Py_BuildValue("(sLd)", "timeout", r->err_code, (double)r->err_detail / 1e9));
+            return -1;
+        case ERR_VALUE:
+            PyErr_SetString(PyExc_ValueError, r->err_msg);
+            return -1;
+        case ERR_NONFINITE:
+            PyErr_SetObject(
+                Failed, Py_BuildValue("(sLO)", "nonfinite", (long long)r->nonfinite, r->poisoned ? Py_True : Py_False));
+            return -1;
+        case ERR_OS:
+            errno = (int)r->err_code;
+            PyErr_SetFromErrno(PyExc_OSError);
+            return -1;
+        default:
+            PyErr_NoMemory();
+            return -1;
     }
 }
 
@@ -73,11 +73,11 @@ static PyObject *call_result(RunObject *r) {
     return Py_BuildValue("(IN)", r->finished, samples);
 }
 
-PyDoc_STRVAR(start_doc,
-"start(count, now, rto, /)\n--\n\n"
-"Start up to `count` more streams, in stream order: queue their opening DATA\n"
-"(each its own first non-zero block of the stream, or header-only) and set their timers (`now`: time.monotonic(), `rto`: the timeout). Returns how\n"
-"many started. Nothing is sent before flush().");
+PyDoc_STRVAR(start_doc, "start(count, now, rto, /)\n--\n\n"
+                        "Start up to `count` more streams, in stream order: queue their opening DATA\n"
+                        "(each its own first non-zero block of the stream, or header-only) and set their timers "
+                        "(`now`: time.monotonic(), `rto`: the timeout). Returns how\n"
+                        "many started. Nothing is sent before flush().");
 
 static PyObject *Run_start(RunObject *r, PyObject *args) {
     Py_ssize_t count;
@@ -108,14 +108,13 @@ static PyObject *Run_start(RunObject *r, PyObject *args) {
     return PyLong_FromUnsignedLong(started);
 }
 
-PyDoc_STRVAR(feed_doc,
-"feed(receiver, datagrams, now, rto, /)\n--\n\n"
-"Handle `datagrams` (a list of (bytes-like, (host, port)[, GRO segment size]);\n"
-"with a segment size, a buffer split as a UDP_GRO one is) as if the agent's\n"
-"receiver number `receiver` had received them at `now`. Returns (streams\n"
-"finished, latencies of rounds completed without retransmission as bytes of\n"
-"native float64); replies are\n"
-"queued. Raises Failed(kind, ...) where the Python engine raises.");
+PyDoc_STRVAR(feed_doc, "feed(receiver, datagrams, now, rto, /)\n--\n\n"
+                       "Handle `datagrams` (a list of (bytes-like, (host, port)[, GRO segment size]);\n"
+                       "with a segment size, a buffer split as a UDP_GRO one is) as if the agent's\n"
+                       "receiver number `receiver` had received them at `now`. Returns (streams\n"
+                       "finished, latencies of rounds completed without retransmission as bytes of\n"
+                       "native float64); replies are\n"
+                       "queued. Raises Failed(kind, ...) where the Python engine raises.");
 
 static PyObject *Run_feed(RunObject *r, PyObject *args) {
     int receiver;
@@ -147,8 +146,8 @@ static PyObject *Run_feed(RunObject *r, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "not an IPv4 address: %s", host);
             return NULL;
         }
-        wk_process_buffer(r, &r->ins[receiver], view.buf, (size_t)view.len, seg > 0 ? (size_t)seg : 0,
-                       ntohl(a.s_addr), (uint16_t)port, now, rto);
+        wk_process_buffer(r, &r->ins[receiver], view.buf, (size_t)view.len, seg > 0 ? (size_t)seg : 0, ntohl(a.s_addr),
+                          (uint16_t)port, now, rto);
         PyBuffer_Release(&view);
     }
     return call_result(r);
@@ -164,14 +163,13 @@ static double next_deadline(const RunObject *r) {
     return d;
 }
 
-PyDoc_STRVAR(poll_doc,
-"poll(rto, max_wait, /)\n--\n\n"
-"Wait for the agent's sockets until the earliest retransmission deadline (at\n"
-"most `max_wait` seconds), take a batch of datagrams (recvmmsg) from each one\n"
-"that is readable, handle them and send the replies (sendmmsg), with the GIL\n"
-"released. New round timers run for `rto` seconds. Returns (streams finished,\n"
-"latencies of rounds completed without retransmission, as bytes of native\n"
-"float64).");
+PyDoc_STRVAR(poll_doc, "poll(rto, max_wait, /)\n--\n\n"
+                       "Wait for the agent's sockets until the earliest retransmission deadline (at\n"
+                       "most `max_wait` seconds), take a batch of datagrams (recvmmsg) from each one\n"
+                       "that is readable, handle them and send the replies (sendmmsg), with the GIL\n"
+                       "released. New round timers run for `rto` seconds. Returns (streams finished,\n"
+                       "latencies of rounds completed without retransmission, as bytes of native\n"
+                       "float64).");
 
 static PyObject *Run_poll(RunObject *r, PyObject *args) {
     double rto, max_wait;
@@ -185,10 +183,8 @@ static PyObject *Run_poll(RunObject *r, PyObject *args) {
     if (wait > max_wait) {
         wait = max_wait;
     }
-    Py_BEGIN_ALLOW_THREADS
-    wk_poll_nogil(r, wait, rto);
-    Py_END_ALLOW_THREADS
-    PyObject *result = call_result(r);
+    Py_BEGIN_ALLOW_THREADS wk_poll_nogil(r, wait, rto);
+    Py_END_ALLOW_THREADS PyObject *result = call_result(r);
     if (result && PyErr_CheckSignals() < 0) {
         Py_DECREF(result);
         return NULL;
@@ -196,29 +192,25 @@ static PyObject *Run_poll(RunObject *r, PyObject *args) {
     return result;
 }
 
-PyDoc_STRVAR(flush_doc,
-"flush()\n--\n\n"
-"Hand the queued datagrams to the kernel (sendmmsg, GIL released); refused ones\n"
-"are dropped (the timers cover them).");
+PyDoc_STRVAR(flush_doc, "flush()\n--\n\n"
+                        "Hand the queued datagrams to the kernel (sendmmsg, GIL released); refused ones\n"
+                        "are dropped (the timers cover them).");
 
 static PyObject *Run_flush(RunObject *r, PyObject *unused) {
     (void)unused;
     if (enter(r) < 0) {
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    wk_flush_all(r);
-    Py_END_ALLOW_THREADS
-    if (leave(r) < 0) {
+    Py_BEGIN_ALLOW_THREADS wk_flush_all(r);
+    Py_END_ALLOW_THREADS if (leave(r) < 0) {
         return NULL;
     }
     Py_RETURN_NONE;
 }
 
-PyDoc_STRVAR(take_output_doc,
-"take_output()\n--\n\n"
-"The queued datagrams as a list of (endpoint index, bytes), removed from the\n"
-"queue (for endpoints built without a socket: tests).");
+PyDoc_STRVAR(take_output_doc, "take_output()\n--\n\n"
+                              "The queued datagrams as a list of (endpoint index, bytes), removed from the\n"
+                              "queue (for endpoints built without a socket: tests).");
 
 static PyObject *Run_take_output(RunObject *r, PyObject *unused) {
     (void)unused;
@@ -250,13 +242,12 @@ static PyObject *Run_take_output(RunObject *r, PyObject *unused) {
     return list;
 }
 
-PyDoc_STRVAR(expire_doc,
-"expire(now, max_timeout, failure_timeout, /)\n--\n\n"
-"StreamRun.expire_timers: every stream in flight whose timer ran out resends what it\n"
-"sent last (or a QUERY) and doubles its timeout up to `max_timeout`. Returns\n"
-"the start times of the rounds presumed lost (for the window), in stream order.\n"
-"A round waiting `failure_timeout` raises Failed('timeout', stream, waited).\n"
-"Nothing is sent before flush().");
+PyDoc_STRVAR(expire_doc, "expire(now, max_timeout, failure_timeout, /)\n--\n\n"
+                         "StreamRun.expire_timers: every stream in flight whose timer ran out resends what it\n"
+                         "sent last (or a QUERY) and doubles its timeout up to `max_timeout`. Returns\n"
+                         "the start times of the rounds presumed lost (for the window), in stream order.\n"
+                         "A round waiting `failure_timeout` raises Failed('timeout', stream, waited).\n"
+                         "Nothing is sent before flush().");
 
 static PyObject *Run_expire(RunObject *r, PyObject *args) {
     double now, cap, failure;
@@ -315,13 +306,12 @@ static PyObject *Run_next_deadline(RunObject *r, PyObject *unused) {
 static const char *state_names[] = {"waiting", "active", "done"};
 static const char *pending_names[] = {"none", "data", "header", "query"};
 
-PyDoc_STRVAR(stream_doc,
-"stream(index, /)\n--\n\n"
-"Stream `index`'s state: (slot, round, block, exp, state, pending, retries,\n"
-"missing_workers or None, overflow, timer started, timer deadline, opening); state\n"
-"'waiting'/'active'/'done', pending what a timeout resends: 'none', 'data',\n"
-"'header' or 'query'; opening: not past its opening round (block and exp are then\n"
-"the worker's own first block of the stream and its exponent, from start() on).");
+PyDoc_STRVAR(stream_doc, "stream(index, /)\n--\n\n"
+                         "Stream `index`'s state: (slot, round, block, exp, state, pending, retries,\n"
+                         "missing_workers or None, overflow, timer started, timer deadline, opening); state\n"
+                         "'waiting'/'active'/'done', pending what a timeout resends: 'none', 'data',\n"
+                         "'header' or 'query'; opening: not past its opening round (block and exp are then\n"
+                         "the worker's own first block of the stream and its exponent, from start() on).");
 
 static PyObject *Run_stream(RunObject *r, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
@@ -339,8 +329,7 @@ static PyObject *Run_stream(RunObject *r, PyObject *arg) {
     }
     return Py_BuildValue("(IKIissINOddO)", s->slot, (unsigned long long)s->round, s->block, (int)s->exp,
                          state_names[s->state], pending_names[s->pending], s->retries, missing,
-                         s->overflow ? Py_True : Py_False, s->started, s->deadline,
-                         s->opening ? Py_True : Py_False);
+                         s->overflow ? Py_True : Py_False, s->started, s->deadline, s->opening ? Py_True : Py_False);
 }
 
 static PyObject *Run_rounds(RunObject *r, PyObject *unused) {
@@ -389,13 +378,20 @@ static PyObject *Run_counters(RunObject *r, PyObject *unused) {
         const char *name;
         uint64_t value;
     } counts[] = {
-        {"packets_received", r->packets_received}, {"payload_bytes_received", r->payload_bytes_received},
-        {"ignored_packets", r->ignored_packets},   {"packets_sent", r->packets_sent},
-        {"payload_bytes_sent", r->payload_bytes_sent}, {"retransmissions", r->retransmissions},
-        {"queries", r->queries},                   {"gso_sends", r->gso_sends},
-        {"gso_segments", r->gso_segments},         {"gso_fallbacks", r->gso_fallbacks},
-        {"gro_buffers", r->gro_buffers},           {"gro_segments", r->gro_segments},
-        {"unauthenticated", r->unauthenticated},   {"scanned_at_send", r->scanned_at_send},
+        {"packets_received", r->packets_received},
+        {"payload_bytes_received", r->payload_bytes_received},
+        {"ignored_packets", r->ignored_packets},
+        {"packets_sent", r->packets_sent},
+        {"payload_bytes_sent", r->payload_bytes_sent},
+        {"retransmissions", r->retransmissions},
+        {"queries", r->queries},
+        {"gso_sends", r->gso_sends},
+        {"gso_segments", r->gso_segments},
+        {"gso_fallbacks", r->gso_fallbacks},
+        {"gro_buffers", r->gro_buffers},
+        {"gro_segments", r->gro_segments},
+        {"unauthenticated", r->unauthenticated},
+        {"scanned_at_send", r->scanned_at_send},
     };
     PyObject *d = PyDict_New(), *per_slot = d ? per_slot_retries(r) : NULL;
     if (!per_slot || PyDict_SetItemString(d, "per_slot_retries", per_slot) < 0) {
@@ -459,13 +455,23 @@ static PyObject *Run_get_overflow(RunObject *r, void *c) {
  */
 
 static void Run_dealloc(RunObject *r) {
-    if (r->held & 1) PyBuffer_Release(&r->tensor);
-    if (r->held & 2) PyBuffer_Release(&r->out);
-    if (r->held & 4) PyBuffer_Release(&r->nonzero);
-    if (r->held & 8) PyBuffer_Release(&r->exps);
+    if (r->held & 1) {
+        PyBuffer_Release(&r->tensor);
+    }
+    if (r->held & 2) {
+        PyBuffer_Release(&r->out);
+    }
+    if (r->held & 4) {
+        PyBuffer_Release(&r->nonzero);
+    }
+    if (r->held & 8) {
+        PyBuffer_Release(&r->exps);
+    }
     free(r->streams);
     for (int i = 0; i < r->nouts; i++) {
-        if (r->outs[i].ring.obj) r->outs[i].ring.ops->unuse(r->outs[i].ring.obj);
+        if (r->outs[i].ring.obj) {
+            r->outs[i].ring.ops->unuse(r->outs[i].ring.obj);
+        }
         free(r->outs[i].buf);
         free(r->outs[i].dgrams);
         free(r->outs[i].msgs);
@@ -475,7 +481,9 @@ static void Run_dealloc(RunObject *r) {
     }
     free(r->outs);
     for (int i = 0; i < r->nins; i++) {
-        if (r->ins[i].ring.obj) r->ins[i].ring.ops->unuse(r->ins[i].ring.obj);
+        if (r->ins[i].ring.obj) {
+            r->ins[i].ring.ops->unuse(r->ins[i].ring.obj);
+        }
         free(r->ins[i].peers);
     }
     free(r->ins);
@@ -571,7 +579,9 @@ static int take_socket(RunObject *r, PyObject *o, ring_ref_t *ring, long long *f
         ring->ops = ops;
         *fd = ops->fd(o);
         const uint32_t spin = ops->spin_us(o);
-        if (spin > r->spin_us) r->spin_us = spin;
+        if (spin > r->spin_us) {
+            r->spin_us = spin;
+        }
         r->nrings++;
         return 0;
     }
@@ -675,32 +685,20 @@ static int spec_bool(PyObject *spec, const char *name, int *to) {
  * spec_object's 1: None reads NULL. */
 static int read_spec(PyObject *o, run_spec_t *s) {
     memset(s, 0, sizeof *s);
-    const int failed = spec_object(o, s, "tensor", 0, &s->tensor) ||
-                       spec_object(o, s, "out", 0, &s->out) ||
-                       spec_object(o, s, "nonzero", 0, &s->nonzero) ||
-                       spec_object(o, s, "exps", 0, &s->exps) ||
-                       spec_u32(o, "job_id", &s->job_id) ||
-                       spec_u32(o, "worker_id", &s->worker_id) ||
-                       spec_u32(o, "num_workers", &s->num_workers) ||
-                       spec_u32(o, "block_size", &s->block_size) ||
-                       spec_u32(o, "num_slots", &s->num_slots) ||
-                       spec_u32(o, "slot_base", &s->slot_base) ||
-                       spec_bool(o, "dense", &s->dense) ||
-                       spec_u32(o, "epoch", &s->epoch) ||
-                       spec_u32(o, "fingerprint", &s->fingerprint) ||
-                       spec_object(o, s, "rounds", 0, &s->rounds) ||
-                       spec_object(o, s, "sessions", 0, &s->sessions) ||
-                       spec_object(o, s, "limits", 0, &s->limits) ||
+    const int failed = spec_object(o, s, "tensor", 0, &s->tensor) || spec_object(o, s, "out", 0, &s->out) ||
+                       spec_object(o, s, "nonzero", 0, &s->nonzero) || spec_object(o, s, "exps", 0, &s->exps) ||
+                       spec_u32(o, "job_id", &s->job_id) || spec_u32(o, "worker_id", &s->worker_id) ||
+                       spec_u32(o, "num_workers", &s->num_workers) || spec_u32(o, "block_size", &s->block_size) ||
+                       spec_u32(o, "num_slots", &s->num_slots) || spec_u32(o, "slot_base", &s->slot_base) ||
+                       spec_bool(o, "dense", &s->dense) || spec_u32(o, "epoch", &s->epoch) ||
+                       spec_u32(o, "fingerprint", &s->fingerprint) || spec_object(o, s, "rounds", 0, &s->rounds) ||
+                       spec_object(o, s, "sessions", 0, &s->sessions) || spec_object(o, s, "limits", 0, &s->limits) ||
                        spec_object(o, s, "send_fds", 0, &s->send_fds) ||
                        spec_object(o, s, "receivers", 0, &s->receivers) ||
-                       spec_u32(o, "first_block", &s->first_block) ||
-                       spec_u32(o, "shard_blocks", &s->shard_blocks) ||
-                       spec_bool(o, "gso", &s->gso) ||
-                       spec_object(o, s, "group_sessions", 1, &s->group_sessions) ||
-                       spec_object(o, s, "key", 1, &s->key) ||
-                       spec_u32(o, "spin_us", &s->spin_us) ||
-                       spec_ssize(o, "scanned", &s->scanned) ||
-                       spec_ssize(o, "scan_chunk", &s->scan_chunk);
+                       spec_u32(o, "first_block", &s->first_block) || spec_u32(o, "shard_blocks", &s->shard_blocks) ||
+                       spec_bool(o, "gso", &s->gso) || spec_object(o, s, "group_sessions", 1, &s->group_sessions) ||
+                       spec_object(o, s, "key", 1, &s->key) || spec_u32(o, "spin_us", &s->spin_us) ||
+                       spec_ssize(o, "scanned", &s->scanned) || spec_ssize(o, "scan_chunk", &s->scan_chunk);
     return failed ? -1 : 0;
 }
 
@@ -740,9 +738,13 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
     }
     int out_float;
     r->spin_us = spec->spin_us; /* UDP sockets' (a raw transport's ring may ask for more) */
-    if (get_values(tensor, "tensor", 0, &r->tensor, &r->is_float) < 0) goto error;
+    if (get_values(tensor, "tensor", 0, &r->tensor, &r->is_float) < 0) {
+        goto error;
+    }
     r->held |= 1;
-    if (get_values(out, "out", 1, &r->out, &out_float) < 0) goto error;
+    if (get_values(out, "out", 1, &r->out, &out_float) < 0) {
+        goto error;
+    }
     r->held |= 2;
     r->length = r->tensor.len / 4;
     r->out_count = r->out.len / 4;
@@ -751,9 +753,13 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
         scanned = nblocks; /* (default) BlockPlan.build scanned it all */
     }
     const int lazy = scanned < nblocks; /* the Run fills nonzero and exps as it scans */
-    if (get_bytes(nonzero, "nonzero", lazy, &r->nonzero) < 0) goto error;
+    if (get_bytes(nonzero, "nonzero", lazy, &r->nonzero) < 0) {
+        goto error;
+    }
     r->held |= 4;
-    if (get_bytes(exps, "exps", lazy, &r->exps) < 0) goto error;
+    if (get_bytes(exps, "exps", lazy, &r->exps) < 0) {
+        goto error;
+    }
     r->held |= 8;
     r->scanned = (uint32_t)scanned;
     r->nonfinite = -1;
@@ -770,7 +776,9 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
     }
     if (key) {
         Py_buffer kv;
-        if (PyObject_GetBuffer(key, &kv, PyBUF_SIMPLE) < 0) goto error;
+        if (PyObject_GetBuffer(key, &kv, PyBUF_SIMPLE) < 0) {
+            goto error;
+        }
         if (kv.len != 16) {
             PyBuffer_Release(&kv);
             PyErr_SetString(PyExc_ValueError, "a job key is 16 bytes");
@@ -796,9 +804,11 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
         r->log2n++;
     }
     Py_ssize_t ns = PySequence_Size(rounds), ne = PySequence_Size(sessions);
-    if (ns < 0 || ne < 0) goto error;
-    if (ns > num_slots || ns > nblocks || ne < 1 || PySequence_Size(limits) != ne ||
-        PySequence_Size(send_fds) != ne || (group_sessions && PySequence_Size(group_sessions) != ne)) {
+    if (ns < 0 || ne < 0) {
+        goto error;
+    }
+    if (ns > num_slots || ns > nblocks || ne < 1 || PySequence_Size(limits) != ne || PySequence_Size(send_fds) != ne ||
+        (group_sessions && PySequence_Size(group_sessions) != ne)) {
         PyErr_SetString(PyExc_ValueError,
                         "rounds: one per stream; sessions, limits, send_fds, group_sessions: one per endpoint");
         goto error;
@@ -814,15 +824,23 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
     for (Py_ssize_t e = 0; e < ne; e++) {
         out_t *o = &r->outs[e];
         long long session = seq_int(sessions, e), limit = seq_int(limits, e), fd;
-        if (PyErr_Occurred()) goto error;
+        if (PyErr_Occurred()) {
+            goto error;
+        }
         PyObject *sock = PySequence_GetItem(send_fds, e);
-        if (!sock) goto error;
+        if (!sock) {
+            goto error;
+        }
         const int taken = take_socket(r, sock, &o->ring, &fd);
         Py_DECREF(sock);
-        if (taken < 0) goto error;
+        if (taken < 0) {
+            goto error;
+        }
         o->session = (uint32_t)session;
         o->group_session = group_sessions ? (uint32_t)seq_int(group_sessions, e) : 0;
-        if (PyErr_Occurred()) goto error;
+        if (PyErr_Occurred()) {
+            goto error;
+        }
         o->limit = limit > 0 ? (uint32_t)limit : 0;
         o->fd = (int)fd;
         o->gso = gso;
@@ -836,10 +854,14 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
     for (Py_ssize_t i = 0; i < ns; i++) {
         stream_t *s = &r->streams[i];
         PyObject *o = PySequence_GetItem(rounds, i);
-        if (!o) goto error;
+        if (!o) {
+            goto error;
+        }
         s->round = PyLong_AsUnsignedLongLongMask(o);
         Py_DECREF(o);
-        if (PyErr_Occurred()) goto error;
+        if (PyErr_Occurred()) {
+            goto error;
+        }
         s->slot = slot_base + (uint32_t)i;
         s->block = NONE_BLOCK; /* until start(): its opening round's, open_stream() */
         s->exp = EXP_BIAS;
@@ -850,7 +872,9 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
         s->state = S_WAITING;
     }
     Py_ssize_t ni = PySequence_Size(receivers);
-    if (ni < 0) goto error;
+    if (ni < 0) {
+        goto error;
+    }
     r->ins = calloc(ni ? ni : 1, sizeof *r->ins);
     if (!r->ins) {
         PyErr_NoMemory();
@@ -858,7 +882,9 @@ static PyObject *run_from_spec(PyTypeObject *type, const run_spec_t *spec) {
     }
     for (Py_ssize_t i = 0; i < ni; i++) {
         PyObject *item = PySequence_GetItem(receivers, i), *peers = NULL, *sock;
-        if (!item) goto error;
+        if (!item) {
+            goto error;
+        }
         in_t *in = &r->ins[i];
         r->nins = (int)i + 1;
         long long fd = -1;
@@ -928,7 +954,8 @@ static PyGetSetDef Run_getset[] = {
     {"unfinished", (getter)Run_get_unfinished, NULL, "streams not finished", NULL},
     {"overflow", (getter)Run_get_overflow, NULL, "some RESULT was flagged OVERFLOW", NULL},
     {"float_overflow", (getter)Run_get_float_overflow, NULL, "some float32 sum is Inf", NULL},
-    {"scanned", (getter)Run_get_scanned, NULL, "blocks of the tensor scanned so far (nonzero and exps hold them)", NULL},
+    {"scanned", (getter)Run_get_scanned, NULL, "blocks of the tensor scanned so far (nonzero and exps hold them)",
+     NULL},
     {"nonfinite", (getter)Run_get_nonfinite, NULL,
      "the flat index of the first NaN/Inf the scan found, -1: none (so far)", NULL},
     {"gso_errno", (getter)Run_get_gso_errno, NULL,
@@ -936,24 +963,25 @@ static PyGetSetDef Run_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyDoc_STRVAR(Run_doc,
-"Run(spec)\n--\n\n"
-"The streams of one allreduce, as `spec` (a p4reduce._native_worker.RunSpec) says; its\n"
-"attributes are read by name, once. `tensor`, `out`: flat float32 or int32 (may be the\n"
-"same array); `nonzero`, `exps`: BlockPlan's per-block flags and exponent bytes;\n"
-"`num_workers`: what fixed point scales by; `rounds`: each used stream's slot\n"
-"round; per aggregator endpoint (stream s goes to s mod len): its session, the\n"
-"agreed datagram payload size (0: a packet per datagram) and its connected\n"
-"socket's fd or its PacketRing (-1: datagrams stay queued for take_output());\n"
-"`receivers`: a (fd or PacketRing, [(IPv4 as int, port), ...]) per socket results\n"
-"arrive on, with the sources it accepts (fd -1: only feed() uses it). `gso`: send each endpoint's runs of\n"
-"equal-size datagrams as UDP_SEGMENT messages (off for good on an endpoint\n"
-"where the kernel refuses one). Received UDP_GRO buffers are split whenever a\n"
-"socket has UDP_GRO on. `scanned`: how many blocks `nonzero` and `exps` already hold\n"
-"(-1: all); the Run scans the rest of the tensor into them as its streams need it,\n"
-"`scan_chunk` elements at a time (0: 64 Ki; at least a block)\n"
-"(p4reduce/_worker_scan.c: a NaN/Inf found after a datagram left fails the allreduce\n"
-"everywhere, Failed('nonfinite', index, True) here).");
+PyDoc_STRVAR(
+    Run_doc,
+    "Run(spec)\n--\n\n"
+    "The streams of one allreduce, as `spec` (a p4reduce._native_worker.RunSpec) says; its\n"
+    "attributes are read by name, once. `tensor`, `out`: flat float32 or int32 (may be the\n"
+    "same array); `nonzero`, `exps`: BlockPlan's per-block flags and exponent bytes;\n"
+    "`num_workers`: what fixed point scales by; `rounds`: each used stream's slot\n"
+    "round; per aggregator endpoint (stream s goes to s mod len): its session, the\n"
+    "agreed datagram payload size (0: a packet per datagram) and its connected\n"
+    "socket's fd or its PacketRing (-1: datagrams stay queued for take_output());\n"
+    "`receivers`: a (fd or PacketRing, [(IPv4 as int, port), ...]) per socket results\n"
+    "arrive on, with the sources it accepts (fd -1: only feed() uses it). `gso`: send each endpoint's runs of\n"
+    "equal-size datagrams as UDP_SEGMENT messages (off for good on an endpoint\n"
+    "where the kernel refuses one). Received UDP_GRO buffers are split whenever a\n"
+    "socket has UDP_GRO on. `scanned`: how many blocks `nonzero` and `exps` already hold\n"
+    "(-1: all); the Run scans the rest of the tensor into them as its streams need it,\n"
+    "`scan_chunk` elements at a time (0: 64 Ki; at least a block)\n"
+    "(p4reduce/_worker_scan.c: a NaN/Inf found after a datagram left fails the allreduce\n"
+    "everywhere, Failed('nonfinite', index, True) here).");
 
 static PyTypeObject RunType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "p4reduce._worker.Run",
@@ -982,8 +1010,7 @@ static int exec_module(PyObject *m) {
             return -1;
         }
     }
-    if (PyModule_AddObjectRef(m, "Run", (PyObject *)&RunType) < 0 ||
-        PyModule_AddObjectRef(m, "Failed", Failed) < 0 ||
+    if (PyModule_AddObjectRef(m, "Run", (PyObject *)&RunType) < 0 || PyModule_AddObjectRef(m, "Failed", Failed) < 0 ||
         PyModule_AddIntConstant(m, "ABI_VERSION", ABI_VERSION) < 0) {
         return -1;
     }
@@ -1003,4 +1030,6 @@ static struct PyModuleDef module = {
     .m_slots = slots,
 };
 
-PyMODINIT_FUNC PyInit__worker(void) { return PyModuleDef_Init(&module); }
+PyMODINIT_FUNC PyInit__worker(void) {
+    return PyModuleDef_Init(&module);
+}

@@ -4,8 +4,8 @@
  * GIL: ppoll on the agent's sockets (first spinning on the raw transports' RX rings, if
  * any), a batch of datagrams per readable socket with recvmmsg (a UDP_GRO buffer split
  * by wk_process_buffer), a batch of frames per RX ring (p4reduce/_ring.h), then the
- * replies flushed; time it would wait scans the tensor on instead (p4reduce/_worker_out.c). The packets themselves go to the state
- * machine, p4reduce/_worker.c; what the files share is p4reduce/_worker.h.
+ * replies flushed; time it would wait scans the tensor on instead (p4reduce/_worker_out.c). The packets themselves go
+ * to the state machine, p4reduce/_worker.c; what the files share is p4reduce/_worker.h.
  */
 #include "_worker.h"
 
@@ -161,8 +161,8 @@ void wk_poll_nogil(RunObject *r, double wait, double rto) {
         for (int k = 0; k < n && r->err == ERR_NONE; k++) {
             const struct sockaddr_in *sa = &r->rnames[k];
             wk_process_buffer(r, &r->ins[i], (const unsigned char *)r->riov[k].iov_base, r->rmsgs[k].msg_len,
-                           udp_gro_segment(&r->rmsgs[k].msg_hdr), ntohl(sa->sin_addr.s_addr), ntohs(sa->sin_port),
-                           now, rto);
+                              udp_gro_segment(&r->rmsgs[k].msg_hdr), ntohl(sa->sin_addr.s_addr), ntohs(sa->sin_port),
+                              now, rto);
         }
     }
     if (r->err == ERR_NONE) {

@@ -45,11 +45,11 @@
 
 #define ABI_VERSION 1 /* p4reduce/transport/xdp.py refuses a build of another version */
 
-#define CHUNK 4096u                                  /* a UMEM frame (XSK_UMEM__DEFAULT_FRAME_SIZE) */
-#define RX_OFFSET 256u                               /* XDP_PACKET_HEADROOM: where a received frame starts */
-#define MAX_FRAME (CHUNK - RX_OFFSET)                /* the longest frame a chunk takes */
-#define MAX_MTU (MAX_FRAME - ETH_LEN)                /* 3826 */
-#define MAX_RING (1u << 15)
+#define CHUNK      4096u                 /* a UMEM frame (XSK_UMEM__DEFAULT_FRAME_SIZE) */
+#define RX_OFFSET  256u                  /* XDP_PACKET_HEADROOM: where a received frame starts */
+#define MAX_FRAME  (CHUNK - RX_OFFSET)   /* the longest frame a chunk takes */
+#define MAX_MTU    (MAX_FRAME - ETH_LEN) /* 3826 */
+#define MAX_RING   (1u << 15)
 #define KICK_TRIES 256 /* sendto calls a kick makes at most (a copy-mode send takes 32 frames a call) */
 
 typedef struct {
@@ -81,8 +81,7 @@ typedef struct {
 } xsk_t;
 
 typedef struct {
-    PyObject_HEAD
-    xsk_t s;
+    PyObject_HEAD xsk_t s;
     int users, closing;
 } XskObject;
 
@@ -93,18 +92,18 @@ static PyTypeObject XskType;
  */
 
 #define INSN(c, d, s, o, i) ((struct bpf_insn){.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i)})
-#define LDX(size, d, s, o) INSN(BPF_LDX | (size) | BPF_MEM, d, s, o, 0)
-#define MOV_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define MOV_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define ADD_IMM(d, i) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define JGT_REG(d, s, o) INSN(BPF_JMP | BPF_JGT | BPF_X, d, s, o, 0)
-#define JNE32(d, i, o) INSN(BPF_JMP32 | BPF_JNE | BPF_K, d, 0, o, i)
-#define JSET32(d, i, o) INSN(BPF_JMP32 | BPF_JSET | BPF_K, d, 0, o, i)
-#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define LDX(size, d, s, o)  INSN(BPF_LDX | (size) | BPF_MEM, d, s, o, 0)
+#define MOV_REG(d, s)       INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOV_IMM(d, i)       INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define ADD_IMM(d, i)       INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define JGT_REG(d, s, o)    INSN(BPF_JMP | BPF_JGT | BPF_X, d, s, o, 0)
+#define JNE32(d, i, o)      INSN(BPF_JMP32 | BPF_JNE | BPF_K, d, 0, o, i)
+#define JSET32(d, i, o)     INSN(BPF_JMP32 | BPF_JSET | BPF_K, d, 0, o, i)
+#define CALL(f)             INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT()              INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
-#define PASS_AT 23
-#define TO_PASS(i) (PASS_AT - (i)-1)
+#define PASS_AT    23
+#define TO_PASS(i) (PASS_AT - (i) - 1)
 
 /* Big-endian bytes as the value a little- or big-endian load of them gives. */
 static int32_t be16_loaded(uint16_t v) {
@@ -259,9 +258,13 @@ static int xsk_open(xsk_t *s, int mode, const char **what, char *log, size_t log
 
     *what = "bpf_map_create(XSKMAP)";
     s->map_fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "p4r_xsk", sizeof(uint32_t), sizeof(int), s->queue + 1, NULL);
-    if (s->map_fd < 0) return -1;
+    if (s->map_fd < 0) {
+        return -1;
+    }
     *what = "bpf_map_update_elem(XSKMAP)";
-    if (bpf_map_update_elem(s->map_fd, &s->queue, &s->fd, 0) < 0) return -1;
+    if (bpf_map_update_elem(s->map_fd, &s->queue, &s->fd, 0) < 0) {
+        return -1;
+    }
     struct bpf_insn insns[32];
     const size_t n = flow_program(insns, s->map_fd, s->src_ip, s->src_port);
     LIBBPF_OPTS(bpf_prog_load_opts, popts, .log_buf = log, .log_size = (uint32_t)log_len, .log_level = 0);
@@ -271,7 +274,9 @@ static int xsk_open(xsk_t *s, int mode, const char **what, char *log, size_t log
         const int e = errno;
         popts.log_level = 1; /* again, for the verifier's reasons */
         const int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "p4r_flow", "GPL", insns, n, &popts);
-        if (fd >= 0) close(fd);
+        if (fd >= 0) {
+            close(fd);
+        }
         errno = e;
         return -1;
     }
@@ -285,7 +290,9 @@ static int xsk_open(xsk_t *s, int mode, const char **what, char *log, size_t log
             s->native = m == 0;
             return 0;
         }
-        if (errno == EBUSY || errno == EEXIST) return -1; /* another program holds the interface */
+        if (errno == EBUSY || errno == EEXIST) {
+            return -1; /* another program holds the interface */
+        }
     }
     return -1;
 }
@@ -297,11 +304,15 @@ static void reclaim(xsk_t *s) {
     for (uint32_t i = 0; i < n; i++) {
         s->tx_free[s->tx_nfree++] = *xsk_ring_cons__comp_addr(&s->comp, idx + i) & ~(uint64_t)(CHUNK - 1);
     }
-    if (n) xsk_ring_cons__release(&s->comp, n);
+    if (n) {
+        xsk_ring_cons__release(&s->comp, n);
+    }
 }
 
 /* Whether the kernel has taken every descriptor of the TX ring. */
-static int tx_drained(xsk_t *s) { return xsk_prod_nb_free(&s->tx, s->tx_count) >= s->tx_count; }
+static int tx_drained(xsk_t *s) {
+    return xsk_prod_nb_free(&s->tx, s->tx_count) >= s->tx_count;
+}
 
 static int xsk_kick(xsk_t *s, int wait) {
     (void)wait; /* (a copy-mode send completes within sendto; a zero-copy one soon after) */
@@ -314,7 +325,9 @@ static int xsk_kick(xsk_t *s, int wait) {
                 break;
             }
             reclaim(s);
-            if (tx_drained(s)) break;
+            if (tx_drained(s)) {
+                break;
+            }
         }
         s->tx_queued = 0;
     }
@@ -348,7 +361,9 @@ static void xsk_tx_commit(xsk_t *s, size_t len) {
     s->tx_frames++;
 }
 
-static int xsk_rx_ready(xsk_t *s) { return xsk_cons_nb_avail(&s->rx, 1) > 0; }
+static int xsk_rx_ready(xsk_t *s) {
+    return xsk_cons_nb_avail(&s->rx, 1) > 0;
+}
 
 static void xsk_rx_release(xsk_t *s) {
     uint32_t idx;
@@ -379,19 +394,39 @@ static int xsk_rx_next(xsk_t *s, const unsigned char **payload, size_t *len, uin
  */
 
 #define S(o) (&((XskObject *)(o))->s)
-static int usable(const XskObject *o) { return o->s.fd >= 0 && !o->closing; }
-static int ops_usable(PyObject *o) { return usable((XskObject *)o); }
-static int ops_fd(PyObject *o) { return S(o)->fd; }
-static uint32_t ops_spin_us(PyObject *o) { return S(o)->spin_us; }
-static size_t ops_max_payload(PyObject *o) { return S(o)->mtu - IP_OVERHEAD; }
-static unsigned char *ops_tx_frame(PyObject *o) { return xsk_tx_frame(S(o)); }
-static void ops_tx_commit(PyObject *o, size_t len) { xsk_tx_commit(S(o), len); }
-static int ops_kick(PyObject *o, int wait) { return xsk_kick(S(o), wait); }
-static int ops_rx_ready(PyObject *o) { return xsk_rx_ready(S(o)); }
+static int usable(const XskObject *o) {
+    return o->s.fd >= 0 && !o->closing;
+}
+static int ops_usable(PyObject *o) {
+    return usable((XskObject *)o);
+}
+static int ops_fd(PyObject *o) {
+    return S(o)->fd;
+}
+static uint32_t ops_spin_us(PyObject *o) {
+    return S(o)->spin_us;
+}
+static size_t ops_max_payload(PyObject *o) {
+    return S(o)->mtu - IP_OVERHEAD;
+}
+static unsigned char *ops_tx_frame(PyObject *o) {
+    return xsk_tx_frame(S(o));
+}
+static void ops_tx_commit(PyObject *o, size_t len) {
+    xsk_tx_commit(S(o), len);
+}
+static int ops_kick(PyObject *o, int wait) {
+    return xsk_kick(S(o), wait);
+}
+static int ops_rx_ready(PyObject *o) {
+    return xsk_rx_ready(S(o));
+}
 static int ops_rx_next(PyObject *o, const unsigned char **payload, size_t *len, uint32_t *ip, uint16_t *port) {
     return xsk_rx_next(S(o), payload, len, ip, port);
 }
-static void ops_rx_release(PyObject *o) { xsk_rx_release(S(o)); }
+static void ops_rx_release(PyObject *o) {
+    xsk_rx_release(S(o));
+}
 static void ops_use(PyObject *o) {
     Py_INCREF(o);
     ((XskObject *)o)->users++;
@@ -404,9 +439,9 @@ static void ops_unuse(PyObject *o) {
     Py_DECREF(o);
 }
 
-static const ring_ops_t xsk_ops = {"xdp",          ops_usable,     ops_fd,          ops_spin_us,  ops_max_payload,
-                                   ops_tx_frame,   ops_tx_commit,  ops_kick,        ops_rx_ready, ops_rx_next,
-                                   ops_rx_release, ops_use,        ops_unuse};
+static const ring_ops_t xsk_ops = {"xdp",          ops_usable,    ops_fd,   ops_spin_us,  ops_max_payload,
+                                   ops_tx_frame,   ops_tx_commit, ops_kick, ops_rx_ready, ops_rx_next,
+                                   ops_rx_release, ops_use,       ops_unuse};
 
 /* ---------------------------------------------------------------------------
  * Python: XskSocket
@@ -421,8 +456,8 @@ static int closed(XskObject *self) {
 }
 
 static PyObject *Xsk_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"interface", "src_mac", "dst_mac", "local", "peer", "mtu", "queue",
-                             "rx_frames", "tx_frames", "spin_us", "mode", NULL};
+    static char *kwlist[] = {"interface", "src_mac",   "dst_mac",   "local",   "peer", "mtu",
+                             "queue",     "rx_frames", "tx_frames", "spin_us", "mode", NULL};
     const char *ifname, *local_host, *peer_host, *mode = "auto";
     Py_buffer src_mac, dst_mac;
     int local_port, peer_port;
@@ -486,10 +521,8 @@ static PyObject *Xsk_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         goto done;
     }
     self->s = s; /* the parameters; no ring exists yet */
-    Py_BEGIN_ALLOW_THREADS
-    rc = xsk_open(&self->s, m, &what, log, sizeof log);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
+    Py_BEGIN_ALLOW_THREADS rc = xsk_open(&self->s, m, &what, log, sizeof log);
+    Py_END_ALLOW_THREADS if (rc < 0) {
         const int e = errno;
         xsk_close(&self->s);
         Py_CLEAR(self); /* (its dealloc closes again: nothing is left open) */
@@ -520,9 +553,13 @@ static void Xsk_dealloc(XskObject *self) {
 }
 
 static PyObject *Xsk_send(XskObject *self, PyObject *arg) {
-    if (closed(self)) return NULL;
+    if (closed(self)) {
+        return NULL;
+    }
     Py_buffer b;
-    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return NULL;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
     xsk_t *s = &self->s;
     if ((size_t)b.len > s->mtu - IP_OVERHEAD) {
         PyErr_Format(PyExc_ValueError, "a %zd-byte datagram exceeds the %u bytes a %u-byte MTU carries", b.len,
@@ -531,28 +568,32 @@ static PyObject *Xsk_send(XskObject *self, PyObject *arg) {
         return NULL;
     }
     int ok = 0, rc;
-    Py_BEGIN_ALLOW_THREADS
-    unsigned char *p = xsk_tx_frame(s);
+    Py_BEGIN_ALLOW_THREADS unsigned char *p = xsk_tx_frame(s);
     if (p) {
         memcpy(p, b.buf, (size_t)b.len);
         xsk_tx_commit(s, (size_t)b.len);
         ok = 1;
     }
     rc = xsk_kick(s, 0);
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&b);
-    if (rc < 0) return PyErr_SetFromErrno(PyExc_OSError);
+    Py_END_ALLOW_THREADS PyBuffer_Release(&b);
+    if (rc < 0) {
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
     return PyBool_FromLong(ok);
 }
 
 static PyObject *Xsk_recv(XskObject *self, PyObject *unused) {
     (void)unused;
-    if (closed(self)) return NULL;
+    if (closed(self)) {
+        return NULL;
+    }
     const unsigned char *payload;
     size_t len;
     uint32_t ip;
     uint16_t port;
-    if (!xsk_rx_next(&self->s, &payload, &len, &ip, &port)) Py_RETURN_NONE;
+    if (!xsk_rx_next(&self->s, &payload, &len, &ip, &port)) {
+        Py_RETURN_NONE;
+    }
     PyObject *source = address(ip, port);
     PyObject *result = source ? Py_BuildValue("(y#N)", (const char *)payload, (Py_ssize_t)len, source) : NULL;
     xsk_rx_release(&self->s);
@@ -561,7 +602,9 @@ static PyObject *Xsk_recv(XskObject *self, PyObject *unused) {
 
 static PyObject *Xsk_fileno(XskObject *self, PyObject *unused) {
     (void)unused;
-    if (closed(self)) return NULL;
+    if (closed(self)) {
+        return NULL;
+    }
     return PyLong_FromLong(self->s.fd);
 }
 
@@ -583,7 +626,9 @@ static struct xdp_statistics kernel_stats(const xsk_t *s) {
     struct xdp_statistics st;
     memset(&st, 0, sizeof st);
     socklen_t sl = sizeof st;
-    if (s->fd >= 0) getsockopt(s->fd, SOL_XDP, XDP_STATISTICS, &st, &sl);
+    if (s->fd >= 0) {
+        getsockopt(s->fd, SOL_XDP, XDP_STATISTICS, &st, &sl);
+    }
     return st;
 }
 
@@ -599,23 +644,30 @@ static PyObject *Xsk_counters(XskObject *self, PyObject *unused) {
                          (unsigned long long)st.tx_invalid_descs);
 }
 
-PyDoc_STRVAR(classify_doc,
-"classify(frame, /)\n--\n\n"
-"What the attached XDP program does with `frame` (BPF_PROG_TEST_RUN, nothing sent):\n"
-"'redirect' (into this socket) or 'pass' (to the kernel), or another XDP action's name.");
+PyDoc_STRVAR(classify_doc, "classify(frame, /)\n--\n\n"
+                           "What the attached XDP program does with `frame` (BPF_PROG_TEST_RUN, nothing sent):\n"
+                           "'redirect' (into this socket) or 'pass' (to the kernel), or another XDP action's name.");
 
 static PyObject *Xsk_classify(XskObject *self, PyObject *arg) {
-    if (closed(self)) return NULL;
+    if (closed(self)) {
+        return NULL;
+    }
     Py_buffer b;
-    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return NULL;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
     unsigned char out[CHUNK];
     LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = b.buf, .data_size_in = (uint32_t)b.len, .data_out = out,
                 .data_size_out = sizeof out, .repeat = 1);
     const int rc = bpf_prog_test_run_opts(self->s.prog_fd, &opts);
     PyBuffer_Release(&b);
-    if (rc < 0) return PyErr_SetFromErrno(PyExc_OSError);
+    if (rc < 0) {
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
     static const char *names[] = {"aborted", "drop", "pass", "tx", "redirect"};
-    if (opts.retval < 5) return PyUnicode_FromString(names[opts.retval]);
+    if (opts.retval < 5) {
+        return PyUnicode_FromString(names[opts.retval]);
+    }
     return PyUnicode_FromFormat("action %u", opts.retval);
 }
 
@@ -693,8 +745,10 @@ static PyGetSetDef Xsk_getset[] = {
     {"peer", (getter)get_peer, NULL, "(host, port) of the aggregator", NULL},
     {"max_payload", (getter)get_max_payload, NULL, "the largest datagram: the MTU less 28 bytes", NULL},
     {"frames", (getter)get_frames, NULL, "(RX frames, TX frames, UMEM chunk size)", NULL},
-    {"rx_oversize", (getter)get_rx_oversize, NULL, "frames the kernel dropped (XDP_STATISTICS rx_dropped: "
-     "in copy mode, frames larger than a chunk)", NULL},
+    {"rx_oversize", (getter)get_rx_oversize, NULL,
+     "frames the kernel dropped (XDP_STATISTICS rx_dropped: "
+     "in copy mode, frames larger than a chunk)",
+     NULL},
     {"closed", (getter)get_closed, NULL, "close() was called", NULL},
     {"mode", (getter)get_mode, NULL, "how the XDP program is attached: 'native' (driver) or 'generic' (SKB)", NULL},
     {"bind", (getter)get_bind, NULL, "'zerocopy' or 'copy' (XDP_COPY: the driver has no zero-copy, as veth)", NULL},
@@ -703,15 +757,14 @@ static PyGetSetDef Xsk_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyDoc_STRVAR(Xsk_doc,
-"XskSocket(interface, src_mac, dst_mac, local, peer, mtu, queue=0, rx_frames=1024,\n"
-"          tx_frames=512, spin_us=0, mode='auto')\n--\n\n"
-"One UDP flow (local (host, port) <-> peer (host, port)) on an AF_XDP socket bound to\n"
-"`interface`'s RX queue `queue`, with an XDP program that redirects only IPv4/UDP to\n"
-"`local` into it and passes every other frame to the kernel. `mode`: how the program is\n"
-"attached: 'native', 'generic', or 'auto' (native, else generic). Frames go to `dst_mac`\n"
-"from `src_mac`; `mtu` at most 3826. Needs root (CAP_NET_ADMIN, CAP_NET_RAW, CAP_BPF).\n"
-"Pass it to Run as an endpoint's socket and receiver.");
+PyDoc_STRVAR(Xsk_doc, "XskSocket(interface, src_mac, dst_mac, local, peer, mtu, queue=0, rx_frames=1024,\n"
+                      "          tx_frames=512, spin_us=0, mode='auto')\n--\n\n"
+                      "One UDP flow (local (host, port) <-> peer (host, port)) on an AF_XDP socket bound to\n"
+                      "`interface`'s RX queue `queue`, with an XDP program that redirects only IPv4/UDP to\n"
+                      "`local` into it and passes every other frame to the kernel. `mode`: how the program is\n"
+                      "attached: 'native', 'generic', or 'auto' (native, else generic). Frames go to `dst_mac`\n"
+                      "from `src_mac`; `mtu` at most 3826. Needs root (CAP_NET_ADMIN, CAP_NET_RAW, CAP_BPF).\n"
+                      "Pass it to Run as an endpoint's socket and receiver.");
 
 static PyTypeObject XskType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "p4reduce._xdp.XskSocket",
@@ -729,7 +782,9 @@ static PyObject *py_program(PyObject *m, PyObject *args) {
     const char *host;
     int port;
     uint32_t ip;
-    if (!PyArg_ParseTuple(args, "(si):program", &host, &port) || parse_ip(host, &ip) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "(si):program", &host, &port) || parse_ip(host, &ip) < 0) {
+        return NULL;
+    }
     struct bpf_insn insns[32];
     const size_t n = flow_program(insns, -1, ip, (uint16_t)port);
     return PyBytes_FromStringAndSize((const char *)insns, (Py_ssize_t)(n * sizeof insns[0]));
@@ -750,18 +805,27 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__xdp(void) {
-    if (PyType_Ready(&XskType) < 0) return NULL;
+    if (PyType_Ready(&XskType) < 0) {
+        return NULL;
+    }
     PyObject *capsule = PyCapsule_New((void *)&xsk_ops, RING_OPS_CAPSULE, NULL);
-    if (!capsule) return NULL;
+    if (!capsule) {
+        return NULL;
+    }
     /* (a static type's dict: set before the module is used, as PyType_Ready left it) */
     const int set = PyDict_SetItemString(XskType.tp_dict, "_ring_ops", capsule);
     Py_DECREF(capsule);
-    if (set < 0) return NULL;
+    if (set < 0) {
+        return NULL;
+    }
     PyType_Modified(&XskType);
     PyObject *m = PyModule_Create(&module);
-    if (!m) return NULL;
+    if (!m) {
+        return NULL;
+    }
     if (PyModule_AddObjectRef(m, "XskSocket", (PyObject *)&XskType) < 0 ||
-        PyModule_AddIntConstant(m, "ABI_VERSION", ABI_VERSION) < 0 || PyModule_AddIntConstant(m, "MAX_MTU", MAX_MTU) < 0) {
+        PyModule_AddIntConstant(m, "ABI_VERSION", ABI_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_MTU", MAX_MTU) < 0) {
         Py_DECREF(m);
         return NULL;
     }
