@@ -39,7 +39,8 @@ emits it there; simple_switch_grpc turns that into a PacketIn with the header as
 metadata); counters' byte counts; the values of an invalid header's fields, which
 the program reads only for frames too short for an Ethernet header (the model reads
 0 there: a fresh PHV's value, where BMv2 may hold a stale one); the TNA (Tofino)
-program of p4src/tna/, whose pipeline differs (64 values, 8192 slots, a harvest pass).
+program of p4src/tna/, whose pipeline differs (64 values, 8192 slots, a harvest pass):
+`p4reduce.testbed.tna_model` models that one.
 """
 
 from __future__ import annotations
