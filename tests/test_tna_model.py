@@ -1160,3 +1160,15 @@ def test_a_leafs_resend_of_an_opening_round_drops_owner_bits_without_scatter() -
     assert down == to_both(0, 0, NONE, x + 1, flags=3 << 3, blocks=200)
     again = send(model, 0, data(0, 0, 0, NONE, x, flags=Flags.OPENING, blocks=200))
     assert again == [(W[0].port, answer(W[0], result(0, 0, 0, NONE, x + 1, flags=0, blocks=200)))]
+
+
+def test_install_bfrt_takes_ports_and_deletes_a_released_job() -> None:
+    """`$PORT` entries change nothing the model holds; deleting the job's entries (as a
+    release does) makes its workers unknown and its group empty."""
+    model = switch()
+    ports = [(p.port, p) for p in CONFIG.switch.ports]
+    install_bfrt(model, SCHEMA, tna.port_entries(SCHEMA, ports))
+    install_bfrt(model, SCHEMA, tna.job_entries(SCHEMA, JOB, session=SESSION), delete=True)
+    assert model.multicast_copies(JOB.mgid) == []
+    assert send(model, 0, data(0, 0, 0, NONE, np.ones(B, np.int32), flags=Flags.OPENING)) == []
+    assert ev(model) == {"unknown_worker": 1}
