@@ -1121,7 +1121,7 @@ def test_a_header_only_parent_answer_leaves_the_partial_sums_for_the_resends() -
     parent row matches count == B only; README "Differences"): a header-only answer to a data
     round (a parent's reduce-scatter copy for a non-owner) goes down header-only, but the
     re-send then carries the leaf's own partial sums, 64 values. (The v1model program
-    re-sends 32 zeros there: p4src/values.p4, `held` cleared.) Either way the block's owner,
+    re-sends 32 zeros there: `held` cleared, p4src/values.p4:83-89.) Either way the block's owner,
     worker 0 here, would take values that are not the job's sum from a re-send."""
     model = switch([LEAF])
     x = np.arange(B, dtype=np.int32)
@@ -1150,7 +1150,7 @@ def test_a_leafs_resend_of_an_opening_round_drops_owner_bits_without_scatter() -
     The multicast does; DIFFERENCE: a re-send of the leaf's opening round after the parent
     answered takes its flags from first_flags, which holds only what agreement.p4's scatter
     table makes of the answer's flags (p4src/tna/agreement.p4:86-97: owner bits without
-    SCATTER become 0); the v1model program's first_key keeps flags & 0xFC (p4src/opening.p4).
+    SCATTER become 0); the v1model program's first_key keeps flags & 0xFC (p4src/opening.p4:74).
     Workers ignore owner bits without SCATTER, so nothing they do changes."""
     model = switch([LEAF])
     x = np.arange(B, dtype=np.int32)
