@@ -39,7 +39,8 @@ emits it there; simple_switch_grpc turns that into a PacketIn with the header as
 metadata); counters' byte counts; the values of an invalid header's fields, which
 the program reads only for frames too short for an Ethernet header (the model reads
 0 there: a fresh PHV's value, where BMv2 may hold a stale one); the TNA (Tofino)
-program of p4src/tna/, whose pipeline differs (64 values, 8192 slots, a harvest pass).
+program of p4src/tna/, whose pipeline differs (64 values, 8192 slots, a harvest pass):
+`p4reduce.testbed.tna_model` models that one.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from p4reduce.protocol.codec import AGG_UDP_PORT, HEADER, NONE, POISON, PROTOCOL_VERSION, Flags, Mode, MsgType
+from p4reduce.protocol.codec import AGG_UDP_PORT, NONE, POISON, PROTOCOL_VERSION, Flags, Mode, MsgType
 from p4reduce.protocol.switch import (
     EVENT_NAMES,
     JOB_EVENT_NAMES,
@@ -60,11 +61,23 @@ from p4reduce.protocol.switch import (
     SWITCH_SLOTS,
     SWITCH_VALUES_PER_PACKET,
 )
+from p4reduce.testbed.model_common import (
+    AGG_HDR_LEN,
+    ETHERTYPE_IPV4,
+    IPPROTO_UDP,
+    IPV4,
+    IPV4_HDR_LEN,
+    UDP,
+    UDP_HDR_LEN,
+    ActionCall,
+    Agg,
+    ipv4_checksum,
+    resolve_name,
+)
+from p4reduce.testbed.model_common import mask as _mask
 
 # -- constants of p4src/headers.p4 (the protocol package holds the same numbers) --------
 
-ETHERTYPE_IPV4 = 0x0800
-IPPROTO_UDP = 17
 FLAG_OPENING = int(Flags.OPENING)
 FLAG_MISMATCH = int(Flags.MISMATCH)
 FLAG_SCATTER = int(Flags.SCATTER)
@@ -79,9 +92,6 @@ VALUES = SWITCH_VALUES_PER_PACKET
 NUM_SLOTS = SWITCH_SLOTS
 SLOT_BITS = 10
 REGISTER_SIZE = 2 * NUM_SLOTS
-IPV4_HDR_LEN = 20
-UDP_HDR_LEN = 8
-AGG_HDR_LEN = HEADER.size
 AGG_VALUES_LEN = 4 * VALUES
 JOB_EVENTS_SIZE = 4096
 JOB_EVENT_BITS = 2
@@ -218,24 +228,6 @@ JOB_EVENTS = "P4ReduceIngress.job_events"
 COUNTERS = {EVENTS: NUM_EVENTS, JOB_EVENTS: JOB_EVENTS_SIZE}
 
 
-def _mask(bits: int) -> int:
-    return (1 << bits) - 1
-
-
-def resolve_name(name: str, candidates: Iterable[str], what: str) -> str:
-    """`name` itself or the one candidate it ends (at a '.'), as BMv2's STF runner resolves
-    table and action names (`workers` for P4ReduceIngress.worker_check.workers)."""
-    names = list(candidates)
-    if name in names:
-        return name
-    found = [c for c in names if c.endswith("." + name)]
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise KeyError(f"no {what} named {name!r} (known: {', '.join(names)})")
-    raise KeyError(f"{what} name {name!r} is ambiguous: {', '.join(found)}")
-
-
 # -- headers, metadata, the packet in flight --------------------------------------------
 
 
@@ -258,9 +250,6 @@ class Ethernet:
         return self.dstAddr.to_bytes(6, "big") + self.srcAddr.to_bytes(6, "big") + struct.pack("!H", self.etherType)
 
 
-_IPV4 = struct.Struct("!BBHHHBBHII")
-
-
 @dataclass
 class IPv4:
     valid: bool = False
@@ -281,7 +270,7 @@ class IPv4:
 
     def unpack(self, buf: bytes) -> None:
         vi, self.diffserv, self.totalLen, self.identification, ff, self.ttl, self.protocol, csum, src, dst = (
-            _IPV4.unpack_from(buf)
+            IPV4.unpack_from(buf)
         )
         self.valid = True
         self.version, self.ihl = vi >> 4, vi & 0xF
@@ -289,7 +278,7 @@ class IPv4:
         self.hdrChecksum, self.srcAddr, self.dstAddr = csum, src, dst
 
     def pack(self, checksum: int | None = None) -> bytes:
-        return _IPV4.pack(
+        return IPV4.pack(
             self.version << 4 | self.ihl,
             self.diffserv,
             self.totalLen,
@@ -305,14 +294,7 @@ class IPv4:
     def csum16(self) -> int:
         """HashAlgorithm.csum16 over every field but hdrChecksum (parser.p4's field list):
         the internet checksum, i.e. the ones' complement of the ones'-complement sum."""
-        words = struct.unpack("!10H", self.pack(checksum=0))
-        total = sum(words)
-        while total >> 16:
-            total = (total & 0xFFFF) + (total >> 16)
-        return ~total & 0xFFFF
-
-
-_UDP = struct.Struct("!HHHH")
+        return ipv4_checksum(self.pack())
 
 
 @dataclass
@@ -327,64 +309,10 @@ class Udp:
 
     def unpack(self, buf: bytes) -> None:
         self.valid = True
-        self.srcPort, self.dstPort, self.length, self.checksum = _UDP.unpack_from(buf)
+        self.srcPort, self.dstPort, self.length, self.checksum = UDP.unpack_from(buf)
 
     def pack(self) -> bytes:
-        return _UDP.pack(self.srcPort, self.dstPort, self.length, self.checksum)
-
-
-@dataclass
-class Agg:
-    """headers.p4's agg_t: the 36-byte aggregation header (docs/protocol.md section 2)."""
-
-    valid: bool = False
-    version: int = 0
-    msg_type: int = 0
-    job_id: int = 0
-    worker_id: int = 0
-    flags: int = 0
-    shadow: int = 0
-    slot: int = 0
-    epoch: int = 0
-    block: int = 0
-    next_block: int = 0
-    exp: int = 0
-    next_exp: int = 0
-    count: int = 0
-    session: int = 0
-    blocks: int = 0
-    fingerprint: int = 0
-
-    SIZE = AGG_HDR_LEN
-
-    def unpack(self, buf: bytes) -> None:
-        (v, t, job, worker, flags, pool, epoch, block, nxt, exp, nexp, count, session, blocks, fp) = HEADER.unpack_from(
-            buf
-        )
-        self.valid = True
-        self.version, self.msg_type, self.job_id, self.worker_id, self.flags = v, t, job, worker, flags
-        self.shadow, self.slot = pool >> 15, pool & 0x7FFF
-        self.epoch, self.block, self.next_block, self.exp, self.next_exp = epoch, block, nxt, exp, nexp
-        self.count, self.session, self.blocks, self.fingerprint = count, session, blocks, fp
-
-    def pack(self) -> bytes:
-        return HEADER.pack(
-            self.version,
-            self.msg_type,
-            self.job_id,
-            self.worker_id,
-            self.flags,
-            self.shadow << 15 | self.slot,
-            self.epoch,
-            self.block,
-            self.next_block,
-            self.exp,
-            self.next_exp,
-            self.count,
-            self.session,
-            self.blocks,
-            self.fingerprint,
-        )
+        return UDP.pack(self.srcPort, self.dstPort, self.length, self.checksum)
 
 
 _VALUES = struct.Struct(f"!{VALUES}I")
@@ -503,17 +431,6 @@ class Packet:
             obj = getattr(obj, name)
         assert isinstance(obj, int), path
         return obj
-
-
-@dataclass(frozen=True)
-class ActionCall:
-    """An action with its parameters, as a table entry or a default holds it."""
-
-    action: str
-    params: tuple[tuple[str, int], ...] = ()
-
-    def param(self, name: str) -> int:
-        return dict(self.params)[name]
 
 
 def _key(a: int, b: int) -> int:
