@@ -88,7 +88,10 @@ def _reports(procs: list[subprocess.Popen], name: str) -> list[dict]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.parse_args()
+    ap.add_argument("--check-args", action="store_true", help="check the options and exit: nothing is run")
+    if ap.parse_args().check_args:
+        print("options consistent (there are none)")
+        return 0
     if os.geteuid() != 0:
         raise SystemExit("Mininet needs root: run with sudo")
     from bmv2_node import Bmv2Switch, bmv2_available
