@@ -37,7 +37,6 @@ import numpy as np
 
 from p4reduce.cli.serve import SERVICE_PORT
 from p4reduce.protocol import AGG_UDP_PORT
-from p4reduce.testbed.bmv2 import simple_switch_missing
 from p4reduce.testbed.check import WrongResult, check_results
 from p4reduce.testbed.impairment import Impairment
 from p4reduce.testbed.netns import egress_table_name, netem_supported, nft_egress, nft_remove_table
@@ -370,7 +369,7 @@ def build_topology(args) -> Topology:
     """The network of `args`, ready before anything runs on it: with --service the job
     service starts now, since it alone programs a BMv2 switch or tree (their L2 forwarding
     too, which the gloo baseline's TCP between the workers needs), and serves every
-    density's job until the topology stops."""
+    density's job until the topology stops. The workers are checked to reach each other."""
     topo = _build_network(args)
     if args.service:
         switch = tree = None
@@ -379,6 +378,7 @@ def build_topology(args) -> Topology:
         elif topo.p4tree is not None:
             tree = topo.p4tree.service_section
         topo.service = _start_service(topo.root, args.slots, switch, tree)
+    check_forwarding(topo.workers)
     return topo
 
 
@@ -925,7 +925,8 @@ def _summary(reports: list[list[dict]], args) -> dict:
 def check_forwarding(hosts: list, tries: int = 5) -> None:
     """The network carries IP between the first host and each other one (a ping, `tries`
     times at most: one answer will do); RuntimeError naming the hosts if not. What gloo's
-    TCP needs, checked first: without it gloo would wait out its timeout."""
+    TCP between the workers needs, checked before anything runs: without it gloo would
+    wait out its timeout."""
     if shutil.which("ping") is None:
         return
     for h in hosts[1:]:
@@ -944,7 +945,6 @@ def run_gloo(topo: Topology, args) -> float | None:
         import torch  # noqa: F401
     except ImportError:
         return None
-    check_forwarding(hosts)
     master = f"{hosts[0].IP()}:29517"
     procs = [
         _tracked(
@@ -1111,6 +1111,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     args = ap.parse_args(argv)
     if args.switch == "auto":
+        from p4reduce.testbed.bmv2 import simple_switch_missing  # (P4Runtime's client: only if needed)
+
         args.switch = "bmv2" if simple_switch_missing() is None else "lxbr"
     problem = option_problem(args)
     if problem is not None:
