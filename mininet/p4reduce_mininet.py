@@ -1153,7 +1153,6 @@ def option_problem(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global RUN
     args = parse_args(argv)
     if args.check_args:
         print(f"options consistent: --switch {args.switch} --topo {args.topo} --workers {args.workers}", flush=True)
@@ -1164,10 +1163,18 @@ def main(argv: list[str] | None = None) -> int:
     from mininet.log import setLogLevel
 
     setLogLevel("warning")
+    return run_cleanly(lambda: _experiment(args))
+
+
+def run_cleanly(body) -> int:
+    """`body()`'s exit status, run as this process's Run (RUN): whatever ends it, what it
+    started is gone when this returns (or raises); 128 + the signal's number after a stop
+    signal."""
+    global RUN
     RUN = Run()
     stopped = None
     try:
-        return _experiment(args)
+        return body()
     except Stopped as stop:
         stopped = stop
         return 128 + stop.signum
