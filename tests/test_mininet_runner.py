@@ -337,20 +337,21 @@ def _root_tables() -> str:
 
 @needs_mininet
 @pytest.mark.parametrize(
-    ("signum", "when"),
+    ("signum", "when", "switch"),
     [
-        (signal.SIGTERM, "workers"),  # both workers running: midway through the sweep
-        (signal.SIGINT, "network"),  # the network up: building or programming it, or starting processes
+        (signal.SIGTERM, "workers", "lxbr"),  # both workers running: midway through the sweep
+        # the network up (BMv2 running, where it is installed): being programmed, or starting processes
+        (signal.SIGINT, "network", "bmv2" if shutil.which("simple_switch_grpc") else "lxbr"),
     ],
 )
-def test_a_run_stopped_midway_leaves_nothing_behind(tmp_path, signum, when):
-    """A run (Linux bridge, 2 workers, nftables loss on their links where there is no netem,
-    allreduces enough for ever) gets a stop signal once its network (and, for SIGTERM, both
-    its workers) run; it exits 128 + the signal, and then no process it started (marked in
-    its environment), host namespace, link of its switch or p4reduce nftables table of its
-    switch's ports is left."""
+def test_a_run_stopped_midway_leaves_nothing_behind(tmp_path, signum, when, switch):
+    """A run (2 workers, nftables loss on their links where there is no netem, allreduces
+    enough for ever) gets a stop signal once its network (and, for SIGTERM, both its workers)
+    run; it exits 128 + the signal, and then no process it started (marked in its
+    environment: BMv2 too), host namespace, link of its switch or p4reduce nftables table of
+    its switch's ports is left."""
     token = secrets.token_hex(8)
-    argv = [sys.executable, str(RUNNER), "--switch", "lxbr", "--workers", "2", "--no-gloo", "--densities", "1"]
+    argv = [sys.executable, str(RUNNER), "--switch", switch, "--workers", "2", "--no-gloo", "--densities", "1"]
     argv += ["--elements", "4000", "--block-size", "64", "--slots", "8", "--iterations", "1000000", "--loss", "0.01"]
     argv += ["--out", str(tmp_path / "run")]
     proc = subprocess.Popen(
@@ -364,8 +365,11 @@ def test_a_run_stopped_midway_leaves_nothing_behind(tmp_path, signum, when):
             shells = [pid for pid, cmd in marked.items() if "mininet:" in cmd]
             links = _star_links()
             workers = sum(" -m p4reduce worker " in cmd for cmd in marked.values())
-            # the star: bridge s1 and its ports to w0, w1 and agg; their three namespaces
-            network_up = len(links) == 4 and len(_net_namespaces(shells)) == 3
+            if switch == "lxbr":  # the star: bridge s1 and its ports to w0, w1 and agg; their three namespaces
+                network_up = len(links) == 4 and len(_net_namespaces(shells)) == 3
+            else:  # BMv2's ports to w0 and w1, their namespaces, and the switch's process
+                bmv2 = sum(cmd.startswith("simple_switch_grpc ") for cmd in marked.values())
+                network_up = len(links) == 2 and len(_net_namespaces(shells)) == 2 and bmv2 == 1
             if network_up and (when == "network" or workers == 2):
                 break
             assert proc.poll() is None, f"the run ended before it was stopped: {proc.communicate()[1][-2000:]}"
