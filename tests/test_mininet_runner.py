@@ -425,20 +425,31 @@ def test_processes_waited_for_are_stopped_when_one_fails_or_time_runs_out(runner
         )
 
     def gone(pgid: int) -> bool:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        return False
+        """No process of group `pgid` runs (a zombie waiting for init to reap it does not)."""
+        for entry in os.scandir("/proc"):
+            try:
+                state, _, group = pathlib.Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[:3]
+            except (OSError, IndexError):
+                continue
+            if int(group) == pgid and state != "Z":
+                return False
+        return True
 
-    for procs, timeout, error in (
-        ([start("echo '{\"a\": 1}'"), start("sleep 60 & sleep 60")], 0.5, "1 of 2 had not finished after 0.5 s"),
-        ([start("echo no >&2; exit 3"), start("sleep 60 & sleep 60")], 60, "0 failed \\(exit 3\\): no"),
+    for scripts, timeout, error in (
+        (["echo '{\"a\": 1}'", "sleep 60 & sleep 60"], 0.5, "1 of 2 had not finished after 0.5 s"),
+        (["echo no >&2; exit 3", "sleep 60 & sleep 60"], 60, "0 failed \\(exit 3\\): no"),
     ):
-        with pytest.raises(RuntimeError, match=error):
-            runner._json_reports(procs, "sleeper", timeout=timeout)
-        assert all(p.returncode is not None for p in procs)
-        deadline = time.monotonic() + 10
-        while not all(gone(p.pid) for p in procs) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert all(gone(p.pid) for p in procs), "a process group waited for runs on"
+        procs = [start(script) for script in scripts]
+        try:
+            with pytest.raises(RuntimeError, match=error):
+                runner._json_reports(procs, "sleeper", timeout=timeout)
+            assert all(p.returncode is not None for p in procs)
+            deadline = time.monotonic() + 10
+            while not all(gone(p.pid) for p in procs) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert all(gone(p.pid) for p in procs), "a process group waited for runs on"
+        finally:  # (if _json_reports left them)
+            for p in procs:
+                if not gone(p.pid):
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
