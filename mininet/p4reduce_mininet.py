@@ -100,7 +100,7 @@ class Run:
 
     Creating it marks the environment (RUN_MARK) that every process started from here on
     inherits, Mininet's host shells and everything run in the hosts included, and turns
-    SIGTERM, SIGINT and SIGHUP into Stopped. close() stops, in order: the processes the run
+    SIGTERM, SIGINT and SIGHUP (those not ignored) into Stopped. close() stops, in order: the processes the run
     started (their process groups: SIGTERM, then SIGKILL), each Mininet network (its BMv2
     switches, links, bridges and host shells, whose namespaces go with them), the nftables
     tables on its switches' ports and the temporary folders; then, as a last resort, kills
@@ -120,7 +120,8 @@ class Run:
         self.procs: list[subprocess.Popen] = []
         self.tmpdirs: list[pathlib.Path] = []
         for signum in STOP_SIGNALS:
-            signal.signal(signum, self._stop)
+            if signal.getsignal(signum) is not signal.SIG_IGN:  # (nohup's SIGHUP, a background job's SIGINT)
+                signal.signal(signum, self._stop)
         atexit.register(self.close)
 
     def _stop(self, signum: int, frame: object) -> None:
@@ -182,7 +183,7 @@ class Run:
             try:
                 action(*args)
             except Exception as exc:  # go on: every step undoes something else
-                problems.append(f"{what}: {exc!r}")
+                problems.append(f"cleanup: {what} failed: {exc!r}")
 
         step("stopping the run's processes", stop_processes, self.procs)
         for net in reversed(list(self.nets)):
@@ -195,11 +196,9 @@ class Run:
             )
         for path in self.tmpdirs:
             shutil.rmtree(path, ignore_errors=True)
-        left = [f"process {pid} ({cmd})" for pid, cmd in _kill_marked(self.mark)]
-        step(
-            "deleting links",
-            lambda: left.extend(f"link {name}" for name in _delete_links(self.node_names, self.bridges)),
-        )
+        left: list[str] = []
+        step("killing processes", lambda: left.extend(f"process {p} ({c})" for p, c in _kill_marked(self.mark)))
+        step("deleting links", lambda: left.extend(f"link {n}" for n in _delete_links(self.node_names, self.bridges)))
         for line in problems + [f"cleanup: removed leftover {what}" for what in left]:
             print(line, file=sys.stderr, flush=True)
         return left

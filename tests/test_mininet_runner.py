@@ -355,7 +355,13 @@ def test_a_run_stopped_midway_leaves_nothing_behind(tmp_path, signum, when, swit
     argv += ["--elements", "4000", "--block-size", "64", "--slots", "8", "--iterations", "1000000", "--loss", "0.01"]
     argv += ["--out", str(tmp_path / "run")]
     proc = subprocess.Popen(
-        argv, env=dict(os.environ, **{TEST_MARK: token}), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        argv,
+        env=dict(os.environ, **{TEST_MARK: token}),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # the runner leaves an ignored SIGINT ignored (as pytest's may be, started in the background)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     links: set[tuple[str, str]] = set()
     try:
