@@ -9,11 +9,14 @@
 A command is a line (with its backslash continuations) of a fenced code block, or an inline
 code span, in README.md or a page under docs/ (docs/measured/ included), that runs a script
 of mininet/: `python3 mininet/NAME.py ...` (after `sudo`, if any), or `mininet/NAME.py`
-followed by options. `--run` runs them one after the other from the repository's root, with
-this interpreter in place of `python3` (their results go where their --out says, by default
-under results/), skips those whose tools are missing here (root, Mininet, BMv2, PyTorch) and
-says why, and exits non-zero if one failed. `--match TEXT` keeps the commands containing
-TEXT. The test suite checks every command's options (tests/test_mininet_runner.py).
+followed by options, as prose names a combination of options. `--check` checks them all.
+`--run` runs the full ones (those of code blocks, and inline ones that start with python3
+or sudo), one after the other from the repository's root, with this interpreter in place of
+`python3` (their results go where their --out says, by default under results/), skips those
+whose tools are missing here (root, Mininet, BMv2, PyTorch) and says why, and exits non-zero
+if one failed. `--match TEXT` keeps the commands containing TEXT, or those of files whose
+name (or file:line) contains it. The test suite checks every command's options
+(tests/test_mininet_runner.py).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class DocCommand:
     text: str
     script: str  # mininet/NAME.py
     options: tuple[str, ...]
+    full: bool  # copy-pastable (a code block's, or `python3 ...`), not options named in prose
 
     @property
     def where(self) -> str:
@@ -54,8 +58,8 @@ def doc_files(root: pathlib.Path = ROOT) -> list[pathlib.Path]:
     return [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
 
 
-def _command(path: pathlib.Path, line: int, text: str) -> DocCommand | None:
-    """The command `text` is, if it runs a script of mininet/."""
+def _command(path: pathlib.Path, line: int, text: str, fenced: bool) -> DocCommand | None:
+    """The command `text` (of a code block if `fenced`) is, if it runs a script of mininet/."""
     text = re.sub(r"\s+#.*$", "", text.strip())  # a trailing shell comment
     try:
         words = shlex.split(text)
@@ -68,7 +72,7 @@ def _command(path: pathlib.Path, line: int, text: str) -> DocCommand | None:
         words = words[1:]
     if not words or not SCRIPT.fullmatch(words[0]) or (not ran and len(words) == 1):
         return None  # not a script of mininet/, or one named in prose
-    return DocCommand(path, line, text, words[0], tuple(words[1:]))
+    return DocCommand(path, line, text, words[0], tuple(words[1:]), full=fenced or ran)
 
 
 def doc_commands(root: pathlib.Path = ROOT) -> list[DocCommand]:
@@ -87,12 +91,12 @@ def doc_commands(root: pathlib.Path = ROOT) -> list[DocCommand]:
                 while text.rstrip().endswith("\\") and i + 1 < len(lines):
                     i += 1
                     text = text.rstrip()[:-1].rstrip() + " " + lines[i].strip()
-                command = _command(rel, start, text)
+                command = _command(rel, start, text, fenced=True)
                 if command is not None:
                     found.append(command)
             else:
                 for span in INLINE.findall(text):
-                    command = _command(rel, start, span)
+                    command = _command(rel, start, span, fenced=False)
                     if command is not None:
                         found.append(command)
             i += 1
@@ -170,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--check", action="store_true", help="check every command's options (no root needed)")
     what.add_argument("--run", action="store_true", help="run every command whose tools are here (root)")
-    ap.add_argument("--match", default="", metavar="TEXT", help="only the commands containing TEXT")
+    ap.add_argument(
+        "--match", default="", metavar="TEXT", help="only the commands containing TEXT (or in a file whose name does)"
+    )
     ap.add_argument("--timeout", type=float, default=3600, help="seconds each command may run (default: 3600)")
     args = ap.parse_args(argv)
-    commands = [c for c in doc_commands() if args.match in c.text]
+    commands = [c for c in doc_commands() if args.match in f"{c.where}: {c.text}"]
     failed = 0
     if args.check:
         for command, problem in zip(commands, check_all(commands), strict=True):
@@ -182,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if failed else 0
     for command in commands:
         if args.run:
-            missing = missing_tools(command)
+            missing = missing_tools(command) if command.full else "options named in prose: checked, not run"
             if missing is not None:
                 print(f"{command.where}: skipped ({missing}): {command.text}", flush=True)
                 continue
