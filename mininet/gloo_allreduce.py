@@ -6,6 +6,7 @@ a float32 tensor on one host of the experiment; prints one JSON line per iterati
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import time
 
@@ -20,9 +21,18 @@ def main() -> None:
     ap.add_argument("--workers", type=int, required=True)
     ap.add_argument("--elements", type=int, required=True)
     ap.add_argument("--iterations", type=int, default=3)
+    ap.add_argument(
+        "--timeout", type=float, default=300, help="seconds gloo waits for the other ranks (connecting included)"
+    )
     args = ap.parse_args()
     torch.set_num_threads(1)
-    dist.init_process_group("gloo", init_method=f"tcp://{args.master}", rank=args.rank, world_size=args.workers)
+    dist.init_process_group(
+        "gloo",
+        init_method=f"tcp://{args.master}",
+        rank=args.rank,
+        world_size=args.workers,
+        timeout=datetime.timedelta(seconds=args.timeout),
+    )
     t = torch.ones(args.elements)
     for i in range(args.iterations + 1):
         dist.barrier()

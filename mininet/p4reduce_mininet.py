@@ -18,14 +18,19 @@ and a PNG plot of allreduce time and goodput versus density.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import pathlib
+import re
+import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -73,6 +78,240 @@ FIELDS = [
 TREE_FIELDS = FIELDS[-5:]
 
 
+# ---- Cleanup: whatever ends a run (its end, an error, a timeout, SIGTERM, SIGINT, SIGHUP),
+# nothing it started outlives it: no process, host namespace, link, bridge, nftables table
+# or BMv2 switch.
+
+RUN_MARK = "P4REDUCE_MININET_RUN"  # in the environment of every process a run starts (and theirs)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class Stopped(BaseException):
+    """A stop signal arrived: the run unwinds (a BaseException, so that no `except Exception`
+    on the way swallows it) and cleans up as it goes."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class Run:
+    """What one run of the runner started, undone by close() whatever ends the run.
+
+    Creating it marks the environment (RUN_MARK) that every process started from here on
+    inherits, Mininet's host shells and everything run in the hosts included, and turns
+    SIGTERM, SIGINT and SIGHUP (those not ignored) into Stopped. close() stops, in order: the processes the run
+    started (their process groups: SIGTERM, then SIGKILL), each Mininet network (its BMv2
+    switches, links, bridges and host shells, whose namespaces go with them), the nftables
+    tables on its switches' ports and the temporary folders; then, as a last resort, kills
+    whatever process still carries the run's mark and deletes the links and bridges of the
+    run's node names still in the root namespace. It runs once (again at exit, in case a
+    signal came before the finally that calls it), with further stop signals ignored."""
+
+    def __init__(self) -> None:
+        self.mark = f"{os.getpid()}-{secrets.token_hex(6)}"
+        os.environ[RUN_MARK] = self.mark
+        self.stopping = False
+        self.closed = False
+        self.nets: list = []  # Mininet networks not stopped yet, as soon as they exist
+        self.node_names: set[str] = set()  # every node of the run's networks
+        self.bridges: set[str] = set()  # Linux bridge switches (root-namespace devices)
+        self.switch_ports: set[str] = set()  # the switches' interfaces (root namespace)
+        self.procs: list[subprocess.Popen] = []
+        self.tmpdirs: list[pathlib.Path] = []
+        for signum in STOP_SIGNALS:
+            if signal.getsignal(signum) is not signal.SIG_IGN:  # (nohup's SIGHUP, a background job's SIGINT)
+                signal.signal(signum, self._stop)
+        atexit.register(self.close)
+
+    def _stop(self, signum: int, frame: object) -> None:
+        if self.stopping:  # (already unwinding or cleaning up: the cleanup runs to its end)
+            return
+        self.stopping = True
+        raise Stopped(signum)
+
+    def track(self, proc: subprocess.Popen) -> subprocess.Popen:
+        self.procs.append(proc)
+        return proc
+
+    def tmpdir(self, prefix: str) -> pathlib.Path:
+        path = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+        self.tmpdirs.append(path)
+        return path
+
+    def _note(self, net) -> None:
+        """The names `net` holds so far (links and bridges are found by them if its stop fails)."""
+        from mininet.nodelib import LinuxBridge
+
+        self.node_names.update(net.nameToNode)
+        for sw in net.switches:
+            self.switch_ports.update(intf.name for intf in sw.intfList() if intf.name != "lo")
+            if isinstance(sw, LinuxBridge):
+                self.bridges.add(sw.name)
+
+    def stop_net(self, net) -> None:
+        """Stop `net` (Mininet's stop, after freeing shells left in the middle of a command);
+        its BMv2 switches are stopped even if Mininet's stop fails."""
+        if net not in self.nets:
+            return
+        self.nets.remove(net)
+        self._note(net)
+        nodes = [*net.hosts, *net.switches]
+        for node in nodes:
+            _unwedge(node)
+        try:
+            net.stop()
+        finally:
+            for sw in net.switches:
+                process = getattr(sw, "process", None)  # Bmv2Switch
+                if process is not None:
+                    process.stop()
+                    sw.process = None
+            for node in nodes:  # (Mininet only signals the shells: a shell wedged in a command may stay)
+                if node.shell is not None and node.shell.poll() is None:
+                    _signal_group(node.shell, signal.SIGKILL)
+
+    def close(self) -> list[str]:
+        """Stop everything (see the class); returns what the last resort found left over
+        (nothing, when the orderly stop did it all), also printed."""
+        if self.closed:
+            return []
+        self.stopping = self.closed = True
+        problems = []
+
+        def step(what: str, action, *args) -> None:
+            try:
+                action(*args)
+            except Exception as exc:  # go on: every step undoes something else
+                problems.append(f"cleanup: {what} failed: {exc!r}")
+
+        step("stopping the run's processes", stop_processes, self.procs)
+        for net in reversed(list(self.nets)):
+            step("stopping the network", self.stop_net, net)
+        if shutil.which("nft") is not None and self.switch_ports:
+            step(
+                "removing nftables tables",
+                _nft,
+                "".join(nft_remove_table(egress_table_name(n)) for n in sorted(self.switch_ports)),
+            )
+        for path in self.tmpdirs:
+            shutil.rmtree(path, ignore_errors=True)
+        left: list[str] = []
+        step("killing processes", lambda: left.extend(f"process {p} ({c})" for p, c in _kill_marked(self.mark)))
+        step("deleting links", lambda: left.extend(f"link {n}" for n in _delete_links(self.node_names, self.bridges)))
+        for line in problems + [f"cleanup: removed leftover {what}" for what in left]:
+            print(line, file=sys.stderr, flush=True)
+        return left
+
+
+def _unwedge(node) -> None:
+    """A Mininet node whose shell a signal left in the middle of a command (Node.cmd) takes
+    no further command: interrupt it and wait (a little) for its prompt."""
+    if node.shell is None or not node.waiting:
+        return
+    try:
+        node.sendInt()
+        deadline = time.monotonic() + 2
+        while node.waiting and time.monotonic() < deadline:
+            node.monitor(timeoutms=100)
+    except OSError:
+        pass
+    node.waiting = False
+
+
+def _signal_group(proc: subprocess.Popen, signum: int) -> None:
+    """Send `signum` to `proc`'s process group when it leads one (a process started in a
+    Mininet host does: mnexec -d makes it a session), else to `proc` alone."""
+    try:
+        if os.getpgid(proc.pid) == proc.pid:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop_processes(procs: list[subprocess.Popen], grace: float = 5.0) -> None:
+    """Stop every process of `procs` still running, with its process group: SIGTERM, then
+    SIGKILL for what is left after `grace` seconds; reap them and close their pipes."""
+    alive = [p for p in procs if p.poll() is None]
+    for p in alive:
+        _signal_group(p, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for p in alive:
+        try:
+            p.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            _signal_group(p, signal.SIGKILL)
+            p.wait(timeout=10)
+    for p in procs:
+        for pipe in (p.stdin, p.stdout, p.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+def marked_processes(mark: str) -> list[tuple[int, str]]:
+    """(pid, command line) of every process but this one whose environment has RUN_MARK=mark."""
+    needle = f"{RUN_MARK}={mark}".encode()
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle not in pathlib.Path(entry.path, "environ").read_bytes().split(b"\0"):
+                continue
+            cmd = pathlib.Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # (gone meanwhile)
+            continue
+        found.append((int(entry.name), cmd.strip()[:120]))
+    return found
+
+
+def _kill_marked(mark: str, wait: float = 5.0) -> list[tuple[int, str]]:
+    """SIGKILL every process that carries the run's mark; waits (up to `wait` s) until they
+    are gone. Returns them."""
+    found = marked_processes(mark)
+    for pid, _ in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + wait
+    while found and marked_processes(mark) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
+def root_links() -> list[str]:
+    """The names of the root namespace's network interfaces."""
+    out = subprocess.run(["ip", "-o", "link", "show"], capture_output=True, text=True, check=True).stdout
+    return [line.split(":")[1].strip().split("@")[0] for line in out.splitlines() if line.count(":") >= 2]
+
+
+def _delete_links(nodes: set[str], bridges: set[str]) -> list[str]:
+    """Delete the root namespace's interfaces of `nodes` (Mininet names them NODE-ethN) and
+    the `bridges`; returns those it deleted."""
+    if not nodes:
+        return []
+    pattern = re.compile(rf"(?:{'|'.join(map(re.escape, sorted(nodes)))})-eth\d+")
+    doomed = [name for name in root_links() if name in bridges or pattern.fullmatch(name)]
+    for name in doomed:
+        subprocess.run(["ip", "link", "del", name], capture_output=True)
+    return doomed
+
+
+RUN: Run | None = None  # this run's cleanup (main creates it); None when imported (shared_switch.py, tests)
+
+
+def _tracked(proc: subprocess.Popen) -> subprocess.Popen:
+    return RUN.track(proc) if RUN is not None else proc
+
+
+def _tmpdir(prefix: str) -> pathlib.Path:
+    """A new temporary folder, removed when the run ends."""
+    return RUN.tmpdir(prefix) if RUN is not None else pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+
+
 @dataclass
 class Topology:
     net: object
@@ -85,13 +324,21 @@ class Topology:
     # nftables tables of the root namespace (the switches' ends of links): removed with
     # the topology, else they would drop frames on the next run's links of the same names
     nft_tables: list[str] = field(default_factory=list)
+    service: subprocess.Popen | None = None  # --service: the job service, up for the topology's lifetime
 
     def stop(self) -> None:
         try:
-            self.net.stop()
+            if self.service is not None:
+                stop_processes([self.service], grace=10)
         finally:
-            for table in self.nft_tables:
-                _nft(nft_remove_table(table))
+            try:
+                if RUN is not None:
+                    RUN.stop_net(self.net)
+                else:
+                    self.net.stop()
+            finally:
+                for table in self.nft_tables:
+                    _nft(nft_remove_table(table))
 
 
 @dataclass
@@ -118,6 +365,23 @@ class P4Tree:
 
 
 def build_topology(args) -> Topology:
+    """The network of `args`, ready before anything runs on it: with --service the job
+    service starts now, since it alone programs a BMv2 switch or tree (their L2 forwarding
+    too, which the gloo baseline's TCP between the workers needs), and serves every
+    density's job until the topology stops. The workers are checked to reach each other."""
+    topo = _build_network(args)
+    if args.service:
+        switch = tree = None
+        if topo.p4switch is not None:
+            switch = topo.p4switch.service_section([*topo.workers, topo.root], args.slots)
+        elif topo.p4tree is not None:
+            tree = topo.p4tree.service_section
+        topo.service = _start_service(topo.root, args.slots, switch, tree)
+    check_forwarding(topo.workers)
+    return topo
+
+
+def _build_network(args) -> Topology:
     """`star`: every worker and the aggregator on one bridge. `leafspine`: --leaves leaf
     bridges, each with its share of the workers and a leaf aggregator, under a spine
     bridge with the root aggregator (BMv2: leaf and spine switches aggregate); leaf uplinks
@@ -130,6 +394,8 @@ def build_topology(args) -> Topology:
     if args.delay and not use_netem:
         raise SystemExit("--delay needs sch_netem, which this kernel lacks")
     net = Mininet(switch=LinuxBridge, controller=None, link=TCLink, autoSetMacs=True)
+    if RUN is not None:  # stopped whatever happens from here on
+        RUN.nets.append(net)
     bw = {"bw": args.bw} if args.bw else {}
     worker_link = dict(bw)
     if use_netem:
@@ -327,15 +593,26 @@ def _drop_on_worker_links(workers: list, args, use_netem: bool) -> None:
                 raise RuntimeError(f"nft on {h.name} failed: {out.strip()}")
 
 
-def _json_reports(procs: list[subprocess.Popen], what: str) -> list[list[dict]]:
-    """The JSON lines each process printed, in order; raises if one failed."""
+def _json_reports(procs: list[subprocess.Popen], what: str, timeout: float = 600.0) -> list[list[dict]]:
+    """The JSON lines each process printed, in order; raises if one failed, or if they have
+    not all finished within `timeout` seconds. Whatever ends the wait, none of `procs` (nor
+    their process groups) runs on."""
+    deadline = time.monotonic() + timeout
     reports = []
-    for p in procs:
-        out, err = p.communicate(timeout=600)
-        if p.returncode:
-            how = f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit {p.returncode}"
-            raise RuntimeError(f"{what} failed ({how}): {err[-400:]}")
-        reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")])
+    try:
+        for i, p in enumerate(procs):
+            try:
+                out, err = p.communicate(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                raise RuntimeError(
+                    f"{what} {i} of {len(procs)} had not finished after {timeout:g} s: all {len(procs)} stopped"
+                ) from None
+            if p.returncode:
+                how = f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit {p.returncode}"
+                raise RuntimeError(f"{what} {i} failed ({how}): {err[-400:]}")
+            reports.append([json.loads(x) for x in out.splitlines() if x.startswith("{")])
+    finally:
+        stop_processes(procs)  # (the others, when one failed or the wait ended)
     return reports
 
 
@@ -345,7 +622,8 @@ FALLBACK_PORT = 48870  # the service's fallback beside a P4 switch: not 48864, w
 def start_service(host, document: dict) -> tuple[subprocess.Popen, str]:
     """`p4reduce controller serve` on `host` at SERVICE_PORT, configured by `document`;
     (the process, its banner line: it serves once that is printed)."""
-    config = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-service-")) / "service.json"
+    folder = _tmpdir("p4reduce-service-")
+    config = folder / "service.json"
     config.write_text(json.dumps(document))
     argv = [
         PY,
@@ -361,7 +639,7 @@ def start_service(host, document: dict) -> tuple[subprocess.Popen, str]:
         # service on its address is meant (docs/service.md, "Securing the service").
         "--insecure",
     ]
-    proc = host.popen(argv, stdout=subprocess.PIPE, text=True)
+    proc = _tracked(host.popen(argv, stdout=subprocess.PIPE, text=True))
     return proc, proc.stdout.readline()
 
 
@@ -387,17 +665,22 @@ def _start_service(host, slots: int, switch: dict | None = None, tree: dict | No
         document["switch"] = switch
     if tree is not None:
         document["tree"] = tree
-    proc, _ = start_service(host, document)
+    proc, banner = start_service(host, document)
+    if not banner or ((switch or tree) and " up" not in banner):
+        stop_processes([proc])
+        raise RuntimeError(f"the job service did not come up with its switches: {banner.strip()!r}")
     return proc
 
 
 def _start_worker(host, options: list[str], transport: str = "udp") -> subprocess.Popen:
     """`p4reduce worker OPTIONS --transport TRANSPORT` on `host`, its JSON report lines on stdout."""
-    return host.popen(
-        [PY, "-m", "p4reduce", "worker", *options, "--transport", transport],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    return _tracked(
+        host.popen(
+            [PY, "-m", "p4reduce", "worker", *options, "--transport", transport],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     )
 
 
@@ -411,10 +694,12 @@ def wire_segmentation(host) -> None:
 
 
 def _start_aggregator(host, job: str):
-    proc = host.popen(
-        [PY, "-m", "p4reduce", "aggregator", "--bind", f"{host.IP()}:{AGG_UDP_PORT}", "--job", job],
-        stdout=subprocess.PIPE,
-        text=True,
+    proc = _tracked(
+        host.popen(
+            [PY, "-m", "p4reduce", "aggregator", "--bind", f"{host.IP()}:{AGG_UDP_PORT}", "--job", job],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
     )
     proc.stdout.readline()  # banner: bound and serving
     return proc
@@ -462,7 +747,7 @@ def _tensor_options(args, rank: int, block_size: int, density: float, output: pa
 
 def run_p4reduce(topo: Topology, args, density: float) -> dict:
     n = len(topo.workers)
-    out_dir = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-mininet-"))
+    out_dir = _tmpdir("p4reduce-mininet-")
     outputs = [out_dir / f"r{r}.npy" for r in range(n)]
     if args.service:
         return _run_through_service(topo, args, density, outputs)
@@ -524,9 +809,7 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
     try:
         reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, args.block_size)
     finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=10)
+        stop_processes(servers, grace=10)
     return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
 
 
@@ -588,32 +871,23 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
     the job (on the BMv2 switch, or on its fallback software aggregator) and says with which
     geometry."""
     n = len(topo.workers)
-    switch = tree = None
-    if topo.p4switch is not None:
-        switch = topo.p4switch.service_section([*topo.workers, topo.root], args.slots)
-    elif topo.p4tree is not None:
-        tree = topo.p4tree.service_section
-    block_size = 32 if switch or tree else args.block_size  # the switch's packets
-    service = _start_service(topo.root, args.slots, switch, tree)
-    before = _tree_traffic(topo.p4tree) if tree else None  # (the service cleared every switch)
-    name = f"mininet-{density:g}"
-    try:
-        procs = [
-            _start_worker(
-                h,
-                ["--controller", f"{topo.root.IP()}:{SERVICE_PORT}", "--job-name", name]
-                + ["--rank", str(r), "--workers", str(n)]
-                + _tensor_options(args, r, block_size, density, outputs[r]),
-                args.transport,
-            )
-            for r, h in enumerate(topo.workers)
-        ]
-        inputs = [worker_tensor(r, r, args.elements, block_size, density) for r in range(n)]
-        reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, block_size)
-        _check_placement(reports, name, "switch" if switch or tree else "software")
-    finally:
-        service.terminate()
-        service.wait(timeout=10)
+    on_switch = topo.p4switch is not None or topo.p4tree is not None
+    block_size = 32 if on_switch else args.block_size  # the switch's packets
+    before = _tree_traffic(topo.p4tree) if topo.p4tree is not None else None
+    name = f"mininet-{density:g}"  # a job of its own for each density (released when its workers close)
+    procs = [
+        _start_worker(
+            h,
+            ["--controller", f"{topo.root.IP()}:{SERVICE_PORT}", "--job-name", name]
+            + ["--rank", str(r), "--workers", str(n)]
+            + _tensor_options(args, r, block_size, density, outputs[r]),
+            args.transport,
+        )
+        for r, h in enumerate(topo.workers)
+    ]
+    inputs = [worker_tensor(r, r, args.elements, block_size, density) for r in range(n)]
+    reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, block_size)
+    _check_placement(reports, name, "switch" if on_switch else "software")
     summary = _summary([rep[1:] for rep in reports], args)  # drop the warm-up
     if topo.p4tree is not None and before is not None:  # (the uplinks also carry the service's gRPC)
         summary |= _tree_summary(topo.p4tree, before, reports, args)
@@ -647,6 +921,23 @@ def _summary(reports: list[list[dict]], args) -> dict:
     }
 
 
+def check_forwarding(hosts: list, tries: int = 5) -> None:
+    """The network carries IP between the first host and each other one (a ping, `tries`
+    times at most: one answer will do); RuntimeError naming the hosts if not. What gloo's
+    TCP between the workers needs, checked before anything runs: without it gloo would
+    wait out its timeout."""
+    if shutil.which("ping") is None:
+        return
+    for h in hosts[1:]:
+        if not any(
+            "ping-exit=0" in hosts[0].cmd(f"ping -c 1 -W 1 {h.IP()} >/dev/null 2>&1; echo ping-exit=$?")
+            for _ in range(tries)
+        ):
+            raise RuntimeError(
+                f"{hosts[0].name} does not reach {h.name} ({h.IP()}) over the network: is the switch programmed?"
+            )
+
+
 def run_gloo(topo: Topology, args) -> float | None:
     hosts = topo.workers
     try:
@@ -655,26 +946,28 @@ def run_gloo(topo: Topology, args) -> float | None:
         return None
     master = f"{hosts[0].IP()}:29517"
     procs = [
-        h.popen(
-            [
-                PY,
-                str(HERE / "gloo_allreduce.py"),
-                "--master",
-                master,
-                "--rank",
-                str(r),
-                "--workers",
-                str(len(hosts)),
-                "--elements",
-                str(args.elements),
-                "--iterations",
-                str(args.iterations),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            # gloo would otherwise pick the hostname's address (loopback)
-            env=dict(os.environ, GLOO_SOCKET_IFNAME=h.defaultIntf().name),
+        _tracked(
+            h.popen(
+                [
+                    PY,
+                    str(HERE / "gloo_allreduce.py"),
+                    "--master",
+                    master,
+                    "--rank",
+                    str(r),
+                    "--workers",
+                    str(len(hosts)),
+                    "--elements",
+                    str(args.elements),
+                    "--iterations",
+                    str(args.iterations),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                # gloo would otherwise pick the hostname's address (loopback)
+                env=dict(os.environ, GLOO_SOCKET_IFNAME=h.defaultIntf().name),
+            )
         )
         for r, h in enumerate(hosts)
     ]
@@ -735,7 +1028,9 @@ def _require_mininet() -> None:
         ) from None
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, `--switch auto` resolved (BMv2 if installed), its options checked
+    against each other (usage error, exit 2, if they do not go together)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument(
@@ -808,29 +1103,87 @@ def main() -> int:
         "BMv2 switch, in the same run (rows and plot side by side)",
     )
     ap.add_argument("--out", default="results/mininet")
-    args = ap.parse_args()
-    _require_mininet()
-    from bmv2_node import bmv2_available  # beside this script
-
+    ap.add_argument(
+        "--check-args",
+        action="store_true",
+        help="check the options (against each other too) and exit: nothing is run, no root or Mininet needed",
+    )
+    args = ap.parse_args(argv)
     if args.switch == "auto":
-        args.switch = "bmv2" if bmv2_available() else "lxbr"
+        from p4reduce.testbed.bmv2 import simple_switch_missing  # (P4Runtime's client: only if needed)
+
+        args.switch = "bmv2" if simple_switch_missing() is None else "lxbr"
+    problem = option_problem(args)
+    if problem is not None:
+        ap.error(problem)
+    return args
+
+
+def option_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with `args` (--switch resolved), options that do not go together
+    included; None if nothing."""
+    for name in ("workers", "elements", "iterations", "slots", "block_size", "leaves"):
+        if getattr(args, name) < 1:
+            return f"--{name.replace('_', '-')} must be at least 1"
+    if any(not 0 < d <= 1 for d in args.densities):
+        return f"--densities are shares of non-zero blocks, in (0, 1]: {args.densities}"
+    for name in ("loss", "uplink_loss"):
+        if not 0 <= getattr(args, name) < 1:
+            return f"--{name.replace('_', '-')} is a probability in [0, 1)"
+    if args.delay < 0 or (args.bw is not None and args.bw <= 0) or (args.agg_bw is not None and args.agg_bw <= 0):
+        return "--delay must be at least 0, --bw and --agg-bw above 0"
     if args.topo == "leafspine" and not 2 <= args.leaves <= args.workers:
-        raise SystemExit(f"--leaves {args.leaves}: 2..{args.workers} (every leaf needs a worker)")
+        return f"--leaves {args.leaves}: 2..{args.workers} (every leaf needs a worker)"
     if args.uplink_loss and (args.switch != "bmv2" or args.topo != "leafspine"):
-        raise SystemExit("--uplink-loss needs --switch bmv2 --topo leafspine")
+        return "--uplink-loss needs --switch bmv2 --topo leafspine"
     if args.compare_star and (args.switch != "bmv2" or args.topo != "leafspine"):
-        raise SystemExit("--compare-star compares --switch bmv2 --topo leafspine with one BMv2 switch")
+        return "--compare-star compares --switch bmv2 --topo leafspine with one BMv2 switch"
     if args.service and args.topo != "star" and args.switch != "bmv2":
-        raise SystemExit("--service runs with --topo star, or with --switch bmv2 --topo leafspine")
+        return "--service runs with --topo star, or with --switch bmv2 --topo leafspine"
     if args.service and args.compare_star:
-        raise SystemExit("--compare-star runs without --service")
+        return "--compare-star runs without --service"
+    if args.multicast and args.switch == "bmv2":
+        return "--multicast is for software aggregators (--switch lxbr): the P4 switch replicates results itself"
+    if args.multicast and args.service:
+        return "--multicast is for the runner's own software aggregators, not the job service's fallback"
     if args.switch == "bmv2" and args.slots > 1024:
-        raise SystemExit("the P4 switch has 1024 slots")
+        return "the P4 switch has 1024 slots"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.check_args:
+        print(f"options consistent: --switch {args.switch} --topo {args.topo} --workers {args.workers}", flush=True)
+        return 0
+    _require_mininet()
     if os.geteuid() != 0:
         raise SystemExit("Mininet needs root: run with sudo")
     from mininet.log import setLogLevel
 
     setLogLevel("warning")
+    return run_cleanly(lambda: _experiment(args))
+
+
+def run_cleanly(body) -> int:
+    """`body()`'s exit status, run as this process's Run (RUN): whatever ends it, what it
+    started is gone when this returns (or raises); 128 + the signal's number after a stop
+    signal."""
+    global RUN
+    RUN = Run()
+    stopped = None
+    try:
+        return body()
+    except Stopped as stop:
+        stopped = stop
+        return 128 + stop.signum
+    finally:
+        RUN.close()
+        if stopped is not None:
+            print(f"stopped by {stopped}: the run's network and processes are gone", file=sys.stderr, flush=True)
+
+
+def _experiment(args: argparse.Namespace) -> int:
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     topo = build_topology(args)

@@ -31,7 +31,14 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--elements", type=int, default=100_000)
+    ap.add_argument("--check-args", action="store_true", help="check the options and exit: nothing is run")
     args = ap.parse_args()
+    for name in ("runs", "workers", "elements"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1")
+    if args.check_args:
+        print(f"options consistent: --runs {args.runs} --workers {args.workers} --elements {args.elements}")
+        return 0
     columns = (
         "scenario",
         "mechanism",

@@ -19,19 +19,12 @@ import argparse
 import json
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from p4reduce_mininet import (  # beside this script
-    FALLBACK_PORT,
-    SERVICE_PORT,
-    listed_jobs,
-    start_network,
-    start_service,
-)
+import p4reduce_mininet  # beside this script
+from p4reduce_mininet import FALLBACK_PORT, SERVICE_PORT, listed_jobs, run_cleanly, start_network, start_service
 
 HERE = pathlib.Path(__file__).resolve().parent
 PY = sys.executable
@@ -63,14 +56,16 @@ def _train(hosts: list, name: str, ctl, hold: pathlib.Path) -> list[subprocess.P
     env = dict(os.environ, P4REDUCE_CONTROLLER=f"{ctl.IP()}:{SERVICE_PORT}", P4REDUCE_JOB_NAME=name)
     env["P4REDUCE_FAILURE_TIMEOUT"] = "60"
     return [
-        h.popen(
-            [PY, str(HERE / "ddp_rank.py"), "--master", master, "--rank", str(r), "--world", str(len(hosts))]
-            + ["--seed", str(list(JOBS).index(name)), "--hold", str(hold)],  # each training its own data
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            # gloo would otherwise pick the hostname's address (loopback)
-            env=dict(env, GLOO_SOCKET_IFNAME=h.defaultIntf().name),
+        p4reduce_mininet.RUN.track(
+            h.popen(
+                [PY, str(HERE / "ddp_rank.py"), "--master", master, "--rank", str(r), "--world", str(len(hosts))]
+                + ["--seed", str(list(JOBS).index(name)), "--hold", str(hold)],  # each training its own data
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                # gloo would otherwise pick the hostname's address (loopback)
+                env=dict(env, GLOO_SOCKET_IFNAME=h.defaultIntf().name),
+            )
         )
         for r, h in enumerate(hosts)
     ]
@@ -88,17 +83,28 @@ def _reports(procs: list[subprocess.Popen], name: str) -> list[dict]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.parse_args()
+    ap.add_argument("--check-args", action="store_true", help="check the options and exit: nothing is run")
+    if ap.parse_args().check_args:
+        print("options consistent (there are none)")
+        return 0
     if os.geteuid() != 0:
         raise SystemExit("Mininet needs root: run with sudo")
-    from bmv2_node import Bmv2Switch, bmv2_available
+    from bmv2_node import bmv2_available
     from mininet.log import setLogLevel
-    from mininet.net import Mininet
 
     if not bmv2_available():
         raise SystemExit("simple_switch_grpc (BMv2) is not installed")
     setLogLevel("warning")
+    return run_cleanly(_trainings)
+
+
+def _trainings() -> int:
+    """The network, the service and the three trainings (stopped, whatever ends this, by the run's cleanup)."""
+    from bmv2_node import Bmv2Switch
+    from mininet.net import Mininet
+
     net = Mininet(controller=None, autoSetMacs=True)
+    p4reduce_mininet.RUN.nets.append(net)
     s1 = net.addSwitch("s1", cls=Bmv2Switch)
     workers = [net.addHost(f"w{i}") for i in range(6)]
     for h in workers:
@@ -106,13 +112,12 @@ def main() -> int:
     ctl = net.addHost("ctl", inNamespace=False)
     net.addLink(ctl, s1)
     start_network(net)
-    service = None
     # The trainings keep their jobs until this file exists: every job is looked at while it
     # is held (a training that ends closes its process group, which releases its job).
-    hold = pathlib.Path(tempfile.mkdtemp(prefix="p4reduce-shared-")) / "done"
+    hold = p4reduce_mininet.RUN.tmpdir("p4reduce-shared-") / "done"
     try:
         s1.prepare_hosts([*workers, ctl])
-        service = _service(ctl, s1, [*workers, ctl])
+        _service(ctl, s1, [*workers, ctl])
         running = {n: _train([workers[i] for i in JOBS[n]], n, ctl, hold) for n in ("a", "b")}
         deadline = time.monotonic() + 120
         while not {"a", "b"} <= set(listed_jobs(ctl)):  # both hold the switch's pool before c asks
@@ -155,12 +160,7 @@ def main() -> int:
             print(failure, file=sys.stderr)
         return 1 if failures else 0
     finally:
-        hold.touch()  # (trainings still waiting end now)
-        if service is not None:
-            service.terminate()
-            service.wait(timeout=10)
-        net.stop()
-        shutil.rmtree(hold.parent, ignore_errors=True)
+        hold.touch()  # (trainings still waiting end now; the run's cleanup stops the rest)
 
 
 if __name__ == "__main__":
