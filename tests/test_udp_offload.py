@@ -331,6 +331,6 @@ def test_python_names_equal_the_c_header():
     from p4reduce.transport import udp_offload
 
     header = (pathlib.Path(udp_offload.__file__).resolve().parents[1] / "_udp.h").read_text()
-    defined = {m[1]: int(m[2]) for m in re.finditer(r"#define (\w+) (\d+)\b", header)}
+    defined = {m[1]: int(m[2]) for m in re.finditer(r"#define (\w+)\s+(\d+)\b", header)}
     for name in ("SOL_UDP", "UDP_SEGMENT", "UDP_GRO", "GSO_MAX_SEGS", "GSO_MAX_BYTES"):
         assert getattr(udp_offload, name) == defined[name], name
