@@ -18,6 +18,7 @@ from p4reduce.controller.bfrt.client import Labeled
 from p4reduce.controller.bfrt.schema import Schema, SchemaError, Value
 from p4reduce.controller.config import BROADCAST_MAC, Config, JobConfig, PortSetting
 from p4reduce.controller.encoding import ip_to_int, mac_to_int
+from p4reduce.controller.pipeline import job_counter_cells
 from p4reduce.protocol.switch import (
     EVENT_NAMES,
     JOB_EVENT_NAMES,
@@ -333,11 +334,6 @@ def zero_counter_cells(schema: Schema, table: str, cells: Iterable[int]) -> list
     return [
         _entry(schema, f"{table}[{i}]", table, {"$COUNTER_INDEX": i}, None, {"$COUNTER_SPEC_PKTS": 0}) for i in cells
     ]
-
-
-def job_counter_cells(slot_base: int) -> range:
-    first = slot_base * NUM_JOB_EVENTS
-    return range(first, first + NUM_JOB_EVENTS)
 
 
 def counter_values(schema: Schema, entities: Iterable[pb.Entity]) -> dict[int, int]:

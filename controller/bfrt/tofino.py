@@ -21,6 +21,7 @@ from p4reduce.controller.bfrt.schema import Schema, SchemaError
 from p4reduce.controller.client import JobReset, new_session
 from p4reduce.controller.config import MAX_SESSION, Config, JobConfig, PortSetting
 from p4reduce.controller.errors import SwitchError
+from p4reduce.controller.pipeline import job_counter_cells
 from p4reduce.protocol.switch import NUM_JOB_EVENTS, TNA_SLOTS
 
 log = logging.getLogger(__name__)
@@ -193,7 +194,7 @@ class TofinoClient:
         return len(items)
 
     def clear_job_counters(self, slot_base: int) -> None:
-        cells = tna.job_counter_cells(slot_base)
+        cells = job_counter_cells(slot_base)
         self.session.write(tna.zero_counter_cells(self.schema, self.names.job_events, cells), "modify")
 
     def clear_slots(self, slots: range) -> int:
@@ -268,7 +269,7 @@ class TofinoClient:
         bases = list(slot_bases)
         if not bases:
             return {}
-        cells = [i for base in bases for i in tna.job_counter_cells(base)]
+        cells = [i for base in bases for i in job_counter_cells(base)]
         return tna.decode_job_events(self._counter_values(self.names.job_events, cells), bases)
 
     def _counter_values(self, table: str, cells: Iterable[int]) -> dict[int, int]:

@@ -136,10 +136,29 @@ class SessionTarget(Generic[C]):
 
     down: str | None
     _client: C | None
+    clock: Callable[[], float]
+    reconnect_interval: float
+    _last_attempt: float
 
     @property
     def name(self) -> str:
         raise NotImplementedError
+
+    def start(self) -> bool:
+        raise NotImplementedError
+
+    def check(self) -> str | None:
+        """Why the switch cannot take a job now, or None: a read when it is up (it may
+        have died quietly), a reconnection when it is down and the last try is old."""
+        if self._client is None:
+            if self.clock() - self._last_attempt >= self.reconnect_interval:
+                self.start()
+            return self.down
+        try:
+            self._client.read_counters()
+        except SwitchError as exc:
+            self._lost(str(exc))
+        return self.down
 
     def close(self) -> None:
         if self._client is not None:
@@ -323,19 +342,6 @@ class SwitchTarget(SessionTarget[SwitchClient]):
             ranges = (slot_range(info, e.entity) if e.label in refused else None for e in labeled)
             return tuple(r for r in ranges if r is not None)
         return ()
-
-    def check(self) -> str | None:
-        """Why the switch cannot take a job now, or None: a read when it is up (it may
-        have died quietly), a reconnection when it is down and the last try is old."""
-        if self._client is None:
-            if self.clock() - self._last_attempt >= self.reconnect_interval:
-                self.start()
-            return self.down
-        try:
-            self._client.read_counters()
-        except SwitchError as exc:
-            self._lost(str(exc))
-        return self.down
 
     def poll(self) -> str | None:
         """The reason, when the P4Runtime stream has closed since the last look (no RPC)."""

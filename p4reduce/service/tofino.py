@@ -159,17 +159,6 @@ class TofinoTarget(SessionTarget[TofinoClient]):
             done.deleted,
         )
 
-    def check(self) -> str | None:
-        if self._client is None:
-            if self.clock() - self._last_attempt >= self.reconnect_interval:
-                self.start()
-            return self.down
-        try:
-            self._client.read_counters()
-        except SwitchError as exc:
-            self._lost(str(exc))
-        return self.down
-
     def poll(self) -> str | None:
         if self._client is not None and not self._client.bound:
             self._lost("the BF Runtime stream closed (bf_switchd stopped, or the client id was taken over)")
