@@ -67,6 +67,10 @@ FIELDS = [
     "retransmissions",
     "packets",
     "retransmissions_by_allreduce",
+    # results the workers ignored as copies of rounds they had already taken: mostly the
+    # answer to a retransmission whose original was late, not lost (spurious)
+    "ignored_packets",
+    "cpu_hogs",  # busy processes the runner kept beside the experiment (--cpu-hogs)
     # BMv2 leaf/spine: from the switches' counters (all allreduces of the density, warm-up
     # and barriers included) and the links' interfaces (per allreduce)
     "rounds",
@@ -913,6 +917,7 @@ def _summary(reports: list[list[dict]], args) -> dict:
     per_iter = [max(rep[i]["seconds"] for rep in reports) for i in range(args.iterations)]
     by_iter = [sum(rep[i]["retransmissions"] + rep[i]["queries"] for rep in reports) for i in range(args.iterations)]
     return {
+        "ignored": sum(rep[i]["ignored_packets"] for rep in reports for i in range(args.iterations)),
         "median_s": statistics.median(per_iter),
         "wire": statistics.mean(rep[-1]["wire_bytes_sent"] for rep in reports),
         "retx": sum(by_iter),
@@ -1102,6 +1107,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="with --switch bmv2 --topo leafspine: then run the same sweep with every worker under one "
         "BMv2 switch, in the same run (rows and plot side by side)",
     )
+    ap.add_argument(
+        "--cpu-hogs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N busy processes running beside the experiment (outside Mininet, stopped with the run), "
+        "to measure the switch runs on a loaded machine; the CSV says how many",
+    )
     ap.add_argument("--out", default="results/mininet")
     ap.add_argument(
         "--check-args",
@@ -1125,6 +1138,8 @@ def option_problem(args: argparse.Namespace) -> str | None:
     for name in ("workers", "elements", "iterations", "slots", "block_size", "leaves"):
         if getattr(args, name) < 1:
             return f"--{name.replace('_', '-')} must be at least 1"
+    if not 0 <= args.cpu_hogs <= 64:
+        return f"--cpu-hogs {args.cpu_hogs}: 0..64 busy processes"
     if any(not 0 < d <= 1 for d in args.densities):
         return f"--densities are shares of non-zero blocks, in (0, 1]: {args.densities}"
     for name in ("loss", "uplink_loss"):
@@ -1187,6 +1202,7 @@ def _experiment(args: argparse.Namespace) -> int:
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     topo = build_topology(args)
+    start_cpu_hogs(args.cpu_hogs)
     if args.transport != "udp":
         for h in [topo.root, *(agg for agg, _ in topo.leaves)]:
             if h is not None:  # the hosts of software aggregators (the job service's fallback)
@@ -1197,6 +1213,13 @@ def _experiment(args: argparse.Namespace) -> int:
         rows += sweep(build_topology(star), star, with_gloo=False)
     save_results(out, FIELDS, rows, *panels(rows))
     return 0
+
+
+def start_cpu_hogs(n: int) -> list[subprocess.Popen]:
+    """`n` processes that only spin (at the experiment's own priority), tracked by the run
+    so that whatever ends it stops them."""
+    spin = [sys.executable, "-c", "while True: pass"]
+    return [_tracked(subprocess.Popen(spin, start_new_session=True)) for _ in range(n)]
 
 
 def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
@@ -1216,6 +1239,7 @@ def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
         bw_mbit=args.bw,
         agg_bw_mbit=args.agg_bw or args.bw,
         loss=args.loss,
+        cpu_hogs=args.cpu_hogs,
     )
     try:
         if with_gloo:
@@ -1232,6 +1256,7 @@ def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
                         retransmissions=None,
                         packets=None,
                         retransmissions_by_allreduce=None,
+                        ignored_packets=None,
                     )
                 )
                 print(f"gloo dense: {t * 1e3:.1f} ms", flush=True)
@@ -1248,6 +1273,7 @@ def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
                     retransmissions=r["retx"],
                     packets=r["packets"],
                     retransmissions_by_allreduce=" ".join(map(str, r["retx_by_iter"])),
+                    ignored_packets=r["ignored"],
                     **{k: r.get(k) for k in TREE_FIELDS},
                 )
             )
@@ -1255,7 +1281,7 @@ def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
                 f"p4reduce ({args.switch} {args.topo}) density {density:.1%}: {r['median_s'] * 1e3:.1f} ms, "
                 f"{r['wire'] / 1e6:.2f} MB per worker, {r['retx']} retransmissions of "
                 f"{r['packets']} packets ({r['retx'] / max(1, r['packets']):.2%}; by allreduce: "
-                f"{' '.join(map(str, r['retx_by_iter']))})",
+                f"{' '.join(map(str, r['retx_by_iter']))}); {r['ignored']} late copies of results ignored",
                 flush=True,
             )
             if "rounds" in r:

@@ -285,6 +285,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
                         "wire_bytes_sent": s.wire_bytes_sent,
                         "retransmissions": s.retransmissions,
                         "queries": s.queries,
+                        "packets_received": s.packets_received,
+                        "ignored_packets": s.ignored_packets,
                         "checksum": float(np.sum(result, dtype=np.float64)),
                         # where the job service placed the job (--controller): switch or software
                         **({"target": agent.placement.target} if agent.placement is not None else {}),
