@@ -60,7 +60,7 @@ class WorkerConfig:
     bind: tuple[str, int] = ("0.0.0.0", 0)
     timeout: float = 0.05  # initial and minimum retransmission timeout, seconds
     max_timeout: float = 0.5  # cap for the adaptive timeout and its backoff
-    failure_timeout: float = 10.0  # a round without progress for this long fails the allreduce
+    failure_timeout: float = 10.0  # a round waiting this long fails the allreduce, once no round started for as long
     # Workers summed in the end when this job is a leaf of a hierarchy (for
     # fixed-point scaling and the int32 bound); default num_workers.
     total_workers: int | None = None

@@ -55,7 +55,7 @@ class StalledStream(Protocol):
 
 
 class AllreduceTimeout(TimeoutError):
-    """A round made no progress within `failure_timeout`; names the missing workers when known."""
+    """A round waited `failure_timeout` while no other round started; names the missing workers when known."""
 
     def __init__(self, cfg: WorkerConfig, stream: StalledStream, waited: float) -> None:
         self.slot, self.block, self.round = stream.slot, stream.block, stream.round

@@ -159,6 +159,7 @@ class StreamRun:
         self.waiting = collections.deque(streams)
         self.active: dict[int, Stream] = {}  # started and not finished, by slot: the packets in flight
         self.timers: dict[int, RoundTimer] = {}
+        self.last_round_start = -math.inf  # the latest round any stream started: the run's progress
         self.stats = stats
         self._plan = plan
         self._cfg, self._endpoints, self._endpoint = io.config, io.endpoints, io.endpoint_of
@@ -216,6 +217,7 @@ class StreamRun:
             s = self.waiting.popleft()
             self.active[s.slot] = s
             timer = self.timers[s.slot] = RoundTimer(self._rto.rto, now)
+            self.last_round_start = now
             earliest = min(earliest, timer.deadline)
             self._send(s.slot, s.start())
             count -= 1
@@ -237,7 +239,12 @@ class StreamRun:
         for s in self.active.values():
             timer = self.timers[s.slot]
             if timer.deadline <= now:
-                if now - timer.started >= cfg.failure_timeout:
+                # A round that waits long is not yet a failure while other rounds start: in
+                # dense mode a worker whose window is larger than a peer's waits in the opening
+                # round of streams that peer has not started, which can take longer than any
+                # one round should (a busy machine shrinks windows unevenly).
+                stalled = now - self.last_round_start >= cfg.failure_timeout
+                if stalled and now - timer.started >= cfg.failure_timeout:
                     raise AllreduceTimeout(cfg, s, now - timer.started)
                 self._window.on_loss(timer.started, now)
                 s.retries += 1
@@ -342,4 +349,5 @@ class StreamRun:
                 if self._endpoint(h.slot).sender.full:
                     self._flush()
             timers[h.slot] = RoundTimer(self._rto.rto, now)
+            self.last_round_start = now
         return finished

@@ -246,8 +246,21 @@ PyDoc_STRVAR(expire_doc, "expire(now, max_timeout, failure_timeout, /)\n--\n\n"
                          "StreamRun.expire_timers: every stream in flight whose timer ran out resends what it\n"
                          "sent last (or a QUERY) and doubles its timeout up to `max_timeout`. Returns\n"
                          "the start times of the rounds presumed lost (for the window), in stream order.\n"
-                         "A round waiting `failure_timeout` raises Failed('timeout', stream, waited).\n"
+                         "A round waiting `failure_timeout` raises Failed('timeout', stream, waited) once no\n"
+                         "round of any stream has started for as long.\n"
                          "Nothing is sent before flush().");
+
+/* StreamRun.last_round_start: the latest round any started stream began (its timer). */
+static double last_round_start(const RunObject *r) {
+    double latest = -INFINITY;
+    for (uint32_t i = 0; i < r->nstreams; i++) {
+        const stream_t *s = &r->streams[i];
+        if (s->state != S_WAITING && s->started > latest) {
+            latest = s->started;
+        }
+    }
+    return latest;
+}
 
 static PyObject *Run_expire(RunObject *r, PyObject *args) {
     double now, cap, failure;
@@ -264,7 +277,8 @@ static PyObject *Run_expire(RunObject *r, PyObject *args) {
         if (s->state != S_ACTIVE || s->deadline > now) {
             continue;
         }
-        if (now - s->started >= failure) {
+        /* not while other rounds start (StreamRun.expire_timers says why) */
+        if (now - s->started >= failure && now - last_round_start(r) >= failure) {
             r->err = ERR_TIMEOUT;
             r->err_code = i;
             r->err_detail = (long long)((now - s->started) * 1e9);

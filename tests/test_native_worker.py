@@ -25,7 +25,7 @@ from p4reduce import _native_worker
 from p4reduce.hostagent import HostAgent, WorkerConfig, fastpath, fixedpoint, stream_engine
 from p4reduce.hostagent.blocks import BlockPlan
 from p4reduce.hostagent.engine_api import AllreduceStats, BlockTarget
-from p4reduce.hostagent.errors import ProtocolError
+from p4reduce.hostagent.errors import AllreduceTimeout, ProtocolError
 from p4reduce.hostagent.fastpath import NativeEngine
 from p4reduce.hostagent.stream_engine import StreamEngine
 from p4reduce.protocol import (
@@ -676,6 +676,50 @@ def test_a_complete_allreduce_matches_and_is_exact(dtype, mode, monkeypatch):
         else:
             bound = fixedpoint.tensor_error_bound(tensors, B)
             assert np.all(np.abs(pair.c_out.astype(np.float64) - exact) <= bound)
+    finally:
+        pair.close()
+
+
+def test_a_round_waits_past_failure_timeout_while_other_rounds_start(monkeypatch):
+    """A stream whose peer has not started it yet (dense mode, the peer's window is smaller)
+    waits in its opening round as long as the peer's earlier streams take: both engines
+    retransmit but do not fail while the other stream's rounds go on, and fail, naming the
+    waiting stream, once no round has started for failure_timeout."""
+    n, B, S = 2, 4, 2
+    cfg = WorkerConfig(
+        job_id=3,
+        worker_id=0,
+        num_workers=n,
+        mode="dense",
+        num_slots=S,
+        block_size=B,
+        aggregator=SOURCE,
+        failure_timeout=1.0,
+        timeout=RTO,
+        max_timeout=0.4,
+    )
+    mine = np.arange(1, 16 * B + 1, dtype=np.int32)  # 16 blocks: 8 rounds in each stream
+    pair = Pair(cfg, mine, False, 4, 77, [0, 0], [4242], [0], False, monkeypatch)
+    try:
+        plans = [BlockPlan.build(t, B, S) for t in (mine, mine)]
+        results = Aggregator(plans, cfg, [0, 0], 4, 77, 16, sessions=[4242]).results
+        pair.start(S)
+        for result in results[0]:  # stream 0 goes on, one round each 0.3 s; stream 1 hears nothing
+            pair.clock += 0.3
+            pair.expire()
+            assert not pair.failed, pair.exception
+            pair.feed(0, result, SOURCE)
+            pair.compare()
+        waited = pair.clock - 1000.0
+        assert waited > 2 * cfg.failure_timeout and pair.stats.retransmissions > 0
+        assert pair.streams[0].done and not pair.streams[1].done
+        pair.clock += cfg.failure_timeout - 0.4  # stream 0's last round started 0.3 s before
+        pair.expire()
+        assert not pair.failed
+        pair.clock += 0.5  # past the retransmission's deadline, and no round started for 1.4 s
+        pair.expire()
+        assert isinstance(pair.exception, AllreduceTimeout) and "slot 1" in str(pair.exception)
+        pair.compare()
     finally:
         pair.close()
 
