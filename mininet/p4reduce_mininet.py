@@ -71,6 +71,9 @@ FIELDS = [
     # answer to a retransmission whose original was late, not lost (spurious)
     "ignored_packets",
     "cpu_hogs",  # busy processes the runner kept beside the experiment (--cpu-hogs)
+    # BMv2 star: frames the switch's ports received that its pipeline never took (all
+    # allreduces of the density): BMv2 dropped them on input, behind on a busy machine
+    "switch_input_drops",
     # BMv2 leaf/spine: from the switches' counters (all allreduces of the density, warm-up
     # and barriers included) and the links' interfaces (per allreduce)
     "rounds",
@@ -766,6 +769,7 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
         # the previous density's processes left in the slots, as a job reset would (they
         # have all exited, so their session may stay).
         topo.p4switch.process.client.clear_job_registers(JobConfig(1, 0, args.slots, (), 1))
+        before = switch_input(topo.p4switch)
         procs = [
             _start_worker(
                 h,
@@ -778,7 +782,8 @@ def run_p4reduce(topo: Topology, args, density: float) -> dict:
         ]
         inputs = [worker_tensor(r, r, args.elements, 32, density) for r in range(n)]
         reports = _checked(_json_reports(procs, "p4reduce worker"), outputs, inputs, 32)
-        return _summary([rep[1:] for rep in reports], args)  # drop the warm-up
+        received, taken = (a - b for a, b in zip(switch_input(topo.p4switch), before, strict=True))
+        return _summary([rep[1:] for rep in reports], args) | {"switch_input_drops": received - taken}
     # Packets travel several per datagram up to the links' MTU (no IP fragmentation).
     geometry = f"block_size={args.block_size},num_slots={args.slots},message_size={MESSAGE_SIZE}"
     if args.multicast:
@@ -896,6 +901,35 @@ def _run_through_service(topo: Topology, args, density: float, outputs: list[pat
     if topo.p4tree is not None and before is not None:  # (the uplinks also carry the service's gRPC)
         summary |= _tree_summary(topo.p4tree, before, reports, args)
     return summary
+
+
+# What a packet into a BMv2 star switch's pipeline counts: exactly one of these events
+# (p4src/p4reduce.p4; a star has no uplink, so none counts twice).
+_INGRESS_EVENTS = (
+    "data_counted",
+    "result_unicast",
+    "retransmit_dropped",
+    "unknown_worker",
+    "identity_mismatch",
+    "bad_slot",
+    "malformed",
+    "forwarded",
+    "joined",
+    "bad_session",
+    "stale",
+)
+
+
+def switch_input(switch) -> tuple[int, int]:
+    """(frames the switch's ports have received, packets its pipeline has taken) so far:
+    where the first grows faster, BMv2 dropped frames before its pipeline saw them."""
+    received = sum(
+        int((pathlib.Path("/sys/class/net") / intf.name / "statistics" / "rx_packets").read_text())
+        for intf in switch.intfList()
+        if intf.name != "lo"
+    )
+    counters = switch.counters()
+    return received, sum(counters[name] for name in _INGRESS_EVENTS)
 
 
 def _check_placement(reports: list[list[dict]], name: str, expected: str) -> None:
@@ -1274,6 +1308,7 @@ def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
                     packets=r["packets"],
                     retransmissions_by_allreduce=" ".join(map(str, r["retx_by_iter"])),
                     ignored_packets=r["ignored"],
+                    switch_input_drops=r.get("switch_input_drops"),
                     **{k: r.get(k) for k in TREE_FIELDS},
                 )
             )
@@ -1284,6 +1319,8 @@ def sweep(topo: Topology, args, with_gloo: bool) -> list[dict]:
                 f"{' '.join(map(str, r['retx_by_iter']))}); {r['ignored']} late copies of results ignored",
                 flush=True,
             )
+            if r.get("switch_input_drops") is not None:
+                print(f"  the switch dropped {r['switch_input_drops']} frames on input", flush=True)
             if "rounds" in r:
                 print(
                     f"  switches: {r['rounds']} rounds, the spine took {r['spine_data_packets']} DATA "

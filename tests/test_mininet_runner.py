@@ -59,7 +59,8 @@ def _torch_installed() -> bool:
         # workers told only the job service's address and a job name (--switch bmv2 --service:
         # test_the_documented_service_run_runs_as_written)
         ["--switch", "lxbr", "--service"],
-        ["--switch", "bmv2"],
+        # beside a busy process (--cpu-hogs): the switch's input drops are counted
+        ["--switch", "bmv2", "--cpu-hogs", "1"],
         # nftables drop on the worker links (this kernel has no netem)
         ["--switch", "bmv2", "--loss", "0.02"],
         # the workers on AF_PACKET rings: 4 of them through the P4 switch, and to a software aggregator
@@ -136,6 +137,12 @@ def test_runner_writes_csv(tmp_path, extra):
     assert all(float(r["median_ms"]) > 0 for r in rows)
     assert float(rows[0]["wire_bytes_per_worker"]) < float(rows[1]["wire_bytes_per_worker"])
     assert all(0 <= int(r["retransmissions"]) < int(r["packets"]) for r in rows)
+    assert all(int(r["ignored_packets"]) >= 0 for r in rows)
+    hogs = int(extra[extra.index("--cpu-hogs") + 1]) if "--cpu-hogs" in extra else 0
+    assert all(int(r["cpu_hogs"]) == hogs for r in rows)
+    star_bmv2 = "bmv2" in extra and "leafspine" not in extra and "--service" not in extra
+    assert all((r["switch_input_drops"] != "") == star_bmv2 for r in rows)
+    assert all(int(r["switch_input_drops"]) >= 0 for r in rows if star_bmv2)
     # one count per measured allreduce, adding up to the total
     assert all(
         sum(map(int, r["retransmissions_by_allreduce"].split())) == int(r["retransmissions"])
