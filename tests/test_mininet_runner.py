@@ -57,7 +57,7 @@ def _torch_installed() -> bool:
         ["--switch", "lxbr", "--topo", "leafspine"],
         ["--switch", "lxbr", "--multicast"],
         # workers told only the job service's address and a job name (--switch bmv2 --service:
-        # test_the_documented_service_run_runs_as_written)
+        # test_the_documented_service_runs_run_as_written)
         ["--switch", "lxbr", "--service"],
         # beside a busy process (--cpu-hogs): the switch's input drops are counted
         ["--switch", "bmv2", "--cpu-hogs", "1"],
@@ -72,10 +72,7 @@ def _torch_installed() -> bool:
         ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--compare-star"],
         # four BMv2 leaves (one worker each) under a BMv2 spine
         ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--leaves", "4"],
-        # the job service alone programs the tree, before anything runs (the runner checks
-        # that the workers reach each other: gloo's baseline would cross it); the workers know
-        # only its address and a job name
-        ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--service"],
+        # (the job service programming the tree: test_the_documented_service_runs_run_as_written)
         # nftables loss on the leaf-spine links: the sums stay exact (the runner checks them)
         ["--switch", "bmv2", "--topo", "leafspine", "--workers", "4", "--uplink-loss", "0.05"],
     ],
@@ -266,16 +263,21 @@ def test_refused_options_are_named(runner, capsys):
 
 
 @needs_mininet
-def test_the_documented_service_run_runs_as_written(tmp_path, runner):
-    """docs/service.md's first command, as written (from a scratch folder: its results go under
-    results/ there): the job service, started with the network, programs the BMv2 switch before
-    the gloo baseline (whose TCP crosses the switch) and places each density's job on it."""
+@pytest.mark.parametrize("topo", ["star", "leafspine"])
+def test_the_documented_service_runs_run_as_written(tmp_path, runner, topo):
+    """docs/service.md's BMv2 commands, as written (from a scratch folder: their results go
+    under results/ there): the job service, started with the network, programs the BMv2
+    switch, or the leaves and the spine, before the gloo baseline (whose TCP crosses them)
+    and places each density's job there; the workers know only its address and a job name."""
     if shutil.which("simple_switch_grpc") is None:
         pytest.skip("simple_switch_grpc is not installed")
     (command,) = [
         c
         for c in _doc_tool().doc_commands()
-        if str(c.path) == "docs/service.md" and c.options[:3] == ("--switch", "bmv2", "--service")
+        if str(c.path) == "docs/service.md"
+        and c.options[:2] == ("--switch", "bmv2")
+        and "--service" in c.options
+        and runner.parse_args(list(c.options)).topo == topo
     ]
     densities = runner.parse_args(list(command.options)).densities
     proc = subprocess.run(
