@@ -310,9 +310,11 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     }
 }
 
-/* The opening round's decision (docs/protocol.md 3): b* and e* from K1, each worker's
- * announcement for the next round, and whether the RESULT carries the sums. */
-static void open_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, uint8_t *bits, uint32_t *cnt) {
+/* Mirrors SlotState.opening_decision in p4reduce/aggregator/slot.py, for this slot's own K1
+ * (docs/protocol.md 3): b* and e* from K1, each worker's announcement for the next round,
+ * and whether the RESULT carries the sums. complete takes the look-ahead (the smallest key)
+ * after it, as after a data round. */
+static void opening_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, uint8_t *bits, uint32_t *cnt) {
     *block = (uint32_t)(s->first_key >> 8);
     *exp = (uint8_t)(255 - (s->first_key & 0xFF));
     *bits = s->first_bits; /* the owner of b* */
@@ -327,72 +329,76 @@ static void open_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, 
     *cnt = s->repeat || *block == NONE_BLOCK ? 0 : job->block_size;
 }
 
-static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
-    uint32_t block = s->block, cnt = job->block_size;
-    uint8_t exp = s->exp;
-    /* like the switch's: the SCATTER/owner bits of the packet that completed the round */
-    uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
-    if (s->block == NONE_BLOCK) {
-        open_decision(job, s, &block, &exp, &flags, &cnt);
-    }
-    uint64_t key = s->keys[0];
-    for (uint32_t w = 1; w < job->n; w++) {
-        if (s->keys[w] < key) {
-            key = s->keys[w];
-        }
-    }
-    uint32_t next_block = (uint32_t)(key >> 8);
-    uint8_t next_exp = (uint8_t)(255 - (key & 0xFF));
-    if (s->mismatch_code) {
-        flags |= F_MISMATCH;
-        o->round_failed = 1;
-        o->fail_code = s->mismatch_code;
-        o->fail_detail = s->mismatch_detail;
-    }
-    uint32_t len = HEADER_LEN + 4 * cnt;
-    uint8_t *payload = result_buffer(s, job->block_size);
-    if (!payload) {
-        c->nomem = 1;
-        o->event = C_COMPLETED;
+/* Mirrors SlotState._advance in p4reduce/aggregator/slot.py: the slot moves to the round
+ * after the one just published. The round after an opening round expects every worker, in
+ * sparse mode too: a worker takes an opening round's RESULT whatever block it names, so
+ * the stream must not reach this shadow copy again before every worker has left the
+ * opening round (docs/protocol.md 4). */
+static void advance(job_t *job, slot_t *s, uint32_t next_block, uint8_t next_exp) {
+    const int after_opening = s->block == NONE_BLOCK;
+    s->round++;
+    s->seen = 0;
+    s->scatter = 0;
+    s->acc_empty = 1;
+    s->block = next_block;
+    if (next_block == NONE_BLOCK) { /* the stream ended: the next round opens the next allreduce */
+        s->exp = EXP_BIAS;
+        s->expected = job->all_workers;
         return;
     }
+    s->exp = next_exp;
+    if (job->dense || after_opening) {
+        s->expected = job->all_workers;
+    } else {
+        uint32_t e2 = 0;
+        for (uint32_t w = 0; w < job->n; w++) {
+            if ((uint32_t)(s->keys[w] >> 8) == next_block) {
+                e2 |= 1u << w;
+            }
+        }
+        s->expected = e2;
+    }
+}
+
+/* Mirrors SlotState._round_packet in p4reduce/aggregator/slot.py: header r followed by the
+ * round's sums (none when its count is 0), in one of the slot's result buffers; NULL when
+ * there is no memory for it. Sums wrap to int32 like the switch's; r gains OVERFLOW to
+ * tell the workers. */
+static uint8_t *round_packet(slot_t *s, uint32_t block_size, hdr_t *r) {
+    uint8_t *result = result_buffer(s, block_size);
+    if (!result) {
+        return NULL;
+    }
+    const uint32_t cnt = r->count;
     if (cnt) {
         if (s->acc_empty) {
             memset(s->acc, 0, cnt * sizeof(int64_t));
         }
-        if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)payload + HEADER_LEN, 1)) {
-            flags |= F_OVERFLOW;
+        if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)result + HEADER_LEN, 1)) {
+            r->flags |= F_OVERFLOW;
         }
     }
-    const hdr_t r = {.version = PROTOCOL_VERSION,
-                     .msg_type = T_RESULT,
-                     .job_id = (uint16_t)job->job_id,
-                     .worker_id = job->multicast ? ALL_WORKERS : 0,
-                     .flags = flags,
-                     .shadow = (uint8_t)(s->round & 1),
-                     .slot = last->slot,
-                     .epoch = last->epoch,
-                     .block = block,
-                     .next_block = next_block,
-                     .exp = exp,
-                     .next_exp = next_exp,
-                     .count = (uint16_t)cnt,
-                     .session = last->session,
-                     .blocks = last->blocks,
-                     .fingerprint = last->fingerprint};
-    hdr_emit(&r, payload);
-    /* publish: keep it for re-sends (an opening round's under block NONE), a copy to every worker */
-    uint8_t owner = cnt && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
+    hdr_emit(r, result);
+    return result;
+}
+
+/* Mirrors SlotState._publish in p4reduce/aggregator/slot.py: keep the round's RESULT (`result`,
+ * whose header is r) for re-sends, an opening round's under block NONE; a copy to every
+ * worker (multicast: one to the group, and a SCATTER round's values to their owner alone);
+ * advance. */
+static void publish(Core *c, job_t *job, slot_t *s, uint8_t *result, const hdr_t *r, outcome_t *o) {
+    const uint32_t len = HEADER_LEN + 4 * (uint32_t)r->count;
+    const uint8_t owner = r->count && (r->flags & F_SCATTER) ? r->flags >> OWNER_SHIFT : NO_OWNER;
     if (s->block == NONE_BLOCK) {
         clear_history(s); /* everyone has started this allreduce */
     }
-    stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, payload};
+    stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, result};
     if (store_result(s, e)) {
-        recycle(s, payload);
-        payload = NULL;
+        recycle(s, result);
+        result = NULL;
         c->nomem = 1;
     }
-    const stored_t *st = payload ? &s->hist[s->hist_len - 1] : NULL;
+    const stored_t *st = result ? &s->hist[s->hist_len - 1] : NULL;
     if (st && (st->block != e.block || st->epoch != e.epoch)) {
         st = find_stored(s, e.epoch, e.block);
     }
@@ -428,31 +434,55 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
             }
         }
     }
-    /* advance; the round after an opening round expects every worker, in sparse mode too
-     * (a worker takes an opening round's RESULT whatever block it names: docs/protocol.md 4) */
-    const int after_opening = s->block == NONE_BLOCK;
-    s->round++;
-    s->seen = 0;
-    s->scatter = 0;
-    s->acc_empty = 1;
-    s->block = next_block;
-    if (next_block == NONE_BLOCK) {
-        s->exp = EXP_BIAS;
-        s->expected = job->all_workers;
+    advance(job, s, r->next_block, r->next_exp);
+}
+
+/* Mirrors SlotState._complete in p4reduce/aggregator/slot.py: the round's RESULT, decided
+ * here (an opening round's with opening_decision), built by round_packet and sent by
+ * publish. Like the switch's, it repeats the epoch, blocks, fingerprint and SCATTER/owner
+ * bits of the packet that completed the round; MISMATCH if packets disagreed. */
+static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
+    uint32_t block = s->block, cnt = job->block_size;
+    uint8_t exp = s->exp;
+    uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
+    if (s->block == NONE_BLOCK) {
+        opening_decision(job, s, &block, &exp, &flags, &cnt);
+    }
+    uint64_t key = s->keys[0];
+    for (uint32_t w = 1; w < job->n; w++) {
+        if (s->keys[w] < key) {
+            key = s->keys[w];
+        }
+    }
+    if (s->mismatch_code) {
+        flags |= F_MISMATCH;
+        o->round_failed = 1;
+        o->fail_code = s->mismatch_code;
+        o->fail_detail = s->mismatch_detail;
+    }
+    hdr_t r = {.version = PROTOCOL_VERSION,
+               .msg_type = T_RESULT,
+               .job_id = (uint16_t)job->job_id,
+               .worker_id = job->multicast ? ALL_WORKERS : 0,
+               .flags = flags,
+               .shadow = (uint8_t)(s->round & 1),
+               .slot = last->slot,
+               .epoch = last->epoch,
+               .block = block,
+               .next_block = (uint32_t)(key >> 8),
+               .exp = exp,
+               .next_exp = (uint8_t)(255 - (key & 0xFF)),
+               .count = (uint16_t)cnt,
+               .session = last->session,
+               .blocks = last->blocks,
+               .fingerprint = last->fingerprint};
+    uint8_t *result = round_packet(s, job->block_size, &r);
+    if (!result) {
+        c->nomem = 1;
+        o->event = C_COMPLETED;
         return;
     }
-    s->exp = next_exp;
-    if (job->dense || after_opening) {
-        s->expected = job->all_workers;
-    } else {
-        uint32_t e2 = 0;
-        for (uint32_t w = 0; w < job->n; w++) {
-            if ((uint32_t)(s->keys[w] >> 8) == next_block) {
-                e2 |= 1u << w;
-            }
-        }
-        s->expected = e2;
-    }
+    publish(c, job, s, result, &r, o);
 }
 
 /* A packet's values into the round's sums (int64): copied while acc_empty, else added. */
