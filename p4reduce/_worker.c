@@ -125,10 +125,10 @@ static int same_values(RunObject *r, uint32_t block, int exp, const unsigned cha
     return memcmp(r->scratch, held, 4 * n) == 0;
 }
 
-/* Stream._check_duplicate: a copy of the previous round's RESULT must be the one taken
- * (header h, its values at `values`). */
-static int check_repeat(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *values, uint32_t ip,
-                        uint16_t port) {
+/* Mirrors Stream._check_duplicate in hostagent/stream.py: a copy of the previous round's
+ * RESULT must be the one taken (header h, its values at `values`). */
+static int check_duplicate(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *values, uint32_t ip,
+                           uint16_t port) {
     const uint32_t shadow = h->shadow, block = h->block, next_block = h->next_block;
     const unsigned flags = h->flags, next_exp = h->next_exp, count = h->count;
     if (!s->has_prev || shadow != s->prev_shadow || block != s->prev_block || h->epoch != r->epoch ||
@@ -214,7 +214,7 @@ static int check_result(RunObject *r, stream_t *s, const hdr_t *h, const unsigne
      * whatever its block (the aggregator chose it). */
     if (shadow != (s->round & 1) || (!s->opening && block != s->block)) {
         r->ignored_packets++;
-        return check_repeat(r, s, h, p + HEADER_LEN, ip, port);
+        return check_duplicate(r, s, h, p + HEADER_LEN, ip, port);
     }
     const unsigned flags = h->flags;
     const uint32_t fp = h->fingerprint;
@@ -329,7 +329,7 @@ static int deliver_result(RunObject *r, stream_t *s, const hdr_t *h, const unsig
 }
 
 /* Mirrors Stream._advance_stream in hostagent/stream.py: the RESULT taken, stream s moves
- * to the round it names, keeps what a copy of it must repeat (check_repeat), samples the
+ * to the round it names, keeps what a copy of it must repeat (check_duplicate), samples the
  * round's latency and queues its next DATA (or, sparse, stays silent), or is done. */
 static int advance_stream(RunObject *r, stream_t *s, const hdr_t *h, const taken_t *t, int delivered, double now,
                           double rto) {
