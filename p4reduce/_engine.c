@@ -127,7 +127,7 @@ static inline int is_opening(const hdr_t *h) {
 
 /* An opening round takes only opening DATA; a data round the DATA (no OPENING) and QUERYs
  * of its block and epoch. */
-static int is_current(slot_t *s, const hdr_t *h) {
+static inline int is_current(slot_t *s, const hdr_t *h) {
     if (h->shadow != (s->round & 1)) {
         return 0;
     }
