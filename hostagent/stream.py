@@ -188,8 +188,27 @@ class Stream:
         packet to send now, if any.
 
         Results of other rounds (duplicates, re-sends of rounds already done) are ignored,
-        unless one repeats the previous round with other contents.
+        unless one repeats the previous round with other contents. Three steps, the same
+        as on_result's in p4reduce/_worker.c: check, deliver, advance.
         """
+        taken = self._check_result(h, payload, source)
+        if taken is None:
+            return None
+        exp, pos, repeat = taken
+        delivered = self._deliver_result(h, payload, exp, repeat)
+        return self._advance_stream(h, exp, pos, delivered)
+
+    def _check_result(
+        self, h: AggHeader, payload: bytes | memoryview, source: tuple[str, int]
+    ) -> tuple[int, int, bool] | None:
+        """Whether the RESULT is the current round's and says what docs/protocol.md 7
+        requires: None when it is not this round's, or a copy to wait past; else the
+        round's exponent, this worker's position once it is taken, and whether it is a
+        REPEAT. Raises on a RESULT that fails the job or breaks the protocol.
+
+        Nothing is stored here, so a refused RESULT leaves the stream as it was (the
+        header-only copy of its own block, too): an opening round's RESULT sets the round's
+        block, exponent and this worker's position only once it is taken."""
         if self.done or h.shadow != self.round & 1 or (h.block != self.block and not self.opening):
             self._check_duplicate(h, payload, source)
             return None
@@ -203,13 +222,9 @@ class Stream:
             # This allreduce, another tensor: a worker's layout differs, or it found NaN/Inf
             # after its first packets left and poisoned its rounds (docs/protocol.md 5).
             raise JobFailed(self.job_id, self.worker_id, ErrorCode.TENSOR, -1, self.epoch)
-        # Nothing is stored before every check passed (the header-only copy of its own block
-        # is ignored, too): an opening round's RESULT sets the round's block, exponent and
-        # this worker's position only once it is taken.
-        opened = self.opening
-        repeat = opened and is_repeat(h)  # a data round's RESULT never repeats its block
+        repeat = self.opening and is_repeat(h)  # a data round's RESULT never repeats its block
         block, exp, pos = self.block, self.exp, self._pos
-        if opened:
+        if self.opening:
             block, exp, pos = self._check_opening(h, repeat, source)
         nxt, mine = h.next_block, self._mine[pos]
         if nxt != NONE and self._outside(nxt):
@@ -226,7 +241,6 @@ class Stream:
             raise self._bad(
                 h, source, f"next_exp {h.next_exp} is below this worker's {self._exps[mine]} for block {mine}"
             )
-        delivered = False
         if repeat:
             if h.count:
                 raise self._bad(h, source, f"count {h.count} in a REPEAT")
@@ -243,13 +257,32 @@ class Stream:
                     # copy a multicast group gets); wait for it, or re-ask on timeout.
                     return None
                 raise self._bad(h, source, f"count {h.count} for block {h.block}")
-            else:
-                self._deliver(h.block, exp, wire_values(payload, h.count))
-                delivered = True
-            # Every worker raises on an int32 overflow, whoever holds the block.
-            self.overflow |= bool(h.flags & _OVERFLOW)
+        return exp, pos, repeat
+
+    def _deliver_result(self, h: AggHeader, payload: bytes | memoryview, exp: int, repeat: bool) -> bool:
+        """A checked RESULT's values to `deliver`, when they are this worker's (not a REPEAT,
+        not the end of the stream, not another rank's block of a reduce-scatter). Returns
+        whether it delivered them."""
+        if repeat or h.block == NONE:
+            return False
+        delivered = False
+        owner = self.owner(h.block)
+        if owner is None or owner == self.worker_id:  # _check_result saw a full count
+            self._deliver(h.block, exp, wire_values(payload, h.count))
+            delivered = True
+        # Every worker raises on an int32 overflow, whoever holds the block.
+        self.overflow |= bool(h.flags & _OVERFLOW)
+        return delivered
+
+    def _advance_stream(self, h: AggHeader, exp: int, pos: int, delivered: bool) -> bytes | bytearray | None:
+        """The RESULT taken: move to the round it names, keep what a copy of it must repeat
+        (_check_duplicate), and return the next round's DATA (or, sparse, stay silent);
+        or the stream is done."""
+        opened, mine = self.opening, self._mine[pos]
         self.opening, self._pos = False, pos
-        self._previous = _Accepted(h.shadow, h.block, exp, nxt, h.next_exp, bool(h.flags & _OVERFLOW), delivered)
+        self._previous = _Accepted(
+            h.shadow, h.block, exp, h.next_block, h.next_exp, bool(h.flags & _OVERFLOW), delivered
+        )
         self.round += 1
         self.retries = 0
         self.missing_workers = None

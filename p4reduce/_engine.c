@@ -24,7 +24,11 @@
  * The Python classes SlotState (slot.py) and AggregatorEngine (engine.py) are the
  * readable reference model of this file: tests/test_native_engine.py drives both with
  * the same random traffic and compares every reply byte for byte, the counters and
- * the final slot state.
+ * the final slot state. The functions carry their Python counterparts' names, so the two
+ * read side by side: fast_packet is AggregatorEngine.handle and _dispatch (admitted,
+ * count_handled, fail, error_reply), on_query/on_data/complete are SlotState's, and
+ * complete's steps round_packet, publish and advance are _complete's (docs/architecture.md
+ * has the table).
  *
  * The extension's files, one concern each (p4reduce/_engine.h holds what they share):
  * this one is the data path, the slots, the handling of a packet and the batch loop,
@@ -123,7 +127,7 @@ static inline int is_opening(const hdr_t *h) {
 
 /* An opening round takes only opening DATA; a data round the DATA (no OPENING) and QUERYs
  * of its block and epoch. */
-static int is_current(slot_t *s, const hdr_t *h) {
+static inline int is_current(slot_t *s, const hdr_t *h) {
     if (h->shadow != (s->round & 1)) {
         return 0;
     }
@@ -310,9 +314,11 @@ static void resend(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o)
     }
 }
 
-/* The opening round's decision (docs/protocol.md 3): b* and e* from K1, each worker's
- * announcement for the next round, and whether the RESULT carries the sums. */
-static void open_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, uint8_t *bits, uint32_t *cnt) {
+/* Mirrors SlotState.opening_decision in p4reduce/aggregator/slot.py, for this slot's own K1
+ * (docs/protocol.md 3): b* and e* from K1, each worker's announcement for the next round,
+ * and whether the RESULT carries the sums. complete takes the look-ahead (the smallest key)
+ * after it, as after a data round. */
+static void opening_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, uint8_t *bits, uint32_t *cnt) {
     *block = (uint32_t)(s->first_key >> 8);
     *exp = (uint8_t)(255 - (s->first_key & 0xFF));
     *bits = s->first_bits; /* the owner of b* */
@@ -327,72 +333,76 @@ static void open_decision(job_t *job, slot_t *s, uint32_t *block, uint8_t *exp, 
     *cnt = s->repeat || *block == NONE_BLOCK ? 0 : job->block_size;
 }
 
-static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
-    uint32_t block = s->block, cnt = job->block_size;
-    uint8_t exp = s->exp;
-    /* like the switch's: the SCATTER/owner bits of the packet that completed the round */
-    uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
-    if (s->block == NONE_BLOCK) {
-        open_decision(job, s, &block, &exp, &flags, &cnt);
-    }
-    uint64_t key = s->keys[0];
-    for (uint32_t w = 1; w < job->n; w++) {
-        if (s->keys[w] < key) {
-            key = s->keys[w];
-        }
-    }
-    uint32_t next_block = (uint32_t)(key >> 8);
-    uint8_t next_exp = (uint8_t)(255 - (key & 0xFF));
-    if (s->mismatch_code) {
-        flags |= F_MISMATCH;
-        o->round_failed = 1;
-        o->fail_code = s->mismatch_code;
-        o->fail_detail = s->mismatch_detail;
-    }
-    uint32_t len = HEADER_LEN + 4 * cnt;
-    uint8_t *payload = result_buffer(s, job->block_size);
-    if (!payload) {
-        c->nomem = 1;
-        o->event = C_COMPLETED;
+/* Mirrors SlotState._advance in p4reduce/aggregator/slot.py: the slot moves to the round
+ * after the one just published. The round after an opening round expects every worker, in
+ * sparse mode too: a worker takes an opening round's RESULT whatever block it names, so
+ * the stream must not reach this shadow copy again before every worker has left the
+ * opening round (docs/protocol.md 4). */
+static void advance(job_t *job, slot_t *s, uint32_t next_block, uint8_t next_exp) {
+    const int after_opening = s->block == NONE_BLOCK;
+    s->round++;
+    s->seen = 0;
+    s->scatter = 0;
+    s->acc_empty = 1;
+    s->block = next_block;
+    if (next_block == NONE_BLOCK) { /* the stream ended: the next round opens the next allreduce */
+        s->exp = EXP_BIAS;
+        s->expected = job->all_workers;
         return;
     }
+    s->exp = next_exp;
+    if (job->dense || after_opening) {
+        s->expected = job->all_workers;
+    } else {
+        uint32_t e2 = 0;
+        for (uint32_t w = 0; w < job->n; w++) {
+            if ((uint32_t)(s->keys[w] >> 8) == next_block) {
+                e2 |= 1u << w;
+            }
+        }
+        s->expected = e2;
+    }
+}
+
+/* Mirrors SlotState._round_packet in p4reduce/aggregator/slot.py: header r followed by the
+ * round's sums (none when its count is 0), in one of the slot's result buffers; NULL when
+ * there is no memory for it. Sums wrap to int32 like the switch's; r gains OVERFLOW to
+ * tell the workers. */
+static uint8_t *round_packet(slot_t *s, uint32_t block_size, hdr_t *r) {
+    uint8_t *result = result_buffer(s, block_size);
+    if (!result) {
+        return NULL;
+    }
+    const uint32_t cnt = r->count;
     if (cnt) {
         if (s->acc_empty) {
             memset(s->acc, 0, cnt * sizeof(int64_t));
         }
-        if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)payload + HEADER_LEN, 1)) {
-            flags |= F_OVERFLOW;
+        if (write_sums((const char *)s->acc, (Py_ssize_t)cnt, (char *)result + HEADER_LEN, 1)) {
+            r->flags |= F_OVERFLOW;
         }
     }
-    const hdr_t r = {.version = PROTOCOL_VERSION,
-                     .msg_type = T_RESULT,
-                     .job_id = (uint16_t)job->job_id,
-                     .worker_id = job->multicast ? ALL_WORKERS : 0,
-                     .flags = flags,
-                     .shadow = (uint8_t)(s->round & 1),
-                     .slot = last->slot,
-                     .epoch = last->epoch,
-                     .block = block,
-                     .next_block = next_block,
-                     .exp = exp,
-                     .next_exp = next_exp,
-                     .count = (uint16_t)cnt,
-                     .session = last->session,
-                     .blocks = last->blocks,
-                     .fingerprint = last->fingerprint};
-    hdr_emit(&r, payload);
-    /* publish: keep it for re-sends (an opening round's under block NONE), a copy to every worker */
-    uint8_t owner = cnt && (flags & F_SCATTER) ? flags >> OWNER_SHIFT : NO_OWNER;
+    hdr_emit(r, result);
+    return result;
+}
+
+/* Mirrors SlotState._publish in p4reduce/aggregator/slot.py: keep the round's RESULT (`result`,
+ * whose header is r) for re-sends, an opening round's under block NONE; a copy to every
+ * worker (multicast: one to the group, and a SCATTER round's values to their owner alone);
+ * advance. */
+static void publish(Core *c, job_t *job, slot_t *s, uint8_t *result, const hdr_t *r, outcome_t *o) {
+    const uint32_t len = HEADER_LEN + 4 * (uint32_t)r->count;
+    const uint8_t owner = r->count && (r->flags & F_SCATTER) ? r->flags >> OWNER_SHIFT : NO_OWNER;
     if (s->block == NONE_BLOCK) {
         clear_history(s); /* everyone has started this allreduce */
     }
-    stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, payload};
+    stored_t e = {s->epoch, s->block, s->fingerprint, len, (uint8_t)(s->round & 1), owner, result};
     if (store_result(s, e)) {
-        recycle(s, payload);
-        payload = NULL;
+        recycle(s, result);
+        result = NULL;
         c->nomem = 1;
     }
-    const stored_t *st = payload ? &s->hist[s->hist_len - 1] : NULL;
+    const stored_t *st = result ? &s->hist[s->hist_len - 1] : NULL;
     if (st && (st->block != e.block || st->epoch != e.epoch)) {
         st = find_stored(s, e.epoch, e.block);
     }
@@ -428,34 +438,59 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
             }
         }
     }
-    /* advance; the round after an opening round expects every worker, in sparse mode too
-     * (a worker takes an opening round's RESULT whatever block it names: docs/protocol.md 4) */
-    const int after_opening = s->block == NONE_BLOCK;
-    s->round++;
-    s->seen = 0;
-    s->scatter = 0;
-    s->acc_empty = 1;
-    s->block = next_block;
-    if (next_block == NONE_BLOCK) {
-        s->exp = EXP_BIAS;
-        s->expected = job->all_workers;
-        return;
-    }
-    s->exp = next_exp;
-    if (job->dense || after_opening) {
-        s->expected = job->all_workers;
-    } else {
-        uint32_t e2 = 0;
-        for (uint32_t w = 0; w < job->n; w++) {
-            if ((uint32_t)(s->keys[w] >> 8) == next_block) {
-                e2 |= 1u << w;
-            }
-        }
-        s->expected = e2;
-    }
+    advance(job, s, r->next_block, r->next_exp);
 }
 
-/* A packet's values into the round's sums (int64): copied while acc_empty, else added. */
+/* Mirrors SlotState._complete in p4reduce/aggregator/slot.py: the round's RESULT, decided
+ * here (an opening round's with opening_decision), built by round_packet and sent by
+ * publish. Like the switch's, it repeats the epoch, blocks, fingerprint and SCATTER/owner
+ * bits of the packet that completed the round; MISMATCH if packets disagreed. */
+static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_t *o) {
+    uint32_t block = s->block, cnt = job->block_size;
+    uint8_t exp = s->exp;
+    uint8_t flags = last->flags & F_SCATTER ? last->flags & SCATTER_MASK : 0;
+    if (s->block == NONE_BLOCK) {
+        opening_decision(job, s, &block, &exp, &flags, &cnt);
+    }
+    uint64_t key = s->keys[0];
+    for (uint32_t w = 1; w < job->n; w++) {
+        if (s->keys[w] < key) {
+            key = s->keys[w];
+        }
+    }
+    if (s->mismatch_code) {
+        flags |= F_MISMATCH;
+        o->round_failed = 1;
+        o->fail_code = s->mismatch_code;
+        o->fail_detail = s->mismatch_detail;
+    }
+    hdr_t r = {.version = PROTOCOL_VERSION,
+               .msg_type = T_RESULT,
+               .job_id = (uint16_t)job->job_id,
+               .worker_id = job->multicast ? ALL_WORKERS : 0,
+               .flags = flags,
+               .shadow = (uint8_t)(s->round & 1),
+               .slot = last->slot,
+               .epoch = last->epoch,
+               .block = block,
+               .next_block = (uint32_t)(key >> 8),
+               .exp = exp,
+               .next_exp = (uint8_t)(255 - (key & 0xFF)),
+               .count = (uint16_t)cnt,
+               .session = last->session,
+               .blocks = last->blocks,
+               .fingerprint = last->fingerprint};
+    uint8_t *result = round_packet(s, job->block_size, &r);
+    if (!result) {
+        c->nomem = 1;
+        o->event = C_COMPLETED;
+        return;
+    }
+    publish(c, job, s, result, &r, o);
+}
+
+/* Mirrors SlotState._take in p4reduce/aggregator/slot.py: a packet's values into the round's
+ * sums (int64), copied while acc_empty (set it to overwrite them), else added. */
 static void add_values(slot_t *s, const uint8_t *values, uint32_t count) {
     if (!values) {
         return;
@@ -464,8 +499,9 @@ static void add_values(slot_t *s, const uint8_t *values, uint32_t count) {
     s->acc_empty = 0;
 }
 
-/* An opening DATA counted (docs/protocol.md 3, the table): K1, the repeat bit and the sums
- * follow how its own key compares with K1 before it; its own and next keys are kept. */
+/* Mirrors SlotState._open in p4reduce/aggregator/slot.py (libc has open): an opening
+ * DATA counted (docs/protocol.md 3, the table): K1, the repeat bit and the sums follow how
+ * its own key compares with K1 before it; its own and next keys are kept. */
 static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint8_t bits) {
     uint64_t own = lookahead_key(h->block, h->exp);
     uint8_t marker = !values && h->block != NONE_BLOCK; /* header-only about a block: h */
@@ -491,6 +527,8 @@ static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint
     s->own[h->worker_id] = own;
 }
 
+/* Mirrors SlotState.on_data in p4reduce/aggregator/slot.py, its _check_allreduce,
+ * _check_lookahead and _check_scatter inline, in that order; *o says what happened. */
 static void on_data(Core *c, job_t *job, slot_t *s, const hdr_t *h, const uint8_t *values, outcome_t *o) {
     if (!is_current(s, h)) {
         resend(c, job, s, h, o);
@@ -637,42 +675,143 @@ static inline int from_upstream(Core *c, uint32_t ip, uint16_t port) {
     return 0;
 }
 
-/* One packet (exactly HEADER_LEN + 4*count bytes). 1: handled here; 0: for Python.
- * Takes exactly what engine.py's _dispatch hands to a slot of a non-relay job. */
-static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port) {
+/* The checks of AggregatorEngine._dispatch (p4reduce/aggregator/engine.py) before a slot
+ * gets the packet, for what this loop takes: a DATA or QUERY for a served slot of a healthy
+ * job held here, not from a parent aggregator, from its member's address with its session.
+ * Returns that member (*h parsed, *job set), or NULL: the packet is for Python. */
+static member_t *admitted(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port, hdr_t *h,
+                          job_t **job_out) {
     if (len < HEADER_LEN) {
-        return 0;
+        return NULL;
     }
-    hdr_t h;
-    hdr_parse(p, &h);
-    if ((h.version & ~VERSION_AUTH) != PROTOCOL_VERSION || (h.msg_type != T_DATA && h.msg_type != T_QUERY)) {
-        return 0;
+    hdr_parse(p, h);
+    if ((h->version & ~VERSION_AUTH) != PROTOCOL_VERSION || (h->msg_type != T_DATA && h->msg_type != T_QUERY)) {
+        return NULL;
     }
-    job_t *job = c->jobs[h.job_id];
+    job_t *job = c->jobs[h->job_id];
     if (!job) {
-        return 0;
+        return NULL;
     }
     /* an authenticated job's packets sealed with a valid MAC, any other job's not sealed */
-    if (job->keyed ? !mac_ok(job->key, p, len) : (h.version & VERSION_AUTH) != 0) {
-        return 0;
+    if (job->keyed ? !mac_ok(job->key, p, len) : (h->version & VERSION_AUTH) != 0) {
+        return NULL;
     }
-    if (h.worker_id >= job->n) {
-        return 0;
+    if (h->worker_id >= job->n) {
+        return NULL;
     }
-    if (h.count && (h.count != job->block_size || h.msg_type != T_DATA)) {
-        return 0;
+    if (h->count && (h->count != job->block_size || h->msg_type != T_DATA)) {
+        return NULL;
     }
-    if (h.slot < job->slot_base || h.slot - job->slot_base >= job->num_slots) {
-        return 0;
+    if (h->slot < job->slot_base || h->slot - job->slot_base >= job->num_slots) {
+        return NULL;
     }
-    member_t *m = &job->members[h.worker_id];
-    if (!m->present || m->session != h.session || m->ip != ip || m->port != port) {
-        return 0;
+    member_t *m = &job->members[h->worker_id];
+    if (!m->present || m->session != h->session || m->ip != ip || m->port != port) {
+        return NULL;
     }
-    if ((h.slot - job->slot_base) % job->shard_count != job->shard_index) {
-        return 0;
+    if ((h->slot - job->slot_base) % job->shard_count != job->shard_index) {
+        return NULL;
     }
     if (job->failed || (c->n_up && from_upstream(c, ip, port))) {
+        return NULL;
+    }
+    *job_out = job;
+    return m;
+}
+
+/* Mirrors SlotState.on_query in p4reduce/aggregator/slot.py: a QUERY of the current round
+ * gets PENDING, one of a round done the kept RESULT. */
+static void on_query(Core *c, job_t *job, slot_t *s, const hdr_t *h, outcome_t *o) {
+    if (is_current(s, h)) {
+        pending(c, job, s, h, C_DROP_PENDING, o);
+    } else {
+        resend(c, job, s, h, o);
+    }
+}
+
+/* Mirrors AggregatorEngine._fail in p4reduce/aggregator/engine.py: the job fails (the first
+ * cause wins), counted in jobs_failed and logged. */
+static void fail(Core *c, job_t *job, uint8_t code, uint32_t detail) {
+    if (!job->failed) {
+        job->failed = 1;
+        job->fail_code = code;
+        job->fail_detail = detail;
+    }
+    count(c, C_JOBS_FAILED, 1);
+    eng_log_event(c, L_FAILED, job->job_id, job->fail_code, job->fail_detail, 0);
+}
+
+/* Mirrors AggregatorEngine._error in p4reduce/aggregator/engine.py for a packet that failed
+ * the job: the sender gets an ERROR naming the job's failure, and the packet counts as
+ * "failed" (a drop of the job). */
+static void error_reply(Core *c, job_t *job, const hdr_t *h, uint32_t ip, uint16_t port) {
+    /* One ERROR per datagram (p4reduce/aggregator/replies.py): Python's answers to the
+     * same datagram are refused, and this one if Python answered it already. */
+    uint8_t *e = NULL;
+    if (c->answered == c->datagram_seq) {
+        count(c, C_ANSWERS_LIMITED, 1);
+    } else {
+        e = eng_out_packet(c, ip, port, 0, sealed_len(job, HEADER_LEN));
+    }
+    c->answered = c->datagram_seq;
+    if (e) {
+        const hdr_t r = {.version = PROTOCOL_VERSION,
+                         .msg_type = T_ERROR,
+                         .job_id = (uint16_t)job->job_id,
+                         .worker_id = h->worker_id,
+                         .shadow = h->shadow,
+                         .slot = h->slot,
+                         .epoch = h->epoch,
+                         .block = job->fail_code,
+                         .next_block = job->fail_detail,
+                         .exp = h->exp,
+                         .next_exp = h->next_exp,
+                         .session = h->session,
+                         .blocks = h->blocks,
+                         .fingerprint = h->fingerprint};
+        hdr_emit(&r, e);
+        seal(job, e, HEADER_LEN);
+    }
+    count(c, C_FAILED, 1);
+    job_count(job, JOB_EV_DROPS); /* refused: it failed the job */
+    count(c, C_PACKETS_OUT, 1);
+    count(c, C_BYTES_OUT, sealed_len(job, HEADER_LEN));
+}
+
+/* What AggregatorEngine.handle counts for a packet a slot handled (_job_cells its job's
+ * cells), and what _dispatch then notes of its member: the newest epoch it took. */
+static void count_handled(Core *c, job_t *job, member_t *m, const hdr_t *h, const outcome_t *o, uint32_t ip,
+                          uint16_t port) {
+    count(c, o->event, 1);
+    int cell = job_cell(o->event);
+    if (cell >= 0) {
+        job_count(job, cell);
+    }
+    if (o->out_packets) {
+        count(c, C_PACKETS_OUT, o->out_packets);
+        count(c, C_BYTES_OUT, o->out_bytes);
+    }
+    if (o->event == C_COUNTED || o->event == C_COMPLETED) {
+        job->started = 1;
+        if (!m->has_newest || epoch_is_newer(h->epoch, m->newest)) {
+            m->newest = h->epoch;
+            m->has_newest = 1;
+        }
+    }
+    if (c->debug && o->event >= C_DROP_STALE && o->event <= C_DROP_BAD_COUNT) {
+        eng_log_event(c, L_DROP, ip, port, (uint32_t)o->event, 0);
+    }
+}
+
+/* One packet (exactly HEADER_LEN + 4*count bytes). 1: handled here; 0: for Python.
+ * AggregatorEngine.handle and _dispatch, for exactly what _dispatch hands to a slot of a
+ * non-relay job: admitted, the slot's on_query or on_data, then fail and error_reply, or
+ * count_handled and the stream's end (_stream_ended). */
+static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uint16_t port) {
+    hdr_t h;
+    job_t *job = NULL;
+    member_t *m = admitted(c, p, len, ip, port, &h, &job);
+    if (!m) {
         return 0;
     }
     if (job->keyed && m->has_newest && epoch_is_newer(m->newest, h.epoch)) {
@@ -695,89 +834,24 @@ static int fast_packet(Core *c, const uint8_t *p, uint32_t len, uint32_t ip, uin
 
     outcome_t o = {0};
     if (h.msg_type == T_QUERY) {
-        if (is_current(s, &h)) {
-            pending(c, job, s, &h, C_DROP_PENDING, &o);
-        } else {
-            resend(c, job, s, &h, &o);
-        }
+        on_query(c, job, s, &h, &o);
     } else {
         on_data(c, job, s, &h, h.count ? p + HEADER_LEN : NULL, &o);
     }
     count(c, C_PACKETS_IN, 1);
     count(c, C_BYTES_IN, len);
     job_count(job, JOB_EV_PACKETS);
-    if (o.fail_code && !o.round_failed) {
-        /* JobFailure: the job fails (first cause wins); the sender gets an ERROR */
-        if (!job->failed) {
-            job->failed = 1;
-            job->fail_code = o.fail_code;
-            job->fail_detail = o.fail_detail;
-        }
-        /* One ERROR per datagram (p4reduce/aggregator/replies.py): Python's answers to the
-         * same datagram are refused, and this one if Python answered it already. */
-        uint8_t *e = NULL;
-        if (c->answered == c->datagram_seq) {
-            count(c, C_ANSWERS_LIMITED, 1);
-        } else {
-            e = eng_out_packet(c, ip, port, 0, sealed_len(job, HEADER_LEN));
-        }
-        c->answered = c->datagram_seq;
-        if (e) {
-            const hdr_t r = {.version = PROTOCOL_VERSION,
-                             .msg_type = T_ERROR,
-                             .job_id = (uint16_t)job->job_id,
-                             .worker_id = h.worker_id,
-                             .shadow = h.shadow,
-                             .slot = h.slot,
-                             .epoch = h.epoch,
-                             .block = job->fail_code,
-                             .next_block = job->fail_detail,
-                             .exp = h.exp,
-                             .next_exp = h.next_exp,
-                             .session = h.session,
-                             .blocks = h.blocks,
-                             .fingerprint = h.fingerprint};
-            hdr_emit(&r, e);
-            seal(job, e, HEADER_LEN);
-        }
-        count(c, C_FAILED, 1);
-        job_count(job, JOB_EV_DROPS); /* refused: it failed the job */
-        count(c, C_PACKETS_OUT, 1);
-        count(c, C_BYTES_OUT, sealed_len(job, HEADER_LEN));
-        count(c, C_JOBS_FAILED, 1);
-        eng_log_event(c, L_FAILED, job->job_id, job->fail_code, job->fail_detail, 0);
+    if (o.fail_code && !o.round_failed) { /* JobFailure: the job fails; the sender gets an ERROR */
+        fail(c, job, o.fail_code, o.fail_detail);
+        error_reply(c, job, &h, ip, port);
         return 1;
     }
-    count(c, o.event, 1);
-    int cell = job_cell(o.event);
-    if (cell >= 0) {
-        job_count(job, cell);
-    }
-    if (o.out_packets) {
-        count(c, C_PACKETS_OUT, o.out_packets);
-        count(c, C_BYTES_OUT, o.out_bytes);
-    }
-    if (o.event == C_COUNTED || o.event == C_COMPLETED) {
-        job->started = 1;
-        if (!m->has_newest || epoch_is_newer(h.epoch, m->newest)) {
-            m->newest = h.epoch;
-            m->has_newest = 1;
-        }
-    }
-    if (c->debug && o.event >= C_DROP_STALE && o.event <= C_DROP_BAD_COUNT) {
-        eng_log_event(c, L_DROP, ip, port, (uint32_t)o.event, 0);
-    }
+    count_handled(c, job, m, &h, &o, ip, port);
     if (o.round_failed) { /* the MISMATCH RESULT went to everyone: now fail the job */
-        if (!job->failed) {
-            job->failed = 1;
-            job->fail_code = o.fail_code;
-            job->fail_detail = o.fail_detail;
-        }
-        count(c, C_JOBS_FAILED, 1);
-        eng_log_event(c, L_FAILED, job->job_id, job->fail_code, job->fail_detail, 0);
+        fail(c, job, o.fail_code, o.fail_detail);
         return 1;
     }
-    if (o.event == C_COMPLETED && s->block == NONE_BLOCK) {
+    if (o.event == C_COMPLETED && s->block == NONE_BLOCK) { /* _stream_ended */
         count(c, C_STREAMS_COMPLETED, 1);
         if (c->debug) {
             eng_log_event(c, L_STREAM, job->job_id, h.slot, h.epoch, 0);

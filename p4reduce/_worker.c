@@ -40,7 +40,9 @@
  *
  * The extension's files, one concern each (p4reduce/_worker.h holds what they share):
  * this one is the per-round state machine, the received packets of
- * StreamRun._process_packets and Stream.on_result/on_pending; p4reduce/_worker_out.c
+ * StreamRun._process_packets and Stream.on_result/on_pending (on_result's steps
+ * check_result, deliver_result and advance_stream are Stream's _check_result,
+ * _deliver_result and _advance_stream); p4reduce/_worker_out.c
  * the outgoing datagrams (the endpoints' queues, packing, sendmmsg with UDP GSO, the raw
  * transports' TX rings); p4reduce/_worker_recv.c receiving (ppoll, recvmmsg with UDP
  * GRO, the raw transports' RX rings); p4reduce/_worker_py.c the Python type Run and the
@@ -123,10 +125,10 @@ static int same_values(RunObject *r, uint32_t block, int exp, const unsigned cha
     return memcmp(r->scratch, held, 4 * n) == 0;
 }
 
-/* Stream._check_duplicate: a copy of the previous round's RESULT must be the one taken
- * (header h, its values at `values`). */
-static int check_repeat(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *values, uint32_t ip,
-                        uint16_t port) {
+/* Mirrors Stream._check_duplicate in hostagent/stream.py: a copy of the previous round's
+ * RESULT must be the one taken (header h, its values at `values`). */
+static int check_duplicate(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *values, uint32_t ip,
+                           uint16_t port) {
     const uint32_t shadow = h->shadow, block = h->block, next_block = h->next_block;
     const unsigned flags = h->flags, next_exp = h->next_exp, count = h->count;
     if (!s->has_prev || shadow != s->prev_shadow || block != s->prev_block || h->epoch != r->epoch ||
@@ -191,7 +193,217 @@ static int check_opening(RunObject *r, const stream_t *s, const hdr_t *h, uint32
     return 0;
 }
 
-/* One packet from ip:port on receiver `in` (StreamRun._process_packets and Stream). */
+/* What check_result found a RESULT to say, for the steps after it (the exp, pos and repeat
+ * that Stream._check_result returns). */
+typedef struct {
+    unsigned exp; /* what the round's values were summed at */
+    uint32_t m;   /* the worker's next unsent block after this round (Stream._mine[pos]) */
+    int repeat;   /* a REPEAT of the opening round's block: no values */
+} taken_t;
+
+/* Mirrors Stream._check_result in hostagent/stream.py: whether a RESULT for active stream s
+ * is the current round's and says what docs/protocol.md 7 requires. 1: take it (*t says
+ * how); 0: not this round's, or a copy to wait past (counted ignored); -1: the run fails.
+ * It changes no state (but the cursor's skip of zero blocks), so a refused RESULT leaves
+ * the stream as it was. */
+static int check_result(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *p, uint32_t ip, uint16_t port,
+                        taken_t *t) {
+    const uint32_t slot = h->slot, shadow = h->shadow, epoch = h->epoch;
+    const uint32_t block = h->block, next_block = h->next_block;
+    /* The RESULT of the current round (slot, shadow bit and block); in the opening round
+     * whatever its block (the aggregator chose it). */
+    if (shadow != (s->round & 1) || (!s->opening && block != s->block)) {
+        r->ignored_packets++;
+        return check_duplicate(r, s, h, p + HEADER_LEN, ip, port);
+    }
+    const unsigned flags = h->flags;
+    const uint32_t fp = h->fingerprint;
+    if (r->poisoned && ((flags & F_MISMATCH) || fp == (r->fingerprint ^ POISON))) {
+        r->err = ERR_NONFINITE; /* a poisoned round came back: every worker fails now */
+        return -1;
+    }
+    if (flags & F_MISMATCH) {
+        fail_job(r, E_TENSOR, -1, r->epoch);
+        return -1;
+    }
+    if (epoch != r->epoch) {
+        r->ignored_packets++;
+        return 0;
+    }
+    if (fp != r->fingerprint) { /* this allreduce, another tensor: a worker disagrees, or poisoned it */
+        fail_job(r, E_TENSOR, -1, r->epoch);
+        return -1;
+    }
+    const uint32_t stream = slot - r->slot_base;
+    uint32_t m = mine(r, s); /* the worker's next unsent block after this round */
+    if (r->err != ERR_NONE) {
+        return -1;
+    }
+    unsigned exp = s->exp; /* what the round's values were summed at */
+    /* is_repeat(); a data round's RESULT never repeats its block (next_block goes back) */
+    const int repeat = s->opening && block == next_block && block != NONE_BLOCK;
+    if (s->opening) {
+        if (check_opening(r, s, h, ip, port, repeat, &m) < 0) {
+            return -1;
+        }
+        exp = h->exp;
+    }
+    const unsigned next_exp = h->next_exp;
+    if (next_block != NONE_BLOCK && outside_stream(r, next_block, stream)) {
+        fail_result(r, ip, port, slot, block, "next_block %u is outside stream %u of a %u-block tensor", next_block,
+                    stream, r->nblocks);
+        return -1;
+    }
+    if (next_block != NONE_BLOCK && block != NONE_BLOCK && next_block <= block && !repeat) {
+        fail_result(r, ip, port, slot, block, "next_block %u goes back from block %u", next_block, block);
+        return -1;
+    }
+    if (next_block > m) {
+        char a[16];
+        fail_result(r, ip, port, slot, block,
+                    "next_block %s skips block %u, which this worker announced and never sent",
+                    block_name(next_block, a, sizeof a), m);
+        return -1;
+    }
+    const uint8_t *exps = r->exps.buf;
+    if (next_block == m && m != NONE_BLOCK && next_exp < exps[m]) {
+        fail_result(r, ip, port, slot, block, "next_exp %u is below this worker's %u for block %u", next_exp,
+                    (unsigned)exps[m], m);
+        return -1;
+    }
+    const uint32_t count = h->count;
+    if (repeat) { /* no values (and no OVERFLOW): the round is repeated */
+        if (count != 0) {
+            fail_result(r, ip, port, slot, block, "count %u in a REPEAT", count);
+            return -1;
+        }
+    } else if (block != NONE_BLOCK) {
+        /* A reduce-scatter: block b belongs to rank b / shard_blocks. */
+        const int64_t owner = r->shard_blocks ? (int64_t)(block / r->shard_blocks) : -1;
+        if (owner >= 0 && owner != r->worker_id) {
+            /* Another rank's block: header-only from an aggregator that implements
+             * SCATTER, the full RESULT from one that does not. */
+            if (count != 0 && count != r->block_size) {
+                fail_result(r, ip, port, slot, block, "count %u for block %u", count, block);
+                return -1;
+            }
+        } else if (count != r->block_size) {
+            if (owner >= 0 && count == 0) { /* the multicast group's copy of our own block: wait for ours */
+                r->ignored_packets++;
+                return 0;
+            }
+            fail_result(r, ip, port, slot, block, "count %u for block %u", count, block);
+            return -1;
+        }
+    }
+    *t = (taken_t){exp, m, repeat};
+    return 1;
+}
+
+/* Mirrors Stream._deliver_result in hostagent/stream.py: a checked RESULT's values into the
+ * output, when they are this worker's (not a REPEAT, not the end of the stream, not another
+ * rank's block of a reduce-scatter). Returns whether it took values; -1: the run fails. */
+static int deliver_result(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *values, const taken_t *t) {
+    const uint32_t block = h->block;
+    if (t->repeat || block == NONE_BLOCK) {
+        return 0;
+    }
+    int delivered = 0;
+    const int64_t owner = r->shard_blocks ? (int64_t)(block / r->shard_blocks) : -1;
+    if (owner < 0 || owner == r->worker_id) { /* check_result saw count == block_size */
+        if (block >= r->nblocks) {
+            fail_protocol(r, "result for block %u of a %u-block tensor", block, r->nblocks, 0);
+            return -1;
+        }
+        const size_t n = out_len(r, block);
+        char *dst = (char *)r->out.buf + 4 * (size_t)(block - r->first_block) * r->block_size;
+        if (r->is_float) {
+            r->float_overflow |= dequantize_f32((const char *)values, 1, (Py_ssize_t)n, shift_of(r, (int)t->exp), dst);
+        } else {
+            copy_i32((const char *)values, 1, (Py_ssize_t)n, dst, PY_BIG_ENDIAN);
+        }
+        delivered = 1;
+    }
+    s->overflow |= (h->flags & F_OVERFLOW) != 0; /* every worker raises, whoever holds the block */
+    return delivered;
+}
+
+/* Mirrors Stream._advance_stream in hostagent/stream.py: the RESULT taken, stream s moves
+ * to the round it names, keeps what a copy of it must repeat (check_duplicate), samples the
+ * round's latency and queues its next DATA (or, sparse, stays silent), or is done. */
+static int advance_stream(RunObject *r, stream_t *s, const hdr_t *h, const taken_t *t, int delivered, double now,
+                          double rto) {
+    const uint32_t block = h->block, next_block = h->next_block;
+    const unsigned flags = h->flags, next_exp = h->next_exp;
+    const uint32_t m = t->m;
+    const int opened = s->opening; /* this is its opening round's RESULT */
+    if (opened) {
+        /* Its data round of its own first block done: the next block is the one after it.
+         * (A smaller block, or a REPEAT: it still holds its first block.) */
+        if (block == s->block && block != NONE_BLOCK && !t->repeat) {
+            s->cursor = block + r->num_slots;
+        }
+        s->opening = 0;
+    }
+    s->has_prev = 1;
+    s->prev_shadow = (uint8_t)h->shadow;
+    s->prev_block = block;
+    s->prev_exp = (uint8_t)t->exp;
+    s->prev_next_block = next_block;
+    s->prev_next_exp = (uint8_t)next_exp;
+    s->prev_overflow = (flags & F_OVERFLOW) != 0;
+    s->prev_delivered = (uint8_t)delivered;
+    const uint32_t retried = s->retries;
+    s->round++;
+    s->retries = 0;
+    s->missing = -1;
+    s->block = next_block;
+    s->exp = (uint8_t)next_exp;
+    if (s->block == NONE_BLOCK) {
+        s->state = S_DONE;
+        s->pending = P_NONE;
+        r->active--;
+        r->unfinished--;
+        r->finished++;
+        return retried ? 0 : push_sample(r, now - s->started); /* Karn: only clean rounds */
+    }
+    if (!retried && push_sample(r, now - s->started) < 0) {
+        return -1;
+    }
+    s->poisoned = (uint8_t)r->poisoned; /* a round started after a late NaN/Inf */
+    if (m == s->block) {
+        s->cursor = m + r->num_slots;
+        s->pending = P_VALUES;
+    } else if (r->dense || opened) { /* sparse too after the opening round: its next round expects every worker */
+        s->pending = P_HEADER;
+    } else { /* sparse: stay silent; on timeout ask for the result instead */
+        s->pending = P_QUERY;
+    }
+    if (s->pending != P_QUERY && wk_emit(r, s, s->pending) < 0) {
+        return -1;
+    }
+    set_timer(s, now, rto);
+    return 0;
+}
+
+/* Mirrors Stream.on_result in hostagent/stream.py: a RESULT for active stream s, checked,
+ * delivered and taken in the three steps above. */
+static int on_result(RunObject *r, stream_t *s, const hdr_t *h, const unsigned char *p, uint32_t ip, uint16_t port,
+                     double now, double rto) {
+    taken_t t;
+    const int taken = check_result(r, s, h, p, ip, port, &t);
+    if (taken <= 0) {
+        return taken;
+    }
+    const int delivered = deliver_result(r, s, h, p + HEADER_LEN, &t);
+    if (delivered < 0) {
+        return -1;
+    }
+    return advance_stream(r, s, h, &t, delivered, now, rto);
+}
+
+/* One packet from ip:port on receiver `in` (StreamRun._process_packets): what is not for this
+ * worker's active streams ignored, an ERROR failing the run, a PENDING noted, a RESULT to on_result. */
 static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, size_t len, uint32_t ip, uint16_t port,
                           double now, double rto) {
     r->packets_received++;
@@ -249,156 +461,7 @@ static int process_packet(RunObject *r, const in_t *in, const unsigned char *p, 
         r->ignored_packets++;
         return 0;
     }
-    /* Stream.on_result: the RESULT of the current round (slot, shadow bit and block); in the
-     * opening round whatever its block (the aggregator chose it). */
-    if (shadow != (s->round & 1) || (!s->opening && block != s->block)) {
-        r->ignored_packets++;
-        return check_repeat(r, s, &h, p + HEADER_LEN, ip, port);
-    }
-    const unsigned flags = h.flags;
-    const uint32_t fp = h.fingerprint;
-    if (r->poisoned && ((flags & F_MISMATCH) || fp == (r->fingerprint ^ POISON))) {
-        r->err = ERR_NONFINITE; /* a poisoned round came back: every worker fails now */
-        return -1;
-    }
-    if (flags & F_MISMATCH) {
-        fail_job(r, E_TENSOR, -1, r->epoch);
-        return -1;
-    }
-    if (epoch != r->epoch) {
-        r->ignored_packets++;
-        return 0;
-    }
-    if (fp != r->fingerprint) { /* this allreduce, another tensor: a worker disagrees, or poisoned it */
-        fail_job(r, E_TENSOR, -1, r->epoch);
-        return -1;
-    }
-    const uint32_t stream = slot - r->slot_base;
-    uint32_t m = mine(r, s); /* the worker's next unsent block after this round */
-    if (r->err != ERR_NONE) {
-        return -1;
-    }
-    unsigned exp = s->exp;         /* what the round's values were summed at */
-    const int opened = s->opening; /* this is its opening round's RESULT */
-    /* is_repeat(); a data round's RESULT never repeats its block (next_block goes back) */
-    const int repeat = opened && block == next_block && block != NONE_BLOCK;
-    if (opened) {
-        if (check_opening(r, s, &h, ip, port, repeat, &m) < 0) {
-            return -1;
-        }
-        exp = h.exp;
-    }
-    const unsigned next_exp = h.next_exp;
-    if (next_block != NONE_BLOCK && outside_stream(r, next_block, stream)) {
-        fail_result(r, ip, port, slot, block, "next_block %u is outside stream %u of a %u-block tensor", next_block,
-                    stream, r->nblocks);
-        return -1;
-    }
-    if (next_block != NONE_BLOCK && block != NONE_BLOCK && next_block <= block && !repeat) {
-        fail_result(r, ip, port, slot, block, "next_block %u goes back from block %u", next_block, block);
-        return -1;
-    }
-    if (next_block > m) {
-        char a[16];
-        fail_result(r, ip, port, slot, block,
-                    "next_block %s skips block %u, which this worker announced and never sent",
-                    block_name(next_block, a, sizeof a), m);
-        return -1;
-    }
-    const uint8_t *exps = r->exps.buf;
-    if (next_block == m && m != NONE_BLOCK && next_exp < exps[m]) {
-        fail_result(r, ip, port, slot, block, "next_exp %u is below this worker's %u for block %u", next_exp,
-                    (unsigned)exps[m], m);
-        return -1;
-    }
-    int delivered = 0;
-    const uint32_t count = h.count;
-    if (repeat) { /* no values (and no OVERFLOW): the round is repeated */
-        if (count != 0) {
-            fail_result(r, ip, port, slot, block, "count %u in a REPEAT", count);
-            return -1;
-        }
-    } else if (block != NONE_BLOCK) {
-        /* A reduce-scatter: block b belongs to rank b / shard_blocks. */
-        const int64_t owner = r->shard_blocks ? (int64_t)(block / r->shard_blocks) : -1;
-        if (owner >= 0 && owner != r->worker_id) {
-            /* Another rank's block: header-only from an aggregator that implements
-             * SCATTER, the full RESULT from one that does not. */
-            if (count != 0 && count != r->block_size) {
-                fail_result(r, ip, port, slot, block, "count %u for block %u", count, block);
-                return -1;
-            }
-        } else if (count != r->block_size) {
-            if (owner >= 0 && count == 0) { /* the multicast group's copy of our own block: wait for ours */
-                r->ignored_packets++;
-                return 0;
-            }
-            fail_result(r, ip, port, slot, block, "count %u for block %u", count, block);
-            return -1;
-        } else {
-            if (block >= r->nblocks) {
-                fail_protocol(r, "result for block %u of a %u-block tensor", block, r->nblocks, 0);
-                return -1;
-            }
-            const size_t n = out_len(r, block);
-            char *dst = (char *)r->out.buf + 4 * (size_t)(block - r->first_block) * r->block_size;
-            const char *src = (const char *)p + HEADER_LEN;
-            if (r->is_float) {
-                r->float_overflow |= dequantize_f32(src, 1, (Py_ssize_t)n, shift_of(r, (int)exp), dst);
-            } else {
-                copy_i32(src, 1, (Py_ssize_t)n, dst, PY_BIG_ENDIAN);
-            }
-            delivered = 1;
-        }
-        s->overflow |= (flags & F_OVERFLOW) != 0; /* every worker raises, whoever holds the block */
-    }
-    if (opened) {
-        /* Its data round of its own first block done: the next block is the one after it.
-         * (A smaller block, or a REPEAT: it still holds its first block.) */
-        if (block == s->block && block != NONE_BLOCK && !repeat) {
-            s->cursor = block + r->num_slots;
-        }
-        s->opening = 0;
-    }
-    s->has_prev = 1;
-    s->prev_shadow = (uint8_t)shadow;
-    s->prev_block = block;
-    s->prev_exp = (uint8_t)exp;
-    s->prev_next_block = next_block;
-    s->prev_next_exp = (uint8_t)next_exp;
-    s->prev_overflow = (flags & F_OVERFLOW) != 0;
-    s->prev_delivered = (uint8_t)delivered;
-    const uint32_t retried = s->retries;
-    s->round++;
-    s->retries = 0;
-    s->missing = -1;
-    s->block = next_block;
-    s->exp = (uint8_t)next_exp;
-    if (s->block == NONE_BLOCK) {
-        s->state = S_DONE;
-        s->pending = P_NONE;
-        r->active--;
-        r->unfinished--;
-        r->finished++;
-        return retried ? 0 : push_sample(r, now - s->started); /* Karn: only clean rounds */
-    }
-    if (!retried && push_sample(r, now - s->started) < 0) {
-        return -1;
-    }
-    s->poisoned = (uint8_t)r->poisoned; /* a round started after a late NaN/Inf */
-    if (m == s->block) {
-        s->cursor = m + r->num_slots;
-        s->pending = P_VALUES;
-    } else if (r->dense || opened) { /* sparse too after the opening round: its next round expects every worker */
-        s->pending = P_HEADER;
-    } else { /* sparse: stay silent; on timeout ask for the result instead */
-        s->pending = P_QUERY;
-    }
-    if (s->pending != P_QUERY && wk_emit(r, s, s->pending) < 0) {
-        return -1;
-    }
-    set_timer(s, now, rto);
-    return 0;
+    return on_result(r, s, &h, p, ip, port, now, rto);
 }
 
 static int source_ok(const in_t *in, uint32_t ip, uint16_t port) {
