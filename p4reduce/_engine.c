@@ -489,7 +489,7 @@ static void complete(Core *c, job_t *job, slot_t *s, const hdr_t *last, outcome_
     publish(c, job, s, result, &r, o);
 }
 
-/* Mirrors SlotState._take in p4reduce/aggregator/slot.py: a packet's values into the round's
+/* Mirrors SlotState._add_values in p4reduce/aggregator/slot.py: a packet's values into the round's
  * sums (int64), copied while acc_empty (set it to overwrite them), else added. */
 static void add_values(slot_t *s, const uint8_t *values, uint32_t count) {
     if (!values) {
@@ -499,7 +499,7 @@ static void add_values(slot_t *s, const uint8_t *values, uint32_t count) {
     s->acc_empty = 0;
 }
 
-/* Mirrors SlotState._open in p4reduce/aggregator/slot.py (libc has open): an opening
+/* Mirrors SlotState._count_opening in p4reduce/aggregator/slot.py: an opening
  * DATA counted (docs/protocol.md 3, the table): K1, the repeat bit and the sums follow how
  * its own key compares with K1 before it; its own and next keys are kept. */
 static void count_opening(slot_t *s, const hdr_t *h, const uint8_t *values, uint8_t bits) {

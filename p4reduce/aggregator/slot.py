@@ -306,16 +306,16 @@ class SlotState:
                 self.previous_epoch = self.epoch
             self.epoch = h.epoch
         if opening:
-            self._open(h, values)
+            self._count_opening(h, values)
         else:  # the first packet of the round with values overwrites the sums, later ones add
-            self._take(values, overwrite=False)
+            self._add_values(values, overwrite=False)
         self.keys[h.worker_id] = h.lookahead_key
         self.seen |= bit
         if self.seen != self.expected:
             return "counted", []
         return "completed", self._complete(h)
 
-    def _open(self, h: AggHeader, values: np.ndarray | None) -> None:
+    def _count_opening(self, h: AggHeader, values: np.ndarray | None) -> None:
         """One packet of the opening round (docs/protocol.md 3, the table): the smallest
         key(block, exp) so far (K1) decides whether its values overwrite the sums, add to
         them or are left out; holders of K1's block at another exponent, or without
@@ -326,16 +326,16 @@ class SlotState:
         no_values = values is None and h.block != NONE
         if first or own >> 8 < smallest >> 8:
             self.first_key, self.first_flags, self.repeat = own, scatter_bits(h.flags), no_values
-            self._take(values, overwrite=True)
+            self._add_values(values, overwrite=True)
         elif own >> 8 == smallest >> 8:
             self.repeat = self.repeat or own != smallest or no_values
             if own < smallest:
                 self.first_key, self.first_flags = own, scatter_bits(h.flags)
-                self._take(values, overwrite=True)
+                self._add_values(values, overwrite=True)
             elif own == smallest:
-                self._take(values, overwrite=False)
+                self._add_values(values, overwrite=False)
 
-    def _take(self, values: np.ndarray | None, *, overwrite: bool) -> None:
+    def _add_values(self, values: np.ndarray | None, *, overwrite: bool) -> None:
         """Add `values` to the sums (int64), or make them the sums if `overwrite` or none
         came yet this round; `overwrite` without values empties them."""
         if overwrite:
