@@ -14,9 +14,10 @@ header field it falls in).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from p4reduce.protocol.codec import AGG_UDP_PORT, HEADER_LEN
 from p4reduce.testbed.stf import KeyMatch, StfError, StfExpect, StfTest
@@ -79,7 +80,7 @@ class Outcome:
     test: StfTest
     outputs: tuple[tuple[int, bytes], ...]
     differences: tuple[str, ...]
-    model: SwitchModel = field(repr=False, compare=False)
+    model: StfModel = field(repr=False, compare=False)
 
     @property
     def passed(self) -> bool:
@@ -94,28 +95,51 @@ class Outcome:
         return "\n".join(lines)
 
 
-def replay(test: StfTest, model_factory: Callable[[], SwitchModel] = SwitchModel) -> Outcome:
+class StfModel(Protocol):
+    """What a replay needs of a switch model (SwitchModel, TnaSwitchModel)."""
+
+    def add_entry(
+        self, table: str, key: Mapping[str, int], action: str, params: Mapping[str, int] | None = None
+    ) -> None: ...
+
+    def process(self, ingress_port: int, frame: bytes) -> list[tuple[int, bytes]]: ...
+
+
+def replay(test: StfTest, model_factory: Callable[[], StfModel] = SwitchModel) -> Outcome:
+    """`test` against a fresh model from `model_factory`: the v1model program's model by
+    default, `TnaSwitchModel` for the TNA program's tests."""
     model = model_factory()
     load_test(model, test)
     outputs = [out for packet in test.packets for out in model.process(packet.port, packet.data)]
     return Outcome(test, tuple(outputs), tuple(compare(test.expects, outputs)), model)
 
 
-def load_test(model: SwitchModel, test: StfTest) -> None:
+def load_test(model: StfModel, test: StfTest) -> None:
     """The test's control-plane state into `model`. Mirroring sessions are ignored: the
-    program clones nothing, so no packet can reach one."""
+    program clones nothing, so no packet can reach one. What only the v1model program's
+    model takes (BMv2's multicast groups and scalar register cells, default actions: the
+    TNA program's are const) is a ReplayError for another model."""
+    v1model = isinstance(model, SwitchModel)
     for group, replicas in test.multicast_groups:
         with _setting_up(f"multicast group {group}", None):
-            model.add_multicast_group(group, replicas)
+            _v1model_only(v1model, "a BMv2 multicast group (mc_mgrp_create)")
+            model.add_multicast_group(group, replicas)  # type: ignore[attr-defined]
     for d in test.defaults:
         with _setting_up("setdefault", d.line):
-            model.set_default(d.table, d.action, dict(d.params))
+            _v1model_only(v1model, f"a default action for {d.table}")
+            model.set_default(d.table, d.action, dict(d.params))  # type: ignore[attr-defined]
     for e in test.entries:
         with _setting_up("add", e.line):
             model.add_entry(e.table, {name: _exact(key, name) for name, key in e.match}, e.action, dict(e.params))
     for r in test.registers:
         with _setting_up("register_write", r.line):
-            model.register_write(r.register, r.index, r.value)
+            _v1model_only(v1model, f"a scalar cell of {r.register}")
+            model.register_write(r.register, r.index, r.value)  # type: ignore[attr-defined]
+
+
+def _v1model_only(v1model: bool, what: str) -> None:
+    if not v1model:
+        raise ValueError(f"{what}: only the v1model program's model takes it")
 
 
 @contextmanager
