@@ -47,6 +47,8 @@ from p4reduce.protocol import (
 from p4reduce.protocol.switch import EVENT_NAMES, TNA_MAX_BLOCKS
 from p4reduce.testbed import tna_model
 from p4reduce.testbed.model_common import ipv4_checksum_verifies
+from p4reduce.testbed.stf import parse_stf
+from p4reduce.testbed.stf_replay import ReplayError, replay
 from p4reduce.testbed.switch_model import SwitchModel
 from p4reduce.testbed.tna_model import (
     CONST_TABLES,
@@ -1172,3 +1174,33 @@ def test_install_bfrt_takes_ports_and_deletes_a_released_job() -> None:
     assert model.multicast_copies(JOB.mgid) == []
     assert send(model, 0, data(0, 0, 0, NONE, np.ones(B, np.int32), flags=Flags.OPENING)) == []
     assert ev(model) == {"unknown_worker": 1}
+
+
+# -- STF tests as p4testgen's Tofino backend writes them, replayed on the model ---------------------
+
+_TNA_STF = """# p4testgen seed: 1
+# Current statement coverage: 0.10
+# Table Ingress.forwarding.l2
+add Ingress.forwarding.l2 hdr.ethernet.dst_addr:0x020000000002 Ingress.forwarding.to_port(port:0x3)
+packet 1 {frame}
+expect 3 {frame}$
+"""
+
+
+def test_an_stf_test_in_p4testgens_tofino_form_replays_on_the_model() -> None:
+    """Names as p4testgen writes them (no pipe prefix, hexadecimal values) resolve; a frame
+    that is no aggregation packet leaves by the L2 entry, unchanged; a wrong port is told."""
+    frame = bytes(Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:01") / IP() / UDP(sport=4, dport=5) / b"x").hex()
+    outcome = replay(parse_stf(_TNA_STF.format(frame=frame), "l2.stf"), TnaSwitchModel)
+    assert outcome.passed, outcome.report()
+    wrong = replay(parse_stf(_TNA_STF.format(frame=frame).replace("expect 3", "expect 4"), "l2.stf"), TnaSwitchModel)
+    assert wrong.differences == (
+        "port 3: expected no packet, got 1",
+        "port 4: expected 1 packet(s) (expect on line 6), got none: dropped",
+    )
+
+
+def test_what_only_the_v1model_model_takes_is_refused_for_the_tna_model_naming_it() -> None:
+    text = "setdefault Ingress.forwarding.l2 Ingress.forwarding.drop()\npacket 1 00\n"
+    with pytest.raises(ReplayError, match="line 1: setdefault: a default action for Ingress.forwarding.l2"):
+        replay(parse_stf(text, "d.stf"), TnaSwitchModel)
