@@ -16,6 +16,7 @@ GENERATED = (
     "p4reduce/jobapi/jobs_pb2_grpc.py",
     "controller/bfrt/bfruntime_pb2.py",
     "controller/bfrt/bfruntime_pb2_grpc.py",
+    "tests/data/p4testgen/tna/tna.py",  # p4testgen's, read as data (make -C p4src/tna testgen)
 )
 
 

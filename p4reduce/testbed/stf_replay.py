@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from p4reduce.protocol.codec import AGG_UDP_PORT, HEADER_LEN
+from p4reduce.testbed.ptf_tests import PtfCase
 from p4reduce.testbed.stf import KeyMatch, StfError, StfExpect, StfTest
 from p4reduce.testbed.switch_model import SwitchModel
+from p4reduce.testbed.tna_model import TnaSwitchModel, is_recirculation_port
 
 # Where the fields of an aggregation frame lie (Ethernet, IPv4 without options, UDP,
 # aggregation header, values): (first byte, name), in order.
@@ -111,6 +113,22 @@ def replay(test: StfTest, model_factory: Callable[[], StfModel] = SwitchModel) -
     model = model_factory()
     load_test(model, test)
     outputs = [out for packet in test.packets for out in model.process(packet.port, packet.data)]
+    return Outcome(test, tuple(outputs), tuple(compare(test.expects, outputs)), model)
+
+
+def replay_ptf(case: PtfCase, model_factory: Callable[[], StfModel] = TnaSwitchModel) -> Outcome:
+    """A test of p4testgen's Tofino PTF backend: its register cells, then as `replay`."""
+    model = model_factory()
+    for cell in case.registers:
+        with _setting_up(f"setRegisterValue {cell.register}[{cell.index}]", None):
+            model.register_write(cell.register, cell.index, dict(cell.fields))  # type: ignore[attr-defined]
+    load_test(model, case.test)
+    test = case.test
+    outputs = [
+        out
+        for packet in test.packets
+        for out in model.process(packet.port, packet.data, harvest=is_recirculation_port(packet.port))  # type: ignore[call-arg]
+    ]
     return Outcome(test, tuple(outputs), tuple(compare(test.expects, outputs)), model)
 
 

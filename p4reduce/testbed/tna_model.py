@@ -1011,6 +1011,9 @@ def _sat_sub(a: int, b: int) -> int:
     return a - b if a > b else 0
 
 
+NULL_PORT = 511  # no device port: a unicast to it is dropped
+
+
 def is_recirculation_port(port: int) -> bool:
     return port & 0x7F == RECIRC_PORT_IN_PIPE
 
@@ -1035,6 +1038,7 @@ class TnaSwitchModel:
         self.registers: dict[str, list[int]] = {f: [0] * r.size for r in REGISTERS.values() for f, _ in r.fields}
         self.counters: dict[str, list[int]] = {name: [0] * size for name, size in COUNTERS.items()}
         self.last_passes: list[Pass] = []
+        self.last_copies: list[tuple[int, int]] = []  # (port, rid) the traffic manager made, before egress
         self._actions: dict[str, Callable[[Packet, ActionCall], None]] = {
             SET_WORKER: self._set_worker,
             FROM_PARENT: self._from_parent,
@@ -1141,16 +1145,20 @@ class TnaSwitchModel:
 
     # -- one packet -------------------------------------------------------------------------------
 
-    def process(self, ingress_port: int, frame: bytes) -> list[tuple[int, bytes]]:
+    def process(self, ingress_port: int, frame: bytes, *, harvest: bool = False) -> list[tuple[int, bytes]]:
         """Every frame that leaves the switch for `frame` arriving on `ingress_port`, as
         (egress port, bytes): the unicast copy, then the multicast copies in group order.
         A recirculated packet (the harvest pass) goes through ingress again before anything
-        leaves; `last_passes` lists the passes."""
+        leaves; `last_passes` lists the passes. `harvest`: `frame` is a harvest pass
+        (bridged header first) entering its pipe's recirculation port, as p4testgen's tests
+        inject one; no other frame enters there."""
         if not 0 <= ingress_port <= mask(PORT_BITS):
             raise ValueError(f"ingress port {ingress_port} outside 0..{mask(PORT_BITS)}")
-        if is_recirculation_port(ingress_port):
+        if is_recirculation_port(ingress_port) != harvest:
+            if harvest:
+                raise ValueError(f"port {ingress_port} is no recirculation port: a harvest pass enters only there")
             raise ValueError(f"port {ingress_port} is its pipe's recirculation port: only a harvest pass enters there")
-        self.last_passes = []
+        self.last_passes, self.last_copies = [], []
         out: list[tuple[int, bytes]] = []
         arriving = [(ingress_port, bytes(frame))]
         while arriving:
@@ -1854,9 +1862,14 @@ class TnaSwitchModel:
         if pkt.ig_dprsr_md.drop_ctl & 1:
             return []
         tm = pkt.ig_tm_md
-        copies = [] if tm.ucast_egress_port is None else [(tm.ucast_egress_port, 0)]
+        # A unicast to port 511 is dropped: no Tofino 1 device port has that number (pipe 3,
+        # local port 127), and p4testgen's Tofino model drops it so; the program sends
+        # there only where an entry names that port.
+        port = tm.ucast_egress_port
+        copies = [(port, 0)] if port is not None and port != NULL_PORT else []
         if tm.mcast_grp_a != 0:
             copies += self.multicast_copies(tm.mcast_grp_a)
+        self.last_copies += copies
         out = []
         for port, rid in copies:
             if tm.bypass_egress:
