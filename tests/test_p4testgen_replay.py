@@ -38,16 +38,22 @@ def _tests(program: str) -> list[pathlib.Path]:
     return sorted((DATA / program).glob("*.stf"))
 
 
+def _coverage(program: str, target: str, backend: str) -> list[float]:
+    """The node coverage after each test, from p4testgen's log, whose first lines name the
+    command (its target and backend) and p4testgen's version."""
+    log = (DATA / program / "p4testgen.log").read_text()
+    command, version = log.splitlines()[:2]
+    assert command.startswith(f"# p4testgen {target} ") and f"--test-backend {backend}" in command
+    assert version.startswith("# p4testgen Version")
+    return [float(c) for c in re.findall(r"Nodes covered: ([0-9.]+)", log)]
+
+
 @pytest.mark.parametrize("program", GENERATED)
 def test_the_generated_tests_are_there_with_their_provenance(program):
     """Each program's tests, with p4testgen's log: the command, its version, and the node
     coverage after each test, which the last test's own header repeats."""
-    log = (DATA / program / "p4testgen.log").read_text()
-    command, version = log.splitlines()[:2]
-    assert command.startswith("# p4testgen --target ") and "--test-backend STF" in command
-    assert version.startswith("# p4testgen Version")
+    coverage = _coverage(program, "--target bmv2 --arch v1model", "STF")
     tests = _tests(program)
-    coverage = [float(c) for c in re.findall(r"Nodes covered: ([0-9.]+)", log)]
     assert len(tests) == len(coverage) >= 5 and coverage == sorted(coverage)
     last = max(tests, key=lambda p: int(p.stem.rsplit("_", 1)[1]))
     assert load_stf(last).coverage == pytest.approx(coverage[-1], abs=0.005)  # (rounded there)
@@ -69,12 +75,8 @@ def test_a_generated_test_replays_on_the_model(program, path):
 
 
 def test_the_tna_tests_are_there_with_their_provenance():
-    log = (DATA / "tna" / "p4testgen.log").read_text()
-    command, version = log.splitlines()[:2]
-    assert command.startswith("# p4testgen --target tofino --arch tna ") and "--test-backend PTF" in command
-    assert version.startswith("# p4testgen Version")
+    coverage = _coverage("tna", "--target tofino --arch tna", "PTF")
     cases = load_ptf(TNA_TESTS)
-    coverage = [float(c) for c in re.findall(r"Nodes covered: ([0-9.]+)", log)]
     assert len(cases) == len(coverage) >= 10 and coverage == sorted(coverage)
     # both kinds of path, and the register cells the paths read set by the tests
     assert {c.reaches_egress for c in cases} == {False, True}
