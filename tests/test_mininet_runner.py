@@ -59,10 +59,9 @@ def _torch_installed() -> bool:
         # workers told only the job service's address and a job name (--switch bmv2 --service:
         # test_the_documented_service_runs_run_as_written)
         ["--switch", "lxbr", "--service"],
-        # beside a busy process (--cpu-hogs): the switch's input drops are counted
-        ["--switch", "bmv2", "--cpu-hogs", "1"],
-        # nftables drop on the worker links (this kernel has no netem)
-        ["--switch", "bmv2", "--loss", "0.02"],
+        # nftables drop on the worker links (this kernel has no netem), beside a busy process
+        # (--cpu-hogs): the switch's input drops are counted
+        ["--switch", "bmv2", "--loss", "0.02", "--cpu-hogs", "1"],
         # the workers on AF_PACKET rings: 4 of them through the P4 switch, and to a software aggregator
         ["--switch", "bmv2", "--transport", "packet", "--workers", "4"],
         ["--switch", "lxbr", "--transport", "packet"],

@@ -118,6 +118,7 @@ class SimWorker:
         self.shard_blocks = 0  # > 0: the allreduce is a reduce-scatter (block b is rank b // shard_blocks's)
         self.sent: list[bytes] = []
         self.error = 0  # the code of the last ERROR it got
+        self.joining = False  # a JOIN sent and not answered: the host agent takes JOINED only then
 
     def _send(self, packet: bytes) -> list[tuple[bytes, tuple[str, int]]]:
         if self.spec.key is not None and not packet[0] & 0x80:  # an authenticated job's are sealed
@@ -129,6 +130,7 @@ class SimWorker:
     def join(self, new_process: bool = False):
         if new_process:
             self.incarnation = self.rng.getrandbits(32)
+        self.joining = True
         s = self.spec
         return self._send(
             AggHeader(
@@ -247,7 +249,12 @@ class SimWorker:
         return out
 
     def on_reply(self, h: AggHeader):
-        if h.msg_type == MsgType.JOINED and h.epoch == self.incarnation:
+        if h.msg_type == MsgType.JOINED:
+            # The agent waits for JOINED only in its join (a replayed JOIN's answer later on,
+            # taken as one, would start its epochs over on top of the aggregator's history).
+            if not self.joining or h.epoch != self.incarnation:
+                return []
+            self.joining = False
             self.session, self.epoch, self.streams, self.error = h.session, -1, {}, 0
             self.rounds.clear()
             return []
