@@ -26,7 +26,6 @@ from p4reduce.testbed.ptf_tests import PtfError, load_ptf, parse_ptf
 from p4reduce.testbed.stf import load_stf
 from p4reduce.testbed.stf_replay import replay, replay_ptf
 from p4reduce.testbed.switch_model import SwitchModel
-from p4reduce.testbed.tna_model import TnaSwitchModel
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "p4testgen"
 MODELS = {"v1model": SwitchModel}
@@ -85,7 +84,7 @@ def test_the_tna_tests_are_there_with_their_provenance():
 
 @pytest.mark.parametrize("case", load_ptf(TNA_TESTS) if TNA_TESTS.exists() else [], ids=lambda c: c.test.name)
 def test_a_generated_tna_test_replays_on_the_model(case):
-    outcome = replay_ptf(case, TnaSwitchModel)
+    outcome = replay_ptf(case)
     if not case.reaches_egress:
         assert outcome.passed, outcome.report()
     else:  # where p4testgen's traffic manager sent it (module docstring)

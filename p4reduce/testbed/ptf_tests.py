@@ -41,9 +41,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from p4reduce.testbed.stf import KeyMatch, StfDefault, StfEntry, StfExpect, StfPacket, StfTest
+from p4reduce.testbed.stf import COVERAGE_LINE, KeyMatch, StfDefault, StfEntry, StfExpect, StfPacket, StfTest
 
-_COVERAGE = re.compile(r"#\s*Current (?:statement |node )?coverage:\s*([0-9.eE+-]+)")
 _TM_PORT = re.compile(r"\*eg_intr_md\.egress_port = (\d+);")
 
 
@@ -93,7 +92,7 @@ def _case(cls: ast.ClassDef, lines: list[str], name: str) -> PtfCase:
     methods = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
     coverage = None
     for line in lines[cls.lineno - 1 : cls.end_lineno]:
-        m = _COVERAGE.search(line)
+        m = COVERAGE_LINE.search(line)
         if m:
             coverage = float(m.group(1))
             break

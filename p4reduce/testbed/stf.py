@@ -42,7 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _SEED = re.compile(r"p4testgen seed:\s*'?\"?(\w+)")
-_COVERAGE = re.compile(r"Current (?:statement |node )?coverage:\s*([0-9.eE+-]+)")
+# the coverage line of p4testgen's tests (STF comments, PTF docstrings and comments)
+COVERAGE_LINE = re.compile(r"Current (?:statement |node )?coverage:\s*([0-9.eE+-]+)")
 _ACTION = re.compile(r"(?P<head>.*?)\s*(?P<action>\"[^\"]+\"|[^\s\"(]+)\s*\((?P<args>.*)\)\s*$")
 
 
@@ -277,7 +278,7 @@ class _Parser:
         seed = _SEED.search(comment)
         if seed and seed.group(1) != "none":
             self.seed = int(seed.group(1))
-        coverage = _COVERAGE.search(comment)
+        coverage = COVERAGE_LINE.search(comment)
         if coverage:
             self.coverage = float(coverage.group(1))
 

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from p4reduce.protocol.codec import AGG_UDP_PORT, HEADER_LEN
 from p4reduce.testbed.ptf_tests import PtfCase
-from p4reduce.testbed.stf import KeyMatch, StfError, StfExpect, StfTest
+from p4reduce.testbed.stf import KeyMatch, StfError, StfExpect, StfPacket, StfTest
 from p4reduce.testbed.switch_model import SwitchModel
 from p4reduce.testbed.tna_model import TnaSwitchModel, is_recirculation_port
 
@@ -112,23 +112,27 @@ def replay(test: StfTest, model_factory: Callable[[], StfModel] = SwitchModel) -
     default, `TnaSwitchModel` for the TNA program's tests."""
     model = model_factory()
     load_test(model, test)
-    outputs = [out for packet in test.packets for out in model.process(packet.port, packet.data)]
-    return Outcome(test, tuple(outputs), tuple(compare(test.expects, outputs)), model)
+    return _run(test, model, lambda packet: model.process(packet.port, packet.data))
 
 
-def replay_ptf(case: PtfCase, model_factory: Callable[[], StfModel] = TnaSwitchModel) -> Outcome:
-    """A test of p4testgen's Tofino PTF backend: its register cells, then as `replay`."""
-    model = model_factory()
+def replay_ptf(case: PtfCase) -> Outcome:
+    """A test of p4testgen's Tofino PTF backend on a fresh TNA model: its register cells,
+    then as `replay`. p4testgen sends a harvest pass straight into a recirculation port."""
+    model = TnaSwitchModel()
     for cell in case.registers:
         with _setting_up(f"setRegisterValue {cell.register}[{cell.index}]", None):
-            model.register_write(cell.register, cell.index, dict(cell.fields))  # type: ignore[attr-defined]
+            model.register_write(cell.register, cell.index, dict(cell.fields))
     load_test(model, case.test)
-    test = case.test
-    outputs = [
-        out
-        for packet in test.packets
-        for out in model.process(packet.port, packet.data, harvest=is_recirculation_port(packet.port))  # type: ignore[call-arg]
-    ]
+    return _run(
+        case.test,
+        model,
+        lambda packet: model.process(packet.port, packet.data, harvest=is_recirculation_port(packet.port)),
+    )
+
+
+def _run(test: StfTest, model: StfModel, send: Callable[[StfPacket], list[tuple[int, bytes]]]) -> Outcome:
+    """The test's packets through `send`, in order, compared with its expectations."""
+    outputs = [out for packet in test.packets for out in send(packet)]
     return Outcome(test, tuple(outputs), tuple(compare(test.expects, outputs)), model)
 
 
