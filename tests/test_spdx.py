@@ -9,7 +9,7 @@ import subprocess
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LINE = "SPDX-License-Identifier: Apache-2.0"
 SOURCES = (".py", ".c", ".h", ".p4", ".lua", ".proto", ".css")
-SCRIPTS = (".ci/run", ".ci/sanitize", "p4src/Makefile", "p4src/tna/Makefile")
+SCRIPTS = (".ci/run", ".ci/sanitize", "p4src/Makefile", "p4src/tna/Makefile", "p4src/testgen.mk")
 # Written by a generator byte for byte (tests/service/test_jobapi_stubs.py compares them).
 GENERATED = (
     "p4reduce/jobapi/jobs_pb2.py",
