@@ -364,12 +364,13 @@ class P4Tree:
 
     def link_bytes(self) -> list[tuple[int, int]]:
         """(bytes up, bytes down) so far on each leaf's link to the spine (the leaf's interface)."""
-        out = []
-        for leaf in self.leaves:
-            name = leaf.intf_to(self.spine).name
-            stats = pathlib.Path("/sys/class/net") / name / "statistics"
-            out.append((int((stats / "tx_bytes").read_text()), int((stats / "rx_bytes").read_text())))
-        return out
+        names = [leaf.intf_to(self.spine).name for leaf in self.leaves]
+        return [(interface_stat(name, "tx_bytes"), interface_stat(name, "rx_bytes")) for name in names]
+
+
+def interface_stat(name: str, stat: str) -> int:
+    """A counter of a root-namespace interface (/sys/class/net/NAME/statistics/STAT)."""
+    return int((pathlib.Path("/sys/class/net") / name / "statistics" / stat).read_text())
 
 
 def build_topology(args) -> Topology:
@@ -915,11 +916,7 @@ _INGRESS_EVENTS = tuple(
 def switch_input(switch) -> tuple[int, int]:
     """(frames the switch's ports have received, packets its pipeline has taken) so far:
     where the first grows faster, BMv2 dropped frames before its pipeline saw them."""
-    received = sum(
-        int((pathlib.Path("/sys/class/net") / intf.name / "statistics" / "rx_packets").read_text())
-        for intf in switch.intfList()
-        if intf.name != "lo"
-    )
+    received = sum(interface_stat(intf.name, "rx_packets") for intf in switch.intfList() if intf.name != "lo")
     counters = switch.counters()
     return received, sum(counters[name] for name in _INGRESS_EVENTS)
 
