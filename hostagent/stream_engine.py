@@ -216,8 +216,7 @@ class StreamRun:
         while self.waiting and count > 0:
             s = self.waiting.popleft()
             self.active[s.slot] = s
-            timer = self.timers[s.slot] = RoundTimer(self._rto.rto, now)
-            self.last_round_start = now
+            timer = self._start_round(s.slot, now)
             earliest = min(earliest, timer.deadline)
             self._send(s.slot, s.start())
             count -= 1
@@ -260,6 +259,13 @@ class StreamRun:
         return earliest
 
     # -- internals --------------------------------------------------------------
+    def _start_round(self, slot: int, now: float) -> RoundTimer:
+        """A new round's timer for the stream in `slot` (the native Run's set_timer), and the
+        run's progress: the latest round any stream started."""
+        timer = self.timers[slot] = RoundTimer(self._rto.rto, now)
+        self.last_round_start = now
+        return timer
+
     def _release(self) -> float:
         """Start waiting streams up to the window and send; returns the earliest new deadline."""
         earliest = self.start(self._window.size - len(self.active), time.monotonic())
@@ -348,6 +354,5 @@ class StreamRun:
                 self._send(h.slot, reply)
                 if self._endpoint(h.slot).sender.full:
                     self._flush()
-            timers[h.slot] = RoundTimer(self._rto.rto, now)
-            self.last_round_start = now
+            self._start_round(h.slot, now)
         return finished
