@@ -53,9 +53,9 @@ def committed_pipeline() -> Pipeline:
 
 
 def compile_pipeline(work: pathlib.Path) -> Pipeline:
-    """`make` on a copy of p4src/ (sources and Makefile only) in `work`."""
+    """`make` on a copy of p4src/ (sources, Makefile and the makefiles it includes) in `work`."""
     work.mkdir(parents=True, exist_ok=True)
-    for f in list(P4SRC.glob("*.p4")) + [P4SRC / "Makefile"]:
+    for f in [*P4SRC.glob("*.p4"), *P4SRC.glob("*.mk"), P4SRC / "Makefile"]:
         shutil.copy(f, work)
     proc = subprocess.run(["make", "-C", str(work)], capture_output=True, text=True)
     if proc.returncode != 0:
