@@ -336,13 +336,16 @@ class StreamRun:
             if h.msg_type != MsgType.RESULT:
                 stats.ignored_packets += 1
                 continue
-            before, retried = stream.round, stream.retries
+            # Karn: a retransmitted round's latency is ambiguous; and a silent round (sparse:
+            # nothing of ours sent) is no round trip of ours: its RESULT can come in the batch
+            # that started it, a latency near 0 that would pin the window's base latency there.
+            before, sample = stream.round, stream.retries == 0 and not stream.pending_is_query
             reply = stream.on_result(h, payload, source)
             if stream.round == before:
                 stats.ignored_packets += 1
                 continue
             now = time.monotonic()
-            if not retried:  # Karn: a retransmitted round's latency is ambiguous
+            if sample:
                 latency = now - timers[h.slot].started
                 self._rto.sample(latency)
                 self._window.on_round(latency)

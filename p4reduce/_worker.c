@@ -20,8 +20,8 @@
  * the next DATA straight into the outgoing datagrams (packed up to each
  * endpoint's agreed size) and hands them to the kernel with sendmmsg, all with
  * the GIL released. It returns only what the Python control flow needs: how
- * many streams finished and the latencies of rounds that needed no
- * retransmission (for the RTO estimator and the window). Starting streams
+ * many streams finished and the latencies of rounds that sent a packet of ours
+ * and needed no retransmission (for the RTO estimator and the window). Starting streams
  * (the window), timer expiry and the errors stay Python's decisions and
  * exceptions (hostagent/fastpath.py's NativeRun; the agent's loop is the same for
  * both engines, hostagent/engine_api.py).
@@ -337,6 +337,10 @@ static int advance_stream(RunObject *r, stream_t *s, const hdr_t *h, const taken
     const unsigned flags = h->flags, next_exp = h->next_exp;
     const uint32_t m = t->m;
     const int opened = s->opening; /* this is its opening round's RESULT */
+    /* Karn's rule, and a silent round (sparse: nothing of ours sent) is no round trip of
+     * ours: its RESULT can come in the batch that started it, a latency of 0 that would
+     * pin the window's base latency at 0 (StreamWindow.on_round). */
+    const int sample = s->retries == 0 && s->pending != P_QUERY;
     if (opened) {
         /* Its data round of its own first block done: the next block is the one after it.
          * (A smaller block, or a REPEAT: it still holds its first block.) */
@@ -353,7 +357,6 @@ static int advance_stream(RunObject *r, stream_t *s, const hdr_t *h, const taken
     s->prev_next_exp = (uint8_t)next_exp;
     s->prev_overflow = (flags & F_OVERFLOW) != 0;
     s->prev_delivered = (uint8_t)delivered;
-    const uint32_t retried = s->retries;
     s->round++;
     s->retries = 0;
     s->missing = -1;
@@ -365,9 +368,9 @@ static int advance_stream(RunObject *r, stream_t *s, const hdr_t *h, const taken
         r->active--;
         r->unfinished--;
         r->finished++;
-        return retried ? 0 : push_sample(r, now - s->started); /* Karn: only clean rounds */
+        return sample ? push_sample(r, now - s->started) : 0;
     }
-    if (!retried && push_sample(r, now - s->started) < 0) {
+    if (sample && push_sample(r, now - s->started) < 0) {
         return -1;
     }
     s->poisoned = (uint8_t)r->poisoned; /* a round started after a late NaN/Inf */

@@ -112,8 +112,8 @@ PyDoc_STRVAR(feed_doc, "feed(receiver, datagrams, now, rto, /)\n--\n\n"
                        "Handle `datagrams` (a list of (bytes-like, (host, port)[, GRO segment size]);\n"
                        "with a segment size, a buffer split as a UDP_GRO one is) as if the agent's\n"
                        "receiver number `receiver` had received them at `now`. Returns (streams\n"
-                       "finished, latencies of rounds completed without retransmission as bytes of\n"
-                       "native float64); replies are\n"
+                       "finished, latencies of rounds that sent a packet of ours and completed\n"
+                       "without retransmission, as bytes of native float64); replies are\n"
                        "queued. Raises Failed(kind, ...) where the Python engine raises.");
 
 static PyObject *Run_feed(RunObject *r, PyObject *args) {
@@ -168,8 +168,8 @@ PyDoc_STRVAR(poll_doc, "poll(rto, max_wait, /)\n--\n\n"
                        "most `max_wait` seconds), take a batch of datagrams (recvmmsg) from each one\n"
                        "that is readable, handle them and send the replies (sendmmsg), with the GIL\n"
                        "released. New round timers run for `rto` seconds. Returns (streams finished,\n"
-                       "latencies of rounds completed without retransmission, as bytes of native\n"
-                       "float64).");
+                       "latencies of rounds that sent a packet of ours and completed without\n"
+                       "retransmission, as bytes of native float64).");
 
 static PyObject *Run_poll(RunObject *r, PyObject *args) {
     double rto, max_wait;

@@ -1159,6 +1159,34 @@ def test_a_repeat_of_another_block_leaves_a_non_holder_waiting(mode, monkeypatch
 
 
 @pytest.mark.parametrize("mode", ["sparse", "dense"])
+def test_only_rounds_that_sent_a_packet_time_the_path(mode, monkeypatch):
+    """A round's latency feeds the RTO and the window only if this worker sent its packet
+    (and never resent it). A sparse worker's silent round is timed by the other workers: its
+    RESULT can come in the batch that started it, a latency of 0 that pinned the window's
+    base latency at 0, and then no window shrunk by a loss ever grew again."""
+    B = 4
+    pair = _opening_pair(monkeypatch, mode, _blocks(B, b2=3.0), B)
+    samples = pair.io.rto.samples  # the same in both engines (Pair.feed)
+    try:
+        pair.start(1)
+        _sent(pair)
+        pair.clock += 0.25
+        pair.feed(0, _result(pair, 0, 0, 0, 134, 134), SOURCE)  # opening round: sent, timed
+        _sent(pair)
+        assert samples == [0.25]
+        pair.clock += 0.5
+        pair.feed(0, _result(pair, 1, 0, 1, 134, 130, np.arange(1, B + 1) << 20), SOURCE)  # header-only DATA: timed
+        _sent(pair)
+        assert samples == [0.25, 0.5]
+        # block 1's round, not this worker's: dense sends a header, sparse stays silent
+        pair.feed(0, _result(pair, 2, 1, 2, 130, 131, np.full(B, 7 << 20)), SOURCE)  # at once
+        _sent(pair)
+        assert samples == ([0.25, 0.5, 0.0] if mode == "dense" else [0.25, 0.5])
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("mode", ["sparse", "dense"])
 def test_an_opening_result_for_a_smaller_block_keeps_the_first_block(mode, monkeypatch):
     """Block 0, which only the other worker holds, is the opening round's: its sums at the
     other's exponent are stored, and this worker still holds its first block, sent next."""
