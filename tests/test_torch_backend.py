@@ -318,6 +318,30 @@ def check_errors_name_the_operation(rank, n, gloo):
     expect(torch.equal(again, torch.full((2,), float(n))))
 
 
+def check_a_failed_bucket_fails_ddps_backward(rank, n, gloo):
+    """A bucket whose allreduce fails raises from backward() on every rank (DDP reads the
+    Work's Future in C++: the error must be the Future's error, not its value, which crashed
+    the process), and the group goes on."""
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    policy = dist.distributed_c10d._get_default_group().policy
+
+    def fail(flat: torch.Tensor) -> bool:
+        raise ConnectionError("injected: the aggregator is gone")
+
+    torch.manual_seed(0)
+    model = DDP(torch.nn.Linear(4, 1))
+    policy.use_dense = fail  # the first step of a float32 all_reduce on the communication thread
+    try:
+        with pytest.raises(RuntimeError, match="ConnectionError: injected"):
+            model(torch.ones(2, 4)).sum().backward()
+    finally:
+        del policy.use_dense
+    again = torch.ones(2)
+    dist.all_reduce(again)
+    expect(torch.equal(again, torch.full((2,), float(n))))
+
+
 def check_ddp_matches_gloo(rank, n, gloo):
     from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -384,6 +408,7 @@ CHECKS = {
         check_broadcast_and_barrier,
         check_subgroup_and_parameters,
         check_errors_name_the_operation,
+        check_a_failed_bucket_fails_ddps_backward,
         check_ddp_matches_gloo,
         check_fsdp2_matches_gloo,
     )

@@ -210,6 +210,7 @@ class P4ReduceWork(dist.Work):
         self._name = name
         self._done = threading.Event()
         future.add_done_callback(lambda _: self._done.set())
+        self._chained: Future[list[Any]] | None = None
 
     def wait(self, timeout: datetime.timedelta | float | None = None) -> bool:
         """Block until the collective is done; raises its error (OverflowError, JobFailed,
@@ -221,7 +222,12 @@ class P4ReduceWork(dist.Work):
         return True
 
     def get_future(self) -> Future[list[Any]]:
-        return self._future
+        """The collective's result as a torch Future that C++ reads too (DDP's reducer): a
+        failed collective completes it with an error (a RuntimeError naming the collective's),
+        not with the exception as its value, which the reducer took for tensors and crashed."""
+        if self._chained is None:
+            self._chained = self._future.then(_unwrapped)
+        return self._chained
 
     def is_completed(self) -> bool:
         return self._future.done()
@@ -830,6 +836,12 @@ for _method, _name in FALLBACK.items():
     setattr(P4ReduceProcessGroup, _method, _forwarded(_method, _name))
 for _method, _what in UNSUPPORTED.items():
     setattr(P4ReduceProcessGroup, _method, _unsupported(_method, _what))
+
+
+def _unwrapped(future: Future[list[Any]]) -> list[Any]:
+    """The value of a completed Future, or its exception raised (in a `then` callback, that
+    completes the chained Future with an error)."""
+    return future.wait()
 
 
 def _seconds(timeout: datetime.timedelta | float | None) -> float:
