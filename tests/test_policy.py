@@ -132,6 +132,20 @@ def test_block_density():
     assert block_density(x, BLOCK) == pytest.approx(1 / 4)
 
 
+def test_block_density_of_a_big_tensor_is_estimated_from_blocks_drawn_at_random():
+    g = torch.Generator().manual_seed(5)
+    x = torch.zeros(BLOCK * 20_000)
+    x.view(-1, BLOCK)[torch.rand(20_000, generator=g) < 0.3] = 1.0
+    exact = block_density(x, BLOCK)
+    assert block_density(x, BLOCK, max_blocks=20_000) == exact
+    assert block_density(x, BLOCK, max_blocks=1000) == pytest.approx(exact, abs=0.05)
+    assert block_density(x.clone(), BLOCK, max_blocks=1000) == block_density(x, BLOCK, max_blocks=1000)
+    for offset in range(3):  # every 20th block (from 0, 1 or 2): no layout lines up with the draw
+        y = torch.zeros(BLOCK * 20_000)
+        y.view(-1, BLOCK)[offset::20] = 1.0
+        assert block_density(y, BLOCK, max_blocks=1000) == pytest.approx(0.05, abs=0.03)
+
+
 def test_choice_per_bucket_and_exact_results():
     ranks = run_ranks(_set_threshold, 2, timeout=240)
     assert ranks[0] == ranks[1]  # same path, same density, same exactness on both ranks

@@ -27,6 +27,7 @@ path.
 from __future__ import annotations
 
 import datetime
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +52,11 @@ CALIBRATION_ROUNDS = 5  # per path, after CALIBRATION_WARMUP rounds each; the me
 # slot memory, the scan's pages): measured cold, the calibration sent everything dense.
 CALIBRATION_WARMUP = 3
 MAX_SIZES_KEPT = 4096  # result densities remembered (by element count): a model's buckets fit
+# A result's density is an estimate from this many blocks at most: reading every block of a
+# 50 MB bucket took 3-5 ms per call, half the aggregator path's whole allreduce of a 1%-dense
+# one; 1024 blocks drawn at random (0.3 ms) are within 1.6% of the exact fraction (one
+# standard error at density 0.5), far finer than the cost curves a threshold separates.
+OBSERVED_BLOCKS = 1024
 
 
 def check_dense_threshold(value: object, what: str = "dense_threshold") -> float:
@@ -64,11 +70,17 @@ def check_dense_threshold(value: object, what: str = "dense_threshold") -> float
     return threshold
 
 
-def block_density(flat: torch.Tensor, block_size: int) -> float:
-    """Fraction of the non-zero blocks of a 1-D tensor (what the aggregator path sends)."""
+def block_density(flat: torch.Tensor, block_size: int, max_blocks: int | None = None) -> float:
+    """Fraction of the non-zero blocks of a 1-D tensor (what the aggregator path sends).
+    With `max_blocks`, a tensor of more blocks is read at `max_blocks` of its whole blocks
+    drawn at random, the same ones for every tensor of its size (so the same estimate for
+    the same tensor on every rank), and no layout lines up with them as with every k-th."""
     if flat.numel() == 0:
         return 0.0
     t = flat.detach()
+    whole = t.numel() // block_size
+    if max_blocks is not None and whole > max_blocks:
+        t = t[: whole * block_size].view(whole, block_size)[_sample(whole, max_blocks)].view(-1)
     if t.device.type == "cpu" and t.dtype == torch.float32 and t.is_contiguous():
         # The worker's own scan (p4reduce/_kernels.c): one pass at memory speed, about a
         # quarter of the tensor operations' time on a 4 MB bucket.
@@ -78,6 +90,13 @@ def block_density(flat: torch.Tensor, block_size: int) -> float:
             return float(np.count_nonzero(nonzero)) / nblocks
     maxima = block_maxima(t, block_size)  # other devices and dtypes, and NaN/Inf (which count)
     return float(maxima.ne(0).sum().item()) / maxima.numel()
+
+
+@functools.lru_cache(maxsize=64)
+def _sample(blocks: int, count: int) -> torch.Tensor:
+    """`count` of `blocks` block indices, drawn once per size with a fixed seed, in order."""
+    drawn = torch.randperm(blocks, generator=torch.Generator().manual_seed(blocks))[:count]
+    return drawn.sort().values
 
 
 @dataclass
@@ -163,7 +182,7 @@ class Policy:
             return
         if len(self._last_result) >= MAX_SIZES_KEPT and result.numel() not in self._last_result:
             self._last_result.pop(next(iter(self._last_result)))  # the oldest size
-        self._last_result[result.numel()] = block_density(result.reshape(-1), self.block_size)
+        self._last_result[result.numel()] = block_density(result.reshape(-1), self.block_size, OBSERVED_BLOCKS)
 
     def _max(self, values: torch.Tensor) -> torch.Tensor:
         """The element-wise MAX of `values` over the ranks, in place: what they agree on."""
