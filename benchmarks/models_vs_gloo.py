@@ -66,10 +66,12 @@ def batch(name: str, model: nn.Module, g: torch.Generator) -> torch.Tensor:
 
 
 def train(rank: int, world: int, name: str, backend: str, steps: int, warmup: int) -> dict[str, object]:
-    dist.init_process_group(backend, rank=rank, world_size=world)
+    """`backend` "none": the same steps on every rank at once without DDP, no gradient
+    exchanged: the time a step takes on this machine whatever the collective."""
+    dist.init_process_group("gloo" if backend == "none" else backend, rank=rank, world_size=world)
     try:
         torch.manual_seed(0)
-        model = nn.parallel.DistributedDataParallel(build(name))
+        model = build(name) if backend == "none" else nn.parallel.DistributedDataParallel(build(name))
         optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
         g = torch.Generator().manual_seed(rank)
         grad_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
@@ -78,7 +80,7 @@ def train(rank: int, world: int, name: str, backend: str, steps: int, warmup: in
             if step == warmup and backend == "p4reduce":
                 s = p4reduce.torch.stats()
                 sent = -(s.totals.wire_bytes_sent + s.policy.dense_bytes)
-            x = batch(name, model.module, g)
+            x = batch(name, getattr(model, "module", model), g)
             start = time.perf_counter()
             optimizer.zero_grad()
             loss = model(x).square().mean()
@@ -114,6 +116,7 @@ def main() -> None:
     columns = [
         "model",
         "parameters",
+        "no exchange ms/step",
         "gloo ms/step",
         "p4reduce ms/step",
         "speed-up",
@@ -126,6 +129,7 @@ def main() -> None:
     if report is None:
         emit_row(None, columns)
     for name in args.models.split(","):
+        alone = run_ranks(train, 2, args=(name, "none", args.steps, args.warmup), timeout=600)
         gloo = run_ranks(train, 2, args=(name, "gloo", args.steps, args.warmup), timeout=600)
         p4r = run_ranks(train, 2, args=(name, "p4reduce", args.steps, args.warmup), env=env, timeout=600)
         g_s = max(r["step_s"] for r in gloo)  # a step ends when the slower rank's does
@@ -136,6 +140,7 @@ def main() -> None:
             [
                 name,
                 f"{gloo[0]['params'] / 1e6:.1f} M",
+                f"{max(r['step_s'] for r in alone) * 1e3:.1f}",
                 f"{g_s * 1e3:.1f}",
                 f"{p_s * 1e3:.1f}",
                 f"{g_s / p_s:.2f}x",
@@ -152,6 +157,8 @@ def main() -> None:
                 f"{ROWS_PER_SAMPLE} embedding rows per sample; median step time (forward, backward, allreduce, "
                 f"SGD step) over {args.steps} steps after {args.warmup} warm-up steps. The threshold is "
                 + (f"set ({args.dense_threshold})." if args.dense_threshold else "the one calibrated at start."),
+                "No exchange: the same steps on both ranks at once, without DDP and without any collective: "
+                "no backend's step can be faster, so no speed-up over gloo can exceed gloo's time over it.",
             ]
         )
 
