@@ -77,7 +77,16 @@ def test_benchmark_figure_titles_sizes_and_draws_gloo(tmp_path, monkeypatch):
         for d in (0.01, 0.1)
     ]
     panels = bench.panels(rows)
-    assert [p.title for p in panels] == ["2 workers, 81.9 kB tensor", "2 workers, 4.19 MB tensor"]
+    assert [p.title for p in panels] == [
+        "2 workers, 81.9 kB tensor",
+        "2 workers, 4.19 MB tensor",
+        "speed-up over gloo dense",
+    ]
+    assert panels[-1].lines == {
+        "2 workers, 81.9 kB": ([1.0, 10.0], [9.0 / 1.01, 9.0 / 1.1]),
+        "2 workers, 4.19 MB": ([1.0, 10.0], [9.0 / 1.01, 9.0 / 1.1]),
+    }
+    assert panels[-1].baselines == {"as fast as gloo": 1.0}
     figure = plot_panels(tmp_path / "b.png", panels, bench.FIGURE_TITLE)
     drawn = {line.get_label(): list(line.get_ydata()) for line in figure.axes[0].get_lines()}
     assert drawn == {"p4reduce": [1.01, 1.1], "gloo dense": [9.0, 9.0], "gloo sparse COO": [3.01, 3.1]}
