@@ -174,7 +174,7 @@ def panels(rows: list[dict]) -> list[Panel]:
                 ylog=True,
             )
         )
-    speedup = Panel("speed-up over gloo dense", "non-zero blocks (%)", "gloo dense time / p4reduce time", ylog=True)
+    speedup = Panel("speed-up over gloo dense", "non-zero blocks (%)", "gloo dense time / p4reduce time")
     for w, mb in sorted({(r["workers"], r["size_mb"]) for r in rows}):
         sel = sorted((r for r in rows if r["workers"] == w and r["size_mb"] == mb), key=lambda r: r["density"])
         speedup.lines[f"{w} workers, {human_bytes(mb * 2**20)}"] = (
