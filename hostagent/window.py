@@ -14,7 +14,8 @@ keeps it there. The first loss, a retransmission timeout, halves it; later
 loss events take 30% off (`FIRST_DECREASE`, `DECREASE`). After a loss the
 window grows by one stream per window of clean rounds (one per round trip),
 and only on rounds that did not wait in queues: at most `QUEUE_FACTOR` times
-the base latency, the lowest the smoothed round latency has been. Growing past
+the base latency, the lowest the smoothed round latency has been lately (this
+epoch of `BASE_EPOCH` rounds and the one before). Growing past
 the point where packets queue adds delay and, sooner or later, the next loss,
 and this path has shown that it has a limit.
 
@@ -50,6 +51,11 @@ QUEUE_FACTOR = 2.0
 # loss the two were the same within the noise (README, Mininet table).
 FIRST_DECREASE = 0.5
 DECREASE = 0.7
+# The base latency is the lowest smoothed latency of this epoch of clean rounds and the one
+# before, not of all time (as BBR's min RTT expires): a machine that got busier (other jobs,
+# a loaded aggregator) lengthens every round for good, and measured against a base from
+# quieter times no round counts as unqueued, so a window a loss shrank would never grow.
+BASE_EPOCH = 10_000
 
 
 class StreamWindow:
@@ -59,14 +65,20 @@ class StreamWindow:
     that caused it (one burst loses several packets) and shrink nothing further.
     """
 
-    def __init__(self, limit: int, minimum: int = 1) -> None:
+    def __init__(self, limit: int, minimum: int = 1, base_epoch: int = BASE_EPOCH) -> None:
         if not 1 <= minimum <= limit:
             raise ValueError(f"need 1 <= minimum <= limit, got minimum {minimum}, limit {limit}")
-        self.limit, self.minimum = limit, minimum
+        if base_epoch < 1:
+            raise ValueError(f"need base_epoch >= 1, got {base_epoch}")
+        self.limit, self.minimum, self.base_epoch = limit, minimum, base_epoch
         self._cwnd = float(limit)
         self._start = math.inf  # window an allreduce starts from; infinite: no loss yet
         self._smoothed = 0.0  # round latency, exponentially smoothed (as RFC 6298's SRTT)
-        self._base = math.inf  # the lowest smoothed latency seen: rounds that did not queue
+        # The lowest smoothed latency of this epoch and the one before (BASE_EPOCH): rounds
+        # that did not queue; and this epoch's own lowest, and its rounds so far.
+        self._base = math.inf
+        self._epoch_low = math.inf
+        self._epoch_rounds = 0
         self._last_decrease = -math.inf
         self.decreases = 0  # loss events that shrank the window
 
@@ -93,6 +105,10 @@ class StreamWindow:
         known: Karn)."""
         self._smoothed = latency if self._base == math.inf else 0.875 * self._smoothed + 0.125 * latency
         self._base = min(self._base, self._smoothed)
+        self._epoch_low = min(self._epoch_low, self._smoothed)
+        self._epoch_rounds += 1
+        if self._epoch_rounds >= self.base_epoch:  # the epoch before this one is forgotten
+            self._base, self._epoch_low, self._epoch_rounds = self._epoch_low, math.inf, 0
         if self.lossless or latency > QUEUE_FACTOR * self._base:
             return
         self._cwnd = min(self._cwnd + 1.0 / self._cwnd, float(self.limit))
@@ -101,13 +117,16 @@ class StreamWindow:
         """`on_round` for each latency in turn, in one call: the native engine hands them
         over a batch at a time, a float64 buffer (or any sequence of floats). The loop runs
         in C (p4reduce._native.window_feed), bit for bit like `on_round`."""
-        self._smoothed, self._base, self._cwnd = _native.window_feed(
+        self._smoothed, self._base, self._cwnd, self._epoch_low, self._epoch_rounds = _native.window_feed(
             self._smoothed,
             self._base,
             self._cwnd,
             float(self.limit),
             not self.lossless,
             QUEUE_FACTOR,
+            self._epoch_low,
+            self._epoch_rounds,
+            self.base_epoch,
             _native.float64_buffer(latencies),
         )
 

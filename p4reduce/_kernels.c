@@ -30,7 +30,7 @@
 #include "_siphash.h" /* the MAC of authenticated jobs */
 #include "_wire.h"    /* element access, HOT_LOOP, fixed-point conversion */
 
-#define ABI_VERSION   3    /* p4reduce/_native.py refuses a build of another version */
+#define ABI_VERSION   4    /* p4reduce/_native.py refuses a build of another version */
 #define GIL_THRESHOLD 4096 /* elements */
 
 /* ---------------------------------------------------------------------------
@@ -458,39 +458,51 @@ static PyObject *py_rto_feed(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(dd)", srtt, rttvar);
 }
 
-PyDoc_STRVAR(window_feed_doc,
-             "window_feed($module, smoothed, base, cwnd, limit, grows, queue_factor, latencies, /)\n--\n\n"
-             "StreamWindow.on_round for each of `latencies` (a float64 buffer) in turn, from the\n"
-             "window's state (`base` inf before the first round; `grows`: not lossless);\n"
-             "returns the new (smoothed, base, cwnd).");
+PyDoc_STRVAR(window_feed_doc, "window_feed($module, smoothed, base, cwnd, limit, grows, queue_factor, epoch_low,\n"
+                              "            epoch_rounds, base_epoch, latencies, /)\n--\n\n"
+                              "StreamWindow.on_round for each of `latencies` (a float64 buffer) in turn, from the\n"
+                              "window's state (`base` inf before the first round; `grows`: not lossless; `epoch_low`\n"
+                              "and `epoch_rounds`: the base latency's current epoch of `base_epoch` rounds);\n"
+                              "returns the new (smoothed, base, cwnd, epoch_low, epoch_rounds).");
 
 static PyObject *py_window_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (check_nargs("window_feed", nargs, 7) < 0) {
+    if (check_nargs("window_feed", nargs, 10) < 0) {
         return NULL;
     }
     double smoothed = PyFloat_AsDouble(args[0]), base = PyFloat_AsDouble(args[1]);
     double cwnd = PyFloat_AsDouble(args[2]), limit = PyFloat_AsDouble(args[3]);
     int grows = PyObject_IsTrue(args[4]);
-    double factor = PyFloat_AsDouble(args[5]);
+    double factor = PyFloat_AsDouble(args[5]), epoch_low = PyFloat_AsDouble(args[6]);
+    long long epoch_rounds = PyLong_AsLongLong(args[7]), base_epoch = PyLong_AsLongLong(args[8]);
     if (PyErr_Occurred() || grows < 0) {
+        return NULL;
+    }
+    if (base_epoch < 1 || epoch_rounds < 0) {
+        PyErr_SetString(PyExc_ValueError, "window_feed: need base_epoch >= 1 and epoch_rounds >= 0");
         return NULL;
     }
     Py_buffer view;
     const double *x;
     Py_ssize_t n;
-    if (get_latencies(args[6], &view, &x, &n) < 0) {
+    if (get_latencies(args[9], &view, &x, &n) < 0) {
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         smoothed = isinf(base) ? x[i] : 0.875 * smoothed + 0.125 * x[i];
         base = smoothed < base ? smoothed : base;
+        epoch_low = smoothed < epoch_low ? smoothed : epoch_low;
+        if (++epoch_rounds >= base_epoch) { /* the epoch before this one is forgotten */
+            base = epoch_low;
+            epoch_low = INFINITY;
+            epoch_rounds = 0;
+        }
         if (grows && x[i] <= factor * base) {
             cwnd = cwnd + 1.0 / cwnd < limit ? cwnd + 1.0 / cwnd : limit;
         }
     }
     PyBuffer_Release(&view);
-    return Py_BuildValue("(ddd)", smoothed, base, cwnd);
+    return Py_BuildValue("(ddddL)", smoothed, base, cwnd, epoch_low, epoch_rounds);
 }
 
 PyDoc_STRVAR(siphash_doc, "siphash($module, key, data, /)\n--\n\n"

@@ -7,7 +7,8 @@
     accumulate(values, acc, first) -> None
     write_sums(acc, out) -> bool (some sum is outside int32)
     rto_feed(srtt, rttvar, latencies) -> (srtt, rttvar)
-    window_feed(smoothed, base, cwnd, limit, grows, queue_factor, latencies) -> (smoothed, base, cwnd)
+    window_feed(smoothed, base, cwnd, limit, grows, queue_factor, epoch_low, epoch_rounds, base_epoch,
+                latencies) -> (smoothed, base, cwnd, epoch_low, epoch_rounds)
     siphash(key, data) -> int: SipHash-2-4 (the MAC of authenticated jobs)
 
 Buffers go through the buffer protocol, C-contiguous: float32 in native byte
@@ -68,7 +69,7 @@ def float64_buffer(values: Latencies) -> bytes | bytearray | memoryview | array.
     return array.array("d", values)
 
 
-_kernels = load_extension("_kernels", 3)  # 3: ABI_VERSION in p4reduce/_kernels.c
+_kernels = load_extension("_kernels", 4)  # 4: ABI_VERSION in p4reduce/_kernels.c
 GIL_THRESHOLD = _kernels.GIL_THRESHOLD
 accumulate, dequantize, quantize = _kernels.accumulate, _kernels.dequantize, _kernels.quantize
 scan, write_sums = _kernels.scan, _kernels.write_sums

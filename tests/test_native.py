@@ -592,5 +592,7 @@ def test_latency_feeds_refuse_other_buffers():
         with pytest.raises(TypeError, match="float64"):
             _native.rto_feed(None, 0.0, bad)
         with pytest.raises(TypeError, match="float64"):
-            _native.window_feed(0.0, float("inf"), 4.0, 8.0, True, 2.0, bad)
+            _native.window_feed(0.0, float("inf"), 4.0, 8.0, True, 2.0, float("inf"), 0, 100, bad)
+    with pytest.raises(ValueError, match="base_epoch"):
+        _native.window_feed(0.0, float("inf"), 4.0, 8.0, True, 2.0, float("inf"), 0, 0, b"")
     assert _native.rto_feed(None, 0.0, b"") == (None, 0.0)  # no sample: still no estimate

@@ -827,8 +827,9 @@ def test_poll_releases_the_gil_and_refuses_a_second_thread():
     latencies=st.lists(st.lists(st.floats(1e-6, 2.0), max_size=20), max_size=6),
     losses=st.lists(st.booleans(), min_size=6, max_size=6),
     limit=st.integers(1, 64),
+    base_epoch=st.integers(1, 40),
 )
-def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limit):
+def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limit, base_epoch):
     """The native engine feeds the RTO estimator and the window a batch of round
     latencies per call (sample_all, on_rounds; in C): the same state as one call per round,
     whether the batch is the native engine's bytes of float64 or a list."""
@@ -836,8 +837,8 @@ def test_batched_rto_and_window_updates_equal_one_by_one(latencies, losses, limi
     from p4reduce.hostagent.window import StreamWindow
 
     one, batch = (
-        (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit)),
-        (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit)),
+        (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit, base_epoch=base_epoch)),
+        (RtoEstimator(0.05, 0.05, 0.5), StreamWindow(limit, base_epoch=base_epoch)),
     )
     for now, (group, loss) in enumerate(zip(latencies, losses, strict=False)):  # unrelated draws: as many as both have
         for latency in group:

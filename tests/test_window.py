@@ -117,6 +117,31 @@ def test_the_base_latency_is_the_lowest_smoothed_latency_not_one_fast_round():
     assert w._cwnd == grown
 
 
+def test_the_base_latency_of_quieter_times_expires_after_two_epochs():
+    """A machine that got busier lengthens every round for good: against the base of its
+    quiet time no round would count as unqueued, and a window a loss shrank would never grow
+    again. The base is the lowest smoothed latency of this epoch and the one before."""
+    from p4reduce.hostagent.window import BASE_EPOCH
+
+    w = StreamWindow(64)
+    for _ in range(100):
+        w.on_round(0.0001)  # quiet: 0.1 ms rounds
+    w.on_loss(0.0, 1.0)
+    for _ in range(2000):
+        w.on_round(0.001)  # busy from now on: 1 ms rounds, 10x the base
+    shrunk = w._cwnd
+    assert shrunk == 32 and math.isclose(w._base, 0.0001)
+    rounds = 2100
+    while w._cwnd == shrunk:  # the quiet epoch is forgotten within two epochs
+        w.on_round(0.001)
+        rounds += 1
+        assert rounds <= 2 * BASE_EPOCH
+    assert math.isclose(w._base, 0.001) and rounds > BASE_EPOCH
+    for _ in range(64):
+        w.on_round(0.001)
+    assert w._cwnd > shrunk + 1.5  # and now it grows by one per window of rounds
+
+
 def test_an_allreduce_starts_from_a_window_known_to_pass_as_a_burst():
     w = lossy(64)
     for _ in range(128):  # an allreduce grows it to 35.8
