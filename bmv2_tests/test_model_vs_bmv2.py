@@ -24,7 +24,7 @@ from bmv2_tests.harness import Bmv2Switch, Tap, Worker, data, frame, join, openi
 from p4reduce.controller.bmv2 import Bmv2Thrift
 from p4reduce.controller.pipeline import LabeledEntity, table_entry
 from p4reduce.protocol import NONE
-from p4reduce.testbed.stf import load_stf
+from p4reduce.testbed.stf import StfTest, load_stf
 from p4reduce.testbed.stf_replay import compare
 from p4reduce.testbed.switch_model import CPU_PORT, REGISTER_SIZE, REGISTERS, SwitchModel
 
@@ -144,17 +144,23 @@ class Twin:
         self._start()
 
 
+def _run_on_twin(twin: Twin, test: StfTest) -> list[tuple[int, bytes]]:
+    """An STF test's entries and multicast groups into both switches, then its packets:
+    what left (Twin.send checks that BMv2 and the model sent the same)."""
+    for e in test.entries:
+        twin.add_entry(e.table, {k: m.value for k, m in e.match}, e.action, dict(e.params))
+    for mgid, replicas in test.multicast_groups:
+        twin.add_group(mgid, replicas)
+    return [out for p in test.packets for out in twin.send(p.port, p.data)]
+
+
 def test_stf_cases_on_bmv2_as_in_the_model(switch, tap):
     twin = Twin(switch, tap)
     names = sorted(p.name for p in STF_DIR.glob("*.stf"))
     assert len(names) >= 6
     for name in names:
         test = load_stf(STF_DIR / name)
-        for e in test.entries:
-            twin.add_entry(e.table, {k: m.value for k, m in e.match}, e.action, dict(e.params))
-        for mgid, replicas in test.multicast_groups:
-            twin.add_group(mgid, replicas)
-        outputs = [out for p in test.packets for out in twin.send(p.port, p.data)]
+        outputs = _run_on_twin(twin, test)
         assert all(e.matches(f) for e in test.expects for port, f in outputs if port == e.port), name
         twin.assert_same_registers()
         twin.clear()
@@ -168,9 +174,7 @@ def test_p4testgen_tests_on_bmv2_as_in_the_model_and_as_generated(switch, tap):
     assert len(paths) >= 5
     for path in paths:
         test = load_stf(path)
-        for e in test.entries:
-            twin.add_entry(e.table, {k: m.value for k, m in e.match}, e.action, dict(e.params))
-        outputs = [out for p in test.packets for out in twin.send(p.port, p.data)]
+        outputs = _run_on_twin(twin, test)
         assert compare(test.expects, outputs) == [], path.name
         twin.assert_same_registers()
         twin.clear()
