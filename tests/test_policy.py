@@ -84,6 +84,56 @@ def _set_threshold(rank: int, world: int) -> dict[str, object]:
     return out
 
 
+def _dense_path_async(rank: int, world: int) -> dict[str, object]:
+    """The dense path's all_reduces run like gloo's async ones: several under way at once,
+    in an order of their own beside the caller's fallback collectives, the same tensor
+    summed twice in a row, a barrier after all of them."""
+    import threading
+
+    from p4reduce.torch.backend import _Queued
+
+    dist.init_process_group("p4reduce", rank=rank, world_size=world, pg_options=Options(dense_threshold=0.0))
+    pg = dist.distributed_c10d._get_default_group()
+    out: dict[str, object] = {}
+    try:
+        x, y = bucket(rank, BLOCKS, 1), bucket(rank, BLOCKS, 2)
+        x_sum, y_sum = bucket(0, BLOCKS, 1) + bucket(1, BLOCKS, 1), bucket(0, BLOCKS, 2) + bucket(1, BLOCKS, 2)
+        dist.all_reduce(torch.ones(1))  # both internal groups made (a gloo group is made by every rank at once)
+        dist.reduce(torch.ones(1), dst=0)
+        # Rank 1's communication thread is held until its caller's reduce is done, so each
+        # rank issues the dense all_reduce and the fallback's reduce in another order.
+        held = threading.Event()
+        if rank == 1:
+            pg._queue.put(_Queued("hold", lambda: None if held.wait(60) else None, torch.futures.Future(), [], set()))
+        work = dist.all_reduce(x, async_op=True)
+        if rank == 0:  # its dense all_reduce issued first (bounded wait)
+            for _ in range(6000):
+                if pg._in_flight or work.is_completed():
+                    break
+                threading.Event().wait(0.01)
+        dist.reduce(y, dst=0)
+        held.set()
+        work.wait()
+        out["interleaved"] = (bool(torch.equal(x, x_sum)), rank != 0 or bool(torch.equal(y, y_sum)))
+        # The same tensor twice, async: the second reads the first's sum.
+        z = bucket(rank, BLOCKS, 3)
+        works = [dist.all_reduce(z, async_op=True) for _ in range(2)]
+        works[1].wait()
+        out["twice"] = bool(torch.equal(z, 2 * (bucket(0, BLOCKS, 3) + bucket(1, BLOCKS, 3))))
+        # Many buckets under way, then a barrier: every one is done when it returns.
+        many = [bucket(rank, BLOCKS, 10 + i) for i in range(8)]
+        works = [dist.all_reduce(t, async_op=True) for t in many]
+        dist.barrier()
+        out["barrier"] = [w.is_completed() for w in works]
+        out["sums"] = all(
+            torch.equal(t, bucket(0, BLOCKS, 10 + i) + bucket(1, BLOCKS, 10 + i)) for i, t in enumerate(many)
+        )
+        out["paths"] = p4reduce.torch.stats().paths["all_reduce"]
+    finally:
+        dist.destroy_process_group()
+    return out
+
+
 def _calibrated(rank: int, world: int) -> dict[str, object]:
     os.environ.pop("P4REDUCE_DENSE_THRESHOLD", None)  # the tests' default (conftest) would set it
     options = Options(block_size=BLOCK)
@@ -159,6 +209,16 @@ def test_choice_per_bucket_and_exact_results():
     assert out["_calls"] == (2 * len(CASES) - dense, dense)
     assert out["_agreements"] == len(CASES)  # one per size
     assert out["_predicted"] == (["aggregator", "aggregator", "dense"], len(CASES) + 1)
+
+
+def test_dense_path_runs_async_in_its_own_order():
+    ranks = run_ranks(_dense_path_async, 2, timeout=240)
+    for out in ranks:
+        assert out["interleaved"] == (True, True)
+        assert out["twice"]
+        assert out["barrier"] == [True] * 8
+        assert out["sums"]
+        assert out["paths"] == {"gloo": 12, "p4reduce": 0}  # every all_reduce dense
 
 
 def test_calibration_agrees():

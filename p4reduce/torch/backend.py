@@ -45,6 +45,7 @@ codec refuses) runs on an internal gloo/NCCL group of the same ranks
 from __future__ import annotations
 
 import datetime
+import functools
 import logging
 import os
 import queue
@@ -76,7 +77,7 @@ from p4reduce.torch.codec import (
     tensor_bytes,
 )
 from p4reduce.torch.device import DeviceOrder, DeviceStager
-from p4reduce.torch.fallback import GLOO, Fallback
+from p4reduce.torch.fallback import DENSE_PREFIX, GLOO, Fallback
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
 from p4reduce.torch.policy import Policy, PolicyStats, switch_target
@@ -284,21 +285,24 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         )
         self.stager = DeviceStager(self.agent)  # device tensors' all_reduce
         self.fallback = Fallback(store, rank, size, timeout)  # what the aggregator does not run
+        self.dense = Fallback(store, rank, size, timeout, prefix=DENSE_PREFIX)  # the policy's dense path
         self.policy = Policy(
             store,
             rank,
             size,
             timeout,
-            self.fallback.cpu_group,
+            self.dense.cpu_group,
             placed.block_size,
             options.dense_threshold,
             switch_target(self.agent, options),
             lambda values: self.agent.allreduce(values, out=values),
         )
         self.stats.policy = self.policy.stats
-        self._queue: queue.SimpleQueue[tuple[str, Callable[[], None], Future[list[Any]], list[Any]] | None] = (
-            queue.SimpleQueue()
-        )
+        self._queue: queue.SimpleQueue[_Queued | None] = queue.SimpleQueue()
+        # The dense all_reduces still running on the internal group, with the storages they
+        # write (the communication thread's own: it waits for one before a collective
+        # touches its memory, and for all before a barrier or shutdown).
+        self._in_flight: list[tuple[Future[Any], set[int]]] = []
         # A daemon thread: a process that exits without destroy_process_group() is not held up.
         self._thread = threading.Thread(target=self._communicate, name=f"p4reduce-pg{group_id}", daemon=True)
         self._thread.start()
@@ -434,6 +438,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._thread.join()
         self.agent.close()
         self.fallback.close()
+        self.dense.close()
         if self._server is not None:
             try:
                 self._store.add(FINISHED_KEY, 1)
@@ -482,37 +487,75 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         while True:
             item = self._queue.get()
             if item is None:
+                self._wait_in_flight(None)
                 return
-            name, run, future, result = item
+            sequence, self._sequence = self._sequence, self._sequence + 1
             try:
+                self._wait_in_flight(item.storages)
                 with torch.no_grad():  # results are written into tensors that may require grad
-                    run()
+                    later = item.run()
             except BaseException as exc:  # noqa: BLE001 - handed to the caller through the Future
-                exc.add_note(
-                    f"p4reduce: in {name} (collective {self._sequence} of process group "
-                    f"{self.group_id!r}, rank {self.rank()})"
-                )
-                future.set_exception(exc)  # type: ignore[arg-type]  # torch's stub types it as a result
-            else:
-                future.set_result(result)
-            self._sequence += 1
+                self._fail(item, sequence, exc)
+                continue
+            if later is None:
+                item.future.set_result(item.result)
+            else:  # a dense all_reduce under way on the internal group: done when it is
+                self._in_flight.append((item.future, item.storages or set()))
+                later.add_done_callback(functools.partial(self._finish, item, sequence))
+
+    def _finish(self, item: _Queued, sequence: int, done: Future[Any]) -> None:
+        try:
+            done.wait()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the Future
+            self._fail(item, sequence, exc)
+        else:
+            item.future.set_result(item.result)
+
+    def _fail(self, item: _Queued, sequence: int, exc: BaseException) -> None:
+        exc.add_note(
+            f"p4reduce: in {item.name} (collective {sequence} of process group {self.group_id!r}, rank {self.rank()})"
+        )
+        item.future.set_exception(exc)  # type: ignore[arg-type]  # torch's stub types it as a result
+
+    def _wait_in_flight(self, storages: set[int] | None) -> None:
+        """Wait for the dense all_reduces under way that write any of `storages` (None:
+        every one); their errors go to their own Works."""
+        running = []
+        for future, theirs in self._in_flight:
+            if not future.done() and (storages is None or theirs & storages):
+                try:
+                    future.wait()
+                except Exception:  # noqa: BLE001, S110 - reported by that collective's Work
+                    pass
+            elif not future.done():
+                running.append((future, theirs))
+        self._in_flight = running
 
     def _submit(
-        self, name: str, run: Callable[[], None], result: list[Any], touches: Sequence[torch.Tensor] = ()
+        self,
+        name: str,
+        run: Callable[[], Future[Any] | None],
+        result: list[Any],
+        touches: Sequence[torch.Tensor] | None = (),
     ) -> P4ReduceWork:
         """Queue `run` for the communication thread; `touches`: every tensor it reads or
-        writes (device tensors are ordered with the caller's streams: DeviceOrder)."""
+        writes (device tensors are ordered with the caller's streams: DeviceOrder), None:
+        it waits for every collective before it (a barrier). `run` returns a Future when
+        its collective is still under way on the internal group (the policy's dense path)."""
         if self._closed:
             raise RuntimeError(f"p4reduce {name}: the process group has been shut down")
         future: Future[list[Any]] = Future()
-        order = DeviceOrder(touches)
+        order = DeviceOrder(touches or ())
 
         def ordered() -> None:
             order.inputs_ready()
-            run()
+            later = run()
+            if later is not None:  # the device's copies are written back when it is done
+                later.wait()
             order.outputs_written()
 
-        self._queue.put((name, ordered if order.devices else run, future, result))
+        storages = None if touches is None else {_storage(t) for t in touches}
+        self._queue.put(_Queued(name, ordered if order.devices else run, future, result, storages))
         self.stats.took(name, AGGREGATOR_PATH)
         return P4ReduceWork(future, name)
 
@@ -622,24 +665,29 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
         feedback = self.feedback if tensor.dtype == torch.float32 else None  # lossy mode
 
-        def run() -> None:
+        def run() -> Future[None] | None:
             if (
                 feedback is None
                 and tensor.dtype == torch.float32
                 and self.policy.use_dense(tensor.detach().reshape(-1))
             ):
                 flat, write_back = _host_flat(tensor)
-                self.policy.dense_sum(flat, average)
-                self.policy.observe(flat)
                 self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)  # the policy chose the dense path
-                if write_back:
-                    tensor.detach().copy_(flat.view(tensor.shape))
-                return
+                summed = self.policy.dense_sum(flat, average)
+                if not write_back:
+                    return summed
+
+                def written(done: Future[None]) -> None:
+                    done.wait()
+                    with torch.no_grad():
+                        tensor.detach().copy_(flat.view(tensor.shape))
+
+                return summed.then(written)
             if device_path.on_device(tensor) and codec.direct:
                 self._device_sum(tensor, average, name, feedback)
                 if feedback is None and tensor.dtype == torch.float32:
                     self.policy.observe(tensor)
-                return
+                return None
             flat, write_back = _host_flat(tensor)
             if feedback is not None:  # on this thread only: the residuals need no lock
                 feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
@@ -651,6 +699,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             if write_back or result.data_ptr() != flat.data_ptr():
                 tensor.detach().copy_(result.view(tensor.shape))
             self.stats.staged(name, [tensor], [tensor])
+            return None
 
         return self._submit(name, run, [tensor], [tensor])
 
@@ -811,7 +860,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         def run() -> None:
             self._allreduce(np.ones(1, dtype=np.int32), True, name, 4)
 
-        return self._submit(name, run, [])
+        return self._submit(name, run, [], touches=None)  # after every collective before it, as gloo's
 
 
 def _unsupported(method: str, what: str) -> Callable[..., object]:
@@ -836,6 +885,26 @@ for _method, _name in FALLBACK.items():
     setattr(P4ReduceProcessGroup, _method, _forwarded(_method, _name))
 for _method, _what in UNSUPPORTED.items():
     setattr(P4ReduceProcessGroup, _method, _unsupported(_method, _what))
+
+
+@dataclass
+class _Queued:
+    """A collective queued for the communication thread."""
+
+    name: str
+    run: Callable[[], Future[Any] | None]
+    future: Future[list[Any]]
+    result: list[Any]
+    storages: set[int] | None  # the data pointers of the storages it touches; None: all (barrier)
+
+
+def _storage(tensor: torch.Tensor) -> int:
+    """What identifies a tensor's memory: its storage's address (a sparse tensor has none
+    of its own: the tensor itself)."""
+    try:
+        return int(tensor.untyped_storage().data_ptr())
+    except (RuntimeError, NotImplementedError):
+        return id(tensor)
 
 
 def _unwrapped(future: Future[list[Any]]) -> list[Any]:

@@ -15,6 +15,11 @@ nothing has to be configured:
 The internal group has its own channel: its collectives are not ordered with the
 aggregator's, so wait() an async collective before handing its tensors to another one
 (as with gloo, whose worker threads run async collectives side by side).
+
+The policy's dense all_reduce (policy.py) runs on a second internal group of its own
+(`prefix` DENSE_PREFIX): it is issued from the process group's communication thread, the
+fallback's collectives from the caller's, and gloo matches collectives by the order they
+were issued in, which on one shared group could differ from rank to rank.
 """
 
 from __future__ import annotations
@@ -30,14 +35,18 @@ import torch.distributed as dist
 from torch._C._distributed_c10d import PrefixStore, ProcessGroupGloo, Store  # names torch's stubs know
 
 STORE_PREFIX = "p4reduce/fallback/"
+DENSE_PREFIX = "p4reduce/dense/"  # the policy's dense path's own group
 GLOO, NCCL = "gloo", "nccl"  # the paths P4ReduceStats.paths counts besides "p4reduce"
 
 
 class Fallback:
     """The internal process group of one P4ReduceProcessGroup (created on first call)."""
 
-    def __init__(self, store: Store, rank: int, size: int, timeout: datetime.timedelta) -> None:
+    def __init__(
+        self, store: Store, rank: int, size: int, timeout: datetime.timedelta, prefix: str = STORE_PREFIX
+    ) -> None:
         self._store, self._rank, self._size, self._timeout = store, rank, size, timeout
+        self._prefix = prefix  # of the store keys of its backends' rendezvous
         self._lock = threading.Lock()  # collectives may be issued from several threads
         self._group: dist.ProcessGroup | None = None
         self._cuda: str | None = None  # the backend registered for CUDA tensors, once one came
@@ -91,13 +100,13 @@ class Fallback:
         opts._devices = [ProcessGroupGloo.create_device(interface=i, lazy_init=True) for i in interfaces] or [
             ProcessGroupGloo.create_default_device(lazy_init=True)
         ]
-        store = PrefixStore(STORE_PREFIX + GLOO, self._store)
+        store = PrefixStore(self._prefix + GLOO, self._store)
         return ProcessGroupGloo(store, self._rank, self._size, opts)
 
     def _nccl(self) -> Any:  # pragma: no cover - needs a CUDA build with NCCL
         opts = dist.ProcessGroupNCCL.Options()
         opts._timeout = self._timeout
-        store = PrefixStore(STORE_PREFIX + NCCL, self._store)
+        store = PrefixStore(self._prefix + NCCL, self._store)
         return dist.ProcessGroupNCCL(store, self._rank, self._size, opts)
 
 
