@@ -115,14 +115,14 @@ def test_entry_with_worker_id_beyond_num_workers_is_refused(switch, tap):
     switch.install({"jobs": [job_dict(1, workers, num_slots=4)]})
     rogue = Worker(2, 3, "02:00:00:00:00:03", "10.0.0.3", 40003, switch.host_if(3))
     switch.client.write_table_entry(
-        "P4ReduceIngress.worker_check.workers",
+        "P4ReduceIngress.admission.workers",
         {
             "standard_metadata.ingress_port": rogue.port,
-            "hdr.ethernet.srcAddr": 0x020000000003,
-            "hdr.ipv4.srcAddr": 0x0A000003,
-            "hdr.udp.srcPort": rogue.udp_port,
+            "hdr.ethernet.src_addr": 0x020000000003,
+            "hdr.ipv4.src_addr": 0x0A000003,
+            "hdr.udp.src_port": rogue.udp_port,
         },
-        "P4ReduceIngress.worker_check.set_worker",
+        "P4ReduceIngress.admission.set_worker",
         {"job_id": 1, "worker_id": 2, "num_workers": 2, "mgid": 2, "slot_base": 0, "num_slots": 4, "session": SESSION},
     )
     tap.send(rogue.host_if, frame(rogue, opening(rogue, 0, NONE, NONE)))

@@ -33,8 +33,8 @@ def test_bmv2_json_names_sources_relatively(pipeline):
 def test_p4info_has_the_control_plane_contract(pipeline):
     text = pipeline.p4info.read_text()
     for name in (
-        "P4ReduceIngress.worker_check.workers",
-        "P4ReduceIngress.worker_check.set_worker",
+        "P4ReduceIngress.admission.workers",
+        "P4ReduceIngress.admission.set_worker",
         "P4ReduceIngress.forwarding.l2",
         "P4ReduceIngress.forwarding.to_port",
         "P4ReduceIngress.forwarding.flood",

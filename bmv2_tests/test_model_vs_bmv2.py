@@ -68,14 +68,14 @@ class Twin:
         mac, ip = int(w.mac.replace(":", ""), 16), int.from_bytes(bytes(int(b) for b in w.ip.split(".")), "big")
         params = dict(job_id=1, worker_id=w.worker_id, num_workers=num_workers, mgid=mgid, slot_base=0)
         self.add_entry(
-            "P4ReduceIngress.worker_check.workers",
+            "P4ReduceIngress.admission.workers",
             {
                 "standard_metadata.ingress_port": w.port,
-                "hdr.ethernet.srcAddr": mac,
-                "hdr.ipv4.srcAddr": ip,
-                "hdr.udp.srcPort": w.udp_port,
+                "hdr.ethernet.src_addr": mac,
+                "hdr.ipv4.src_addr": ip,
+                "hdr.udp.src_port": w.udp_port,
             },
-            "P4ReduceIngress.worker_check.set_worker",
+            "P4ReduceIngress.admission.set_worker",
             params | {"num_slots": num_slots, "session": JOB_SESSION},
         )
         self.add_entry(
@@ -226,13 +226,13 @@ def test_ordinary_frames_and_unknown_joins_on_bmv2_as_in_the_model(switch, tap):
     ]
     twin.add_entry(
         "P4ReduceIngress.forwarding.l2",
-        {"hdr.ethernet.dstAddr": 0xFFFFFFFFFFFF},
+        {"hdr.ethernet.dst_addr": 0xFFFFFFFFFFFF},
         "P4ReduceIngress.forwarding.flood",
         {"mgid": 100},
     )
     twin.add_entry(
         "P4ReduceIngress.forwarding.l2",
-        {"hdr.ethernet.dstAddr": 0x020000000001},
+        {"hdr.ethernet.dst_addr": 0x020000000001},
         "P4ReduceIngress.forwarding.to_port",
         {"port": 1},
     )

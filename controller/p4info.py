@@ -60,7 +60,7 @@ class P4Info:
     """Read-only view of a P4Info with lookups by fully qualified name.
 
     A name may also be given as a unique dot-separated suffix of the full name
-    ("worker_check.workers" for "P4ReduceIngress.worker_check.workers"), as the
+    ("admission.workers" for "P4ReduceIngress.admission.workers"), as the
     BMv2 CLI allows; ambiguous suffixes are refused.
     """
 

@@ -26,8 +26,8 @@ class PipelineNames:
     """Fully qualified P4Info names the controller uses (v1model already has
     controls named Ingress/Egress, hence the P4Reduce prefix)."""
 
-    workers_table: str = "P4ReduceIngress.worker_check.workers"
-    set_worker: str = "P4ReduceIngress.worker_check.set_worker"
+    workers_table: str = "P4ReduceIngress.admission.workers"
+    set_worker: str = "P4ReduceIngress.admission.set_worker"
     l2_table: str = "P4ReduceIngress.forwarding.l2"
     to_port: str = "P4ReduceIngress.forwarding.to_port"
     flood: str = "P4ReduceIngress.forwarding.flood"
@@ -35,8 +35,8 @@ class PipelineNames:
     set_result_dest: str = "P4ReduceEgress.set_result_dest"
     uplinks_table: str = "P4ReduceIngress.uplink.uplinks"
     set_uplink: str = "P4ReduceIngress.uplink.set_uplink"
-    parents_table: str = "P4ReduceIngress.worker_check.parents"
-    from_parent: str = "P4ReduceIngress.worker_check.from_parent"
+    parents_table: str = "P4ReduceIngress.admission.parents"
+    from_parent: str = "P4ReduceIngress.admission.from_parent"
     events_counter: str = "P4ReduceIngress.events"
     job_events_counter: str = "P4ReduceIngress.job_events"
 
@@ -44,11 +44,11 @@ class PipelineNames:
 NAMES = PipelineNames()
 
 # Match fields and action parameters, as the P4 source spells them.
-WORKER_KEYS = ("standard_metadata.ingress_port", "hdr.ethernet.srcAddr", "hdr.ipv4.srcAddr", "hdr.udp.srcPort")
+WORKER_KEYS = ("standard_metadata.ingress_port", "hdr.ethernet.src_addr", "hdr.ipv4.src_addr", "hdr.udp.src_port")
 SET_WORKER_PARAMS = ("job_id", "worker_id", "num_workers", "mgid", "slot_base", "num_slots", "session")
 RESULT_DEST_KEYS = ("hdr.agg.job_id", "meta.dest_worker")
 SET_RESULT_DEST_PARAMS = ("mac", "ip", "udp_port")
-L2_KEYS = ("hdr.ethernet.dstAddr",)
+L2_KEYS = ("hdr.ethernet.dst_addr",)
 UPLINK_KEYS = ("meta.job_id",)
 SET_UPLINK_PARAMS = ("up_job", "up_rank", "up_session", "port", "mac", "ip", "udp_port")
 PARENT_KEYS = (*WORKER_KEYS, "hdr.agg.job_id", "hdr.agg.worker_id")

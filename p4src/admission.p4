@@ -13,18 +13,18 @@
 // admitted by where they come from in `parents`, whose entry names the leaf
 // job they belong to (meta.from_parent; uplink.p4 decides whether one answers
 // a round the leaf sent up).
-#ifndef P4REDUCE_WORKER_CHECK_P4
-#define P4REDUCE_WORKER_CHECK_P4
+#ifndef P4REDUCE_ADMISSION_P4
+#define P4REDUCE_ADMISSION_P4
 
-// The reject_event of a packet WorkerCheck accepts: no counter cell.
+// The reject_event of a packet Admission accepts: no counter cell.
 const bit<32> ACCEPTED = 0xFFFFFFFF;
 
-control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
+control Admission(inout header_t hdr, inout metadata_t meta,
                     in standard_metadata_t standard_metadata,
                     out bit<32> reject_event) {
     // `session`: one per job, drawn by the controller at install and at every
     // job reset, so packets of processes that joined before a reset are dropped.
-    action set_worker(bit<16> job_id, bit<8> worker_id, bit<8> num_workers, bit<16> mgid,
+    action set_worker(job_id_t job_id, worker_id_t worker_id, bit<8> num_workers, bit<16> mgid,
                       bit<16> slot_base, bit<16> num_slots, bit<32> session) {
         meta.job_id = job_id;
         meta.worker_id = worker_id;
@@ -38,7 +38,7 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
     // A RESULT of the parent job for this switch's rank in it, from the parent:
     // the leaf job's entry as set_worker gives it (no worker of its own), and the
     // session the parent gave the leaf.
-    action from_parent(bit<16> job_id, bit<8> num_workers, bit<16> mgid, bit<16> slot_base,
+    action from_parent(job_id_t job_id, bit<8> num_workers, bit<16> mgid, bit<16> slot_base,
                        bit<16> num_slots, bit<32> session, bit<32> up_session) {
         set_worker(job_id, 0, num_workers, mgid, slot_base, num_slots, session);
         meta.up_session = up_session;
@@ -47,9 +47,9 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
     table parents {
         key = {
             standard_metadata.ingress_port: exact;
-            hdr.ethernet.srcAddr: exact;
-            hdr.ipv4.srcAddr: exact;
-            hdr.udp.srcPort: exact;
+            hdr.ethernet.src_addr: exact;
+            hdr.ipv4.src_addr: exact;
+            hdr.udp.src_port: exact;
             hdr.agg.job_id: exact;      // the parent job
             hdr.agg.worker_id: exact;   // this switch's rank in it
         }
@@ -60,9 +60,9 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
     table workers {
         key = {
             standard_metadata.ingress_port: exact;
-            hdr.ethernet.srcAddr: exact;
-            hdr.ipv4.srcAddr: exact;
-            hdr.udp.srcPort: exact;
+            hdr.ethernet.src_addr: exact;
+            hdr.ipv4.src_addr: exact;
+            hdr.udp.src_port: exact;
         }
         actions = { set_worker; NoAction; }
         default_action = NoAction();  // a miss is an unknown worker
@@ -80,7 +80,7 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
             if (hdr.agg.version != PROTOCOL_VERSION
                     || (hdr.agg.count != 0 && !hdr.vals.isValid())
                     || hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + (hdr.agg.count << 2)
-                    || hdr.ipv4.totalLen != IPV4_HDR_LEN + hdr.udp.length
+                    || hdr.ipv4.total_len != IPV4_HDR_LEN + hdr.udp.length
                     || standard_metadata.checksum_error == 1) {
                 reject_event = EV_MALFORMED;
             } else if (hdr.agg.session != meta.up_session) {
@@ -100,7 +100,7 @@ control WorkerCheck(inout headers_t hdr, inout metadata_t meta,
                    // not `hdr.vals.isValid() ? ...`, which p4c makes a branch and two
                    // tables that BMv2 runs for every packet.
                    || hdr.udp.length != UDP_HDR_LEN + AGG_HDR_LEN + (hdr.agg.count << 2)  // trailing bytes
-                   || hdr.ipv4.totalLen != IPV4_HDR_LEN + hdr.udp.length
+                   || hdr.ipv4.total_len != IPV4_HDR_LEN + hdr.udp.length
                    || (no_block && hdr.vals.isValid())     // values of no block
                    || standard_metadata.checksum_error == 1) {
             reject_event = EV_MALFORMED;

@@ -21,7 +21,7 @@
 #ifndef P4REDUCE_AGREEMENT_P4
 #define P4REDUCE_AGREEMENT_P4
 
-control Agreement(inout headers_t hdr, inout metadata_t meta) {
+control Agreement(inout header_t hdr, inout metadata_t meta) {
     // Per slot and shadow copy, like every per-slot register (the controller's
     // reset zeroes all arrays of REGISTER_SIZE cells).
     register<bit<32>>(REGISTER_SIZE) fingerprint;  // of the round's first counted packet

@@ -5,14 +5,14 @@
 #ifndef P4REDUCE_EGRESS_P4
 #define P4REDUCE_EGRESS_P4
 
-control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
+control P4ReduceEgress(inout header_t hdr, inout metadata_t meta,
                        inout standard_metadata_t standard_metadata) {
     // Destination of one worker's answers: the source address and port it
     // sends from (installed by the controller with the worker entry).
     action set_result_dest(bit<48> mac, bit<32> ip, bit<16> udp_port) {
-        hdr.ethernet.dstAddr = mac;
-        hdr.ipv4.dstAddr = ip;
-        hdr.udp.dstPort = udp_port;
+        hdr.ethernet.dst_addr = mac;
+        hdr.ipv4.dst_addr = ip;
+        hdr.udp.dst_port = udp_port;
     }
 
     action drop() {
@@ -31,7 +31,7 @@ control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
 
     // The answer names its receiver. Multicast copy: the replica id is the
     // worker id (section 8). Unicast re-send or JOINED: the sender, whose id
-    // worker_check verified. (In an action: at apply level p4c makes the
+    // admission verified. (In an action: at apply level p4c makes the
     // conditional a branch and two tables.) The lengths were set in ingress,
     // once for all copies (next_step.p4).
     action name_receiver() {
@@ -47,7 +47,7 @@ control P4ReduceEgress(inout headers_t hdr, inout metadata_t meta,
         hdr.vals.setInvalid();
         hdr.agg.count = 0;
         hdr.udp.length = UDP_HDR_LEN + AGG_HDR_LEN;
-        hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN;
+        hdr.ipv4.total_len = IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN;
     }
 
     apply {

@@ -12,7 +12,7 @@
 #ifndef P4REDUCE_LOOKAHEAD_P4
 #define P4REDUCE_LOOKAHEAD_P4
 
-control Lookahead(inout headers_t hdr, inout metadata_t meta) {
+control Lookahead(inout header_t hdr, inout metadata_t meta) {
     register<bit<40>>(REGISTER_SIZE) min_key;
 
     action take_min() {

@@ -17,7 +17,7 @@ const bit<3> STEP_UPSTREAM = 4;     // a leaf job's round, to its parent (first 
 const bit<3> STEP_FROM_PARENT = 5;  // the parent's RESULT, to the leaf job's workers
 const bit<3> STEP_PARENT_ERROR = 6; // the parent failed the job: UPSTREAM to the leaf job's workers
 
-control NextStep(inout headers_t hdr, inout metadata_t meta,
+control NextStep(inout header_t hdr, inout metadata_t meta,
                  inout standard_metadata_t standard_metadata, in bit<3> step) {
     // An answer comes from the address the workers send to (the packet's
     // destination); egress fills in each copy's destination. Its lengths
@@ -26,13 +26,13 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
     // copy, so they are set here once rather than per copy in egress (which
     // shortens only a reduce-scatter's copies for the non-owners).
     action answer_from_aggregator() {
-        hdr.ethernet.srcAddr = hdr.ethernet.dstAddr;
-        hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
-        hdr.udp.srcPort = hdr.udp.dstPort;  // AGG_UDP_PORT, checked by the parser
+        hdr.ethernet.src_addr = hdr.ethernet.dst_addr;
+        hdr.ipv4.src_addr = hdr.ipv4.dst_addr;
+        hdr.udp.src_port = hdr.udp.dst_port;  // AGG_UDP_PORT, checked by the parser
         bit<16> agg_len = AGG_HDR_LEN + (hdr.vals.isValid() ? AGG_VALUES_LEN : 16w0);
         hdr.udp.length = UDP_HDR_LEN + agg_len;
         hdr.udp.checksum = 0;  // allowed for IPv4 (docs/protocol.md section 1)
-        hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len;
+        hdr.ipv4.total_len = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len;
         meta.is_answer = 1;
     }
 
@@ -126,12 +126,12 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
     // disagreed goes up poisoned (fingerprint XOR POISON): the parent's round
     // then fails every worker of the job, not only the leaf's.
     action to_parent() {
-        hdr.ethernet.srcAddr = hdr.ethernet.dstAddr;
-        hdr.ethernet.dstAddr = meta.up_mac;
-        hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
-        hdr.ipv4.dstAddr = meta.up_ip;
-        hdr.udp.srcPort = hdr.udp.dstPort;  // AGG_UDP_PORT: where the parent's RESULT comes back to
-        hdr.udp.dstPort = meta.up_udp_port;
+        hdr.ethernet.src_addr = hdr.ethernet.dst_addr;
+        hdr.ethernet.dst_addr = meta.up_mac;
+        hdr.ipv4.src_addr = hdr.ipv4.dst_addr;
+        hdr.ipv4.dst_addr = meta.up_ip;
+        hdr.udp.src_port = hdr.udp.dst_port;  // AGG_UDP_PORT: where the parent's RESULT comes back to
+        hdr.udp.dst_port = meta.up_udp_port;
         hdr.udp.checksum = 0;
         hdr.agg.msg_type = MSG_DATA;
         hdr.agg.job_id = meta.up_job;
@@ -157,7 +157,7 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
     action upstream_lengths() {
         bit<16> agg_len = AGG_HDR_LEN + (hdr.vals.isValid() ? AGG_VALUES_LEN : 16w0);
         hdr.udp.length = UDP_HDR_LEN + agg_len;
-        hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len;
+        hdr.ipv4.total_len = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len;
     }
 
     // The parent's RESULT to every worker of the leaf job, as the leaf's own:
@@ -228,7 +228,7 @@ control NextStep(inout headers_t hdr, inout metadata_t meta,
     }
 }
 
-control Forwarding(inout headers_t hdr, inout standard_metadata_t standard_metadata,
+control Forwarding(inout header_t hdr, inout standard_metadata_t standard_metadata,
                    out bool forwarded) {
     action to_port(bit<9> port) {
         standard_metadata.egress_spec = port;
@@ -245,7 +245,7 @@ control Forwarding(inout headers_t hdr, inout standard_metadata_t standard_metad
     }
 
     table l2 {
-        key = { hdr.ethernet.dstAddr: exact; }
+        key = { hdr.ethernet.dst_addr: exact; }
         actions = { to_port; flood; drop; }
         default_action = drop();  // no learning: unknown destinations are dropped
         size = 1024;

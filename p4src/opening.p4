@@ -14,7 +14,7 @@
 #ifndef P4REDUCE_OPENING_P4
 #define P4REDUCE_OPENING_P4
 
-control Opening(inout headers_t hdr, inout metadata_t meta) {
+control Opening(inout header_t hdr, inout metadata_t meta) {
     // K1 (40 bits) ++ the SCATTER/owner bits of the packet that set it: the
     // RESULT is about b* and names b*'s owner, whichever packet completes it.
     register<bit<48>>(REGISTER_SIZE) first_key;

@@ -13,8 +13,9 @@
 // else is L2-forwarded.
 //
 // One file per pipeline concern, applied in this order:
+//   types.p4, headers.p4   typedefs and constants; headers and metadata
 //   parser.p4        Ethernet / IPv4 / UDP 48864 -> aggregation header (+ values)
-//   worker_check.p4  who sent it, and is it acceptable (else drop, count reason)
+//   admission.p4     who sent it, and is it acceptable (else drop, count reason)
 //   seen_bitmap.p4   first arrival, later arrival or retransmission
 //   countdown.p4     is the round complete
 //   agreement.p4     same allreduce (fingerprint) as the round's first packet
@@ -31,9 +32,10 @@
 #include <core.p4>
 #include <v1model.p4>
 
+#include "types.p4"
 #include "headers.p4"
 #include "parser.p4"
-#include "worker_check.p4"
+#include "admission.p4"
 #include "seen_bitmap.p4"
 #include "countdown.p4"
 #include "agreement.p4"
@@ -44,13 +46,13 @@
 #include "next_step.p4"
 #include "egress.p4"
 
-control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
+control P4ReduceIngress(inout header_t hdr, inout metadata_t meta,
                         inout standard_metadata_t standard_metadata) {
     counter(NUM_EVENTS, CounterType.packets) events;
     // The same story per job, for operators sharing the switch (docs/protocol.md section 8).
     counter(JOB_EVENTS_SIZE, CounterType.packets) job_events;
 
-    WorkerCheck() worker_check;
+    Admission() admission;
     SeenBitmap() seen_bitmap;
     Countdown() countdown;
     Agreement() agreement;
@@ -66,7 +68,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
         mark_to_drop(standard_metadata);
     }
 
-    // Cell `event` of the sender's job; meta.slot_base is the entry's (worker_check
+    // Cell `event` of the sender's job; meta.slot_base is the entry's (admission
     // hit), masked so that no entry can index past the counter.
     action count_job(bit<32> event) {
         job_events.count(((((bit<32>) meta.slot_base) & (NUM_SLOTS - 1)) << JOB_EVENT_BITS) | event);
@@ -101,7 +103,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
 
     action locate_cell() {
         meta.worker_bit = 32w1 << meta.worker_id;
-        // shadow * NUM_SLOTS + slot; worker_check guarantees slot < NUM_SLOTS.
+        // shadow * NUM_SLOTS + slot; admission guarantees slot < NUM_SLOTS.
         meta.index = ((bit<32>) hdr.agg.shadow << SLOT_BITS) | (bit<32>) hdr.agg.slot;
         meta.other_index = meta.index ^ NUM_SLOTS;
         meta.opening = ((hdr.agg.flags & FLAG_OPENING) == FLAG_OPENING) ? 1w1 : 1w0;
@@ -137,7 +139,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
     // tests after each later statement, for every packet.
     apply {
         if (!hdr.agg.isValid()) {
-            if (hdr.udp.isValid() && hdr.udp.dstPort == AGG_UDP_PORT) {
+            if (hdr.udp.isValid() && hdr.udp.dst_port == AGG_UDP_PORT) {
                 drop_with(EV_MALFORMED);  // shorter than the aggregation header
             } else {
                 bool forwarded;
@@ -150,7 +152,7 @@ control P4ReduceIngress(inout headers_t hdr, inout metadata_t meta,
             bit<32> reject_event;
             bit<3> step = STEP_CONSUME;
             bool controller = false;
-            worker_check.apply(hdr, meta, standard_metadata, reject_event);
+            admission.apply(hdr, meta, standard_metadata, reject_event);
             if (reject_event != EV_UNKNOWN_WORKER) {
                 count_job(JOB_EV_PACKETS);
             }

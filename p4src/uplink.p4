@@ -2,7 +2,7 @@
 // entry in `uplinks` is a leaf job. Its workers' rounds are summed as any job's,
 // but a complete round goes to its parent as ONE DATA of the parent job (this
 // switch's rank there: up_rank), not to the workers; the parent's RESULT comes
-// back (worker_check.parents admits it) and is multicast to them. Per slot and
+// back (admission.parents admits it) and is multicast to them. Per slot and
 // shadow copy this control remembers that a round went up and has no answer yet
 // (`awaiting`), and what it sent (the round's block, or that it was an opening
 // round, and its fingerprint), so that only the answer to that round is taken:
@@ -18,7 +18,7 @@
 #ifndef P4REDUCE_UPLINK_P4
 #define P4REDUCE_UPLINK_P4
 
-control Uplink(inout headers_t hdr, inout metadata_t meta) {
+control Uplink(inout header_t hdr, inout metadata_t meta) {
     register<bit<1>>(REGISTER_SIZE) awaiting;
     register<bit<33>>(REGISTER_SIZE) sent_round;       // opening ++ block of the round sent up
     register<bit<32>>(REGISTER_SIZE) sent_fingerprint; // its fingerprint (before any poison)

@@ -43,7 +43,7 @@
     M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) \
     M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)
 
-control Values(inout headers_t hdr, inout metadata_t meta) {
+control Values(inout header_t hdr, inout metadata_t meta) {
     FOR_ALL_VALUES(VALUE_REGISTER)
     // Per slot and shadow copy: do the value registers hold this round's sums?
     register<bit<1>>(REGISTER_SIZE) held;

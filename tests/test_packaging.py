@@ -103,7 +103,7 @@ def test_base_install_runs_next_to_current_protobuf_and_controller_extra_works(w
         assert "installed 0 job(s)" in out
         (pushed,) = fake.pipelines
     tables = {t.preamble.name for t in pushed.config.p4info.tables}
-    assert "P4ReduceIngress.worker_check.workers" in tables
+    assert "P4ReduceIngress.admission.workers" in tables
 
 
 def _inside_checkout(path: str) -> bool:

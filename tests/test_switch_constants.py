@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The Python copies of the switch program's constants equal p4src/headers.p4."""
+"""The Python copies of the switch program's constants equal p4src/types.p4."""
 
 from __future__ import annotations
 
@@ -23,17 +23,18 @@ from p4reduce.protocol import (
     switch,
 )
 
-HEADERS = pathlib.Path(__file__).resolve().parents[1] / "p4src" / "headers.p4"
+P4SRC = pathlib.Path(__file__).resolve().parents[1] / "p4src"
+TYPES, HEADERS = P4SRC / "types.p4", P4SRC / "headers.p4"
 
 
 def _p4_constants() -> dict[str, int]:
-    text = HEADERS.read_text()
+    text = TYPES.read_text()
     found = {m[1]: int(m[2], 0) for m in re.finditer(r"const bit<\d+>\s+(\w+)\s*=\s*(\w+);", text)}
     found.update({m[1]: int(m[2], 0) for m in re.finditer(r"#define (\w+) (\w+)", text) if m[2][0].isdigit()})
     return found
 
 
-def test_switch_constants_match_headers_p4():
+def test_switch_constants_match_types_p4():
     p4 = _p4_constants()
     assert p4["NUM_SLOTS"] == switch.SWITCH_SLOTS
     assert p4["REGISTER_SIZE"] == 2 * switch.SWITCH_SLOTS
@@ -59,7 +60,7 @@ def test_switch_constants_match_headers_p4():
     assert p4["SCATTER_MASK"] == SCATTER_MASK and p4["OWNER_SHIFT"] == OWNER_SHIFT
     assert p4["MODE_DENSE"] == Mode.DENSE.code
     assert p4["POISON"] == POISON
-    # Every other constant of headers.p4 is compared above, or is the P4 side's own.
+    # Every other constant of types.p4 is compared above, or is the P4 side's own.
     assert set(p4) - {
         "ETHERTYPE_IPV4",
         "IPPROTO_UDP",
@@ -103,5 +104,5 @@ def test_switch_constants_match_headers_p4():
 
 
 def test_agg_header_layout_matches_the_codec():
-    """agg_t has the codec's fields, in order, with the codec's sizes (pool = shadow ++ slot)."""
-    assert p4_header_fields(HEADERS.read_text(), "agg_t") == codec_header_fields()
+    """agg_h has the codec's fields, in order, with the codec's sizes (pool = shadow ++ slot)."""
+    assert p4_header_fields(HEADERS.read_text(), "agg_h") == codec_header_fields()

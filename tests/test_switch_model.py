@@ -124,14 +124,14 @@ def install_job(
     n = len(hosts) if num_workers is None else num_workers
     for w, h in enumerate(hosts):
         model.add_entry(
-            "P4ReduceIngress.worker_check.workers",
+            "P4ReduceIngress.admission.workers",
             {
                 "standard_metadata.ingress_port": h.port,
-                "hdr.ethernet.srcAddr": h.mac_int,
-                "hdr.ipv4.srcAddr": h.ip_int,
-                "hdr.udp.srcPort": h.udp_port,
+                "hdr.ethernet.src_addr": h.mac_int,
+                "hdr.ipv4.src_addr": h.ip_int,
+                "hdr.udp.src_port": h.udp_port,
             },
-            "P4ReduceIngress.worker_check.set_worker",
+            "P4ReduceIngress.admission.set_worker",
             dict(
                 job_id=job,
                 worker_id=w,
@@ -397,8 +397,8 @@ def test_reduce_scatter_values_reach_the_owner_only() -> None:
 
 def test_l2_flood_skips_the_ingress_port_and_a_hairpin_is_counted_but_dropped() -> None:
     model = SwitchModel()
-    model.add_entry("l2", {"dstAddr": 0xFFFFFFFFFFFF}, "flood", {"mgid": 100})
-    model.add_entry("l2", {"dstAddr": host(1).mac_int}, "to_port", {"port": 1})
+    model.add_entry("l2", {"dst_addr": 0xFFFFFFFFFFFF}, "flood", {"mgid": 100})
+    model.add_entry("l2", {"dst_addr": host(1).mac_int}, "to_port", {"port": 1})
     model.add_multicast_group(100, [(1, 0), (2, 0), (3, 0)])
     broadcast = _udp_frame(host(2), "ff:ff:ff:ff:ff:ff", "10.0.0.255")
     assert model.process(2, broadcast) == [(1, broadcast), (3, broadcast)]
@@ -421,7 +421,7 @@ def test_trailing_bytes_behind_the_udp_datagram_are_taken_and_echoed() -> None:
 
 
 def test_join_of_an_unknown_worker_goes_to_the_cpu_port_even_malformed() -> None:
-    """worker_check decides 'unknown worker' before any check of the packet itself."""
+    """admission decides 'unknown worker' before any check of the packet itself."""
     model = SwitchModel()
     bad = frame(host(4), b"\x02" + _join(0)[1:])
     assert model.process(4, bad) == [(CPU_PORT, (4 << 7).to_bytes(2, "big") + bad)]
@@ -450,9 +450,9 @@ def test_a_parents_error_goes_to_every_local_worker_as_upstream() -> None:
         "parents",
         {
             "ingress_port": PARENT.port,
-            "ethernet.srcAddr": PARENT.mac_int,
-            "ipv4.srcAddr": PARENT.ip_int,
-            "udp.srcPort": AGG_UDP_PORT,
+            "ethernet.src_addr": PARENT.mac_int,
+            "ipv4.src_addr": PARENT.ip_int,
+            "udp.src_port": AGG_UDP_PORT,
             "agg.job_id": 9,
             "agg.worker_id": 3,
         },
@@ -545,9 +545,9 @@ def test_golden_hierarchy_steps() -> None:
         "parents",
         {
             "ingress_port": PARENT.port,
-            "ethernet.srcAddr": PARENT.mac_int,
-            "ipv4.srcAddr": PARENT.ip_int,
-            "udp.srcPort": AGG_UDP_PORT,
+            "ethernet.src_addr": PARENT.mac_int,
+            "ipv4.src_addr": PARENT.ip_int,
+            "udp.src_port": AGG_UDP_PORT,
             "agg.job_id": tree["up_job"],
             "agg.worker_id": tree["up_rank"],
         },
@@ -579,7 +579,7 @@ def test_golden_hierarchy_steps() -> None:
 
 
 L2_ADD = (
-    'add "P4ReduceIngress.forwarding.l2" "hdr.ethernet.dstAddr":0x020000000003 '
+    'add "P4ReduceIngress.forwarding.l2" "hdr.ethernet.dst_addr":0x020000000003 '
     '"P4ReduceIngress.forwarding.to_port"("port":0x003)'
 )
 P4TESTGEN_STYLE = f"""\
@@ -593,7 +593,7 @@ P4TESTGEN_STYLE = f"""\
 {L2_ADD}
 setdefault "P4ReduceEgress.result_dest" "P4ReduceEgress.drop"()
 add "some.ternary" 7 "hdr.a":0b10**0*11 "hdr.b":0x10&&&0xF0 "x.act"("p":12,"q":0x0F)
-add some.lpm hdr.ipv4.dstAddr:0x0A000000/8 act()
+add some.lpm hdr.ipv4.dst_addr:0x0A000000/8 act()
 
 packet 1 00 01 02 03
 expect 3 0001****04$
@@ -605,7 +605,7 @@ def test_parse_p4testgen_style_file() -> None:
     assert (t.seed, t.coverage) == (42, 0.37)
     l2, ternary, lpm = t.entries
     assert l2.table == "P4ReduceIngress.forwarding.l2" and l2.priority is None
-    assert l2.match == (("hdr.ethernet.dstAddr", KeyMatch(0x020000000003)),)
+    assert l2.match == (("hdr.ethernet.dst_addr", KeyMatch(0x020000000003)),)
     assert (l2.action, l2.params) == ("P4ReduceIngress.forwarding.to_port", (("port", 3),))
     assert ternary.priority == 7
     assert dict(ternary.match) == {
@@ -613,7 +613,7 @@ def test_parse_p4testgen_style_file() -> None:
         "hdr.b": KeyMatch(0x10, mask=0xF0),
     }
     assert dict(ternary.match)["hdr.a"].kind == "ternary" and ternary.params == (("p", 12), ("q", 15))
-    assert lpm.match == (("hdr.ipv4.dstAddr", KeyMatch(0x0A000000, prefix_len=8)),) and lpm.params == ()
+    assert lpm.match == (("hdr.ipv4.dst_addr", KeyMatch(0x0A000000, prefix_len=8)),) and lpm.params == ()
     assert [(d.table, d.action, d.params) for d in t.defaults] == [
         ("P4ReduceEgress.result_dest", "P4ReduceEgress.drop", ())
     ]
@@ -656,7 +656,7 @@ def test_replay_names_the_differences() -> None:
     w1 = host(1)
     sent = _udp_frame(w1, host(3).mac, host(3).ip)
     stf = f"""\
-add l2 dstAddr:{host(3).mac_int:#x} to_port(port:3)
+add l2 dst_addr:{host(3).mac_int:#x} to_port(port:3)
 packet 1 {sent.hex()}
 expect 2 {sent.hex()}$
 """
@@ -674,13 +674,13 @@ expect 2 {sent.hex()}$
         "port 3, packet 0 (expect on line 1): byte 47 (payload) differs at nibble 95: expected 6C6C6F21, got 6C6C6F20"
     ]
     assert field_at(frame(w1, data(0, 0, 0, NONE)), 46) == "agg.worker_id"
-    assert field_at(frame(w1, data(0, 0, 0, NONE)), 26) == "ipv4.srcAddr"
+    assert field_at(frame(w1, data(0, 0, 0, NONE)), 26) == "ipv4.src_addr"
 
 
 def test_replay_refuses_what_the_program_cannot_hold() -> None:
     with pytest.raises(ReplayError, match=r"line 1: add: .*no table named 'nosuch'"):
         replay(parse_stf("add nosuch k:1 a()\npacket 0 00\n"))
     with pytest.raises(ReplayError, match=r"ternary"):
-        replay(parse_stf("add l2 dstAddr:0x00&&&0xF0 drop()\n"))
+        replay(parse_stf("add l2 dst_addr:0x00&&&0xF0 drop()\n"))
     with pytest.raises(ReplayError, match=r"does not fit in 9 bits"):
-        replay(parse_stf("add l2 dstAddr:1 to_port(port:512)\n"))
+        replay(parse_stf("add l2 dst_addr:1 to_port(port:512)\n"))

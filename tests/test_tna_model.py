@@ -777,10 +777,10 @@ class Differential:
         self.v1 = (SwitchModel(), SwitchModel())
         for model in self.v1:
             for w in self.workers:
-                sender = {"ingress_port": w.port, "ethernet.srcAddr": mac(w.mac), "ipv4.srcAddr": ip(w.ip)}
+                sender = {"ingress_port": w.port, "ethernet.src_addr": mac(w.mac), "ipv4.src_addr": ip(w.ip)}
                 model.add_entry(
                     "workers",
-                    {**sender, "udp.srcPort": w.udp_port},
+                    {**sender, "udp.src_port": w.udp_port},
                     "set_worker",
                     dict(
                         job_id=1,
@@ -811,9 +811,9 @@ class Differential:
                     "parents",
                     {
                         "ingress_port": PARENT_PORT,
-                        "ethernet.srcAddr": mac(PARENT.mac),
-                        "ipv4.srcAddr": ip(PARENT.ip),
-                        "udp.srcPort": AGG_UDP_PORT,
+                        "ethernet.src_addr": mac(PARENT.mac),
+                        "ipv4.src_addr": ip(PARENT.ip),
+                        "udp.src_port": AGG_UDP_PORT,
                         "agg.job_id": UP_JOB,
                         "agg.worker_id": UP_RANK,
                     },

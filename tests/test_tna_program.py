@@ -309,7 +309,7 @@ def test_leaf_constants_match_the_protocol_and_the_v1model_program():
     assert p4["POISON"] == POISON
     v1 = {
         m[1]: int(m[2], 0)
-        for m in re.finditer(r"^const bit<\d+>\s+(\w+)\s*=\s*(\w+);", (ROOT / "p4src" / "headers.p4").read_text(), re.M)
+        for m in re.finditer(r"^const bit<\d+>\s+(\w+)\s*=\s*(\w+);", (ROOT / "p4src" / "types.p4").read_text(), re.M)
     }
     for name in ("MSG_ERROR", "ERROR_UPSTREAM", "POISON", "EV_UPSTREAM", "EV_FROM_PARENT", "EV_PARENT_DROPPED"):
         assert p4[name] == v1[name], name

@@ -69,11 +69,11 @@ def test_check_names_each_file_that_differs(tmp_path):
         path.write_text(path.read_text().replace("48864", "48865", 1))
     lua = root / wire.LUA
     lua.write_text(lua.read_text().replace(wire.LUA_END, "local extra = 1\n" + wire.LUA_END))
-    headers = root / "p4src" / "headers.p4"
-    headers.write_text(headers.read_text().replace("const bit<8>  MSG_JOINED = 7;", "const bit<8>  MSG_JOINED = 9;"))
+    types = root / "p4src" / "types.p4"
+    types.write_text(types.read_text().replace("const bit<8>  MSG_JOINED = 7;", "const bit<8>  MSG_JOINED = 9;"))
     drift = wire.check(root)
     assert sorted(line.split(":")[0] for line in drift) == sorted(
-        [wire.PYTHON, wire.C_HEADER, wire.LUA, "p4src/headers.p4"]
+        [wire.PYTHON, wire.C_HEADER, wire.LUA, "p4src/types.p4"]
     )
     assert all("differs from what tools/wire.py writes" in line for line in drift)
     assert wire.main(["--check"]) == 0  # the checkout itself is current
@@ -125,13 +125,15 @@ def test_p4_problems_that_no_writing_fixes_are_reported(tmp_path):
     types.write_text(types.read_text().replace("const bit<8>  OWNER_SHIFT = 3;", "const bit<8>  OWNERSHIFT = 3;"))
     tna_headers = root / "p4src" / "tna" / "headers.p4"
     tna_headers.write_text(tna_headers.read_text().replace("bit<16> count;", "bit<8> count;", 1))
-    headers = root / "p4src" / "headers.p4"
-    headers.write_text(headers.read_text().replace("const bit<8>  MSG_JOIN = 6;", "const bit<2>  MSG_JOIN = 6;"))
+    v1model_types = root / "p4src" / "types.p4"
+    v1model_types.write_text(
+        v1model_types.read_text().replace("const bit<8>  MSG_JOIN = 6;", "const bit<2>  MSG_JOIN = 6;")
+    )
     _, problems = wire.write(root)
     assert any(p.startswith("p4src/tna/types.p4: does not define OWNER_SHIFT") for p in problems), problems
     assert any(p.startswith("p4src/tna/headers.p4: header agg_h declares") for p in problems), problems
     assert any("MSG_JOIN = 6 does not fit its 2 bits" in p for p in problems), problems
-    assert "const bit<2>  MSG_JOIN = 6;" in headers.read_text()  # reported, not written
+    assert "const bit<2>  MSG_JOIN = 6;" in v1model_types.read_text()  # reported, not written
     assert wire.check(root)
 
 

@@ -156,10 +156,10 @@ class Mode(enum.StrEnum):
 
 
 # -- the switch programs (docs/protocol.md section 8)
-SWITCH_SLOTS = 1024  # v1model: p4src/headers.p4
-SWITCH_VALUES_PER_PACKET = 32  # v1model: p4src/headers.p4
-SWITCH_CPU_PORT = 510  # v1model: p4src/headers.p4
-SWITCH_MAX_PORT = 509  # v1model: p4src/headers.p4
+SWITCH_SLOTS = 1024  # v1model: p4src/types.p4
+SWITCH_VALUES_PER_PACKET = 32  # v1model: p4src/types.p4
+SWITCH_CPU_PORT = 510  # v1model: p4src/types.p4
+SWITCH_MAX_PORT = 509  # v1model: p4src/types.p4
 TNA_SLOTS = 8192  # tna: p4src/tna/types.p4
 TNA_VALUES_PER_PACKET = 64  # tna: p4src/tna/types.p4
 TNA_MAX_BLOCKS = 0xFFFFFF  # tna: p4src/tna/types.p4

@@ -320,7 +320,7 @@ def _switch_section(data: Any, base_dir: pathlib.Path | None) -> SwitchSection:
     connection = parse_switch({k: v for k, v in d.items() if k in _SWITCH_CONNECTION})
     a = check_keys("switch.address", d["address"], {"ip", "mac"}, {"udp_port"})
     udp_port = check_int("switch.address.udp_port", a.get("udp_port", AGG_UDP_PORT), 1, 65535)
-    if udp_port != AGG_UDP_PORT:  # p4src/headers.p4: AGG_UDP_PORT, the only port it aggregates
+    if udp_port != AGG_UDP_PORT:  # p4src/types.p4: AGG_UDP_PORT, the only port it aggregates
         raise ConfigError(f"switch.address.udp_port: the P4 program aggregates UDP port {AGG_UDP_PORT} only")
     address = AggregationAddress(
         check_ip("switch.address.ip", a["ip"]), check_unicast_mac("switch.address.mac", a["mac"])

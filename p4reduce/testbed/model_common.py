@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """What the executable models of the two switch programs share: the wire layout of the
-headers both programs parse (IPv4 and UDP byte layouts, the 36-byte aggregation header
-with the same field names in both), the IPv4 header checksum, and the control-plane
+headers both programs parse (Ethernet, IPv4, UDP and the 36-byte aggregation header, with
+the same field names in both), the IPv4 header checksum, and the control-plane
 bookkeeping (a name resolved by its suffix, an action with its parameters).
 
 `p4reduce.testbed.switch_model` models the v1model program (p4src/), and
-`p4reduce.testbed.tna_model` the TNA one (p4src/tna/). Each keeps its own Ethernet, IPv4 and
-UDP headers, whose field names are its program's (`srcAddr` there, `src_addr` here): the
-names are what their tables' keys are written with.
+`p4reduce.testbed.tna_model` the TNA one (p4src/tna/). Both programs name their Ethernet,
+IPv4 and UDP headers and fields alike (ethernet_h, ipv4_h, udp_h: `src_addr`, `dst_port` ...),
+so both models use the classes here, whose field names are what tables' keys are written with.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def mask(bits: int) -> int:
 
 def resolve_name(name: str, candidates: Iterable[str], what: str) -> str:
     """`name` itself or the one candidate it ends (at a '.'), as BMv2's STF runner resolves
-    table and action names (`workers` for P4ReduceIngress.worker_check.workers)."""
+    table and action names (`workers` for P4ReduceIngress.admission.workers)."""
     names = list(candidates)
     if name in names:
         return name
@@ -81,9 +81,96 @@ def ipv4_checksum_verifies(header: bytes) -> bool:
     return ones_complement_sum(header[:20]) == 0xFFFF
 
 
+# -- the Ethernet, IPv4 and UDP headers (both programs' ethernet_h, ipv4_h, udp_h) ----------
+
+
+@dataclass
+class Ethernet:
+    valid: bool = False
+    dst_addr: int = 0
+    src_addr: int = 0
+    ether_type: int = 0
+
+    SIZE = ETHERNET_LEN
+
+    def unpack(self, buf: bytes) -> None:
+        self.valid = True
+        self.dst_addr = int.from_bytes(buf[0:6], "big")
+        self.src_addr = int.from_bytes(buf[6:12], "big")
+        (self.ether_type,) = struct.unpack_from("!H", buf, 12)
+
+    def pack(self) -> bytes:
+        return self.dst_addr.to_bytes(6, "big") + self.src_addr.to_bytes(6, "big") + struct.pack("!H", self.ether_type)
+
+
+@dataclass
+class IPv4:
+    valid: bool = False
+    version: int = 0
+    ihl: int = 0
+    diffserv: int = 0
+    total_len: int = 0
+    identification: int = 0
+    flags: int = 0  # 3 bits: reserved, DF, MF (bit 0, `flags[0:0]` in the parsers)
+    frag_offset: int = 0
+    ttl: int = 0
+    protocol: int = 0
+    hdr_checksum: int = 0
+    src_addr: int = 0
+    dst_addr: int = 0
+
+    SIZE = IPV4_HDR_LEN
+
+    def unpack(self, buf: bytes) -> None:
+        vi, self.diffserv, self.total_len, self.identification, ff, self.ttl, self.protocol, csum, src, dst = (
+            IPV4.unpack_from(buf)
+        )
+        self.valid = True
+        self.version, self.ihl = vi >> 4, vi & 0xF
+        self.flags, self.frag_offset = ff >> 13, ff & 0x1FFF
+        self.hdr_checksum, self.src_addr, self.dst_addr = csum, src, dst
+
+    def pack(self, checksum: int | None = None) -> bytes:
+        return IPV4.pack(
+            self.version << 4 | self.ihl,
+            self.diffserv,
+            self.total_len,
+            self.identification,
+            self.flags << 13 | self.frag_offset,
+            self.ttl,
+            self.protocol,
+            self.hdr_checksum if checksum is None else checksum,
+            self.src_addr,
+            self.dst_addr,
+        )
+
+    def csum16(self) -> int:
+        """HashAlgorithm.csum16 over every field but hdr_checksum (parser.p4's field list):
+        the internet checksum, i.e. the ones' complement of the ones'-complement sum."""
+        return ipv4_checksum(self.pack())
+
+
+@dataclass
+class Udp:
+    valid: bool = False
+    src_port: int = 0
+    dst_port: int = 0
+    length: int = 0
+    checksum: int = 0
+
+    SIZE = UDP_HDR_LEN
+
+    def unpack(self, buf: bytes) -> None:
+        self.valid = True
+        self.src_port, self.dst_port, self.length, self.checksum = UDP.unpack_from(buf)
+
+    def pack(self) -> bytes:
+        return UDP.pack(self.src_port, self.dst_port, self.length, self.checksum)
+
+
 @dataclass
 class Agg:
-    """The aggregation header (headers.p4's agg_t, p4src/tna/headers.p4's agg_h: the same
+    """The aggregation header (headers.p4's agg_h, p4src/tna/headers.p4's agg_h: the same
     36 bytes and field names, docs/protocol.md section 2)."""
 
     valid: bool = False

@@ -28,21 +28,21 @@ from p4reduce.testbed.tna_model import TnaSwitchModel, is_recirculation_port
 # Where the fields of an aggregation frame lie (Ethernet, IPv4 without options, UDP,
 # aggregation header, values): (first byte, name), in order.
 _ETH_IP_UDP = (
-    (0, "ethernet.dstAddr"),
-    (6, "ethernet.srcAddr"),
-    (12, "ethernet.etherType"),
+    (0, "ethernet.dst_addr"),
+    (6, "ethernet.src_addr"),
+    (12, "ethernet.ether_type"),
     (14, "ipv4.version/ihl"),
     (15, "ipv4.diffserv"),
-    (16, "ipv4.totalLen"),
+    (16, "ipv4.total_len"),
     (18, "ipv4.identification"),
-    (20, "ipv4.flags/fragOffset"),
+    (20, "ipv4.flags/frag_offset"),
     (22, "ipv4.ttl"),
     (23, "ipv4.protocol"),
-    (24, "ipv4.hdrChecksum"),
-    (26, "ipv4.srcAddr"),
-    (30, "ipv4.dstAddr"),
-    (34, "udp.srcPort"),
-    (36, "udp.dstPort"),
+    (24, "ipv4.hdr_checksum"),
+    (26, "ipv4.src_addr"),
+    (30, "ipv4.dst_addr"),
+    (34, "udp.src_port"),
+    (36, "udp.dst_port"),
     (38, "udp.length"),
     (40, "udp.checksum"),
 )
@@ -236,7 +236,7 @@ def field_at(frame: bytes, byte: int) -> str:
                 if byte >= _VALUES_START:
                     return f"value {(byte - _VALUES_START) // 4}"
                 layout += _AGG
-    end = layout[-1][0] + {"udp.checksum": 2, "ipv4.dstAddr": 4, "ethernet.etherType": 2}.get(layout[-1][1], 4)
+    end = layout[-1][0] + {"udp.checksum": 2, "ipv4.dst_addr": 4, "ethernet.ether_type": 2}.get(layout[-1][1], 4)
     if byte >= end:
         return "payload"
     return next(name for start, name in reversed(layout) if byte >= start)

@@ -65,18 +65,18 @@ from p4reduce.testbed.model_common import (
     AGG_HDR_LEN,
     ETHERTYPE_IPV4,
     IPPROTO_UDP,
-    IPV4,
     IPV4_HDR_LEN,
-    UDP,
     UDP_HDR_LEN,
     ActionCall,
     Agg,
-    ipv4_checksum,
+    Ethernet,
+    IPv4,
+    Udp,
     resolve_name,
 )
 from p4reduce.testbed.model_common import mask as _mask
 
-# -- constants of p4src/headers.p4 (the protocol package holds the same numbers) --------
+# -- constants of p4src/types.p4 (the protocol package holds the same numbers) ----------
 
 FLAG_OPENING = int(Flags.OPENING)
 FLAG_MISMATCH = int(Flags.MISMATCH)
@@ -99,21 +99,21 @@ JOB_EVENT_BITS = 2
 # Cells of P4ReduceIngress.events and of a job's P4ReduceIngress.job_events.
 EV = {name: code for code, name in enumerate(EVENT_NAMES)}
 JOB_EV = {name: cell for cell, name in enumerate(JOB_EVENT_NAMES)}
-ACCEPTED = 0xFFFFFFFF  # worker_check's reject_event of an acceptable packet
+ACCEPTED = 0xFFFFFFFF  # admission's reject_event of an acceptable packet
 
 # next_step.p4's steps.
 STEP_CONSUME, STEP_MULTICAST, STEP_UNICAST, STEP_JOINED, STEP_UPSTREAM, STEP_FROM_PARENT, STEP_PARENT_ERROR = range(7)
 
 # -- the control-plane contract: tables, actions, registers, counters -----------------
 
-WORKERS = "P4ReduceIngress.worker_check.workers"
-PARENTS = "P4ReduceIngress.worker_check.parents"
+WORKERS = "P4ReduceIngress.admission.workers"
+PARENTS = "P4ReduceIngress.admission.parents"
 UPLINKS = "P4ReduceIngress.uplink.uplinks"
 L2 = "P4ReduceIngress.forwarding.l2"
 RESULT_DEST = "P4ReduceEgress.result_dest"
 
-SET_WORKER = "P4ReduceIngress.worker_check.set_worker"
-FROM_PARENT = "P4ReduceIngress.worker_check.from_parent"
+SET_WORKER = "P4ReduceIngress.admission.set_worker"
+FROM_PARENT = "P4ReduceIngress.admission.from_parent"
 SET_UPLINK = "P4ReduceIngress.uplink.set_uplink"
 TO_PORT = "P4ReduceIngress.forwarding.to_port"
 FLOOD = "P4ReduceIngress.forwarding.flood"
@@ -172,9 +172,9 @@ class TableSchema:
 
 _WORKER_KEYS = (
     ("standard_metadata.ingress_port", 9),
-    ("hdr.ethernet.srcAddr", 48),
-    ("hdr.ipv4.srcAddr", 32),
-    ("hdr.udp.srcPort", 16),
+    ("hdr.ethernet.src_addr", 48),
+    ("hdr.ipv4.src_addr", 32),
+    ("hdr.udp.src_port", 16),
 )
 TABLES: dict[str, TableSchema] = {
     t.name: t
@@ -187,7 +187,7 @@ TABLES: dict[str, TableSchema] = {
             NO_ACTION,
         ),
         TableSchema(UPLINKS, (("meta.job_id", 16),), (SET_UPLINK, NO_ACTION), NO_ACTION),
-        TableSchema(L2, (("hdr.ethernet.dstAddr", 48),), (TO_PORT, FLOOD, L2_DROP), L2_DROP),
+        TableSchema(L2, (("hdr.ethernet.dst_addr", 48),), (TO_PORT, FLOOD, L2_DROP), L2_DROP),
         TableSchema(
             RESULT_DEST, (("hdr.agg.job_id", 16), ("meta.dest_worker", 8)), (SET_RESULT_DEST, EGRESS_DROP), EGRESS_DROP
         ),
@@ -231,96 +231,12 @@ COUNTERS = {EVENTS: NUM_EVENTS, JOB_EVENTS: JOB_EVENTS_SIZE}
 # -- headers, metadata, the packet in flight --------------------------------------------
 
 
-@dataclass
-class Ethernet:
-    valid: bool = False
-    dstAddr: int = 0
-    srcAddr: int = 0
-    etherType: int = 0
-
-    SIZE = 14
-
-    def unpack(self, buf: bytes) -> None:
-        self.valid = True
-        self.dstAddr = int.from_bytes(buf[0:6], "big")
-        self.srcAddr = int.from_bytes(buf[6:12], "big")
-        (self.etherType,) = struct.unpack_from("!H", buf, 12)
-
-    def pack(self) -> bytes:
-        return self.dstAddr.to_bytes(6, "big") + self.srcAddr.to_bytes(6, "big") + struct.pack("!H", self.etherType)
-
-
-@dataclass
-class IPv4:
-    valid: bool = False
-    version: int = 0
-    ihl: int = 0
-    diffserv: int = 0
-    totalLen: int = 0
-    identification: int = 0
-    flags: int = 0  # 3 bits: reserved, DF, MF (bit 0, `flags[0:0]` in the parser)
-    fragOffset: int = 0
-    ttl: int = 0
-    protocol: int = 0
-    hdrChecksum: int = 0
-    srcAddr: int = 0
-    dstAddr: int = 0
-
-    SIZE = 20
-
-    def unpack(self, buf: bytes) -> None:
-        vi, self.diffserv, self.totalLen, self.identification, ff, self.ttl, self.protocol, csum, src, dst = (
-            IPV4.unpack_from(buf)
-        )
-        self.valid = True
-        self.version, self.ihl = vi >> 4, vi & 0xF
-        self.flags, self.fragOffset = ff >> 13, ff & 0x1FFF
-        self.hdrChecksum, self.srcAddr, self.dstAddr = csum, src, dst
-
-    def pack(self, checksum: int | None = None) -> bytes:
-        return IPV4.pack(
-            self.version << 4 | self.ihl,
-            self.diffserv,
-            self.totalLen,
-            self.identification,
-            self.flags << 13 | self.fragOffset,
-            self.ttl,
-            self.protocol,
-            self.hdrChecksum if checksum is None else checksum,
-            self.srcAddr,
-            self.dstAddr,
-        )
-
-    def csum16(self) -> int:
-        """HashAlgorithm.csum16 over every field but hdrChecksum (parser.p4's field list):
-        the internet checksum, i.e. the ones' complement of the ones'-complement sum."""
-        return ipv4_checksum(self.pack())
-
-
-@dataclass
-class Udp:
-    valid: bool = False
-    srcPort: int = 0
-    dstPort: int = 0
-    length: int = 0
-    checksum: int = 0
-
-    SIZE = 8
-
-    def unpack(self, buf: bytes) -> None:
-        self.valid = True
-        self.srcPort, self.dstPort, self.length, self.checksum = UDP.unpack_from(buf)
-
-    def pack(self) -> bytes:
-        return UDP.pack(self.srcPort, self.dstPort, self.length, self.checksum)
-
-
 _VALUES = struct.Struct(f"!{VALUES}I")
 
 
 @dataclass
 class Vals:
-    """headers.p4's agg_values_t: the B = 32 values as bit<32> (two's complement on the wire)."""
+    """headers.p4's values_h: the B = 32 values as bit<32> (two's complement on the wire)."""
 
     valid: bool = False
     v: list[int] = field(default_factory=lambda: [0] * VALUES)
@@ -424,7 +340,7 @@ class Packet:
     payload: bytes = b""
 
     def read(self, path: str) -> int:
-        """A key field by its P4 name: `hdr.ethernet.srcAddr`, `meta.job_id`, ..."""
+        """A key field by its P4 name: `hdr.ethernet.src_addr`, `meta.job_id`, ..."""
         scope, *rest = path.split(".")
         obj: object = {"hdr": self.hdr, "meta": self.meta, "standard_metadata": self.standard_metadata}[scope]
         for name in rest:
@@ -474,8 +390,8 @@ class SwitchModel:
         self, table: str, match: Mapping[str, int], action: str, params: Mapping[str, int] | None = None
     ) -> None:
         """Install (or replace) an exact-match entry; key fields and parameters by their
-        P4 names (a key field may be named by its last part: `srcAddr` is ambiguous,
-        `ethernet.srcAddr` is not)."""
+        P4 names (a key field may be named by its last part: `src_addr` is ambiguous,
+        `ethernet.src_addr` is not)."""
         schema = TABLES[resolve_name(table, TABLES, "table")]
         fields = [name for name, _ in schema.keys]
         given = {resolve_name(k, fields, f"key field of {schema.name}"): v for k, v in match.items()}
@@ -561,12 +477,12 @@ class SwitchModel:
 
         if (
             extract(hdr.ethernet)
-            and hdr.ethernet.etherType == ETHERTYPE_IPV4
+            and hdr.ethernet.ether_type == ETHERTYPE_IPV4
             and extract(hdr.ipv4)
             # Only an unfragmented UDP datagram without options can be a whole aggregation packet.
-            and (hdr.ipv4.ihl, hdr.ipv4.flags & 1, hdr.ipv4.fragOffset, hdr.ipv4.protocol) == (5, 0, 0, IPPROTO_UDP)
+            and (hdr.ipv4.ihl, hdr.ipv4.flags & 1, hdr.ipv4.frag_offset, hdr.ipv4.protocol) == (5, 0, 0, IPPROTO_UDP)
             and extract(hdr.udp)
-            and hdr.udp.dstPort == AGG_UDP_PORT
+            and hdr.udp.dst_port == AGG_UDP_PORT
             and extract(hdr.agg)
             and (hdr.agg.msg_type, hdr.agg.count) in ((MsgType.DATA, VALUES), (MsgType.RESULT, VALUES))
         ):
@@ -578,7 +494,7 @@ class SwitchModel:
     def _verify_checksum(pkt: Packet) -> None:
         """P4ReduceVerifyChecksum: only the IPv4 header's checksum."""
         ipv4 = pkt.hdr.ipv4
-        if ipv4.valid and ipv4.csum16() != ipv4.hdrChecksum:
+        if ipv4.valid and ipv4.csum16() != ipv4.hdr_checksum:
             pkt.standard_metadata.checksum_error = 1
 
     # p4reduce.p4: P4ReduceIngress -----------------------------------------------------------
@@ -586,7 +502,7 @@ class SwitchModel:
     def _ingress(self, pkt: Packet) -> None:
         hdr, meta = pkt.hdr, pkt.meta
         if not hdr.agg.valid:
-            if hdr.udp.valid and hdr.udp.dstPort == AGG_UDP_PORT:
+            if hdr.udp.valid and hdr.udp.dst_port == AGG_UDP_PORT:
                 self._drop_with(pkt, EV["malformed"])  # shorter than the aggregation header
             elif self._apply_table(L2, pkt):
                 self._count_event(EV["forwarded"])
@@ -697,7 +613,7 @@ class SwitchModel:
     def _locate_cell(pkt: Packet) -> None:
         hdr, meta = pkt.hdr, pkt.meta
         meta.worker_bit = (1 << meta.worker_id) & 0xFFFFFFFF
-        meta.index = hdr.agg.shadow << SLOT_BITS | hdr.agg.slot  # worker_check: slot < NUM_SLOTS
+        meta.index = hdr.agg.shadow << SLOT_BITS | hdr.agg.slot  # admission: slot < NUM_SLOTS
         meta.other_index = meta.index ^ NUM_SLOTS
         meta.opening = 1 if hdr.agg.flags & FLAG_OPENING else 0
 
@@ -753,11 +669,11 @@ class SwitchModel:
 
     @staticmethod
     def _set_result_dest(pkt: Packet, call: ActionCall) -> None:
-        pkt.hdr.ethernet.dstAddr = call.param("mac")
-        pkt.hdr.ipv4.dstAddr = call.param("ip")
-        pkt.hdr.udp.dstPort = call.param("udp_port")
+        pkt.hdr.ethernet.dst_addr = call.param("mac")
+        pkt.hdr.ipv4.dst_addr = call.param("ip")
+        pkt.hdr.udp.dst_port = call.param("udp_port")
 
-    # worker_check.p4: WorkerCheck ---------------------------------------------------------------
+    # admission.p4: Admission ---------------------------------------------------------------
 
     def _worker_check(self, pkt: Packet) -> int:
         """The event a packet is rejected under, or ACCEPTED."""
@@ -768,7 +684,7 @@ class SwitchModel:
         lengths_wrong = (
             (agg.count != 0 and not hdr.vals.valid)
             or hdr.udp.length != (UDP_HDR_LEN + AGG_HDR_LEN + (agg.count << 2 & 0xFFFF)) & 0xFFFF
-            or hdr.ipv4.totalLen != (IPV4_HDR_LEN + hdr.udp.length) & 0xFFFF
+            or hdr.ipv4.total_len != (IPV4_HDR_LEN + hdr.udp.length) & 0xFFFF
         )
         if agg.msg_type in (MsgType.RESULT, MsgType.ERROR) and self._apply_table(PARENTS, pkt):
             if agg.version != PROTOCOL_VERSION or lengths_wrong or sm.checksum_error == 1:
@@ -1026,13 +942,13 @@ class SwitchModel:
         """UDP and IPv4 lengths of what is emitted: header only, or header and B values."""
         agg_len = AGG_HDR_LEN + (AGG_VALUES_LEN if pkt.hdr.vals.valid else 0)
         pkt.hdr.udp.length = UDP_HDR_LEN + agg_len
-        pkt.hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len
+        pkt.hdr.ipv4.total_len = IPV4_HDR_LEN + UDP_HDR_LEN + agg_len
 
     def _answer_from_aggregator(self, pkt: Packet) -> None:
         hdr = pkt.hdr
-        hdr.ethernet.srcAddr = hdr.ethernet.dstAddr
-        hdr.ipv4.srcAddr = hdr.ipv4.dstAddr
-        hdr.udp.srcPort = hdr.udp.dstPort
+        hdr.ethernet.src_addr = hdr.ethernet.dst_addr
+        hdr.ipv4.src_addr = hdr.ipv4.dst_addr
+        hdr.udp.src_port = hdr.udp.dst_port
         self._set_lengths(pkt)
         hdr.udp.checksum = 0
         pkt.meta.is_answer = 1
@@ -1081,9 +997,9 @@ class SwitchModel:
     @staticmethod
     def _to_parent(pkt: Packet) -> None:
         hdr, meta = pkt.hdr, pkt.meta
-        hdr.ethernet.srcAddr, hdr.ethernet.dstAddr = hdr.ethernet.dstAddr, meta.up_mac
-        hdr.ipv4.srcAddr, hdr.ipv4.dstAddr = hdr.ipv4.dstAddr, meta.up_ip
-        hdr.udp.srcPort, hdr.udp.dstPort = hdr.udp.dstPort, meta.up_udp_port
+        hdr.ethernet.src_addr, hdr.ethernet.dst_addr = hdr.ethernet.dst_addr, meta.up_mac
+        hdr.ipv4.src_addr, hdr.ipv4.dst_addr = hdr.ipv4.dst_addr, meta.up_ip
+        hdr.udp.src_port, hdr.udp.dst_port = hdr.udp.dst_port, meta.up_udp_port
         hdr.udp.checksum = 0
         agg = hdr.agg
         agg.msg_type = MsgType.DATA
@@ -1149,7 +1065,7 @@ class SwitchModel:
             if hdr.vals.valid and hdr.agg.flags & FLAG_SCATTER and hdr.agg.flags >> OWNER_SHIFT != meta.dest_worker:
                 self._no_values(pkt)  # header_only: a reduce-scatter's values go to the owner only
                 hdr.udp.length = UDP_HDR_LEN + AGG_HDR_LEN
-                hdr.ipv4.totalLen = IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN
+                hdr.ipv4.total_len = IPV4_HDR_LEN + UDP_HDR_LEN + AGG_HDR_LEN
             self._apply_table(RESULT_DEST, pkt)
         elif meta.upstream == 0 and sm.egress_port == sm.ingress_port:
             self._mark_to_drop(pkt)  # no echo of ordinary frames to their sender
@@ -1159,7 +1075,7 @@ class SwitchModel:
         """P4ReduceComputeChecksum: only rewritten IPv4 headers (answers, upstream DATA)."""
         ipv4 = pkt.hdr.ipv4
         if ipv4.valid and (pkt.meta.is_answer == 1 or pkt.meta.upstream == 1):
-            ipv4.hdrChecksum = ipv4.csum16()
+            ipv4.hdr_checksum = ipv4.csum16()
 
     @staticmethod
     def _deparse(pkt: Packet) -> bytes:

@@ -81,12 +81,13 @@ from p4reduce.testbed.model_common import (
     AGG_HDR_LEN,
     ETHERTYPE_IPV4,
     IPPROTO_UDP,
-    IPV4,
     IPV4_HDR_LEN,
-    UDP,
     UDP_HDR_LEN,
     ActionCall,
     Agg,
+    Ethernet,
+    IPv4,
+    Udp,
     ipv4_checksum,
     ipv4_checksum_verifies,
     mask,
@@ -763,85 +764,6 @@ class Bridged:
 
     def pack(self) -> bytes:  # _pad0 and _pad1 are 0 (start_bridged)
         return struct.pack("!BBHH", self.kind, self.unicast << 7 | self.opening, self.ingress_port, self.mgid)
-
-
-@dataclass
-class Ethernet:
-    valid: bool = False
-    dst_addr: int = 0
-    src_addr: int = 0
-    ether_type: int = 0
-
-    SIZE = 14
-
-    def unpack(self, buf: bytes) -> None:
-        self.valid = True
-        self.dst_addr = int.from_bytes(buf[0:6], "big")
-        self.src_addr = int.from_bytes(buf[6:12], "big")
-        (self.ether_type,) = struct.unpack_from("!H", buf, 12)
-
-    def pack(self) -> bytes:
-        return self.dst_addr.to_bytes(6, "big") + self.src_addr.to_bytes(6, "big") + struct.pack("!H", self.ether_type)
-
-
-@dataclass
-class IPv4:
-    valid: bool = False
-    version: int = 0
-    ihl: int = 0
-    diffserv: int = 0
-    total_len: int = 0
-    identification: int = 0
-    flags: int = 0  # 3 bits: reserved, DF, MF (flags[0:0])
-    frag_offset: int = 0
-    ttl: int = 0
-    protocol: int = 0
-    hdr_checksum: int = 0
-    src_addr: int = 0
-    dst_addr: int = 0
-
-    SIZE = IPV4_HDR_LEN
-
-    def unpack(self, buf: bytes) -> None:
-        vi, self.diffserv, self.total_len, self.identification, ff, self.ttl, self.protocol, csum, src, dst = (
-            IPV4.unpack_from(buf)
-        )
-        self.valid = True
-        self.version, self.ihl = vi >> 4, vi & 0xF
-        self.flags, self.frag_offset = ff >> 13, ff & 0x1FFF
-        self.hdr_checksum, self.src_addr, self.dst_addr = csum, src, dst
-
-    def pack(self) -> bytes:
-        return IPV4.pack(
-            self.version << 4 | self.ihl,
-            self.diffserv,
-            self.total_len,
-            self.identification,
-            self.flags << 13 | self.frag_offset,
-            self.ttl,
-            self.protocol,
-            self.hdr_checksum,
-            self.src_addr,
-            self.dst_addr,
-        )
-
-
-@dataclass
-class Udp:
-    valid: bool = False
-    src_port: int = 0
-    dst_port: int = 0
-    length: int = 0
-    checksum: int = 0
-
-    SIZE = UDP_HDR_LEN
-
-    def unpack(self, buf: bytes) -> None:
-        self.valid = True
-        self.src_port, self.dst_port, self.length, self.checksum = UDP.unpack_from(buf)
-
-    def pack(self) -> bytes:
-        return UDP.pack(self.src_port, self.dst_port, self.length, self.checksum)
 
 
 _VALUES = struct.Struct(f"!{VALUE_PAIRS}I")

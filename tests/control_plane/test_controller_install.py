@@ -127,10 +127,10 @@ def test_install_with_the_built_p4info(fake):
     workers = [
         u.entity.table_entry
         for u in req.updates
-        if u.entity.table_entry.table_id == info.table("P4ReduceIngress.worker_check.workers").id
+        if u.entity.table_entry.table_id == info.table("P4ReduceIngress.admission.workers").id
     ]
     assert len(req.updates) == len(EXPECTED_INSTALL) and len(workers) == 2
-    assert workers[1].action.action.action_id == info.action("P4ReduceIngress.worker_check.set_worker").id
+    assert workers[1].action.action.action_id == info.action("P4ReduceIngress.admission.set_worker").id
     assert [p.value for p in workers[1].action.action.params] == [
         b"\x01",
         b"\x01",
@@ -201,13 +201,13 @@ def test_refused_updates_are_named(fake, bmv2_json):
     assert len(fake.writes) == 1  # no MODIFY retry for anything but ALREADY_EXISTS
     assert err.value.failures == [
         (
-            "P4ReduceIngress.worker_check.workers entry of job 1 worker 0 (port 1, 02:00:00:00:00:01, "
+            "P4ReduceIngress.admission.workers entry of job 1 worker 0 (port 1, 02:00:00:00:00:01, "
             "10.0.0.1, udp 40000)",
             "RESOURCE_EXHAUSTED",
             "table full",
         ),
         (
-            "P4ReduceIngress.worker_check.workers entry of job 1 worker 1 (port 2, 02:00:00:00:00:02, "
+            "P4ReduceIngress.admission.workers entry of job 1 worker 1 (port 2, 02:00:00:00:00:02, "
             "10.0.0.2, udp 40001)",
             "RESOURCE_EXHAUSTED",
             "table full",
@@ -221,13 +221,13 @@ def test_single_writes(fake):
         client.use_pipeline(SMALL)
         client.write_table_entry(
             "P4ReduceIngress.forwarding.l2",
-            {"hdr.ethernet.dstAddr": 0x020000000005},
+            {"hdr.ethernet.dst_addr": 0x020000000005},
             "P4ReduceIngress.forwarding.to_port",
             {"port": 5},
         )
         client.write_multicast_group(7, [(1, 0), (3, 2)], update="modify")
         client.write_table_entry(
-            "l2", {"hdr.ethernet.dstAddr": 0x020000000005}, "to_port", {"port": 6}, update="modify"
+            "l2", {"hdr.ethernet.dst_addr": 0x020000000005}, "to_port", {"port": 6}, update="modify"
         )
     assert [list(w.updates) for w in fake.writes] == [
         [table_update(102, [bytes.fromhex("020000000005")], 203, [b"\x05"])],
@@ -241,35 +241,35 @@ def test_single_writes(fake):
     [
         (
             "P4ReduceIngress.forwarding.l2",
-            {"hdr.ethernet.dstAddr": 1},
+            {"hdr.ethernet.dst_addr": 1},
             "P4ReduceIngress.forwarding.to_port",
             {"port": 512},
             r"P4ReduceIngress.forwarding.to_port param port: 512 does not fit in 9 bits",
         ),
         (
             "P4ReduceIngress.forwarding.l2",
-            {"hdr.ethernet.srcAddr": 1},
+            {"hdr.ethernet.src_addr": 1},
             "P4ReduceIngress.forwarding.to_port",
             {"port": 1},
-            r"match of table 'P4ReduceIngress.forwarding.l2': P4Info lacks \['hdr.ethernet.srcAddr'\]",
+            r"match of table 'P4ReduceIngress.forwarding.l2': P4Info lacks \['hdr.ethernet.src_addr'\]",
         ),
         (
             "P4ReduceIngress.forwarding.l2",
-            {"hdr.ethernet.dstAddr": 1},
+            {"hdr.ethernet.dst_addr": 1},
             "P4ReduceIngress.forwarding.to_port",
             {},
             r"the controller does not set \['port'\]",
         ),
         (
             "P4ReduceIngress.routes",
-            {"hdr.ipv4.dstAddr": 1},
+            {"hdr.ipv4.dst_addr": 1},
             "P4ReduceIngress.forwarding.to_port",
             {"port": 1},
-            r"match field 'hdr.ipv4.dstAddr' is LPM, the controller only installs EXACT keys",
+            r"match field 'hdr.ipv4.dst_addr' is LPM, the controller only installs EXACT keys",
         ),
         (
             "P4ReduceIngress.forwarding.l2",
-            {"hdr.ethernet.dstAddr": 1},
+            {"hdr.ethernet.dst_addr": 1},
             "P4ReduceEgress.set_result_dest",
             {},
             r"is not an action of table",

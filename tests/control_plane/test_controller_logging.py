@@ -50,7 +50,7 @@ def test_a_write_is_logged_at_debug_with_its_update(fake, caplog):
     with SwitchClient.connect(fake.addr) as client:
         client.use_pipeline(SMALL)
         caplog.set_level(logging.DEBUG, logger=GRPC_LOG)
-        client.write_table_entry("l2", {"hdr.ethernet.dstAddr": 0x020000000005}, "to_port", {"port": 5})
+        client.write_table_entry("l2", {"hdr.ethernet.dst_addr": 0x020000000005}, "to_port", {"port": 5})
     (record,) = [r for r in grpc_records(caplog) if r.getMessage().startswith("Write ")]
     assert record.levelno == logging.DEBUG
     message = record.getMessage()

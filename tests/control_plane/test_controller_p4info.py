@@ -22,11 +22,11 @@ def info() -> P4Info:
 
 
 def test_names_resolve_to_ids(info):
-    assert info.table("P4ReduceIngress.worker_check.workers").id == 101
+    assert info.table("P4ReduceIngress.admission.workers").id == 101
     assert info.table("P4ReduceEgress.result_dest").id == 103
-    assert info.action("P4ReduceIngress.worker_check.set_worker").id == 201
-    assert info.match_field("P4ReduceIngress.worker_check.workers", "hdr.ipv4.srcAddr") == FieldInfo(
-        3, "hdr.ipv4.srcAddr", 32, "EXACT"
+    assert info.action("P4ReduceIngress.admission.set_worker").id == 201
+    assert info.match_field("P4ReduceIngress.admission.workers", "hdr.ipv4.src_addr") == FieldInfo(
+        3, "hdr.ipv4.src_addr", 32, "EXACT"
     )
     assert info.param("P4ReduceEgress.set_result_dest", "udp_port") == FieldInfo(3, "udp_port", 16)
     assert info.counter_id("P4ReduceIngress.events") == 301
@@ -35,7 +35,7 @@ def test_names_resolve_to_ids(info):
 
 
 def test_unique_dotted_suffix_resolves_ambiguous_one_does_not(info):
-    assert info.table("worker_check.workers").id == 101
+    assert info.table("admission.workers").id == 101
     assert info.table("l2").id == 102
     assert info.action("forwarding.drop").id == 205
     with pytest.raises(
@@ -51,11 +51,11 @@ def test_unique_dotted_suffix_resolves_ambiguous_one_does_not(info):
 def test_missing_names_list_what_exists(info):
     with pytest.raises(
         P4InfoError,
-        match=r"^table 'Ingress.worker_check.workers' not in P4Info \(have: "
-        r"P4ReduceEgress.result_dest, P4ReduceIngress.forwarding.l2, "
-        r"P4ReduceIngress.routes, P4ReduceIngress.worker_check.workers\)$",
+        match=r"^table 'Ingress.admission.workers' not in P4Info \(have: "
+        r"P4ReduceEgress.result_dest, P4ReduceIngress.admission.workers, "
+        r"P4ReduceIngress.forwarding.l2, P4ReduceIngress.routes\)$",
     ):
-        info.table("Ingress.worker_check.workers")
+        info.table("Ingress.admission.workers")
     with pytest.raises(
         P4InfoError,
         match=r"counter 'Ingress.events' not in P4Info \(have: P4ReduceIngress.events, P4ReduceIngress.job_events\)",
@@ -64,9 +64,9 @@ def test_missing_names_list_what_exists(info):
     with pytest.raises(
         P4InfoError,
         match=r"table 'P4ReduceIngress.forwarding.l2' has no match field "
-        r"'hdr.ethernet.srcAddr' in P4Info \(have: hdr.ethernet.dstAddr\)",
+        r"'hdr.ethernet.src_addr' in P4Info \(have: hdr.ethernet.dst_addr\)",
     ):
-        info.match_field("P4ReduceIngress.forwarding.l2", "hdr.ethernet.srcAddr")
+        info.match_field("P4ReduceIngress.forwarding.l2", "hdr.ethernet.src_addr")
     with pytest.raises(
         P4InfoError,
         match=r"action 'P4ReduceIngress.forwarding.flood' has no parameter "
@@ -104,8 +104,8 @@ def test_contract_violations_are_listed_together():
     text = text.replace('"P4ReduceEgress.result_dest"', '"P4ReduceEgress.dest"')  # renamed table
     text = text.replace('name: "num_slots"', 'name: "slots"')  # renamed param
     text = text.replace(
-        'name: "hdr.ethernet.dstAddr"\n    bitwidth: 48\n    match_type: EXACT',
-        'name: "hdr.ethernet.dstAddr"\n    bitwidth: 48\n    match_type: TERNARY',
+        'name: "hdr.ethernet.dst_addr"\n    bitwidth: 48\n    match_type: EXACT',
+        'name: "hdr.ethernet.dst_addr"\n    bitwidth: 48\n    match_type: TERNARY',
     )
     text = text.replace("size: 16\n}", "size: 4\n}")  # too few counter cells
     text = text.replace("size: 4096\n}", "size: 1024\n}")  # one cell per slot, not four
@@ -114,9 +114,9 @@ def test_contract_violations_are_listed_together():
     message = str(err.value)
     assert message.startswith("P4Info does not match the controller's contract")
     assert "table 'P4ReduceEgress.result_dest' not in P4Info" in message
-    assert "match field 'hdr.ethernet.dstAddr' is TERNARY, not EXACT" in message
+    assert "match field 'hdr.ethernet.dst_addr' is TERNARY, not EXACT" in message
     assert (
-        "parameters of action 'P4ReduceIngress.worker_check.set_worker': P4Info lacks ['num_slots']; "
+        "parameters of action 'P4ReduceIngress.admission.set_worker': P4Info lacks ['num_slots']; "
         "the controller does not set ['slots']"
     ) in message
     assert "counter 'P4ReduceIngress.events' must count PACKETS in at least 15 cells (has 4 cells" in message

@@ -58,12 +58,12 @@ def test_a_leaf_job_installs_its_uplink_and_its_parents_entry():
         )
     )
     assert _params(uplink) == list(expected.values())
-    parents = entities["P4ReduceIngress.worker_check.parents"]
+    parents = entities["P4ReduceIngress.admission.parents"]
     assert dict(zip(PARENT_KEYS, _keys(parents), strict=True)) == {
         "standard_metadata.ingress_port": 3,
-        "hdr.ethernet.srcAddr": mac_to_int("02:00:00:00:01:fe"),
-        "hdr.ipv4.srcAddr": ip_to_int("10.0.1.254"),
-        "hdr.udp.srcPort": 48864,
+        "hdr.ethernet.src_addr": mac_to_int("02:00:00:00:01:fe"),
+        "hdr.ipv4.src_addr": ip_to_int("10.0.1.254"),
+        "hdr.udp.src_port": 48864,
         "hdr.agg.job_id": 9,
         "hdr.agg.worker_id": 0,
     }

@@ -57,7 +57,7 @@ def switch():
 
 def worker_entries(fake) -> dict[int, dict[str, int]]:
     """The worker-table entries on the fake switch: udp port -> set_worker's parameters."""
-    return table_entries(fake, NAMES.workers_table, NAMES.set_worker, "hdr.udp.srcPort")
+    return table_entries(fake, NAMES.workers_table, NAMES.set_worker, "hdr.udp.src_port")
 
 
 def cells(thrift, start: int, stop: int) -> set[int]:

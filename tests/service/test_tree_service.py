@@ -214,7 +214,7 @@ def test_a_tree_job_is_written_to_every_switch_when_its_last_rank_registers(tree
     assert placed == {0: (True, 1, "leaf1", 0, 2), 1: (True, 0, "leaf0", 0, 1), 2: (True, 2, "leaf1", 1, 2)}
 
     spine, leaf0, leaf1 = (fakes[n][0] for n in ("spine", "leaf0", "leaf1"))
-    workers = (NAMES.workers_table, NAMES.set_worker, "hdr.udp.srcPort")
+    workers = (NAMES.workers_table, NAMES.set_worker, "hdr.udp.src_port")
     # each leaf admits its own workers with local ranks; the spine admits the leaves
     assert {port: p["worker_id"] for port, p in table_entries(leaf1, *workers).items()} == {40001: 0, 40003: 1}
     assert {port: p["worker_id"] for port, p in table_entries(leaf0, *workers).items()} == {40002: 0}
@@ -246,7 +246,7 @@ def test_a_job_under_one_leaf_spans_that_leaf_and_the_spine_only(tree_service):
             pb.RegisterWorkerRequest(job_id=job.job_id, rank=rank, ip=f"10.0.0.{rank + 4}", mac=mac, udp_port=40001)
         )
     assert (answer.placed, answer.leaf, answer.local_workers) == (True, "leaf1", 2)
-    workers = (NAMES.workers_table, NAMES.set_worker, "hdr.udp.srcPort")
+    workers = (NAMES.workers_table, NAMES.set_worker, "hdr.udp.src_port")
     assert table_entries(fakes["leaf0"][0], *workers) == {}
     members = table_entries(fakes["spine"][0], NAMES.workers_table, NAMES.set_worker, "standard_metadata.ingress_port")
     assert {port: p["worker_id"] for port, p in members.items()} == {2: 0}  # leaf1, the spine job's only member
