@@ -299,10 +299,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         )
         self.stats.policy = self.policy.stats
         self._queue: queue.SimpleQueue[_Queued | None] = queue.SimpleQueue()
-        # The dense all_reduces still running on the internal group, with the storages they
-        # write (the communication thread's own: it waits for one before a collective
-        # touches its memory, and for all before a barrier or shutdown).
-        self._in_flight: list[tuple[Future[Any], set[int]]] = []
+        # The dense all_reduces still running on the internal group: set when one's Work is
+        # done, with the storages it writes (the communication thread's own: it waits for
+        # one before a collective touches its memory, and for all before a barrier or
+        # shutdown). An Event, not the Work's Future: that one holds the tensors.
+        self._in_flight: list[tuple[threading.Event, set[int]]] = []
         # A daemon thread: a process that exits without destroy_process_group() is not held up.
         self._thread = threading.Thread(target=self._communicate, name=f"p4reduce-pg{group_id}", daemon=True)
         self._thread.start()
@@ -500,16 +501,19 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             if later is None:
                 item.future.set_result(item.result)
             else:  # a dense all_reduce under way on the internal group: done when it is
-                self._in_flight.append((item.future, item.storages or set()))
-                later.add_done_callback(functools.partial(self._finish, item, sequence))
+                finished = threading.Event()
+                self._in_flight.append((finished, item.storages or set()))
+                later.add_done_callback(functools.partial(self._finish, item, sequence, finished))
 
-    def _finish(self, item: _Queued, sequence: int, done: Future[Any]) -> None:
+    def _finish(self, item: _Queued, sequence: int, finished: threading.Event, done: Future[Any]) -> None:
         try:
             done.wait()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller through the Future
             self._fail(item, sequence, exc)
         else:
             item.future.set_result(item.result)
+        finally:
+            finished.set()
 
     def _fail(self, item: _Queued, sequence: int, exc: BaseException) -> None:
         exc.add_note(
@@ -519,16 +523,13 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
 
     def _wait_in_flight(self, storages: set[int] | None) -> None:
         """Wait for the dense all_reduces under way that write any of `storages` (None:
-        every one); their errors go to their own Works."""
+        every one)."""
         running = []
-        for future, theirs in self._in_flight:
-            if not future.done() and (storages is None or theirs & storages):
-                try:
-                    future.wait()
-                except Exception:  # noqa: BLE001, S110 - reported by that collective's Work
-                    pass
-            elif not future.done():
-                running.append((future, theirs))
+        for finished, theirs in self._in_flight:
+            if storages is None or theirs & storages:
+                finished.wait()
+            elif not finished.is_set():
+                running.append((finished, theirs))
         self._in_flight = running
 
     def _submit(
