@@ -509,7 +509,7 @@ class SwitchModel:
             return
         step = STEP_CONSUME
         controller = False
-        reject_event = self._worker_check(pkt)
+        reject_event = self._admission(pkt)
         if reject_event != EV["unknown_worker"]:
             self._count_job(pkt, JOB_EV["packets"])
         if reject_event == EV["unknown_worker"]:
@@ -673,9 +673,9 @@ class SwitchModel:
         pkt.hdr.ipv4.dst_addr = call.param("ip")
         pkt.hdr.udp.dst_port = call.param("udp_port")
 
-    # admission.p4: Admission ---------------------------------------------------------------
+    # admission.p4: Admission ------------------------------------------------------------------
 
-    def _worker_check(self, pkt: Packet) -> int:
+    def _admission(self, pkt: Packet) -> int:
         """The event a packet is rejected under, or ACCEPTED."""
         hdr, meta, sm = pkt.hdr, pkt.meta, pkt.standard_metadata
         agg = hdr.agg
