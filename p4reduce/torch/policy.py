@@ -18,10 +18,10 @@ or, left unset, the crossover measured at the group's first such all_reduce (`ca
 every rank must take the same path for the same call, so every input of the decision is
 agreed (the density by an allreduce, the threshold through the store).
 
-The dense path is gloo's allreduce on the group's internal gloo group (fallback.py, the
-one every collective the aggregator does not run takes). Lossy groups
-(Options.lossy_threshold) always aggregate: their error feedback lives on the aggregator
-path.
+The dense path is gloo's async allreduce on an internal gloo group of its own (fallback.py,
+DENSE_PREFIX: not the one that runs the collectives the aggregator does not, which the
+caller's thread issues in an order of its own). Lossy groups (Options.lossy_threshold)
+always aggregate: their error feedback lives on the aggregator path.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ class Policy:
         aggregate: Callable[[np.ndarray], object],
     ) -> None:
         self._store, self._rank, self._size, self._timeout = store, rank, size, timeout
-        self._dense_group = dense_group  # the group's internal gloo group (fallback.py), made on first use
+        self._dense_group = dense_group  # the dense path's internal gloo group (fallback.py), made on first use
         self.block_size = block_size
         self.switch = switch
         self._aggregate = aggregate  # one allreduce through the aggregator, uncounted
