@@ -640,3 +640,23 @@ def test_shutdown_counts_ranks_off_the_store_only_for_the_embedded_aggregator(em
         group = P4ReduceProcessGroup(store, 1, 2, timeout, options)  # rank 1: no aggregator of its own
         group.shutdown()
     assert store.check([FINISHED_KEY]) == embedded
+
+
+def test_a_work_is_freed_with_its_last_reference():
+    """No reference cycle through the Future's done callback: a Work (and the tensors its
+    Future holds) goes when the caller drops it, without the garbage collector."""
+    import gc
+    import weakref
+
+    from p4reduce.torch.backend import P4ReduceWork
+
+    gc.disable()
+    try:
+        future = torch.futures.Future()
+        work = P4ReduceWork(future, "all_reduce")
+        gone = weakref.ref(work)
+        del work
+        assert gone() is None
+        future.set_result([torch.zeros(1)])  # its callback outlives the Work harmlessly
+    finally:
+        gc.enable()

@@ -209,8 +209,10 @@ class P4ReduceWork(dist.Work):
         super().__init__()
         self._future = future
         self._name = name
-        self._done = threading.Event()
-        future.add_done_callback(lambda _: self._done.set())
+        self._done = done = threading.Event()
+        # The callback holds the Event, not the Work: no reference cycle, so a Work (and the
+        # tensors its Future holds) is freed with its last reference, not by the garbage collector.
+        future.add_done_callback(lambda _: done.set())
         self._chained: Future[list[Any]] | None = None
 
     def wait(self, timeout: datetime.timedelta | float | None = None) -> bool:
