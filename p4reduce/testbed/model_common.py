@@ -145,8 +145,9 @@ class IPv4:
         )
 
     def csum16(self) -> int:
-        """HashAlgorithm.csum16 over every field but hdr_checksum (parser.p4's field list):
-        the internet checksum, i.e. the ones' complement of the ones'-complement sum."""
+        """The checksum over every field but hdr_checksum (v1model's HashAlgorithm.csum16 over
+        parser.p4's field list, TNA's Checksum.update): the ones' complement of the
+        ones'-complement sum."""
         return ipv4_checksum(self.pack())
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
 from p4reduce.protocol.codec import MAX_UDP_PAYLOAD
+from p4reduce.testbed.model_common import ipv4_checksum
 
 LINKTYPE_IPV4 = 228
 SNAPLEN = 0x40000  # larger than any IPv4 packet: records are never cut
@@ -46,15 +47,8 @@ def ipv4_udp(source: Address, dest: Address, payload: bytes, ident: int = 0) -> 
     total = IPV4_HEADER.size + UDP_HEADER.size + len(payload)
     src, dst = socket.inet_aton(source[0]), socket.inet_aton(dest[0])
     header = IPV4_HEADER.pack(0x45, 0, total, ident & 0xFFFF, 0, 64, socket.IPPROTO_UDP, 0, src, dst)
-    header = header[:10] + _ipv4_checksum(header).to_bytes(2, "big") + header[12:]
+    header = header[:10] + ipv4_checksum(header).to_bytes(2, "big") + header[12:]
     return header + UDP_HEADER.pack(source[1], dest[1], UDP_HEADER.size + len(payload), 0) + payload
-
-
-def _ipv4_checksum(header: bytes) -> int:
-    total: int = sum(struct.unpack(f"!{len(header) // 2}H", header))
-    while total > 0xFFFF:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
 
 
 def parse_ipv4_udp(packet: bytes) -> tuple[Address, Address, bytes] | None:

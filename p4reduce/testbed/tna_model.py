@@ -88,7 +88,6 @@ from p4reduce.testbed.model_common import (
     Ethernet,
     IPv4,
     Udp,
-    ipv4_checksum,
     ipv4_checksum_verifies,
     mask,
     resolve_name,
@@ -1818,7 +1817,7 @@ class TnaSwitchModel:
         if pkt.eg_dprsr_md.drop_ctl & 1:
             return None
         if pkt.eg_md.update_checksum == 1:
-            hdr.ipv4.hdr_checksum = ipv4_checksum(hdr.ipv4.pack())
+            hdr.ipv4.hdr_checksum = hdr.ipv4.csum16()
         headers: Sequence[Header] = (hdr.ethernet, hdr.ipv4, hdr.udp, hdr.agg)
         return b"".join(h.pack() for h in headers if h.valid) + pkt.payload
 
