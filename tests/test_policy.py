@@ -103,8 +103,12 @@ def _dense_path_async(rank: int, world: int) -> dict[str, object]:
         # Rank 1's communication thread is held until its caller's reduce is done, so each
         # rank issues the dense all_reduce and the fallback's reduce in another order.
         held = threading.Event()
+
+        def hold() -> None:
+            held.wait(60)
+
         if rank == 1:
-            pg._queue.put(_Queued("hold", lambda: None if held.wait(60) else None, torch.futures.Future(), [], set()))
+            pg._queue.put(_Queued("hold", hold, torch.futures.Future(), [], set()))
         work = dist.all_reduce(x, async_op=True)
         if rank == 0:  # its dense all_reduce issued first (bounded wait)
             for _ in range(6000):
