@@ -10,9 +10,12 @@ the path policy (p4reduce.torch.policy) as configured: calibrated, or --dense-th
   gradient is mostly zero blocks, under a small MLP;
 * mixed: a smaller embedding under a bigger MLP.
 
-Per model and backend: median time per step after warm-up, and bytes per step per rank
-(gloo: the gradient bytes, what its ring allreduce sends per rank with 2 workers;
-p4reduce: the aggregator path's wire bytes plus the dense path's gradient bytes).
+The variants of a model (no exchange, DDP without exchange, gloo, p4reduce) train side by
+side in the same two processes, one step of each in turn, and a run's speed-up is its own
+gloo step over its own p4reduce step. Per model and backend: median time per step after
+warm-up, and bytes per step per rank (gloo: the gradient bytes, what its ring allreduce
+sends per rank with 2 workers; p4reduce: the aggregator path's wire bytes plus the dense
+path's gradient bytes).
 
     python3 benchmarks/models_vs_gloo.py --steps 30 --markdown
 """
@@ -72,53 +75,68 @@ def _exchange_nothing(state, bucket):  # type: ignore[no-untyped-def]  # DDP ref
     return done
 
 
-def train(rank: int, world: int, name: str, backend: str, steps: int, warmup: int) -> dict[str, object]:
-    """`backend` "none": the same steps on every rank at once without DDP, no gradient
-    exchanged: the time a step takes on this machine whatever the collective. "ddp": under
-    DDP (gloo's group) with a hook that exchanges nothing: DDP's own cost (its bucket copies)
-    added, what a step under DDP takes whatever the collective."""
-    alone = backend in ("none", "ddp")
-    dist.init_process_group("gloo" if alone else backend, rank=rank, world_size=world)
+VARIANTS = ("none", "ddp", "gloo", "p4reduce")
+
+
+def train(rank: int, world: int, name: str, steps: int, warmup: int) -> dict[str, object]:
+    """The four variants of the model, side by side in the same two processes, one step of
+    each in turn (the order turns with the step), so that whatever slows a process or the
+    machine for a while slows all four alike: one run's step time moves by 10-30% from one
+    set of processes to the next on a 2-CPU host, far more than the difference measured.
+
+    "none": the same steps on every rank at once without DDP, no gradient exchanged: the
+    time a step takes on this machine whatever the collective. "ddp": under DDP (gloo's
+    group) with a hook that exchanges nothing: DDP's own cost (its bucket copies) added,
+    what a step under DDP takes whatever the collective. "gloo" and "p4reduce": under DDP
+    on a group of that backend (the default group is gloo's; p4reduce's is a new group of
+    the same ranks, with its embedded aggregator)."""
+    dist.init_process_group("gloo", rank=rank, world_size=world)
     try:
-        torch.manual_seed(0)
-        model = build(name) if backend == "none" else nn.parallel.DistributedDataParallel(build(name))
-        if backend == "ddp":
-            model.register_comm_hook(None, _exchange_nothing)
-        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
-        g = torch.Generator().manual_seed(rank)
-        grad_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
-        times, sent = [], 0
+        groups = {"ddp": None, "gloo": None, "p4reduce": dist.new_group(backend="p4reduce")}
+        models: dict[str, nn.Module] = {}
+        for variant in VARIANTS:
+            torch.manual_seed(0)  # the same weights in every variant
+            model = build(name)
+            if variant != "none":
+                model = nn.parallel.DistributedDataParallel(model, process_group=groups[variant])
+            if variant == "ddp":
+                model.register_comm_hook(None, _exchange_nothing)
+            models[variant] = model
+        optimizers = {v: torch.optim.SGD(m.parameters(), lr=1e-3) for v, m in models.items()}
+        inputs = torch.Generator().manual_seed(rank)
+        grad_bytes = sum(p.numel() * p.element_size() for p in models["none"].parameters())
+        times: dict[str, list[float]] = {v: [] for v in VARIANTS}
+        sent = 0
         for step in range(warmup + steps):
-            if step == warmup and backend == "p4reduce":
-                s = p4reduce.torch.stats()
+            if step == warmup:
+                s = p4reduce.torch.stats(groups["p4reduce"])
                 sent = -(s.totals.wire_bytes_sent + s.policy.dense_bytes)
-            x = batch(name, getattr(model, "module", model), g)
-            start = time.perf_counter()
-            optimizer.zero_grad()
-            loss = model(x).square().mean()
-            loss.backward()
-            optimizer.step()
-            times.append(time.perf_counter() - start)
-        out: dict[str, object] = dict(step_s=statistics.median(times[warmup:]), params=grad_bytes // 4)
-        if backend == "p4reduce":
-            s = p4reduce.torch.stats()
-            sent += s.totals.wire_bytes_sent + s.policy.dense_bytes
-            out.update(
-                bytes=sent / steps,
-                threshold=s.policy.threshold,
-                paths=(s.policy.aggregator_calls, s.policy.dense_calls),
-                density=s.totals.density,
-            )
-        else:
-            out["bytes"] = grad_bytes
-        return out
+            x = batch(name, models["none"], inputs)
+            turn = step % len(VARIANTS)
+            for variant in VARIANTS[turn:] + VARIANTS[:turn]:
+                model, optimizer = models[variant], optimizers[variant]
+                start = time.perf_counter()
+                optimizer.zero_grad()
+                model(x).square().mean().backward()
+                optimizer.step()
+                times[variant].append(time.perf_counter() - start)
+        s = p4reduce.torch.stats(groups["p4reduce"])
+        sent += s.totals.wire_bytes_sent + s.policy.dense_bytes
+        return dict(
+            step_s={v: statistics.median(t[warmup:]) for v, t in times.items()},
+            params=grad_bytes // 4,
+            gloo_bytes=grad_bytes,
+            p4reduce_bytes=sent / steps,
+            threshold=s.policy.threshold,
+            paths=(s.policy.aggregator_calls, s.policy.dense_calls),
+        )
     finally:
         dist.destroy_process_group()
 
 
-def _step_s(ranks: list[dict[str, object]]) -> float:
-    """A run's step time: a step ends when the slower rank's does."""
-    return max(float(r["step_s"]) for r in ranks)  # type: ignore[arg-type]
+def _step_s(ranks: list[dict[str, object]], variant: str) -> float:
+    """A run's step time of `variant`: a step ends when the slower rank's does."""
+    return max(float(r["step_s"][variant]) for r in ranks)  # type: ignore[index]
 
 
 def main() -> None:
@@ -131,8 +149,8 @@ def main() -> None:
         "--repeats",
         type=int,
         default=3,
-        help="runs per model and backend, taken in turns; the table gives their median (one run's "
-        "step time moves by 10-30%% from one set of processes to the next on a 2-CPU host)",
+        help="runs per model (each a new pair of processes training every variant in turns); the "
+        "table gives the median over runs of each step time and of each run's own speed-up",
     )
     add_markdown_option(parser)
     args = parser.parse_args()
@@ -154,32 +172,28 @@ def main() -> None:
     if report is None:
         emit_row(None, columns)
     for name in args.models.split(","):
-        runs: dict[str, list[list[dict[str, object]]]] = {"none": [], "ddp": [], "gloo": [], "p4reduce": []}
-        for _ in range(args.repeats):
-            for backend, runs_of in runs.items():
-                extra = env if backend == "p4reduce" else {}
-                runs_of.append(
-                    run_ranks(train, 2, args=(name, backend, args.steps, args.warmup), env=extra, timeout=600)
-                )
-        alone_s, ddp_s, g_s, p_s = (
-            statistics.median(_step_s(r) for r in runs[b]) for b in ("none", "ddp", "gloo", "p4reduce")
-        )
-        gloo, p4r = runs["gloo"][0], runs["p4reduce"][-1]  # bytes per step: the same in every run
-        calls = p4r[0]["paths"]
+        runs = [
+            run_ranks(train, 2, args=(name, args.steps, args.warmup), env=env, timeout=900) for _ in range(args.repeats)
+        ]
+        alone_s, ddp_s, g_s, p_s = (statistics.median(_step_s(r, v) for r in runs) for v in VARIANTS)
+        # Each run's own ratio (its gloo and p4reduce steps taken in turn): their median.
+        speedup = statistics.median(_step_s(r, "gloo") / _step_s(r, "p4reduce") for r in runs)
+        last = runs[-1][0]  # bytes per step: the same in every run
+        calls = last["paths"]
         emit_row(
             report,
             [
                 name,
-                f"{gloo[0]['params'] / 1e6:.1f} M",
+                f"{last['params'] / 1e6:.1f} M",
                 f"{alone_s * 1e3:.1f}",
                 f"{ddp_s * 1e3:.1f}",
                 f"{g_s * 1e3:.1f}",
                 f"{p_s * 1e3:.1f}",
-                f"{g_s / p_s:.2f}x",
-                f"{gloo[0]['bytes'] / 1e6:.1f}",
-                f"{p4r[0]['bytes'] / 1e6:.1f}",
+                f"{speedup:.2f}x",
+                f"{last['gloo_bytes'] / 1e6:.1f}",
+                f"{last['p4reduce_bytes'] / 1e6:.1f}",
                 f"{calls[0]}/{calls[1]}",
-                f"{p4r[0]['threshold']:.2f}",
+                f"{last['threshold']:.2f}",
             ],
         )
     if report is not None:
@@ -188,9 +202,11 @@ def main() -> None:
                 f"2 workers, CPU, one thread each, embedded software aggregator (loopback UDP); batch {BATCH}, "
                 f"{ROWS_PER_SAMPLE} embedding rows per sample; step time (forward, backward, allreduce, SGD step): "
                 f"the median over {args.steps} steps after {args.warmup} warm-up steps, of the slower rank, the "
-                f"median of {args.repeats} runs per backend taken in turns. The threshold is "
+                f"median of {args.repeats} runs. In a run, the four variants train side by side in the same two "
+                "processes, one step of each in turn; the speed-up is the median over runs of each run's own "
+                "gloo step over its p4reduce step. The threshold is "
                 + (f"set ({args.dense_threshold})." if args.dense_threshold else "the one calibrated at start")
-                + " (of the last p4reduce run, as its policy's calls).",
+                + " (of the last run, as its policy's calls).",
                 "No exchange: the same steps on both ranks at once, without DDP and without any collective. "
                 "DDP, no exchange: under DDP with a communication hook that hands every bucket back as it is "
                 "(DDP still copies each gradient into its bucket and back). No backend's step under DDP can be "
