@@ -193,12 +193,14 @@ class P4ReduceStats:
         )
 
     def summary(self) -> str:
-        """One line per collective: calls, block density, bytes sent vs tensor bytes."""
+        """One line per collective the aggregator ran: calls, block density, bytes sent vs
+        tensor bytes."""
         return "\n".join(
-            f"  {name}: {self.collectives[name]} calls, block density {s.density:.1%}, sent "
+            f"  {name}: {calls} calls, block density {s.density:.1%}, sent "
             f"{s.wire_bytes_sent / 1e6:.1f} MB for {self.per_collective_bytes[name] / 1e6:.1f} MB "
             f"of tensors, {s.retransmissions + s.queries} retransmissions/queries"
-            for name, s in self.per_collective.items()
+            for name, calls in self.collectives.items()
+            for s in (self.per_collective[name],)
         )
 
 
@@ -578,11 +580,14 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         """Sum (or average) of a contiguous 1-D CPU tensor over the group, as a 1-D tensor of
         its dtype; `in_place` lets a float32/int32 tensor be reduced in its own memory."""
         nbytes = flat.numel() * flat.element_size()
-        if codec.direct:
-            values = flat.detach().numpy()
-            summed = self._allreduce(values, in_place, name, nbytes)
-        else:
-            summed = self._allreduce(codec.encode(flat), True, name, nbytes)
+        values = flat.detach().numpy() if codec.direct else codec.encode(flat)
+        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(torch.from_numpy(values)):
+            if codec.direct and not in_place:
+                values = values.copy()
+            self.policy.sum_now(torch.from_numpy(values), average)
+            self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+            return codec.decode(values, flat.numel())
+        summed = self._allreduce(values, in_place or not codec.direct, name, nbytes)
         if average:
             np.divide(summed, self.size(), out=summed)
         return codec.decode(summed, flat.numel())
@@ -596,6 +601,12 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
             self.stats.blocks_dropped = feedback.blocks_dropped
             self.stats.blocks_offered = feedback.blocks_seen
+        if flat.dtype == torch.float32 and self.policy.nonfinite_anywhere(flat):
+            host = flat.to("cpu")
+            self.policy.sum_now(host, average)
+            self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+            t.copy_(host.view(t.shape))
+            return
         stats = self.stager.allreduce(flat)
         self.stats.count(name, flat.numel() * flat.element_size(), stats)
         if average:
@@ -616,6 +627,12 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         else:  # lane planes per shard, so that every shard stays in one piece
             bounds = np.cumsum([0, *sizes])
             values = np.concatenate([codec.encode(flat[bounds[r] : bounds[r + 1]]) for r in range(len(sizes))])
+        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(torch.from_numpy(values)):
+            whole = values.copy() if codec.direct else values  # the input stays as it was
+            self.policy.sum_now(torch.from_numpy(whole), average)
+            self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+            start = sum(sizes[: self.rank()])  # float codecs have one lane
+            return codec.decode(whole[start : start + sizes[self.rank()]], sizes[self.rank()])
         shard = self.agent.reduce_scatter(values, [m * codec.lanes for m in sizes])
         self.stats.count(name, nbytes, self.agent.last_stats)
         if average:

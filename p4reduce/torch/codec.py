@@ -122,7 +122,8 @@ class SumCodec:
         if self.dtype in _WIDENED_FLOATS:
             wide = torch.from_numpy(summed)
             narrow = wide.to(self.dtype)
-            if not torch.isfinite(narrow).all():
+            # NaN and Inf summed on the dense path stay what they are, as in gloo's sum
+            if not torch.isfinite(narrow).all() and (torch.isfinite(wide) & ~torch.isfinite(narrow)).any():
                 raise OverflowError(
                     f"p4reduce: a sum exceeds {self.dtype}'s range (summed in float32, "
                     f"largest magnitude {wide.abs().max().item():g})"

@@ -22,6 +22,13 @@ The dense path is gloo's async allreduce on an internal gloo group of its own (f
 DENSE_PREFIX: not the one that runs the collectives the aggregator does not, which the
 caller's thread issues in an order of its own). Lossy groups (Options.lossy_threshold)
 always aggregate: their error feedback lives on the aggregator path.
+
+Whatever the threshold, a float sum (all_reduce, reduce_scatter, of every float dtype the
+aggregator sums) that holds NaN or Inf on some rank goes down the dense path
+(`nonfinite_anywhere`): the aggregator's fixed point has no NaN or Inf, and gloo's sum
+hands them on, which is what mixed-precision training relies on to skip an overflowed step.
+Finding out costs every aggregated float sum one scan of its tensor and a one-flag MAX
+allreduce.
 """
 
 from __future__ import annotations
@@ -100,6 +107,17 @@ def block_density(flat: torch.Tensor, block_size: int, max_blocks: int | None = 
     return float(maxima.ne(0).sum().item()) / maxima.numel()
 
 
+def holds_nonfinite(values: torch.Tensor, block_size: int) -> bool:
+    """Does the 1-D float tensor `values` hold NaN or Inf?"""
+    t = values.detach()
+    if t.numel() == 0:
+        return False
+    if t.device.type == "cpu" and t.dtype == torch.float32 and t.is_contiguous():
+        nblocks = -(-t.numel() // block_size)  # the worker's scan: one pass, no temporary tensor
+        return _native.scan(t.numpy(), block_size, np.empty(nblocks, bool), np.empty(nblocks, np.uint8)) >= 0
+    return not bool(torch.isfinite(t).all())
+
+
 @functools.lru_cache(maxsize=64)
 def _sample(blocks: int, count: int) -> np.ndarray:
     """`count` of `blocks` block indices, drawn once per size with a fixed seed, in order."""
@@ -118,6 +136,7 @@ class PolicyStats:
     dense_bytes: int = 0  # tensor bytes sent down the dense path
     densities: list[float] = field(default_factory=list)  # the density each decided call went by
     agreements: int = 0  # of those, decided by a MAX allreduce (a size seen for the first time)
+    nonfinite_calls: int = 0  # sums that held NaN or Inf on some rank: summed on the dense path
 
     def report(self) -> dict[str, object]:
         return dict(
@@ -127,6 +146,7 @@ class PolicyStats:
             dense_calls=self.dense_calls,
             dense_bytes=self.dense_bytes,
             agreements=self.agreements,
+            nonfinite_calls=self.nonfinite_calls,
         )
 
 
@@ -194,6 +214,26 @@ class Policy:
         if len(self._last_result) >= MAX_SIZES_KEPT and result.numel() not in self._last_result:
             self._last_result.pop(next(iter(self._last_result)))  # the oldest size
         self._last_result[result.numel()] = block_density(result.reshape(-1), self.block_size, OBSERVED_BLOCKS)
+
+    def nonfinite_anywhere(self, values: torch.Tensor) -> bool:
+        """Does any rank's `values` (the float tensor a sum would send to the aggregator) hold
+        NaN or Inf? The same answer on every rank (a MAX allreduce of one flag). The
+        aggregator's fixed point cannot carry them, and gloo's sum hands them on (GradScaler
+        finds an overflowed step by the Inf in the reduced gradients and skips it), so such a
+        sum goes down the dense path on every rank (`sum_now`)."""
+        local = 1.0 if holds_nonfinite(values, self.block_size) else 0.0
+        found = bool(self._max(torch.tensor([local]))[0] > 0)
+        if found:
+            self.stats.nonfinite_calls += 1
+        return found
+
+    def sum_now(self, values: torch.Tensor, average: bool) -> None:
+        """Sum (or average) of a float CPU tensor over the group through gloo, in place,
+        done when this returns (NaN and Inf included, as gloo's all_reduce gives them)."""
+        self.group.allreduce([values], dist.AllreduceOptions()).wait()
+        if average:
+            values.div_(self._size)
+        self.stats.dense_bytes += values.numel() * values.element_size()
 
     def _max(self, values: torch.Tensor) -> torch.Tensor:
         """The element-wise MAX of `values` over the ranks, in place: what they agree on."""
