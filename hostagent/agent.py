@@ -401,7 +401,18 @@ class HostAgent:
 
     # -- public API -------------------------------------------------------------
     @_serialized
-    def allreduce(self, array: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    def scan(self, array: np.ndarray) -> BlockPlan:
+        """The blocks of the C-contiguous float32/int32 `array`, scanned whole now (its
+        non-zero blocks and exponents): hand it to `allreduce(array, plan=...)`, which then
+        does not read the array again. NaN or Inf raises ValueError (NonFiniteInput), with
+        nothing sent: a caller that must agree with the other workers on what to do
+        about them learns it before the allreduce, not in it."""
+        array = np.asarray(array)
+        if array.dtype not in SUPPORTED_DTYPES or not array.flags.c_contiguous:
+            raise TypeError(f"scan takes a C-contiguous float32 or int32 array, not {array.dtype}")
+        return BlockPlan.build(array.reshape(-1), self.config.block_size, self.config.num_slots)
+
+    def allreduce(self, array: np.ndarray, out: np.ndarray | None = None, plan: BlockPlan | None = None) -> np.ndarray:
         """Sum of `array` over all workers of the job, same shape and dtype.
 
         The sum goes to a new array, or to `out` (same shape and dtype,
@@ -414,7 +425,8 @@ class HostAgent:
         if the allreduce fails, `out` holds a partial sum.
 
         int32 sums are exact; float32 sums are exact up to the fixed-point bound
-        of docs/protocol.md section 5.
+        of docs/protocol.md section 5. `plan`: what `scan(array)` returned (the
+        array's blocks, read already).
         """
         self._check_usable()
         started = time.perf_counter()
@@ -426,7 +438,10 @@ class HostAgent:
         flat = np.ascontiguousarray(array).reshape(-1)
         if array.dtype == np.int32:
             fixedpoint.check_int_input(flat, cfg.scale_workers)
-        plan = self._plan(flat)
+        if plan is None:
+            plan = self._plan(flat)
+        elif not _plan_of(plan, flat, cfg.block_size, cfg.num_slots):
+            raise ValueError("allreduce: `plan` is not this array's (it must come from this agent's scan(array))")
         if out is None:
             out = np.zeros(array.shape, dtype=array.dtype)
         elif not in_place:
@@ -595,6 +610,20 @@ class HostAgent:
             now = time.monotonic()
             if run.unfinished and now >= run.next_deadline():
                 run.expire(now)
+
+
+def _plan_of(plan: BlockPlan, flat: np.ndarray, block_size: int, num_slots: int) -> bool:
+    """Is `plan` the whole scan of `flat` (the same memory) at this block size and slot count?"""
+    theirs = plan.flat
+    return (
+        theirs is not None
+        and theirs.dtype == flat.dtype
+        and theirs.size == flat.size
+        and theirs.ctypes.data == flat.ctypes.data
+        and plan.body.shape[1] == block_size
+        and plan.num_streams == min(num_slots, plan.num_blocks)
+        and plan.scanned == plan.num_blocks
+    )
 
 
 def _check_out(array: np.ndarray, out: np.ndarray) -> bool:

@@ -241,3 +241,54 @@ def test_workers_that_spin_before_blocking_are_exact(mode):
     assert agents[0].config.spin_us == 200
     for out in results:
         np.testing.assert_array_equal(out, np.sum(arrays, axis=0))
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+@pytest.mark.parametrize("length", [1000, 1003])
+def test_a_plan_scanned_first_gives_the_same_bits_and_the_array_is_not_read_again(engine, length):
+    rng = np.random.default_rng(length)
+    arrays = [block_sparse(rng, length, 16, 0.3, np.float32) for _ in range(3)]
+    fresh, _, _ = allreduce_all(arrays, block_size=16, engine=engine)
+    given = [a.copy() for a in arrays]
+    outs = [np.zeros(length, np.float32) for _ in arrays]
+    zero_block = int(np.flatnonzero(~given[0][:992].reshape(-1, 16).any(axis=1))[0])
+    with AggregatorServer([JobSpec(1, 3, num_slots=8, block_size=16)], port=0) as server:
+        agents = [
+            HostAgent(WorkerConfig(1, r, 3, aggregator=server.address, num_slots=8, block_size=16, engine=engine))
+            for r in range(3)
+        ]
+        try:
+
+            def work(rank):
+                a = agents[rank]
+                plan = a.scan(given[rank])
+                assert plan.scanned == plan.num_blocks  # read whole before anything is sent
+                if rank == 0:  # written after the scan: the plan says zero, so it is not sent
+                    given[0][zero_block * 16 : zero_block * 16 + 16] = 1.0
+                assert a.allreduce(given[rank], out=outs[rank], plan=plan) is outs[rank]
+
+            run_workers(work, 3)
+        finally:
+            for a in agents:
+                a.close()
+    for r in range(3):
+        assert outs[r].tobytes() == fresh[0].tobytes()
+
+
+def test_a_plan_refused_for_another_array_and_nan_found_by_the_scan():
+    x, other = np.ones(100, np.float32), np.ones(100, np.float32)
+    with HostAgent(WorkerConfig(1, 0, 1, aggregator=("127.0.0.1", 9), block_size=16)) as agent:
+        for plan in (agent.scan(other), agent.scan(x[:50]), agent.scan(x.view(np.int32))):
+            with pytest.raises(ValueError, match="`plan` is not this array's"):
+                agent.allreduce(x, plan=plan)
+        with HostAgent(WorkerConfig(1, 0, 1, aggregator=("127.0.0.1", 9), block_size=32)) as wider:
+            with pytest.raises(ValueError, match="`plan` is not this array's"):
+                agent.allreduce(x, plan=wider.scan(x))
+        with pytest.raises(TypeError, match="C-contiguous"):
+            agent.scan(np.ones(200, np.float32)[::2])
+        with pytest.raises(TypeError, match="float64"):
+            agent.scan(np.ones(10))
+        x[77] = np.inf
+        with pytest.raises(fixedpoint.NonFiniteInput):
+            agent.scan(x)
+        assert agent.last_stats.packets_sent == 0

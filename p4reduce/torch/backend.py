@@ -65,6 +65,8 @@ from torch.futures import Future
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import AllreduceStats, HostAgent, WorkerConfig
+from p4reduce.hostagent.blocks import BlockPlan
+from p4reduce.hostagent.errors import NonFiniteInput
 from p4reduce.protocol import MAX_WORKERS
 from p4reduce.torch import device as device_path
 from p4reduce.torch.codec import (
@@ -80,7 +82,7 @@ from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.fallback import DENSE_PREFIX, GLOO, Fallback
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
-from p4reduce.torch.policy import Policy, PolicyStats, switch_target
+from p4reduce.torch.policy import Policy, PolicyStats, holds_nonfinite, switch_target
 
 log = logging.getLogger(__name__)
 
@@ -571,8 +573,10 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self.stats.took(name, self.fallback.path(args))
         return self.fallback.call(method, args)
 
-    def _allreduce(self, values: np.ndarray, in_place: bool, name: str, tensor_bytes: int) -> np.ndarray:
-        summed = self.agent.allreduce(values, out=values if in_place else None)
+    def _allreduce(
+        self, values: np.ndarray, in_place: bool, name: str, tensor_bytes: int, plan: BlockPlan | None = None
+    ) -> np.ndarray:
+        summed = self.agent.allreduce(values, out=values if in_place else None, plan=plan)
         self.stats.count(name, tensor_bytes, self.agent.last_stats)
         return summed
 
@@ -581,13 +585,19 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         its dtype; `in_place` lets a float32/int32 tensor be reduced in its own memory."""
         nbytes = flat.numel() * flat.element_size()
         values = flat.detach().numpy() if codec.direct else codec.encode(flat)
-        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(torch.from_numpy(values)):
-            if codec.direct and not in_place:
-                values = values.copy()
-            self.policy.sum_now(torch.from_numpy(values), average)
-            self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
-            return codec.decode(values, flat.numel())
-        summed = self._allreduce(values, in_place or not codec.direct, name, nbytes)
+        plan = None
+        if values.dtype == np.float32:
+            try:  # scanned once, here: the worker reads the plan, not the tensor again
+                plan = self.agent.scan(values)
+            except NonFiniteInput:
+                pass
+            if self.policy.nonfinite_anywhere(plan is None):
+                if codec.direct and not in_place:
+                    values = values.copy()
+                self.policy.sum_now(torch.from_numpy(values), average)
+                self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+                return codec.decode(values, flat.numel())
+        summed = self._allreduce(values, in_place or not codec.direct, name, nbytes, plan)
         if average:
             np.divide(summed, self.size(), out=summed)
         return codec.decode(summed, flat.numel())
@@ -601,7 +611,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
             self.stats.blocks_dropped = feedback.blocks_dropped
             self.stats.blocks_offered = feedback.blocks_seen
-        if flat.dtype == torch.float32 and self.policy.nonfinite_anywhere(flat):
+        local = flat.dtype == torch.float32 and holds_nonfinite(flat, self.policy.block_size)
+        if flat.dtype == torch.float32 and self.policy.nonfinite_anywhere(local):
             host = flat.to("cpu")
             self.policy.sum_now(host, average)
             self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
@@ -627,7 +638,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         else:  # lane planes per shard, so that every shard stays in one piece
             bounds = np.cumsum([0, *sizes])
             values = np.concatenate([codec.encode(flat[bounds[r] : bounds[r + 1]]) for r in range(len(sizes))])
-        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(torch.from_numpy(values)):
+        local = values.dtype == np.float32 and holds_nonfinite(torch.from_numpy(values), self.agent.config.block_size)
+        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(local):
             whole = values.copy() if codec.direct else values  # the input stays as it was
             self.policy.sum_now(torch.from_numpy(whole), average)
             self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)

@@ -215,14 +215,14 @@ class Policy:
             self._last_result.pop(next(iter(self._last_result)))  # the oldest size
         self._last_result[result.numel()] = block_density(result.reshape(-1), self.block_size, OBSERVED_BLOCKS)
 
-    def nonfinite_anywhere(self, values: torch.Tensor) -> bool:
-        """Does any rank's `values` (the float tensor a sum would send to the aggregator) hold
-        NaN or Inf? The same answer on every rank (a MAX allreduce of one flag). The
+    def nonfinite_anywhere(self, local: bool) -> bool:
+        """Does the float tensor a sum would send to the aggregator hold NaN or Inf on any
+        rank (`local`: on this one, `holds_nonfinite` or the agent's scan)? The same answer
+        on every rank (a MAX allreduce of one flag). The
         aggregator's fixed point cannot carry them, and gloo's sum hands them on (GradScaler
         finds an overflowed step by the Inf in the reduced gradients and skips it), so such a
         sum goes down the dense path on every rank (`sum_now`)."""
-        local = 1.0 if holds_nonfinite(values, self.block_size) else 0.0
-        found = bool(self._max(torch.tensor([local]))[0] > 0)
+        found = bool(self._max(torch.tensor([1.0 if local else 0.0]))[0] > 0)
         if found:
             self.stats.nonfinite_calls += 1
         return found
