@@ -628,7 +628,8 @@ def test_shutdown_counts_ranks_off_the_store_only_for_the_embedded_aggregator(em
     from p4reduce.aggregator import AggregatorServer, JobSpec
     from p4reduce.torch.backend import ADDRESS_KEY, FINISHED_KEY, P4ReduceProcessGroup
 
-    store = dist.HashStore()
+    raw = dist.HashStore()
+    store = dist.PrefixStore("p4reduce/0/", raw)  # the keys of the group's first generation
     timeout = datetime.timedelta(seconds=10)
     job_id = 1 if embedded else 7
     with AggregatorServer([JobSpec(job_id, 2, num_slots=8)], port=0) as server:
@@ -637,7 +638,7 @@ def test_shutdown_counts_ranks_off_the_store_only_for_the_embedded_aggregator(em
             options = Options(num_slots=8)
         else:
             options = Options(aggregators=(server.address,), job_id=7, num_slots=8)
-        group = P4ReduceProcessGroup(store, 1, 2, timeout, options)  # rank 1: no aggregator of its own
+        group = P4ReduceProcessGroup(raw, 1, 2, timeout, options)  # rank 1: no aggregator of its own
         group.shutdown()
     assert store.check([FINISHED_KEY]) == embedded
 
@@ -660,3 +661,35 @@ def test_a_work_is_freed_with_its_last_reference():
         future.set_result([torch.zeros(1)])  # its callback outlives the Work harmlessly
     finally:
         gc.enable()
+
+
+def _generations(rank: int, world: int, count: int) -> list[object]:
+    """`count` process groups one after the other in the same processes, each running the
+    aggregator, the dense path (the calibration and a dense sum) and the fallback group."""
+    outcomes: list[object] = []
+    for generation in range(count):
+        dist.init_process_group("p4reduce", rank=rank, world_size=world)
+        try:
+            sparse = torch.zeros(50_000)
+            sparse[generation * 256 : generation * 256 + 256] = rank + 1.0
+            dense = torch.full((50_000,), float(rank + 1))
+            maximum = torch.tensor([float(rank)])
+            dist.all_reduce(sparse)
+            dist.all_reduce(dense)
+            dist.all_reduce(maximum, op=dist.ReduceOp.MAX)
+            ok = sparse.sum().item() == 256 * 3 and dense.eq(3).all().item() and maximum.item() == world - 1
+            outcomes.append(ok or (sparse.sum().item(), dense[:3].tolist(), maximum.item()))
+        except Exception as exc:  # noqa: BLE001 - reported per generation
+            outcomes.append(f"generation {generation}: {exc}".splitlines()[0])
+        dist.destroy_process_group()
+    return outcomes
+
+
+def test_a_group_made_again_after_destroy_reads_none_of_the_old_ones_keys():
+    """env:// shares a TCPStore per port within a process, so a rank that initialises again
+    first may reach the store of the group just destroyed, old keys and all (the embedded
+    aggregator's address, the internal groups' gloo rendezvous): a group reads and writes
+    only the keys of its own generation."""
+    env = {"P4REDUCE_DENSE_THRESHOLD": "0.5", "P4REDUCE_FAILURE_TIMEOUT": "30"}
+    for outcomes in run_ranks(_generations, 2, args=(6,), env=env, timeout=300):
+        assert outcomes == [True] * 6

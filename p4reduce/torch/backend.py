@@ -60,7 +60,7 @@ from typing import Any, TypeVar
 import numpy as np
 import torch
 import torch.distributed as dist
-from torch._C._distributed_c10d import Store  # dist.Store, under the name torch's stubs know
+from torch._C._distributed_c10d import PrefixStore, Store  # under the names torch's stubs know
 from torch.futures import Future
 
 from p4reduce.aggregator import AggregatorServer, JobSpec
@@ -90,6 +90,7 @@ BACKEND_NAME = "p4reduce"
 ADDRESS_KEY = "p4reduce/aggregator"  # in the group's own (prefixed) store
 JOB_NAME_KEY = "p4reduce/job_name"  # the job's name at the job service (Options.controller)
 FINISHED_KEY = "p4reduce/finished"
+GENERATION_KEY = "p4reduce/generations"  # counts the ranks that made a group under this store prefix
 SHUTDOWN_WAIT = 60.0  # seconds rank 0 keeps its embedded aggregator up for the others' last collective
 
 _T = TypeVar("_T")
@@ -274,7 +275,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self._group_name = group_id
         self._group_desc = ""
         self.stats = P4ReduceStats()
-        self._store = store
+        self._store = _generation_store(store, size)
+        store = self._store
         self._server: AggregatorServer | None = None
         self._external_key: tuple[tuple[tuple[str, int], ...], int] | None = None
         self._closed = False
@@ -928,6 +930,17 @@ class _Queued:
     future: Future[list[Any]]
     result: list[Any]
     storages: set[int] | None  # the data pointers of the storages it touches; None: all (barrier)
+
+
+def _generation_store(store: Store, size: int) -> Store:
+    """`store` under a prefix of this group's generation only. A store can outlive a
+    destroyed group (env:// shares one TCPStore per port within a process, and a rank that
+    initialises again first may reach the old one), old keys and all: a rank that read them
+    (the embedded aggregator's address, the job's name, the internal groups' gloo
+    rendezvous) would connect to sockets that are gone. Each rank of a generation adds one
+    to a counter as it makes the group, so generation g is counts g*size+1 .. (g+1)*size."""
+    generation = (store.add(GENERATION_KEY, 1) - 1) // size
+    return PrefixStore(f"p4reduce/{generation}/", store)
 
 
 def _storage(tensor: torch.Tensor) -> int:
