@@ -162,6 +162,34 @@ def check_subgroup(rank, n, gloo, device):
     return ok
 
 
+def check_sparse(rank, n, gloo, device):
+    """gloo's sparse all_reduce, and DDP over an nn.EmbeddingBag with sparse gradients."""
+    if device.type != "cpu":
+        return {}
+    indices, values = torch.tensor([[0, 2 + rank, 7]]), torch.tensor([1.0, 2.0 + rank, -0.5 * rank])
+    ours, theirs = on_both(
+        lambda g, t: dist.all_reduce(t, group=g),
+        gloo,
+        torch.sparse_coo_tensor(indices, values, (10,), check_invariants=True),
+    )
+    out = {"sparse all_reduce": same(ours[0].coalesce().to_dense(), theirs[0].coalesce().to_dense())}
+    weights = {}
+    for name, group in (("p4reduce", None), ("gloo", gloo)):
+        torch.manual_seed(0)
+        model = torch.nn.parallel.DistributedDataParallel(
+            torch.nn.EmbeddingBag(100, 4, sparse=True), process_group=group
+        )
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        g = torch.Generator().manual_seed(rank)
+        for _ in range(2):
+            opt.zero_grad()
+            model(torch.randint(0, 100, (8, 3), generator=g)).square().sum().backward()
+            opt.step()
+        weights[name] = model.module.weight.detach().clone()
+    out["DDP with sparse gradients"] = same(weights["p4reduce"], weights["gloo"])
+    return out
+
+
 class Expert(torch.nn.Module):
     """A tiny MoE layer: each rank holds one expert; tokens go to their expert's rank and
     back by all_to_all_single (the same calls under both backends)."""
@@ -225,6 +253,7 @@ CHECKS = (
     check_gather_scatter_all_to_all,
     check_send_recv,
     check_subgroup,
+    check_sparse,
     check_moe_trains_identically,
 )
 
@@ -271,8 +300,9 @@ def test_every_collective_matches_gloo_on_cpu():
 
 def test_stats_count_each_calls_path():
     for paths in (o["_paths"] for o in _outcomes("cpu")):
-        # the 7 non-aggregated reductions; the SUM all_reduces ran on the subgroup (its own stats)
-        assert paths["all_reduce"] == {"gloo": 7} and paths["reduce"] == {"gloo": 8}, paths
+        # the 7 non-aggregated reductions, the sparse one and DDP's 2 sparse gradients; the
+        # SUM all_reduces ran on the subgroup (its own stats)
+        assert paths["all_reduce"] == {"gloo": 7 + 1 + 2} and paths["reduce"] == {"gloo": 8}, paths
         for name in ("gather", "scatter", "all_to_all", "all_gather_coalesced", "send", "recv"):
             assert set(paths[name]) == {"gloo"}, (name, paths)
         assert paths["all_to_all_single"]["gloo"] == 1 + 2 * 8, paths  # one check + the MoE's counts

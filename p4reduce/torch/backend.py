@@ -671,7 +671,10 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
     @staticmethod
     def _aggregates(tensor: torch.Tensor, opts: object) -> bool:
         """Whether the aggregator runs this reduction: SUM of a dtype the codec takes, or AVG
-        (whose dtype _codec checks: gloo has no AVG at all)."""
+        (whose dtype _codec checks: gloo has no AVG at all), of a dense tensor (gloo sums
+        sparse ones as they are: DDP hands it an nn.Embedding's sparse gradients)."""
+        if tensor.layout != torch.strided:
+            return False
         op = getattr(opts, "reduceOp", dist.ReduceOp.SUM)
         kind = getattr(op, "op", op)
         return kind == dist.ReduceOp.AVG or (kind == dist.ReduceOp.SUM and tensor.dtype in SUPPORTED_SUM_DTYPES)
