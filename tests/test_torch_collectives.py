@@ -8,8 +8,6 @@ same ranks gives the reference. CUDA variants need a GPU and skip without one.
 
 from __future__ import annotations
 
-import traceback
-
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install 'p4reduce[torch]')")
@@ -17,8 +15,9 @@ dist = pytest.importorskip("torch.distributed", reason="this PyTorch build has n
 if not dist.is_available():
     pytest.skip("this PyTorch build has no torch.distributed", allow_module_level=True)
 
+from rank_checks import RankChecks, run_checks  # noqa: E402
+
 import p4reduce.torch  # noqa: E402 - registers the backend (in the spawned ranks too)
-from p4reduce.torch.launch import run_ranks  # noqa: E402
 
 WORLD = 2
 
@@ -259,47 +258,18 @@ CHECKS = (
 
 
 def scenario(rank: int, n: int, device_kind: str) -> dict[str, object]:
-    from p4reduce.torch.launch import rank_device
-
-    device = rank_device(rank, device_kind)
-    dist.init_process_group("p4reduce", rank=rank, world_size=n)
-    gloo = dist.new_group(backend="gloo")
-    outcome: dict[str, object] = {}
-    for check in CHECKS:
-        try:
-            outcome.update(check(rank, n, gloo, device))
-        except BaseException:  # noqa: BLE001 - reported per check
-            outcome[check.__name__] = traceback.format_exc()
-        dist.barrier(group=gloo)
-    outcome["_paths"] = p4reduce.torch.stats().report()["paths"]
-    dist.destroy_process_group()
-    return outcome
+    return run_checks(rank, n, device_kind, CHECKS)
 
 
-_cache: dict[str, list] = {}
-
-
-def _outcomes(kind: str) -> list[dict]:
-    if kind not in _cache:
-        _cache[kind] = run_ranks(scenario, WORLD, args=(kind,), env={"P4REDUCE_FAILURE_TIMEOUT": "30"}, timeout=300)
-    return _cache[kind]
-
-
-def _failures(kind: str) -> list[str]:
-    return [
-        f"rank {r}: {what}: {ok}"
-        for r, outcome in enumerate(_outcomes(kind))
-        for what, ok in outcome.items()
-        if not what.startswith("_") and ok is not True
-    ]
+CHECKED = RankChecks(scenario, WORLD, {"P4REDUCE_FAILURE_TIMEOUT": "30"})
 
 
 def test_every_collective_matches_gloo_on_cpu():
-    assert not _failures("cpu")
+    assert not CHECKED.failures("cpu")
 
 
 def test_stats_count_each_calls_path():
-    for paths in (o["_paths"] for o in _outcomes("cpu")):
+    for paths in (o["_report"]["paths"] for o in CHECKED.outcomes("cpu")):
         # the 7 non-aggregated reductions, the sparse one and DDP's 2 sparse gradients; the
         # SUM all_reduces ran on the subgroup (its own stats)
         assert paths["all_reduce"] == {"gloo": 7 + 1 + 2} and paths["reduce"] == {"gloo": 8}, paths
@@ -310,4 +280,4 @@ def test_stats_count_each_calls_path():
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (NCCL, or gloo on host copies)")
 def test_every_collective_matches_gloo_on_cuda():
-    assert not _failures("cuda")
+    assert not CHECKED.failures("cuda")

@@ -11,8 +11,6 @@ aggregator), against a gloo group of the same ranks.
 
 from __future__ import annotations
 
-import traceback
-
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install 'p4reduce[torch]')")
@@ -20,8 +18,8 @@ dist = pytest.importorskip("torch.distributed", reason="this PyTorch build has n
 if not dist.is_available():
     pytest.skip("this PyTorch build has no torch.distributed", allow_module_level=True)
 
-import p4reduce.torch  # noqa: E402 - registers the backend (in the spawned ranks too)
-from p4reduce.torch.launch import run_ranks  # noqa: E402
+from rank_checks import RankChecks, run_checks  # noqa: E402
+
 from p4reduce.torch.policy import holds_nonfinite  # noqa: E402
 
 WORLD = 2
@@ -48,7 +46,7 @@ def tensor_with(rank: int, dtype: torch.dtype, device: torch.device, bad: dict[i
     return t.to(device)
 
 
-def check_all_reduce(rank: int, gloo: object, device: torch.device) -> dict[str, object]:
+def check_all_reduce(rank: int, n: int, gloo: object, device: torch.device) -> dict[str, object]:
     out: dict[str, object] = {}
     cases = {
         "inf on one rank": {1: (70_000, INF)},
@@ -74,7 +72,7 @@ def check_all_reduce(rank: int, gloo: object, device: torch.device) -> dict[str,
     return out
 
 
-def check_reduce_scatter(rank: int, gloo: object, device: torch.device) -> dict[str, object]:
+def check_reduce_scatter(rank: int, n: int, gloo: object, device: torch.device) -> dict[str, object]:
     big = tensor_with(rank, torch.float32, device, {1: (N - 3, INF), 0: (7, NAN)})
     ours = torch.empty(N // WORLD, device=device)
     theirs = torch.empty(N // WORLD, device=device)
@@ -110,7 +108,7 @@ def train_with_scaler(rank: int, group: object, device: torch.device) -> tuple[l
     return scales, [p.detach().cpu().clone() for p in model.parameters()]
 
 
-def check_grad_scaler(rank: int, gloo: object, device: torch.device) -> dict[str, object]:
+def check_grad_scaler(rank: int, n: int, gloo: object, device: torch.device) -> dict[str, object]:
     ours, weights = train_with_scaler(rank, None, device)
     theirs, gloo_weights = train_with_scaler(rank, gloo, device)
     # the finite steps went through the aggregator's fixed point: close to gloo, not bit for bit
@@ -128,52 +126,21 @@ CHECKS = (check_all_reduce, check_reduce_scatter, check_grad_scaler)
 
 
 def scenario(rank: int, n: int, device_kind: str) -> dict[str, object]:
-    from p4reduce.torch.launch import rank_device
-
-    device = rank_device(rank, device_kind)
-    dist.init_process_group("p4reduce", rank=rank, world_size=n)
-    gloo = dist.new_group(backend="gloo")
-    outcome: dict[str, object] = {}
-    for check in CHECKS:
-        try:
-            outcome.update(check(rank, gloo, device))
-        except BaseException:  # noqa: BLE001 - reported per check
-            outcome[check.__name__] = traceback.format_exc()
-        dist.barrier(group=gloo)
-    report = p4reduce.torch.stats().report()
-    outcome["_paths"], outcome["_policy"] = report["paths"], report["policy"]
-    dist.destroy_process_group()
-    return outcome
+    return run_checks(rank, n, device_kind, CHECKS)
 
 
-_cache: dict[str, list] = {}
-
-
-def _outcomes(kind: str) -> list[dict]:
-    if kind not in _cache:
-        env = {"P4REDUCE_DENSE_THRESHOLD": "1.0", "P4REDUCE_FAILURE_TIMEOUT": "30"}
-        _cache[kind] = run_ranks(scenario, WORLD, args=(kind,), env=env, timeout=300)
-    return _cache[kind]
-
-
-def _failures(kind: str) -> list[str]:
-    return [
-        f"rank {r}: {what}: {ok}"
-        for r, outcome in enumerate(_outcomes(kind))
-        for what, ok in outcome.items()
-        if not what.startswith("_") and ok is not True
-    ]
+CHECKED = RankChecks(scenario, WORLD, {"P4REDUCE_DENSE_THRESHOLD": "1.0", "P4REDUCE_FAILURE_TIMEOUT": "30"})
 
 
 def test_nan_and_inf_sum_as_gloo_sums_them_on_cpu():
-    assert not _failures("cpu")
+    assert not CHECKED.failures("cpu")
 
 
 def test_stats_count_the_sums_that_held_nan_or_inf():
-    for outcome in _outcomes("cpu"):
+    for outcome in CHECKED.outcomes("cpu"):
         # 3 cases x 3 dtypes + AVG, 2 reduce_scatters with NaN/Inf, and the GradScaler's step 2
-        assert outcome["_policy"]["nonfinite_calls"] == 9 + 1 + 2 + 1, outcome["_policy"]
-        assert outcome["_paths"]["all_reduce"]["gloo"] >= 9 + 1 + 1, outcome["_paths"]
+        assert outcome["_report"]["policy"]["nonfinite_calls"] == 9 + 1 + 2 + 1, outcome["_report"]["policy"]
+        assert outcome["_report"]["paths"]["all_reduce"]["gloo"] >= 9 + 1 + 1, outcome["_report"]["paths"]
 
 
 def test_holds_nonfinite_finds_each_kind_anywhere():
@@ -192,4 +159,4 @@ def test_holds_nonfinite_finds_each_kind_anywhere():
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 def test_nan_and_inf_sum_as_gloo_sums_them_on_cuda():
-    assert not _failures("cuda")
+    assert not CHECKED.failures("cuda")
