@@ -400,7 +400,6 @@ class HostAgent:
         return answer
 
     # -- public API -------------------------------------------------------------
-    @_serialized
     def scan(self, array: np.ndarray) -> BlockPlan:
         """The blocks of the C-contiguous float32/int32 `array`, scanned whole now (its
         non-zero blocks and exponents): hand it to `allreduce(array, plan=...)`, which then
@@ -412,6 +411,7 @@ class HostAgent:
             raise TypeError(f"scan takes a C-contiguous float32 or int32 array, not {array.dtype}")
         return BlockPlan.build(array.reshape(-1), self.config.block_size, self.config.num_slots)
 
+    @_serialized
     def allreduce(self, array: np.ndarray, out: np.ndarray | None = None, plan: BlockPlan | None = None) -> np.ndarray:
         """Sum of `array` over all workers of the job, same shape and dtype.
 

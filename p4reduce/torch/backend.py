@@ -613,8 +613,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
             self.stats.blocks_dropped = feedback.blocks_dropped
             self.stats.blocks_offered = feedback.blocks_seen
-        local = flat.dtype == torch.float32 and holds_nonfinite(flat, self.policy.block_size)
-        if flat.dtype == torch.float32 and self.policy.nonfinite_anywhere(local):
+        if flat.dtype == torch.float32 and self.policy.nonfinite_anywhere(
+            holds_nonfinite(flat, self.policy.block_size)
+        ):
             host = flat.to("cpu")
             self.policy.sum_now(host, average)
             self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
@@ -640,8 +641,9 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         else:  # lane planes per shard, so that every shard stays in one piece
             bounds = np.cumsum([0, *sizes])
             values = np.concatenate([codec.encode(flat[bounds[r] : bounds[r + 1]]) for r in range(len(sizes))])
-        local = values.dtype == np.float32 and holds_nonfinite(torch.from_numpy(values), self.agent.config.block_size)
-        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(local):
+        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(
+            holds_nonfinite(torch.from_numpy(values), self.policy.block_size)
+        ):
             whole = values.copy() if codec.direct else values  # the input stays as it was
             self.policy.sum_now(torch.from_numpy(whole), average)
             self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
