@@ -27,6 +27,7 @@ from p4reduce.hostagent.engine_api import (
 )
 from p4reduce.hostagent.errors import (
     AgentFailed,
+    FloatOverflow,
     GeometryMismatch,
     JobFailed,
     JobKeyMismatch,
@@ -589,7 +590,7 @@ class HostAgent:
         if overflow:
             raise OverflowError("the aggregator reported an int32 overflow in the sum")
         if target.float_overflow:
-            raise OverflowError("the float32 sum of some block exceeds float32's range (inf)")
+            raise FloatOverflow()
 
     def _drive(self, run: Collective) -> None:
         """Run the collective's streams to the end, at most the window's worth in flight.

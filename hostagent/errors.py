@@ -95,6 +95,15 @@ class NonFiniteInput(ValueError):
         self.index, self.sent = index, sent
 
 
+class FloatOverflow(OverflowError):
+    """The float32 sum of some element exceeds float32's range. The allreduce completed:
+    the output holds every sum, +-Inf where it overflowed (what float32 arithmetic gives),
+    and every worker that received such a block raises this."""
+
+    def __init__(self) -> None:
+        super().__init__("the float32 sum of some block exceeds float32's range (inf)")
+
+
 class GeometryMismatch(ValueError):
     """This worker's configuration differs from the job's at the aggregator or switch
     (found when the JOINED answer came back; nothing was sent for the allreduce)."""

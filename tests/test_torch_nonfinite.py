@@ -122,7 +122,49 @@ def check_grad_scaler(rank: int, n: int, gloo: object, device: torch.device) -> 
     }
 
 
-CHECKS = (check_all_reduce, check_reduce_scatter, check_grad_scaler)
+def check_overflow(rank: int, n: int, gloo: object, device: torch.device) -> dict[str, object]:
+    """Finite values whose sum is beyond the dtype's range: +-Inf there, as gloo's sum."""
+    out: dict[str, object] = {}
+    for dtype, big in ((torch.float32, 3e38), (torch.float16, 60000.0), (torch.bfloat16, 3e38)):
+        x = with_big_values(rank, dtype, device, {12_345: big, 99_000: -big})
+        ours, theirs = x.clone(), x.clone()
+        dist.all_reduce(ours)
+        dist.all_reduce(theirs, group=gloo)
+        out[f"all_reduce overflow {dtype}"] = close(ours, theirs, 1e-5 if dtype == torch.float32 else 1e-2)
+    big = with_big_values(rank, torch.float32, device, {N - 1: 3e38, 3: -3e38})
+    ours, theirs = torch.empty(N // WORLD, device=device), torch.empty(N // WORLD, device=device)
+    dist.reduce_scatter_tensor(ours, big.clone())
+    dist.reduce_scatter_tensor(theirs, big.clone(), group=gloo)
+    out["reduce_scatter overflow"] = close(ours, theirs, 1e-5)
+    return out
+
+
+def with_big_values(rank: int, dtype: torch.dtype, device: torch.device, big: dict[int, float]) -> torch.Tensor:
+    """Random values with `big` = {index: value} written on every rank, alone in their block
+    (a block is summed at the exponent of its largest value: beside one near the dtype's
+    range, the others would be within the fixed point's bound, not gloo's rounding)."""
+    t = tensor_with(rank, dtype, device, {})
+    for index, value in big.items():
+        start = index - index % 256
+        t[start : start + 256] = 0
+        t[index] = value
+    return t
+
+
+def close(got: torch.Tensor, ref: torch.Tensor, tolerance: float) -> bool | str:
+    """+-Inf where the reference has them, the finite sums within `tolerance`."""
+    if not torch.equal(torch.isinf(got) & (got > 0), torch.isinf(ref) & (ref > 0)):
+        return "+Inf elsewhere than gloo's"
+    if not torch.equal(torch.isinf(got) & (got < 0), torch.isinf(ref) & (ref < 0)):
+        return "-Inf elsewhere than gloo's"
+    if not torch.isinf(ref).any():
+        return "the reference holds no Inf: nothing overflowed"
+    finite = torch.isfinite(ref)
+    a, b = got[finite].float().cpu(), ref[finite].float().cpu()
+    return bool(torch.allclose(a, b, rtol=tolerance, atol=tolerance)) or "finite sums differ"
+
+
+CHECKS = (check_all_reduce, check_reduce_scatter, check_overflow, check_grad_scaler)
 
 
 def scenario(rank: int, n: int, device_kind: str) -> dict[str, object]:

@@ -66,7 +66,7 @@ from torch.futures import Future
 from p4reduce.aggregator import AggregatorServer, JobSpec
 from p4reduce.hostagent import AllreduceStats, HostAgent, WorkerConfig
 from p4reduce.hostagent.blocks import BlockPlan
-from p4reduce.hostagent.errors import NonFiniteInput
+from p4reduce.hostagent.errors import FloatOverflow, NonFiniteInput
 from p4reduce.protocol import MAX_WORKERS
 from p4reduce.torch import device as device_path
 from p4reduce.torch.codec import (
@@ -578,7 +578,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
     def _allreduce(
         self, values: np.ndarray, in_place: bool, name: str, tensor_bytes: int, plan: BlockPlan | None = None
     ) -> np.ndarray:
-        summed = self.agent.allreduce(values, out=values if in_place else None, plan=plan)
+        summed = values if in_place else np.empty_like(values)
+        try:
+            self.agent.allreduce(values, out=summed, plan=plan)
+        except FloatOverflow:
+            pass  # every sum is in `summed`, +-Inf where float32 overflowed: gloo's sum, Inf and all
         self.stats.count(name, tensor_bytes, self.agent.last_stats)
         return summed
 
@@ -649,7 +653,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
             start = sum(sizes[: self.rank()])  # float codecs have one lane
             return codec.decode(whole[start : start + sizes[self.rank()]], sizes[self.rank()])
-        shard = self.agent.reduce_scatter(values, [m * codec.lanes for m in sizes])
+        shard = np.empty(sizes[self.rank()] * codec.lanes, dtype=values.dtype)
+        try:
+            self.agent.reduce_scatter(values, [m * codec.lanes for m in sizes], out=shard)
+        except FloatOverflow:
+            pass  # as in _allreduce: the shard holds +-Inf where float32 overflowed
         self.stats.count(name, nbytes, self.agent.last_stats)
         if average:
             np.divide(shard, self.size(), out=shard)
