@@ -198,12 +198,12 @@ class P4ReduceStats:
     def summary(self) -> str:
         """One line per collective the aggregator ran: calls, block density, bytes sent vs
         tensor bytes."""
+        rows = ((name, calls, self.per_collective[name]) for name, calls in self.collectives.items())
         return "\n".join(
             f"  {name}: {calls} calls, block density {s.density:.1%}, sent "
             f"{s.wire_bytes_sent / 1e6:.1f} MB for {self.per_collective_bytes[name] / 1e6:.1f} MB "
             f"of tensors, {s.retransmissions + s.queries} retransmissions/queries"
-            for name, calls in self.collectives.items()
-            for s in (self.per_collective[name],)
+            for name, calls, s in rows
         )
 
 
@@ -586,6 +586,12 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self.stats.count(name, tensor_bytes, self.agent.last_stats)
         return summed
 
+    def _sum_on_gloo(self, values: torch.Tensor, average: bool, name: str) -> None:
+        """A sum bound for the aggregator that held NaN or Inf on some rank: gloo's, in place
+        in the float CPU tensor `values`, counted as the dense path's."""
+        self.policy.sum_now(values, average)
+        self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+
     def _sum(self, flat: torch.Tensor, codec: SumCodec, average: bool, in_place: bool, name: str) -> torch.Tensor:
         """Sum (or average) of a contiguous 1-D CPU tensor over the group, as a 1-D tensor of
         its dtype; `in_place` lets a float32/int32 tensor be reduced in its own memory."""
@@ -600,8 +606,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             if self.policy.nonfinite_anywhere(plan is None):
                 if codec.direct and not in_place:
                     values = values.copy()
-                self.policy.sum_now(torch.from_numpy(values), average)
-                self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+                self._sum_on_gloo(torch.from_numpy(values), average, name)
                 return codec.decode(values, flat.numel())
         summed = self._allreduce(values, in_place or not codec.direct, name, nbytes, plan)
         if average:
@@ -621,8 +626,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             holds_nonfinite(flat, self.policy.block_size)
         ):
             host = flat.to("cpu")
-            self.policy.sum_now(host, average)
-            self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+            self._sum_on_gloo(host, average, name)
             t.copy_(host.view(t.shape))
             return
         stats = self.stager.allreduce(flat)
@@ -649,8 +653,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             holds_nonfinite(torch.from_numpy(values), self.policy.block_size)
         ):
             whole = values.copy() if codec.direct else values  # the input stays as it was
-            self.policy.sum_now(torch.from_numpy(whole), average)
-            self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
+            self._sum_on_gloo(torch.from_numpy(whole), average, name)
             start = sum(sizes[: self.rank()])  # float codecs have one lane
             return codec.decode(whole[start : start + sizes[self.rank()]], sizes[self.rank()])
         shard = np.empty(sizes[self.rank()] * codec.lanes, dtype=values.dtype)

@@ -94,13 +94,10 @@ def block_density(flat: torch.Tensor, block_size: int, max_blocks: int | None = 
         values = t.numpy()
         if sampled:  # numpy's gather: a third of torch's indexing time, on the critical path of DDP
             values = values[: whole * block_size].reshape(whole, block_size).take(_sample(whole, max_blocks), 0)
-        # The worker's own scan (p4reduce/_kernels.c): one pass at memory speed, about a
-        # quarter of the tensor operations' time on a 4 MB bucket.
-        values = values.reshape(-1)
-        nblocks = -(-values.size // block_size)
-        nonzero = np.empty(nblocks, dtype=bool)
-        if _native.scan(values, block_size, nonzero, np.empty(nblocks, dtype=np.uint8)) < 0:
-            return float(np.count_nonzero(nonzero)) / nblocks
+        # The worker's scan: about a quarter of the tensor operations' time on a 4 MB bucket.
+        bad, nonzero = _scan(values.reshape(-1), block_size)
+        if bad < 0:
+            return float(np.count_nonzero(nonzero)) / nonzero.size
     if sampled:
         t = t[: whole * block_size].view(whole, block_size)[torch.from_numpy(_sample(whole, max_blocks))].view(-1)
     maxima = block_maxima(t, block_size)  # other devices and dtypes, and NaN/Inf (which count)
@@ -113,9 +110,16 @@ def holds_nonfinite(values: torch.Tensor, block_size: int) -> bool:
     if t.numel() == 0:
         return False
     if t.device.type == "cpu" and t.dtype == torch.float32 and t.is_contiguous():
-        nblocks = -(-t.numel() // block_size)  # the worker's scan: one pass, no temporary tensor
-        return _native.scan(t.numpy(), block_size, np.empty(nblocks, bool), np.empty(nblocks, np.uint8)) >= 0
+        return _scan(t.numpy(), block_size)[0] >= 0  # one pass, no temporary tensor
     return not bool(torch.isfinite(t).all())
+
+
+def _scan(values: np.ndarray, block_size: int) -> tuple[int, np.ndarray]:
+    """The worker's own scan (p4reduce/_kernels.c) of a 1-D float32 array, one pass at memory
+    speed: the flat index of its first NaN/Inf (-1: none), and which blocks are non-zero."""
+    nblocks = -(-values.size // block_size)
+    nonzero = np.empty(nblocks, dtype=bool)
+    return _native.scan(values, block_size, nonzero, np.empty(nblocks, dtype=np.uint8)), nonzero
 
 
 @functools.lru_cache(maxsize=64)
