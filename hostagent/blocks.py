@@ -203,13 +203,20 @@ class BlockList:
         nblocks = -(-flat.size // block_size)
         nonzero = np.empty(nblocks, dtype=bool)
         exps = np.empty(nblocks, dtype=np.uint8)
-        _native.scan(flat, block_size, nonzero, exps)  # a NaN/Inf index is not this one's business
-        indices = np.flatnonzero(nonzero).astype(np.int64)
         body, tail = _body_and_tail(flat, block_size)
+        scanned = _native.scan(flat, block_size, nonzero, exps) < 0
+        if not scanned:
+            # The scan stops at the first NaN/Inf (what a plan needs); a sum that overflowed
+            # holds Inf, so such an array is read here instead (its exponents left to exponents()).
+            nonzero[: body.shape[0]] = (body != 0).any(axis=1)
+            if tail is not None:
+                nonzero[-1] = bool((tail != 0).any())
+        indices = np.flatnonzero(nonzero).astype(np.int64)
         values = body[indices[indices < body.shape[0]]]  # (fancy indexing copies)
         if tail is not None and nonzero[-1]:  # the cut last block, zero-padded, is last
             values = np.concatenate([values, tail[None, :]])
-        return cls(flat.size, block_size, indices, values, exps[indices] if flat.dtype == np.float32 else None)
+        given = exps[indices] if scanned and flat.dtype == np.float32 else None
+        return cls(flat.size, block_size, indices, values, given)
 
     def exponents(self) -> np.ndarray:
         """float32: each block's biased exponent (given, or from its values)."""

@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip insta
 from p4reduce.aggregator import AggregatorServer, JobSpec  # noqa: E402
 from p4reduce.hostagent import HostAgent, WorkerConfig  # noqa: E402
 from p4reduce.hostagent.blocks import BlockList, BlockPlan  # noqa: E402
+from p4reduce.hostagent.errors import FloatOverflow  # noqa: E402
 from p4reduce.hostagent.fixedpoint import block_exponents as host_exponents  # noqa: E402
 from p4reduce.torch.device import DeviceStager, block_exponents, scan_blocks  # noqa: E402
 
@@ -70,6 +71,17 @@ def test_block_list_checks_its_shape():
         BlockList(64, B, np.array([4]), np.zeros((1, B), np.float32))
 
 
+def test_block_list_of_an_array_with_nan_or_inf_keeps_every_nonzero_block():
+    """(the native scan stops at the first NaN/Inf; a sum that overflowed holds Inf)"""
+    for bad in (np.inf, -np.inf, np.nan):
+        x = np.zeros(5 * B + 3, dtype=np.float32)
+        x[[3, 2 * B + 1, 5 * B + 2]] = [bad, 7.0, -1.0]  # the last in the cut last block
+        got = BlockList.of(x, B)
+        assert got.indices.tolist() == [0, 2, 5]
+        assert got.dense().tobytes() == x.tobytes()
+        assert got.exponents()[1:].tolist() == host_exponents(got.values[1:]).tolist()
+
+
 def _agents(server: AggregatorServer, n: int) -> list[HostAgent]:
     return [HostAgent(WorkerConfig(1, r, n, aggregator=server.address, num_slots=8, block_size=B)) for r in range(n)]
 
@@ -120,22 +132,89 @@ def test_the_device_path_refuses_what_the_dense_path_refuses():
             assert x.tolist() == list(range(64))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_sum_beyond_float32s_range_is_inf_there_as_on_the_dense_path(device):
+    """Finite inputs whose sum overflows: the device path completes, the tensor holding
+    every sum (+-Inf where it overflowed, bit for bit the dense path's), then says so."""
+    x = np.zeros(3001, dtype=np.float32)
+    x[[7, 40, 3000]] = [3e38, -3e38, 1.5]  # two blocks overflow, a third sums finitely
+    with AggregatorServer([JobSpec(1, 2, num_slots=8, block_size=B)], port=0) as server:
+        agents = _agents(server, 2)
+        try:
+
+            def dense(rank: int) -> np.ndarray:
+                out = np.empty_like(x)
+                with pytest.raises(FloatOverflow):
+                    agents[rank].allreduce(x, out=out)
+                return out
+
+            expected = run_workers(dense, 2)
+            tensors = [torch.from_numpy(x.copy()).to(device) for _ in range(2)]
+            stagers = [DeviceStager(a) for a in agents]
+
+            def staged(rank: int) -> str:
+                with pytest.raises(FloatOverflow) as raised:
+                    stagers[rank].allreduce(tensors[rank])
+                return str(raised.value)
+
+            said = run_workers(staged, 2)
+            assert all("exceeds float32's range" in s for s in said)
+            assert agents[0].last_stats.host_to_device_bytes > 0  # the sum's blocks went back
+        finally:
+            for a in agents:
+                a.close()
+    assert expected[0][7] == np.inf and expected[0][40] == -np.inf and expected[0][3000] == 3.0
+    for r in range(2):
+        assert tensors[r].cpu().numpy().tobytes() == expected[r].tobytes()
+
+
+class Bucket:
+    """What the DDP hook reads of a dist.GradBucket."""
+
+    def __init__(self, tensor: torch.Tensor) -> None:
+        self._tensor = tensor
+
+    def buffer(self) -> torch.Tensor:
+        return self._tensor
+
+    def parameters(self) -> list[torch.Tensor]:
+        return [self._tensor]
+
+
+@pytest.mark.parametrize("via_device", [False, True])
+def test_the_ddp_hook_hands_an_overflowed_sum_on_as_inf(monkeypatch, via_device):
+    """A bucket whose float32 sum overflows: +-Inf in the averaged bucket, as DDP's own
+    allreduce gives it (GradScaler skips the step), on the host and the device branch."""
+    from p4reduce.torch import device as device_path
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
+
+    monkeypatch.setattr(device_path, "on_device", lambda t: via_device)
+    grad = np.zeros(997, dtype=np.float32)
+    grad[[5, 500, 996]] = [3e38, -3e38, 0.25]
+    with AggregatorServer([JobSpec(1, 2, num_slots=8, block_size=B)], port=0) as server:
+        agents = _agents(server, 2)
+        states = [P4ReduceHookState(a) for a in agents]
+        try:
+            got = run_workers(
+                lambda r: p4reduce_hook(states[r], Bucket(torch.from_numpy(grad.copy()))).wait().numpy().copy(), 2
+            )
+        finally:
+            for s in states:
+                s.close()
+            for a in agents:
+                a.close()
+    expected = np.zeros_like(grad)
+    expected[[5, 500, 996]] = [np.inf, -np.inf, 0.25]  # averaged: (x + x) / 2
+    for g in got:
+        assert g.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("lossy", [0.0, 0.5])
 def test_the_ddp_hooks_device_branch_reduces_like_its_host_branch(monkeypatch, lossy):
     """The hook's device branch (CPU tensors sent down it): the same averaged buckets, bit
     for bit, as the host branch, lossy residuals kept where the bucket lives."""
     from p4reduce.torch import device as device_path
     from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
-
-    class Bucket:
-        def __init__(self, tensor: torch.Tensor) -> None:
-            self._tensor = tensor
-
-        def buffer(self) -> torch.Tensor:
-            return self._tensor
-
-        def parameters(self) -> list[torch.Tensor]:
-            return [self._tensor]
 
     rng = np.random.default_rng(11)
     grads = [[sparse_tensor(rng, 997, 0.2, np.float32) for _ in range(2)] for _ in range(3)]  # step, rank

@@ -139,6 +139,29 @@ def check_overflow(rank: int, n: int, gloo: object, device: torch.device) -> dic
     return out
 
 
+def check_device_branch_on_cpu(rank: int, n: int, gloo: object, device: torch.device) -> dict[str, object]:
+    """The GPU path's code (the backend's _device_sum, p4reduce.torch.device) on CPU tensors,
+    sent down it as on a device: NaN, and a sum beyond float32's range."""
+    if device.type != "cpu":
+        return {}  # a device tensor takes it anyway (check_all_reduce, check_overflow)
+    from p4reduce.torch import device as device_path
+
+    real, device_path.on_device = device_path.on_device, lambda t: True
+    try:
+        out: dict[str, object] = {}
+        for name, x in (
+            ("nan", tensor_with(rank, torch.float32, device, {1: (70_000, NAN)})),
+            ("overflow", with_big_values(rank, torch.float32, device, {12_345: 3e38, 99_000: -3e38})),
+        ):
+            ours, theirs = x.clone(), x.clone()
+            dist.all_reduce(ours)
+            dist.all_reduce(theirs, group=gloo)
+            out[f"device branch {name}"] = exact(ours, theirs) if name == "nan" else close(ours, theirs, 1e-5)
+        return out
+    finally:
+        device_path.on_device = real
+
+
 def with_big_values(rank: int, dtype: torch.dtype, device: torch.device, big: dict[int, float]) -> torch.Tensor:
     """Random values with `big` = {index: value} written on every rank, alone in their block
     (a block is summed at the exponent of its largest value: beside one near the dtype's
@@ -164,7 +187,7 @@ def close(got: torch.Tensor, ref: torch.Tensor, tolerance: float) -> bool | str:
     return bool(torch.allclose(a, b, rtol=tolerance, atol=tolerance)) or "finite sums differ"
 
 
-CHECKS = (check_all_reduce, check_reduce_scatter, check_overflow, check_grad_scaler)
+CHECKS = (check_all_reduce, check_reduce_scatter, check_overflow, check_device_branch_on_cpu, check_grad_scaler)
 
 
 def scenario(rank: int, n: int, device_kind: str) -> dict[str, object]:
@@ -180,9 +203,10 @@ def test_nan_and_inf_sum_as_gloo_sums_them_on_cpu():
 
 def test_stats_count_the_sums_that_held_nan_or_inf():
     for outcome in CHECKED.outcomes("cpu"):
-        # 3 cases x 3 dtypes + AVG, 2 reduce_scatters with NaN/Inf, and the GradScaler's step 2
-        assert outcome["_report"]["policy"]["nonfinite_calls"] == 9 + 1 + 2 + 1, outcome["_report"]["policy"]
-        assert outcome["_report"]["paths"]["all_reduce"]["gloo"] >= 9 + 1 + 1, outcome["_report"]["paths"]
+        # 3 cases x 3 dtypes + AVG, 2 reduce_scatters with NaN/Inf, the device branch's NaN, and
+        # the GradScaler's step 2
+        assert outcome["_report"]["policy"]["nonfinite_calls"] == 9 + 1 + 2 + 1 + 1, outcome["_report"]["policy"]
+        assert outcome["_report"]["paths"]["all_reduce"]["gloo"] >= 9 + 1 + 1 + 1, outcome["_report"]["paths"]
 
 
 def test_holds_nonfinite_finds_each_kind_anywhere():

@@ -629,7 +629,10 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             self._sum_on_gloo(host, average, name)
             t.copy_(host.view(t.shape))
             return
-        stats = self.stager.allreduce(flat)
+        try:
+            stats = self.stager.allreduce(flat)
+        except FloatOverflow:  # as in _allreduce: `flat` holds +-Inf where float32 overflowed
+            stats = self.agent.last_stats  # (the stager's, copies counted)
         self.stats.count(name, flat.numel() * flat.element_size(), stats)
         if average:
             flat.div_(self.size())

@@ -25,6 +25,10 @@ the blocks left out. T = 0 is the lossless hook, bit for bit.
 GPU buckets stay on the GPU: their non-zero blocks are found there and only those cross
 PCIe, both ways (p4reduce.torch.device); the residuals of lossy mode stay there too.
 ``state.totals.device_to_host_bytes`` / ``host_to_device_bytes`` count the copies.
+
+A float32 sum beyond float32's range is +-Inf in the bucket, as DDP's own allreduce gives it
+(GradScaler then skips the step); NaN or Inf in a gradient raises (the hook has no dense
+group to sum it on: the process group backend "p4reduce" has).
 """
 
 # No `from __future__ import annotations`: DDP checks the hook's annotations
@@ -36,6 +40,7 @@ import torch
 from torch._C._distributed_c10d import GradBucket  # dist.GradBucket, as torch's stubs name it
 
 from p4reduce.hostagent import AllreduceStats, HostAgent
+from p4reduce.hostagent.errors import FloatOverflow
 from p4reduce.torch import device as device_path
 from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.lossy import ErrorFeedback, check_threshold
@@ -91,7 +96,10 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures
                 flat = grad.detach().view(-1)  # the bucket's own memory, reduced in place
                 if pieces is not None and state.feedback is not None:
                     state.feedback.apply_pieces(pieces, flat)
-                stats = stager.allreduce(flat)
+                try:
+                    stats = stager.allreduce(flat)
+                except FloatOverflow:  # the bucket holds +-Inf where it overflowed, as DDP's own allreduce
+                    stats = state.agent.last_stats
                 if state.average:
                     flat.div_(state.agent.config.scale_workers)
                 order.outputs_written()
@@ -113,7 +121,10 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures
             if pieces is not None and state.feedback is not None:  # this thread only: no lock needed
                 state.feedback.apply_pieces(pieces, host.view(-1))
             values = host.numpy()
-            state.agent.allreduce(values, out=values)
+            try:
+                state.agent.allreduce(values, out=values)
+            except FloatOverflow:
+                pass  # as on the device: +-Inf where the sum overflowed
             if state.average:
                 host.div_(state.agent.config.scale_workers)
             state.buckets += 1

@@ -27,6 +27,7 @@ import torch
 
 from p4reduce.hostagent import AllreduceStats, HostAgent
 from p4reduce.hostagent.blocks import BlockList
+from p4reduce.hostagent.errors import FloatOverflow
 from p4reduce.protocol import EXP_BIAS
 
 DIRECT_DTYPES = (torch.float32, torch.int32)  # what the host agent sums as it is
@@ -142,7 +143,12 @@ class DeviceStager:
         block = self.agent.config.block_size
         local = scan_blocks(flat, block)
         host = self._to_host(local)
-        summed = self.agent.allreduce_blocks(host, scratch=self._scratch_for(flat))
+        scratch = self._scratch_for(flat)
+        overflow = None
+        try:
+            summed = self.agent.allreduce_blocks(host, scratch=scratch)
+        except FloatOverflow as exc:  # complete all the same: scratch holds every sum, +-Inf included
+            summed, overflow = BlockList.of(scratch, block), exc
         up = self._to_device(summed, flat.device)
         # The blocks this rank sent that the sum does not hold (summed to zero) become
         # zeros; every block of the sum takes its values; the rest was zero and stays.
@@ -154,6 +160,8 @@ class DeviceStager:
         stats = self.agent.last_stats
         stats.device_to_host_bytes = local.nbytes
         stats.host_to_device_bytes = up.nbytes
+        if overflow is not None:  # as HostAgent.allreduce: said once the tensor holds the sum
+            raise overflow
         return stats
 
     # -- copies ------------------------------------------------------------------------
