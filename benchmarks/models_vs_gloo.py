@@ -78,7 +78,7 @@ def _exchange_nothing(state, bucket):  # type: ignore[no-untyped-def]  # DDP ref
 VARIANTS = ("none", "ddp", "gloo", "p4reduce")
 
 
-def train(rank: int, world: int, name: str, steps: int, warmup: int) -> dict[str, object]:
+def train(rank: int, world: int, name: str, steps: int, warmup: int, bucket_view: bool) -> dict[str, object]:
     """The four variants of the model, side by side in the same two processes, one step of
     each in turn (the order turns with the step), so that whatever slows a process or the
     machine for a while slows all four alike: one run's step time moves by 10-30% from one
@@ -98,7 +98,9 @@ def train(rank: int, world: int, name: str, steps: int, warmup: int) -> dict[str
             torch.manual_seed(0)  # the same weights in every variant
             model = build(name)
             if variant != "none":
-                model = nn.parallel.DistributedDataParallel(model, process_group=groups[variant])
+                model = nn.parallel.DistributedDataParallel(
+                    model, process_group=groups[variant], gradient_as_bucket_view=bucket_view
+                )
             if variant == "ddp":
                 model.register_comm_hook(None, _exchange_nothing)
             models[variant] = model
@@ -152,6 +154,12 @@ def main() -> None:
         help="runs per model (each a new pair of processes training every variant in turns); the "
         "table gives the median over runs of each step time and of each run's own speed-up",
     )
+    parser.add_argument(
+        "--bucket-view",
+        action="store_true",
+        help="DDP(gradient_as_bucket_view=True) in every DDP variant: the gradients are views of the "
+        "buckets, which DDP then neither copies in nor out",
+    )
     add_markdown_option(parser)
     args = parser.parse_args()
     env = {"P4REDUCE_DENSE_THRESHOLD": args.dense_threshold} if args.dense_threshold else {}
@@ -173,7 +181,8 @@ def main() -> None:
         emit_row(None, columns)
     for name in args.models.split(","):
         runs = [
-            run_ranks(train, 2, args=(name, args.steps, args.warmup), env=env, timeout=900) for _ in range(args.repeats)
+            run_ranks(train, 2, args=(name, args.steps, args.warmup, args.bucket_view), env=env, timeout=900)
+            for _ in range(args.repeats)
         ]
         alone_s, ddp_s, g_s, p_s = (statistics.median(_step_s(r, v) for r in runs) for v in VARIANTS)
         # Each run's own ratio (its gloo and p4reduce steps taken in turn): their median.
@@ -209,8 +218,14 @@ def main() -> None:
                 + " (of the last run, as its policy's calls).",
                 "No exchange: the same steps on both ranks at once, without DDP and without any collective. "
                 "DDP, no exchange: under DDP with a communication hook that hands every bucket back as it is "
-                "(DDP still copies each gradient into its bucket and back). No backend's step under DDP can be "
-                "faster, so no speed-up over gloo can exceed gloo's time over it.",
+                + (
+                    "(DDP(gradient_as_bucket_view=True) in every DDP variant: the gradients are views of the "
+                    "buckets, so DDP copies none of them in or out)."
+                    if args.bucket_view
+                    else "(DDP still copies each gradient into its bucket and back)."
+                )
+                + " No backend's step under DDP can be faster, so no speed-up over gloo can exceed gloo's time "
+                "over it.",
             ]
         )
 
