@@ -57,7 +57,10 @@ def test_allreduce_exact_over_impaired_links(name, mode, dtype, transport):
         assert res.retransmissions + res.queries > 0
         assert res.aggregator.get("resent", 0) + res.aggregator.get("drop_duplicate", 0) > 0
     if imp is not None and imp.duplicate:
-        assert res.aggregator.get("drop_duplicate", 0) > 0, res.aggregator
+        # A copy that arrives while its round is open is dropped; one that arrives after the
+        # round completed (its original was the round's last) is answered with the stored
+        # result, like a retransmission. Which of the two depends on the timing, never both none.
+        assert res.aggregator.get("drop_duplicate", 0) + res.aggregator.get("resent", 0) > 0, res.aggregator
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
