@@ -26,6 +26,8 @@ from p4reduce.hostagent import HostAgent, WorkerConfig
 from p4reduce.protocol import NONE, AggHeader, ErrorCode, Flags, MsgType
 
 SOURCES, PER_SOURCE = 2000, 100
+STATS_INTERVAL = 0.05  # s between the aggregator's counter lines
+QUIET_LINES = 12  # that many lines without a new datagram (0.6 s): it has taken in what will come
 
 
 def _rss_kib(pid: int) -> int:
@@ -64,9 +66,19 @@ def _hostile(rng: np.random.Generator, i: int) -> bytes:
 @contextlib.contextmanager
 def _aggregator_process(*args: str) -> Iterator[tuple[subprocess.Popen, int, queue.Queue]]:
     """`p4reduce aggregator ARGS` on an ephemeral loopback port printing its counters every
-    0.2 s: the process, its port, and a queue of the counters as they come."""
+    STATS_INTERVAL s: the process, its port, and a queue of the counters as they come."""
     agg = subprocess.Popen(
-        [sys.executable, "-m", "p4reduce", "aggregator", "--bind", "127.0.0.1:0", *args, "--stats-interval", "0.2"],
+        [
+            sys.executable,
+            "-m",
+            "p4reduce",
+            "aggregator",
+            "--bind",
+            "127.0.0.1:0",
+            *args,
+            "--stats-interval",
+            str(STATS_INTERVAL),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -129,7 +141,7 @@ def _wait_for(stats: queue.Queue, packets: int, limit: float = 60.0) -> dict:
         if now.get("packets_in", 0) >= packets:
             return now
         still = still + 1 if now.get("packets_in") == last.get("packets_in") else 0
-        if still >= 3:  # 0.6 s without a datagram
+        if still >= QUIET_LINES:
             return now
         last = now
     raise AssertionError(f"the aggregator is still busy after {limit} s")
