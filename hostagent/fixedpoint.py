@@ -127,10 +127,16 @@ def check_float_input(flat: np.ndarray) -> None:
         raise nonfinite_input(int(np.flatnonzero(~np.isfinite(flat))[0]))
 
 
-def check_int_input(flat: np.ndarray, num_workers: int) -> None:
-    """Each |x| <= (2^31-1)//n guarantees no sum of n workers can overflow int32."""
+def int_input_fits(flat: np.ndarray, num_workers: int) -> bool:
+    """Each |x| <= (2^31-1)//n: no sum of n workers' int32 elements can overflow int32."""
     limit = INT32_MAX // num_workers
-    if flat.size and (flat.max() > limit or flat.min() < -limit):
+    return not flat.size or (flat.max() <= limit and flat.min() >= -limit)
+
+
+def check_int_input(flat: np.ndarray, num_workers: int) -> None:
+    """OverflowError naming the first element beyond int_input_fits' bound, if any."""
+    limit = INT32_MAX // num_workers
+    if not int_input_fits(flat, num_workers):
         idx = int(np.argmax(np.abs(flat.astype(np.int64))))
         raise OverflowError(
             f"int32 element {int(flat[idx])} at flat index {idx} exceeds {limit} = (2^31-1)//"

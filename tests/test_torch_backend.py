@@ -308,10 +308,20 @@ def check_errors_name_the_operation(rank, n, gloo):
         dist.all_reduce(torch.ones(3, dtype=torch.int32), op=dist.ReduceOp.AVG)
     with pytest.raises(ValueError, match="elements"):
         dist.reduce_scatter_tensor(torch.empty(2), torch.ones(2 * n + 1))
-    # A failure inside a collective (here on every rank alike: nothing is sent) reaches wait().
-    work = dist.all_reduce(torch.full((3,), 2**30, dtype=torch.int32), async_op=True)
-    with pytest.raises(OverflowError):
-        work.wait()
+    # A failure inside a collective (here on every rank alike, before anything is sent)
+    # reaches wait().
+    policy = dist.distributed_c10d._get_default_group().policy
+
+    def fail(local: bool) -> bool:
+        raise ConnectionError("injected: the dense group is gone")
+
+    policy.beyond_int_bound_anywhere = fail  # an int32 sum's first step on the communication thread
+    try:
+        work = dist.all_reduce(torch.full((3,), 7, dtype=torch.int32), async_op=True)
+        with pytest.raises(ConnectionError, match="injected"):
+            work.wait()
+    finally:
+        del policy.beyond_int_bound_anywhere
     expect(work.is_completed() and not work.is_success())
     again = torch.ones(2)
     dist.all_reduce(again)  # the group goes on

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""NaN and Inf in the sums the aggregator runs: gloo's result, on every rank.
+"""NaN and Inf in the sums the aggregator runs, and int32 sums beyond its input bound:
+gloo's result, on every rank.
 
 The aggregator's fixed point has no NaN or Inf; gloo's sum hands them on, and mixed-precision
 training relies on that (GradScaler skips a step whose reduced gradients hold Inf). So a float
@@ -7,6 +8,11 @@ sum that holds one on any rank goes down the dense path on every rank (p4reduce.
 `nonfinite_anywhere`), and the group goes on aggregating afterwards. One spawn of 2 ranks per
 device runs every check with the threshold at 1.0 (every finite float32 all_reduce on the
 aggregator), against a gloo group of the same ranks.
+
+int32: the aggregator sums exactly what cannot overflow, |x| <= (2^31-1)//n per element;
+gloo sums anything, wrapping around where the sum overflows. A sum with a larger element on
+any rank goes to gloo on every rank (`beyond_int_bound_anywhere`): before, the rank that held
+it raised OverflowError while the others waited out their failure timeout.
 """
 
 from __future__ import annotations
@@ -139,6 +145,32 @@ def check_overflow(rank: int, n: int, gloo: object, device: torch.device) -> dic
     return out
 
 
+def check_int32_beyond_the_bound(rank: int, n: int, gloo: object, device: torch.device) -> dict[str, object]:
+    """An element beyond (2^31-1)//n on one rank (the sum fits), on both (it wraps around in
+    gloo), and reduce_scatter: gloo's sums bit for bit; then the aggregator again."""
+    out: dict[str, object] = {}
+    big = 2**31 // n + 5
+    for name, values in (("one rank, the sum fits", {0: big}), ("every rank, the sum wraps", {0: big, 1: big})):
+        x = torch.arange(N, dtype=torch.int32, device=device) % 1000 - 500
+        x[N // 2] = values.get(rank, 0)
+        ours, theirs = x.clone(), x.clone()
+        dist.all_reduce(ours)
+        dist.all_reduce(theirs, group=gloo)
+        out[f"int32 all_reduce, {name}"] = exact(ours, theirs)
+    x = torch.full((N,), rank, dtype=torch.int32, device=device)
+    x[-1] = -big if rank == 1 else 0
+    ours, theirs = torch.empty(N // n, dtype=torch.int32, device=device), torch.empty_like(x[: N // n])
+    dist.reduce_scatter_tensor(ours, x.clone())
+    dist.reduce_scatter_tensor(theirs, x.clone(), group=gloo)
+    out["int32 reduce_scatter"] = exact(ours, theirs)
+    fits = torch.full((N,), 2**30 // n, dtype=torch.int32, device=device)
+    dist.all_reduce(fits)
+    out["int32 within the bound after"] = exact(
+        fits, torch.full((N,), n * (2**30 // n), dtype=torch.int32, device=device)
+    )
+    return out
+
+
 def check_device_branch_on_cpu(rank: int, n: int, gloo: object, device: torch.device) -> dict[str, object]:
     """The GPU path's code (the backend's _device_sum, p4reduce.torch.device) on CPU tensors,
     sent down it as on a device: NaN, and a sum beyond float32's range."""
@@ -149,14 +181,17 @@ def check_device_branch_on_cpu(rank: int, n: int, gloo: object, device: torch.de
     real, device_path.on_device = device_path.on_device, lambda t: True
     try:
         out: dict[str, object] = {}
+        wide = torch.zeros(N, dtype=torch.int32, device=device)
+        wide[7] = 2**31 // n + 5 if rank == 1 else 0
         for name, x in (
             ("nan", tensor_with(rank, torch.float32, device, {1: (70_000, NAN)})),
             ("overflow", with_big_values(rank, torch.float32, device, {12_345: 3e38, 99_000: -3e38})),
+            ("int32 beyond the bound", wide),
         ):
             ours, theirs = x.clone(), x.clone()
             dist.all_reduce(ours)
             dist.all_reduce(theirs, group=gloo)
-            out[f"device branch {name}"] = exact(ours, theirs) if name == "nan" else close(ours, theirs, 1e-5)
+            out[f"device branch {name}"] = close(ours, theirs, 1e-5) if name == "overflow" else exact(ours, theirs)
         return out
     finally:
         device_path.on_device = real
@@ -187,7 +222,14 @@ def close(got: torch.Tensor, ref: torch.Tensor, tolerance: float) -> bool | str:
     return bool(torch.allclose(a, b, rtol=tolerance, atol=tolerance)) or "finite sums differ"
 
 
-CHECKS = (check_all_reduce, check_reduce_scatter, check_overflow, check_device_branch_on_cpu, check_grad_scaler)
+CHECKS = (
+    check_all_reduce,
+    check_reduce_scatter,
+    check_overflow,
+    check_int32_beyond_the_bound,
+    check_device_branch_on_cpu,
+    check_grad_scaler,
+)
 
 
 def scenario(rank: int, n: int, device_kind: str) -> dict[str, object]:
@@ -207,6 +249,8 @@ def test_stats_count_the_sums_that_held_nan_or_inf():
         # the GradScaler's step 2
         assert outcome["_report"]["policy"]["nonfinite_calls"] == 9 + 1 + 2 + 1 + 1, outcome["_report"]["policy"]
         assert outcome["_report"]["paths"]["all_reduce"]["gloo"] >= 9 + 1 + 1 + 1, outcome["_report"]["paths"]
+        # 2 all_reduces, a reduce_scatter and the device branch's
+        assert outcome["_report"]["policy"]["int_bound_calls"] == 2 + 1 + 1, outcome["_report"]["policy"]
 
 
 def test_holds_nonfinite_finds_each_kind_anywhere():

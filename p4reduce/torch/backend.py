@@ -82,7 +82,7 @@ from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.fallback import DENSE_PREFIX, GLOO, Fallback
 from p4reduce.torch.lossy import ErrorFeedback
 from p4reduce.torch.options import Options
-from p4reduce.torch.policy import Policy, PolicyStats, holds_nonfinite, switch_target
+from p4reduce.torch.policy import Policy, PolicyStats, beyond_int_bound, holds_nonfinite, switch_target
 
 log = logging.getLogger(__name__)
 
@@ -586,6 +586,12 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self.stats.count(name, tensor_bytes, self.agent.last_stats)
         return summed
 
+    def _beyond_int_bound(self, values: torch.Tensor) -> bool:
+        """Does the int32 tensor a sum would send to the aggregator hold an element beyond
+        the fixed point's input bound on any rank (the same answer on every rank)?"""
+        local = beyond_int_bound(values.reshape(-1), self.agent.config.scale_workers)
+        return self.policy.beyond_int_bound_anywhere(local)
+
     def _sum_on_gloo(self, values: torch.Tensor, average: bool, name: str) -> None:
         """A sum bound for the aggregator that held NaN or Inf on some rank: gloo's, in place
         in the float CPU tensor `values`, counted as the dense path's."""
@@ -608,6 +614,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                     values = values.copy()
                 self._sum_on_gloo(torch.from_numpy(values), average, name)
                 return codec.decode(values, flat.numel())
+        elif flat.dtype == torch.int32 and self._beyond_int_bound(flat):
+            if not in_place:
+                values = values.copy()
+            self._sum_on_gloo(torch.from_numpy(values), False, name)  # (AVG needs a float)
+            return codec.decode(values, flat.numel())
         summed = self._allreduce(values, in_place or not codec.direct, name, nbytes, plan)
         if average:
             np.divide(summed, self.size(), out=summed)
@@ -622,8 +633,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
             self.stats.blocks_dropped = feedback.blocks_dropped
             self.stats.blocks_offered = feedback.blocks_seen
-        if flat.dtype == torch.float32 and self.policy.nonfinite_anywhere(
-            holds_nonfinite(flat, self.policy.block_size)
+        if (
+            flat.dtype == torch.float32
+            and self.policy.nonfinite_anywhere(holds_nonfinite(flat, self.policy.block_size))
+            or flat.dtype == torch.int32
+            and self._beyond_int_bound(flat)
         ):
             host = flat.to("cpu")
             self._sum_on_gloo(host, average, name)
@@ -652,8 +666,11 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         else:  # lane planes per shard, so that every shard stays in one piece
             bounds = np.cumsum([0, *sizes])
             values = np.concatenate([codec.encode(flat[bounds[r] : bounds[r + 1]]) for r in range(len(sizes))])
-        if values.dtype == np.float32 and self.policy.nonfinite_anywhere(
-            holds_nonfinite(torch.from_numpy(values), self.policy.block_size)
+        if (
+            values.dtype == np.float32
+            and self.policy.nonfinite_anywhere(holds_nonfinite(torch.from_numpy(values), self.policy.block_size))
+            or flat.dtype == torch.int32
+            and self._beyond_int_bound(flat)
         ):
             whole = values.copy() if codec.direct else values  # the input stays as it was
             self._sum_on_gloo(torch.from_numpy(whole), average, name)

@@ -7,8 +7,9 @@ Two kinds of collective, two encodings:
   or int32 array the host agent sums, and the summed array back.
 
   - float32, int32: as they are (float32 through the fixed point of docs/protocol.md
-    section 5, so within its bound, not bit-exact; int32 exact, each element must satisfy
-    ``|x| <= (2^31-1) // n`` or the rank raises OverflowError).
+    section 5, so within its bound, not bit-exact; int32 exact where each element satisfies
+    ``|x| <= (2^31-1) // n``; the backend sends a sum with a larger element on any rank to
+    gloo instead: p4reduce.torch.policy).
   - float16, bfloat16: widened to float32 (exact), summed, rounded once back to the
     dtype; a sum beyond the dtype's range is +-Inf, as in gloo's sum.
   - bool, uint8, int8, int16, int64: **exact, with the wrap-around of the dtype** (what

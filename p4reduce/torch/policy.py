@@ -28,7 +28,9 @@ aggregator sums) that holds NaN or Inf on some rank goes down the dense path
 (`nonfinite_anywhere`): the aggregator's fixed point has no NaN or Inf, and gloo's sum
 hands them on, which is what mixed-precision training relies on to skip an overflowed step.
 Finding out costs every aggregated float sum one scan of its tensor and a one-flag MAX
-allreduce.
+allreduce. So does an int32 sum with an element beyond the fixed point's input bound
+|x| <= (2^31-1)//n on some rank (`beyond_int_bound_anywhere`): the aggregator refuses it,
+since the sum could overflow, and gloo sums it, wrapping around where it does.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from torch._C._distributed_c10d import Store
 from torch.futures import Future
 
 from p4reduce import _native
+from p4reduce.hostagent.fixedpoint import INT32_MAX, int_input_fits
 from p4reduce.torch.lossy import block_maxima
 
 if TYPE_CHECKING:
@@ -114,6 +117,16 @@ def holds_nonfinite(values: torch.Tensor, block_size: int) -> bool:
     return not bool(torch.isfinite(t).all())
 
 
+def beyond_int_bound(values: torch.Tensor, num_workers: int) -> bool:
+    """Does the 1-D int32 tensor `values` (any device) hold an element beyond the fixed
+    point's input bound |x| <= (2^31-1)//num_workers (hostagent.fixedpoint)?"""
+    t = values.detach()
+    if t.device.type == "cpu":
+        return not int_input_fits(t.numpy(), num_workers)
+    limit = INT32_MAX // num_workers
+    return t.numel() > 0 and bool((t.max() > limit) | (t.min() < -limit))
+
+
 def _scan(values: np.ndarray, block_size: int) -> tuple[int, np.ndarray]:
     """The worker's own scan (p4reduce/_kernels.c) of a 1-D float32 array, one pass at memory
     speed: the flat index of its first NaN/Inf (-1: none), and which blocks are non-zero."""
@@ -141,6 +154,7 @@ class PolicyStats:
     densities: list[float] = field(default_factory=list)  # the density each decided call went by
     agreements: int = 0  # of those, decided by a MAX allreduce (a size seen for the first time)
     nonfinite_calls: int = 0  # sums that held NaN or Inf on some rank: summed on the dense path
+    int_bound_calls: int = 0  # int32 sums beyond the fixed point's input bound on some rank: the same
 
     def report(self) -> dict[str, object]:
         return dict(
@@ -151,6 +165,7 @@ class PolicyStats:
             dense_bytes=self.dense_bytes,
             agreements=self.agreements,
             nonfinite_calls=self.nonfinite_calls,
+            int_bound_calls=self.int_bound_calls,
         )
 
 
@@ -226,10 +241,25 @@ class Policy:
         aggregator's fixed point cannot carry them, and gloo's sum hands them on (GradScaler
         finds an overflowed step by the Inf in the reduced gradients and skips it), so such a
         sum goes down the dense path on every rank (`sum_now`)."""
-        found = bool(self._max(torch.tensor([1.0 if local else 0.0]))[0] > 0)
+        found = self._anywhere(local)
         if found:
             self.stats.nonfinite_calls += 1
         return found
+
+    def beyond_int_bound_anywhere(self, local: bool) -> bool:
+        """Does the int32 tensor a sum would send to the aggregator hold an element beyond
+        the fixed-point input bound |x| <= (2^31-1)//n on any rank (`local`: on this one,
+        `beyond_int_bound`)? The same answer on every rank. The aggregator refuses such a
+        sum (it could overflow) where gloo sums it, exactly or wrapping around, so it goes
+        down the dense path on every rank (`sum_now`), gloo's result bit for bit."""
+        found = self._anywhere(local)
+        if found:
+            self.stats.int_bound_calls += 1
+        return found
+
+    def _anywhere(self, local: bool) -> bool:
+        """Is `local` true on any rank? (a MAX allreduce of one flag)"""
+        return bool(self._max(torch.tensor([1.0 if local else 0.0]))[0] > 0)
 
     def sum_now(self, values: torch.Tensor, average: bool) -> None:
         """Sum (or average) of a float CPU tensor over the group through gloo, in place,
