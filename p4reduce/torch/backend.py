@@ -586,11 +586,17 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         self.stats.count(name, tensor_bytes, self.agent.last_stats)
         return summed
 
-    def _beyond_int_bound(self, values: torch.Tensor) -> bool:
-        """Does the int32 tensor a sum would send to the aggregator hold an element beyond
-        the fixed point's input bound on any rank (the same answer on every rank)?"""
-        local = beyond_int_bound(values.reshape(-1), self.agent.config.scale_workers)
-        return self.policy.beyond_int_bound_anywhere(local)
+    def _unsummable_anywhere(self, values: torch.Tensor, dtype: torch.dtype) -> bool:
+        """Does `values` (what a sum of a tensor of `dtype` sends to the aggregator) hold, on
+        some rank, what the aggregator cannot sum: NaN or Inf in a float, an int32 element
+        beyond the fixed point's input bound? The same answer on every rank (one one-flag
+        MAX allreduce); lane-encoded integers always fit."""
+        if values.dtype == torch.float32:
+            return self.policy.nonfinite_anywhere(holds_nonfinite(values, self.policy.block_size))
+        if dtype == torch.int32:
+            local = beyond_int_bound(values.reshape(-1), self.agent.config.scale_workers)
+            return self.policy.beyond_int_bound_anywhere(local)
+        return False
 
     def _sum_on_gloo(self, values: torch.Tensor, average: bool, name: str) -> None:
         """A sum bound for the aggregator that held NaN or Inf on some rank: gloo's, in place
@@ -614,7 +620,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
                     values = values.copy()
                 self._sum_on_gloo(torch.from_numpy(values), average, name)
                 return codec.decode(values, flat.numel())
-        elif flat.dtype == torch.int32 and self._beyond_int_bound(flat):
+        elif self._unsummable_anywhere(flat, flat.dtype):  # an int32 beyond the bound
             if not in_place:
                 values = values.copy()
             self._sum_on_gloo(torch.from_numpy(values), False, name)  # (AVG needs a float)
@@ -633,12 +639,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
             feedback.apply(("tensor", tensor.data_ptr(), tensor.numel()), flat)
             self.stats.blocks_dropped = feedback.blocks_dropped
             self.stats.blocks_offered = feedback.blocks_seen
-        if (
-            flat.dtype == torch.float32
-            and self.policy.nonfinite_anywhere(holds_nonfinite(flat, self.policy.block_size))
-            or flat.dtype == torch.int32
-            and self._beyond_int_bound(flat)
-        ):
+        if self._unsummable_anywhere(flat, flat.dtype):
             host = flat.to("cpu")
             self._sum_on_gloo(host, average, name)
             t.copy_(host.view(t.shape))
@@ -666,12 +667,7 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         else:  # lane planes per shard, so that every shard stays in one piece
             bounds = np.cumsum([0, *sizes])
             values = np.concatenate([codec.encode(flat[bounds[r] : bounds[r + 1]]) for r in range(len(sizes))])
-        if (
-            values.dtype == np.float32
-            and self.policy.nonfinite_anywhere(holds_nonfinite(torch.from_numpy(values), self.policy.block_size))
-            or flat.dtype == torch.int32
-            and self._beyond_int_bound(flat)
-        ):
+        if self._unsummable_anywhere(torch.from_numpy(values), flat.dtype):
             whole = values.copy() if codec.direct else values  # the input stays as it was
             self._sum_on_gloo(torch.from_numpy(whole), average, name)
             start = sum(sizes[: self.rank()])  # float codecs have one lane
