@@ -599,8 +599,8 @@ class P4ReduceProcessGroup(dist.ProcessGroup):
         return False
 
     def _sum_on_gloo(self, values: torch.Tensor, average: bool, name: str) -> None:
-        """A sum bound for the aggregator that held NaN or Inf on some rank: gloo's, in place
-        in the float CPU tensor `values`, counted as the dense path's."""
+        """A sum bound for the aggregator that it cannot sum (_unsummable_anywhere): gloo's,
+        in place in the CPU tensor `values`, counted as the dense path's."""
         self.policy.sum_now(values, average)
         self.stats.took(name, GLOO, instead_of=AGGREGATOR_PATH)
 

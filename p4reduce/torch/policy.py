@@ -262,8 +262,9 @@ class Policy:
         return bool(self._max(torch.tensor([1.0 if local else 0.0]))[0] > 0)
 
     def sum_now(self, values: torch.Tensor, average: bool) -> None:
-        """Sum (or average) of a float CPU tensor over the group through gloo, in place,
-        done when this returns (NaN and Inf included, as gloo's all_reduce gives them)."""
+        """Sum (or average: a float) of a CPU tensor over the group through gloo, in place,
+        done when this returns (NaN, Inf and int32 wrap-around included, as gloo's
+        all_reduce gives them)."""
         self.group.allreduce([values], dist.AllreduceOptions()).wait()
         if average:
             values.div_(self._size)
