@@ -118,3 +118,51 @@ def test_the_host_agent_layer_does_not_import_torch():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"
+
+
+def _nonfinite_buckets(rank: int, world: int, address: tuple[str, int], with_group: bool) -> dict[str, object]:
+    """On one rank: buckets with NaN/Inf on one rank, then a finite one, through the hook,
+    against gloo's sum of the same buckets."""
+    import torch
+    import torch.distributed as dist
+
+    from p4reduce.hostagent import HostAgent, WorkerConfig
+    from p4reduce.torch.ddp_hook import P4ReduceHookState, p4reduce_hook
+
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    dense = dist.new_group(backend="gloo") if with_group else None
+    agent = HostAgent(WorkerConfig(1, rank, world, aggregator=address, failure_timeout=5.0))
+    state = P4ReduceHookState(agent, dense_group=dense)
+    out: dict[str, object] = {}
+    try:
+        for name, index, value in (("nan", 5, float("nan")), ("inf", 70_000, float("inf")), ("finite", 0, 1.0)):
+            bucket = torch.randn(100_000, generator=torch.Generator().manual_seed(rank))
+            if rank == 1:
+                bucket[index] = value
+            expected = bucket.clone()
+            dist.all_reduce(expected)
+            try:
+                got = p4reduce_hook(state, _Bucket(bucket)).wait()
+            except Exception as exc:  # noqa: BLE001 - reported
+                out[name] = f"raised {type(exc).__name__}"
+                break
+            close = torch.allclose(got, expected / world, rtol=1e-5, atol=1e-5, equal_nan=True)
+            out[name] = bool(close and torch.equal(got.isnan(), expected.isnan()))
+        out["nonfinite_buckets"] = state.nonfinite_buckets
+    finally:
+        state.close()
+        agent.close()
+        dist.destroy_process_group()
+    return out
+
+
+def test_with_a_dense_group_buckets_with_nan_or_inf_sum_as_ddps_own():
+    """GradScaler finds an overflowed step by the Inf in the averaged gradients: the hook hands
+    them on (summed on the state's gloo group) and goes on aggregating afterwards."""
+    from p4reduce.aggregator import AggregatorServer, JobSpec
+    from p4reduce.torch.launch import run_ranks
+
+    with AggregatorServer([JobSpec(1, 2)], port=0) as server:
+        outcomes = run_ranks(_nonfinite_buckets, 2, args=(server.address, True), timeout=120)
+    for outcome in outcomes:
+        assert outcome == {"nan": True, "inf": True, "finite": True, "nonfinite_buckets": 2}, outcome

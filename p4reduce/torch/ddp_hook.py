@@ -27,8 +27,13 @@ PCIe, both ways (p4reduce.torch.device); the residuals of lossy mode stay there 
 ``state.totals.device_to_host_bytes`` / ``host_to_device_bytes`` count the copies.
 
 A float32 sum beyond float32's range is +-Inf in the bucket, as DDP's own allreduce gives it
-(GradScaler then skips the step); NaN or Inf in a gradient raises (the hook has no dense
-group to sum it on: the process group backend "p4reduce" has).
+(GradScaler then skips the step). NaN or Inf in a gradient: the aggregator's fixed point has
+neither. With ``P4ReduceHookState(agent, dense_group=dist.new_group(backend="gloo"))`` (made
+on every rank, for the hook alone) a bucket that holds one on any rank is summed on that
+group instead, NaN and Inf where DDP's own allreduce puts them, which is what GradScaler
+needs; every bucket then costs a one-flag MAX allreduce on it to agree on that
+(``state.nonfinite_buckets`` counts those summed there). Without it such a bucket fails the
+hook on its rank, and the other ranks after their failure timeout.
 """
 
 # No `from __future__ import annotations`: DDP checks the hook's annotations
@@ -37,6 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import torch
+import torch.distributed as dist
 from torch._C._distributed_c10d import GradBucket  # dist.GradBucket, as torch's stubs name it
 
 from p4reduce.hostagent import AllreduceStats, HostAgent
@@ -44,6 +50,7 @@ from p4reduce.hostagent.errors import FloatOverflow
 from p4reduce.torch import device as device_path
 from p4reduce.torch.device import DeviceOrder, DeviceStager
 from p4reduce.torch.lossy import ErrorFeedback, check_threshold
+from p4reduce.torch.policy import holds_nonfinite, true_on_any_rank
 
 
 @dataclass
@@ -58,6 +65,10 @@ class P4ReduceHookState:
     lossy_threshold: float = 0.0
     feedback: ErrorFeedback | None = field(default=None, repr=False)
     stager: DeviceStager | None = field(default=None, repr=False)  # GPU buckets (made when first needed)
+    # A gloo group of the same ranks, the hook's alone (DDP's own collectives run on another
+    # thread): where buckets that hold NaN or Inf on some rank are summed. None: they fail.
+    dense_group: dist.ProcessGroup | None = field(default=None, repr=False)
+    nonfinite_buckets: int = 0  # buckets summed on dense_group for NaN/Inf
     # One thread: buckets are reduced one after another, in DDP's order, on every rank.
     _comm: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="p4reduce-ddp"), repr=False
@@ -76,6 +87,22 @@ class P4ReduceHookState:
     def close(self) -> None:
         """Wait for the buckets under way, then stop the communication thread."""
         self._comm.shutdown(wait=True)
+
+    def summed_densely(self, flat: torch.Tensor) -> bool:
+        """If the float32 bucket `flat` holds NaN or Inf on any rank (agreed on dense_group),
+        its sum (or average) there, in place, and True; else False: the aggregator's."""
+        if self.dense_group is None or not true_on_any_rank(
+            self.dense_group, holds_nonfinite(flat, self.agent.config.block_size)
+        ):
+            return False
+        host = flat if flat.device.type == "cpu" else flat.to("cpu")
+        self.dense_group.allreduce([host]).wait()
+        if self.average:
+            host.div_(self.agent.config.scale_workers)
+        if host is not flat:
+            flat.copy_(host)
+        self.nonfinite_buckets += 1
+        return True
 
 
 def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures.Future[torch.Tensor]:
@@ -96,16 +123,17 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures
                 flat = grad.detach().view(-1)  # the bucket's own memory, reduced in place
                 if pieces is not None and state.feedback is not None:
                     state.feedback.apply_pieces(pieces, flat)
-                try:
-                    stats = stager.allreduce(flat)
-                except FloatOverflow:  # the bucket holds +-Inf where it overflowed, as DDP's own allreduce
-                    stats = state.agent.last_stats
-                if state.average:
-                    flat.div_(state.agent.config.scale_workers)
+                if not state.summed_densely(flat):
+                    try:
+                        stats = stager.allreduce(flat)
+                    except FloatOverflow:  # the bucket holds +-Inf where it overflowed, as DDP's own allreduce
+                        stats = state.agent.last_stats
+                    if state.average:
+                        flat.div_(state.agent.config.scale_workers)
+                    state.totals.accumulate(stats)
                 order.outputs_written()
                 state.buckets += 1
                 state.dense_bytes += grad.numel() * 4
-                state.totals.accumulate(stats)
                 fut.set_result(grad)
             except BaseException as exc:  # noqa: BLE001 - handed to DDP through the Future
                 fut.set_exception(exc)  # type: ignore[arg-type]  # torch's stub types it as a result
@@ -120,16 +148,17 @@ def p4reduce_hook(state: P4ReduceHookState, bucket: GradBucket) -> torch.futures
         try:
             if pieces is not None and state.feedback is not None:  # this thread only: no lock needed
                 state.feedback.apply_pieces(pieces, host.view(-1))
-            values = host.numpy()
-            try:
-                state.agent.allreduce(values, out=values)
-            except FloatOverflow:
-                pass  # as on the device: +-Inf where the sum overflowed
-            if state.average:
-                host.div_(state.agent.config.scale_workers)
+            if not state.summed_densely(host.view(-1)):
+                values = host.numpy()
+                try:
+                    state.agent.allreduce(values, out=values)
+                except FloatOverflow:
+                    pass  # as on the device: +-Inf where the sum overflowed
+                if state.average:
+                    host.div_(state.agent.config.scale_workers)
+                state.totals.accumulate(state.agent.last_stats)
             state.buckets += 1
             state.dense_bytes += grad.numel() * 4
-            state.totals.accumulate(state.agent.last_stats)
             fut.set_result(host.to(grad.device).view_as(grad))
         except BaseException as exc:  # noqa: BLE001 - handed to DDP through the Future
             fut.set_exception(exc)  # type: ignore[arg-type]  # torch's stub types it as a result

@@ -127,6 +127,20 @@ def beyond_int_bound(values: torch.Tensor, num_workers: int) -> bool:
     return t.numel() > 0 and bool((t.max() > limit) | (t.min() < -limit))
 
 
+def max_over_ranks(group: dist.ProcessGroup, values: torch.Tensor) -> torch.Tensor:
+    """The element-wise MAX of the CPU tensor `values` over `group`'s ranks, in place: what
+    they agree on."""
+    opts = dist.AllreduceOptions()
+    opts.reduceOp = dist.ReduceOp(dist.ReduceOp.MAX)
+    group.allreduce([values], opts).wait()
+    return values
+
+
+def true_on_any_rank(group: dist.ProcessGroup, local: bool) -> bool:
+    """Is `local` true on any of `group`'s ranks? (a MAX allreduce of one flag)"""
+    return bool(max_over_ranks(group, torch.tensor([1.0 if local else 0.0]))[0] > 0)
+
+
 def _scan(values: np.ndarray, block_size: int) -> tuple[int, np.ndarray]:
     """The worker's own scan (p4reduce/_kernels.c) of a 1-D float32 array, one pass at memory
     speed: the flat index of its first NaN/Inf (-1: none), and which blocks are non-zero."""
@@ -258,8 +272,7 @@ class Policy:
         return found
 
     def _anywhere(self, local: bool) -> bool:
-        """Is `local` true on any rank? (a MAX allreduce of one flag)"""
-        return bool(self._max(torch.tensor([1.0 if local else 0.0]))[0] > 0)
+        return true_on_any_rank(self.group, local)
 
     def sum_now(self, values: torch.Tensor, average: bool) -> None:
         """Sum (or average: a float) of a CPU tensor over the group through gloo, in place,
@@ -271,11 +284,7 @@ class Policy:
         self.stats.dense_bytes += values.numel() * values.element_size()
 
     def _max(self, values: torch.Tensor) -> torch.Tensor:
-        """The element-wise MAX of `values` over the ranks, in place: what they agree on."""
-        opts = dist.AllreduceOptions()
-        opts.reduceOp = dist.ReduceOp(dist.ReduceOp.MAX)
-        self.group.allreduce([values], opts).wait()
-        return values
+        return max_over_ranks(self.group, values)
 
     def dense_sum(self, flat: torch.Tensor, average: bool) -> Future[None]:
         """Sum (or average) of a float32 tensor over the group through gloo, in place, under
